@@ -1,0 +1,10 @@
+//! paicli: a terminal coding agent for any OpenAI-compatible model.
+//!
+//! The binary (`src/main.rs`) is thin; everything lives here so integration tests drive the same code.
+
+pub mod agent;
+pub mod config;
+pub mod llm;
+pub mod policy;
+pub mod tools;
+pub mod ui;

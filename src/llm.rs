@@ -1,0 +1,55 @@
+//! The OpenAI-compatible chat-completions layer: types, SSE framing, delta accumulation, retries, providers.
+
+pub mod client;
+pub mod error;
+pub mod models;
+pub mod providers;
+pub mod retry;
+pub mod sse;
+pub mod stream;
+pub mod types;
+
+pub use error::LlmError;
+pub use types::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+/// A live piece of the model's reply, forwarded as it streams in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StreamDelta {
+    /// Reasoning ("thinking") text.
+    Reasoning(String),
+    /// Answer text.
+    Content(String),
+}
+
+/// Receives live deltas while a reply streams. Must not block.
+pub trait DeltaSink: Send + Sync {
+    /// Called once per non-empty delta, in arrival order.
+    fn on_delta(&self, delta: StreamDelta);
+}
+
+/// A sink that drops everything (for calls nobody watches, e.g. summaries).
+pub struct NullSink;
+
+impl DeltaSink for NullSink {
+    fn on_delta(&self, _delta: StreamDelta) {}
+}
+
+/// A chat-completions backend.
+#[async_trait]
+pub trait LlmClient: Send + Sync {
+    /// Streams one reply for `messages`, offering `tools` (omitted from the request when empty).
+    /// Deltas go to `sink` as they arrive; `cancel` aborts the in-flight request promptly.
+    async fn chat(
+        &self,
+        messages: &[Message],
+        tools: &[ToolSpec],
+        sink: &dyn DeltaSink,
+        cancel: &CancellationToken,
+    ) -> Result<ChatResponse, LlmError>;
+
+    /// The model name requests are sent with.
+    fn model(&self) -> &str;
+}

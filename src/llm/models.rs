@@ -1,0 +1,1 @@
+//! SKELETON — replaced by the client helper. `GET {base}/models`.

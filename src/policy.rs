@@ -1,0 +1,3 @@
+//! Policies that decide what tools may do.
+
+pub mod path_guard;

@@ -1,0 +1,1 @@
+//! SKELETON — replaced by the executor helper.
