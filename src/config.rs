@@ -1,1 +1,374 @@
+//! Layered settings: defaults < `$PAICLI_HOME/config.toml` < `<project>/.paicli/config.toml` < `.env` files <
+//! environment < command-line flags. Resolved once and passed down; nothing reads the environment later.
 
+mod env;
+mod file;
+mod provider;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use env::EnvVars;
+pub use file::ConfigFile;
+pub use provider::resolve_provider;
+
+use crate::llm::client::ClientOptions;
+use crate::llm::providers::ResolvedProvider;
+use crate::llm::retry::RetryPolicy;
+use crate::tools::ToolLimits;
+
+/// Why the configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The message from `toml` names the line, column and key.
+    #[error("invalid config file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("invalid value {value:?} for {key}: {reason}")]
+    InvalidValue {
+        key: String,
+        value: String,
+        reason: String,
+    },
+    #[error("unknown provider {name:?}; known providers: {known}")]
+    UnknownProvider { name: String, known: String },
+    #[error("no API key found: {hint}")]
+    MissingApiKey { hint: String },
+    #[error("{0}")]
+    Incomplete(String),
+    #[error("project directory {path} is not usable: {source}")]
+    ProjectDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// How risky tool calls are approved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApprovalMode {
+    /// Every dangerous tool asks.
+    Ask,
+    /// Edits run; commands go to a classifier.
+    #[default]
+    Auto,
+    /// Read-only tools until a plan is approved.
+    Plan,
+    /// Everything runs; the guards still apply.
+    Full,
+}
+
+impl std::str::FromStr for ApprovalMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ask" => Ok(ApprovalMode::Ask),
+            "auto" => Ok(ApprovalMode::Auto),
+            "plan" => Ok(ApprovalMode::Plan),
+            "full" => Ok(ApprovalMode::Full),
+            other => Err(format!("expected ask, auto, plan or full, got {other:?}")),
+        }
+    }
+}
+
+/// Values given on the command line; they override everything else.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+    pub max_iterations: Option<u32>,
+    pub approval: Option<ApprovalMode>,
+}
+
+/// LLM transport settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LlmSettings {
+    /// Flag > `PAICLI_PROVIDER` > config file.
+    pub provider: Option<String>,
+    /// Explicit choices (flag > `PAICLI_*`); these beat the provider's own variables.
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    /// Config-file values; the provider's own variables (`<PREFIX>_MODEL`, ...) beat these.
+    pub file_model: Option<String>,
+    pub file_base_url: Option<String>,
+    pub file_api_key: Option<String>,
+    pub connect_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+/// Agent-loop limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSettings {
+    /// Model calls per user turn before the partial-result report; `None` = unlimited.
+    pub max_iterations: Option<u32>,
+    /// Cumulative input+output tokens per turn; `None` = unlimited.
+    pub token_budget: Option<u64>,
+}
+
+/// Tool execution settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolSettings {
+    pub command_timeout: Duration,
+    pub command_inline_chars: usize,
+    pub max_write_bytes: usize,
+    pub batch_timeout: Duration,
+    pub max_parallel: usize,
+    pub offload_enabled: bool,
+    pub offload_threshold_chars: usize,
+}
+
+/// The fully resolved configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The project root (canonical): tools work inside it.
+    pub project_root: PathBuf,
+    /// `$PAICLI_HOME`, default `~/.paicli`: all user state lives under it.
+    pub home: PathBuf,
+    pub llm: LlmSettings,
+    pub agent: AgentSettings,
+    pub tools: ToolSettings,
+    pub approval: ApprovalMode,
+    /// The merged `.env` files and process environment.
+    pub env: EnvVars,
+}
+
+impl Config {
+    /// Loads every layer for `project_dir`, reading the process environment.
+    pub fn load(project_dir: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
+        Self::load_with_env(project_dir, std::env::vars().collect(), overrides)
+    }
+
+    /// Loads every layer with an explicit process environment (tests pass their own).
+    pub fn load_with_env(
+        project_dir: &Path,
+        process_env: Vec<(String, String)>,
+        overrides: &Overrides,
+    ) -> Result<Config, ConfigError> {
+        let project_root =
+            project_dir
+                .canonicalize()
+                .map_err(|source| ConfigError::ProjectDir {
+                    path: project_dir.to_path_buf(),
+                    source,
+                })?;
+        let home = paicli_home(&process_env);
+        let env = EnvVars::load(&project_root, &home, process_env)?;
+
+        let mut file = ConfigFile::default();
+        for path in [
+            home.join("config.toml"),
+            project_root.join(".paicli/config.toml"),
+        ] {
+            if let Some(layer) = ConfigFile::read(&path)? {
+                file.merge(layer);
+            }
+        }
+        let mut config = Config::defaults(project_root, home, env);
+        config.apply_file(&file);
+        config.apply_env()?;
+        config.apply_overrides(overrides);
+        Ok(config)
+    }
+
+    fn defaults(project_root: PathBuf, home: PathBuf, env: EnvVars) -> Config {
+        let limits = ToolLimits::default();
+        Config {
+            project_root,
+            home,
+            llm: LlmSettings {
+                provider: None,
+                model: None,
+                base_url: None,
+                api_key: None,
+                file_model: None,
+                file_base_url: None,
+                file_api_key: None,
+                connect_timeout: Duration::from_secs(60),
+                idle_timeout: Duration::from_secs(300),
+                retry: RetryPolicy::default(),
+            },
+            agent: AgentSettings {
+                max_iterations: None,
+                token_budget: None,
+            },
+            tools: ToolSettings {
+                command_timeout: limits.command_timeout,
+                command_inline_chars: limits.command_inline_chars,
+                max_write_bytes: limits.max_write_bytes,
+                batch_timeout: Duration::from_secs(90),
+                max_parallel: 4,
+                offload_enabled: true,
+                offload_threshold_chars: 32_000,
+            },
+            approval: ApprovalMode::default(),
+            env,
+        }
+    }
+
+    fn apply_file(&mut self, f: &ConfigFile) {
+        let llm = &f.llm;
+        set(&mut self.llm.provider, llm.provider.clone().map(Some));
+        self.llm.file_model.clone_from(&llm.model);
+        self.llm.file_base_url.clone_from(&llm.base_url);
+        self.llm.file_api_key.clone_from(&llm.api_key);
+        set(
+            &mut self.llm.connect_timeout,
+            llm.connect_timeout_secs.map(Duration::from_secs),
+        );
+        set(
+            &mut self.llm.idle_timeout,
+            llm.idle_timeout_secs.map(Duration::from_secs),
+        );
+        set(
+            &mut self.llm.retry.max_attempts,
+            llm.retry.max_attempts.map(|n| n.max(1)),
+        );
+        set(
+            &mut self.llm.retry.base_delay,
+            llm.retry.base_delay_ms.map(Duration::from_millis),
+        );
+        set(
+            &mut self.llm.retry.max_delay,
+            llm.retry.max_delay_ms.map(Duration::from_millis),
+        );
+        set(
+            &mut self.agent.max_iterations,
+            f.agent.max_iterations.map(nonzero),
+        );
+        set(
+            &mut self.agent.token_budget,
+            f.agent.token_budget.map(nonzero),
+        );
+        let t = &f.tools;
+        set(
+            &mut self.tools.command_timeout,
+            t.command_timeout_secs.map(Duration::from_secs),
+        );
+        set(&mut self.tools.command_inline_chars, t.command_inline_chars);
+        set(&mut self.tools.max_write_bytes, t.max_write_bytes);
+        set(
+            &mut self.tools.batch_timeout,
+            t.batch_timeout_secs.map(Duration::from_secs),
+        );
+        set(
+            &mut self.tools.max_parallel,
+            t.max_parallel.map(|n| n.clamp(1, 16)),
+        );
+        set(&mut self.tools.offload_enabled, t.offload.enabled);
+        set(
+            &mut self.tools.offload_threshold_chars,
+            t.offload.threshold_chars,
+        );
+        set(&mut self.approval, f.approval.mode);
+    }
+
+    /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
+    fn apply_env(&mut self) -> Result<(), ConfigError> {
+        let env = self.env.clone();
+        set(
+            &mut self.llm.provider,
+            env.get("PAICLI_PROVIDER").map(|v| Some(v.to_string())),
+        );
+        set(
+            &mut self.llm.model,
+            env.get("PAICLI_MODEL").map(|v| Some(v.to_string())),
+        );
+        set(
+            &mut self.llm.base_url,
+            env.get("PAICLI_BASE_URL").map(|v| Some(v.to_string())),
+        );
+        set(
+            &mut self.llm.api_key,
+            env.get("PAICLI_API_KEY").map(|v| Some(v.to_string())),
+        );
+        if let Some(v) = env.parsed::<u32>("PAICLI_MAX_ITERATIONS")? {
+            self.agent.max_iterations = nonzero(v);
+        }
+        if let Some(v) = env.parsed::<u64>("PAICLI_TOKEN_BUDGET")? {
+            self.agent.token_budget = nonzero(v);
+        }
+        if let Some(v) = env.parsed::<u64>("PAICLI_COMMAND_TIMEOUT_SECS")? {
+            self.tools.command_timeout = Duration::from_secs(v);
+        }
+        if let Some(v) = env.flag("PAICLI_TOOL_OFFLOAD_ENABLED")? {
+            self.tools.offload_enabled = v;
+        }
+        if let Some(v) = env.parsed::<usize>("PAICLI_TOOL_OFFLOAD_THRESHOLD_CHARS")? {
+            self.tools.offload_threshold_chars = v;
+        }
+        if let Some(v) = env.parsed::<ApprovalMode>("PAICLI_APPROVAL")? {
+            self.approval = v;
+        }
+        Ok(())
+    }
+
+    fn apply_overrides(&mut self, o: &Overrides) {
+        set(&mut self.llm.provider, o.provider.clone().map(Some));
+        set(&mut self.llm.model, o.model.clone().map(Some));
+        set(&mut self.llm.base_url, o.base_url.clone().map(Some));
+        set(
+            &mut self.agent.max_iterations,
+            o.max_iterations.map(nonzero),
+        );
+        set(&mut self.approval, o.approval);
+    }
+
+    /// Fixes the provider, model, endpoint and key (see [`resolve_provider`]).
+    pub fn provider(&self) -> Result<ResolvedProvider, ConfigError> {
+        resolve_provider(&self.llm, &self.env)
+    }
+
+    /// Transport options for the LLM client.
+    pub fn client_options(&self) -> ClientOptions {
+        ClientOptions {
+            connect_timeout: self.llm.connect_timeout,
+            idle_timeout: self.llm.idle_timeout,
+            retry: self.llm.retry.clone(),
+        }
+    }
+
+    /// Limits handed to every tool call.
+    pub fn tool_limits(&self) -> ToolLimits {
+        ToolLimits {
+            command_timeout: self.tools.command_timeout,
+            command_inline_chars: self.tools.command_inline_chars,
+            max_write_bytes: self.tools.max_write_bytes,
+        }
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
+}
+
+/// 0 means "unlimited" in files, flags and variables.
+fn nonzero<T: PartialEq + Default>(v: T) -> Option<T> {
+    if v == T::default() { None } else { Some(v) }
+}
+
+/// `$PAICLI_HOME`, else `~/.paicli`, else `./.paicli-home` when no home directory is known.
+fn paicli_home(process_env: &[(String, String)]) -> PathBuf {
+    if let Some((_, v)) = process_env
+        .iter()
+        .find(|(k, v)| k == "PAICLI_HOME" && !v.is_empty())
+    {
+        return PathBuf::from(v);
+    }
+    match dirs::home_dir() {
+        Some(h) => h.join(".paicli"),
+        None => PathBuf::from(".paicli-home"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -3,6 +3,7 @@
 //! The binary (`src/main.rs`) is thin; everything lives here so integration tests drive the same code.
 
 pub mod agent;
+pub mod app;
 pub mod config;
 pub mod llm;
 pub mod policy;

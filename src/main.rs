@@ -1,1 +1,143 @@
-fn main() {}
+//! The `paicli` binary: parse flags, load config, pick a front-end.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use tokio_util::sync::CancellationToken;
+
+use paicli::config::{ApprovalMode, Config, Overrides};
+use paicli::ui::oneshot::{self, OutputFormat};
+
+/// A terminal coding agent for any OpenAI-compatible model.
+#[derive(Debug, Parser)]
+#[command(name = "paicli", version, about)]
+struct Cli {
+    /// Run one task non-interactively and exit. Without a value, or with `-`, the task is read from stdin.
+    #[arg(short = 'p', long = "print", value_name = "TASK", num_args = 0..=1, default_missing_value = "-")]
+    print: Option<String>,
+
+    /// How `-p` prints its result.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    output_format: OutputFormat,
+
+    /// Project directory to work in (default: the current directory).
+    #[arg(short = 'C', long = "cwd", value_name = "DIR")]
+    cwd: Option<PathBuf>,
+
+    /// Provider id (deepseek, glm, kimi, hunyuan, step, qwen, openai, openrouter, ollama, custom, ...).
+    #[arg(long)]
+    provider: Option<String>,
+
+    /// Model name.
+    #[arg(long)]
+    model: Option<String>,
+
+    /// Base URL of an OpenAI-compatible endpoint (e.g. http://localhost:11434/v1).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+
+    /// Model calls per task before paicli stops and reports a partial result (0 = unlimited).
+    #[arg(long, value_name = "N")]
+    max_iterations: Option<u32>,
+
+    /// Approval mode for risky tools.
+    #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
+    approval: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(oneshot::EXIT_USAGE as u8)
+        }
+    }
+}
+
+/// Errors returned here are usage or configuration errors (exit code 2); task outcomes come back as codes.
+fn run(cli: Cli) -> anyhow::Result<i32> {
+    let project_dir = match &cli.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let approval = cli
+        .approval
+        .as_deref()
+        .map(str::parse::<ApprovalMode>)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let overrides = Overrides {
+        provider: cli.provider.clone(),
+        model: cli.model.clone(),
+        base_url: cli.base_url.clone(),
+        max_iterations: cli.max_iterations,
+        approval,
+    };
+    let config = Config::load(&project_dir, &overrides)?;
+    let _log_guard = paicli::app::init_logging(&config);
+
+    let Some(task) = cli.print.as_deref() else {
+        anyhow::bail!(
+            "interactive mode is not available in this build yet; run a task with: paicli -p \"your task\""
+        );
+    };
+    let task = if task == "-" {
+        read_stdin_task()?
+    } else {
+        task.to_string()
+    };
+    if task.trim().is_empty() {
+        anyhow::bail!(
+            "the task is empty: pass it as paicli -p \"task\" or on stdin with paicli -p -"
+        );
+    }
+
+    let mut agent = paicli::app::build_agent(&config)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let session_id = new_session_id();
+    let code = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
+        oneshot::run(&mut agent, &task, cli.output_format, &session_id, cancel).await
+    });
+    Ok(code)
+}
+
+fn read_stdin_task() -> anyhow::Result<String> {
+    let mut stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        anyhow::bail!("no task given: pass it as paicli -p \"task\" or pipe it to paicli -p -");
+    }
+    let mut task = String::new();
+    stdin
+        .read_to_string(&mut task)
+        .context("cannot read the task from stdin")?;
+    Ok(task)
+}
+
+/// First Ctrl-C cancels the task cleanly; a second one exits at once.
+async fn cancel_on_ctrl_c(cancel: CancellationToken) {
+    if tokio::signal::ctrl_c().await.is_ok() {
+        cancel.cancel();
+        if tokio::signal::ctrl_c().await.is_ok() {
+            std::process::exit(oneshot::EXIT_CANCELLED);
+        }
+    }
+}
+
+fn new_session_id() -> String {
+    format!(
+        "{}-{:06x}",
+        chrono::Local::now().format("%Y%m%d-%H%M%S"),
+        fastrand::u32(..0x100_0000)
+    )
+}

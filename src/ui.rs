@@ -1,1 +1,3 @@
+//! Front-ends: everything that talks to the terminal or to a script.
 
+pub mod oneshot;

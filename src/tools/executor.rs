@@ -13,6 +13,15 @@ pub struct ExecutorOptions {
     pub batch_timeout: Duration,
 }
 
+impl Default for ExecutorOptions {
+    fn default() -> Self {
+        ExecutorOptions {
+            max_parallel: 4,
+            batch_timeout: Duration::from_secs(90),
+        }
+    }
+}
+
 /// One call's result, in the form the history needs.
 #[derive(Clone, Debug)]
 pub struct ToolCallResult {

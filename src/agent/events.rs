@@ -1,0 +1,102 @@
+//! What the agent reports while it works. Front-ends render these; the agent never prints.
+
+use serde::Serialize;
+
+use crate::llm::Usage;
+use crate::tools::ToolOutcome;
+
+/// How a tool call ended, for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    Ok,
+    Denied,
+    Failed,
+    Cancelled,
+}
+
+impl ToolStatus {
+    /// The status of an outcome.
+    pub fn of(outcome: &ToolOutcome) -> Self {
+        match outcome {
+            ToolOutcome::Ok(_) => ToolStatus::Ok,
+            ToolOutcome::Denied { .. } => ToolStatus::Denied,
+            ToolOutcome::Failed { .. } => ToolStatus::Failed,
+            ToolOutcome::Cancelled { .. } => ToolStatus::Cancelled,
+        }
+    }
+}
+
+/// One event of a running turn. Serialized one per line by `--output-format stream-json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// A model request is about to be sent (`iteration` counts from 1 within the turn).
+    RequestStarted { iteration: u32 },
+    /// Live reasoning text.
+    ReasoningDelta { text: String },
+    /// Live answer text.
+    TextDelta { text: String },
+    /// A tool call is about to run.
+    ToolCallStarted {
+        id: String,
+        name: String,
+        arguments: String,
+    },
+    /// A tool call ended.
+    ToolCallFinished {
+        id: String,
+        name: String,
+        status: ToolStatus,
+        /// The outcome's short text: the reason for denials and failures, empty for success.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        detail: String,
+        duration_ms: u64,
+        /// Characters of output the tool produced (before spill and wrapping).
+        output_chars: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        diff: Option<String>,
+    },
+    /// Token usage of one model response, and the running total for the session.
+    Usage { response: Usage, session: Usage },
+    /// Something the user should know that is not part of the answer.
+    Notice { message: String },
+    /// The turn ended with the model's final answer.
+    TurnFinished { text: String },
+    /// A budget stopped the turn; `text` is the partial-result report.
+    TurnPartial { reason: String, text: String },
+    /// The user cancelled the turn.
+    TurnCancelled,
+    /// The turn failed (model or transport error).
+    TurnFailed { error: String },
+}
+
+/// Receives events. Must not block for long: the agent waits for it.
+pub trait EventSink: Send + Sync {
+    fn emit(&self, event: AgentEvent);
+}
+
+/// Collects events in memory (tests, JSON output).
+#[derive(Default)]
+pub struct EventLog {
+    events: std::sync::Mutex<Vec<AgentEvent>>,
+}
+
+impl EventLog {
+    /// A copy of every event so far.
+    pub fn events(&self) -> Vec<AgentEvent> {
+        match self.events.lock() {
+            Ok(e) => e.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+}
+
+impl EventSink for EventLog {
+    fn emit(&self, event: AgentEvent) {
+        match self.events.lock() {
+            Ok(mut e) => e.push(event),
+            Err(poisoned) => poisoned.into_inner().push(event),
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The environment as paicli sees it: `$PAICLI_HOME/.env` < `<project>/.env` < the process environment.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::str::FromStr;
+
+use super::ConfigError;
+
+/// Merged environment variables.
+#[derive(Clone, Debug, Default)]
+pub struct EnvVars {
+    vars: HashMap<String, String>,
+}
+
+impl EnvVars {
+    /// Reads the `.env` files (missing ones are fine) under the process environment.
+    pub fn load(
+        project_root: &Path,
+        home: &Path,
+        process_env: Vec<(String, String)>,
+    ) -> Result<EnvVars, ConfigError> {
+        let mut vars = HashMap::new();
+        for path in [home.join(".env"), project_root.join(".env")] {
+            if !path.is_file() {
+                continue;
+            }
+            let iter = dotenvy::from_path_iter(&path).map_err(|e| ConfigError::Parse {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            for item in iter {
+                let (k, v) = item.map_err(|e| ConfigError::Parse {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+                vars.insert(k, v);
+            }
+        }
+        vars.extend(process_env);
+        Ok(EnvVars { vars })
+    }
+
+    /// Builds the view from explicit pairs (tests).
+    pub fn from_pairs<I, K, V>(pairs: I) -> EnvVars
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        EnvVars {
+            vars: pairs
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        }
+    }
+
+    /// A non-empty variable.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.vars
+            .get(key)
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+    }
+
+    /// A variable parsed as `T`; a value that does not parse is an error naming the variable.
+    pub fn parsed<T: FromStr>(&self, key: &str) -> Result<Option<T>, ConfigError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|e: T::Err| ConfigError::InvalidValue {
+                    key: key.to_string(),
+                    value: v.to_string(),
+                    reason: e.to_string(),
+                }),
+        }
+    }
+
+    /// A boolean variable: true/1/yes/on or false/0/no/off.
+    pub fn flag(&self, key: &str) -> Result<Option<bool>, ConfigError> {
+        match self.get(key).map(str::to_ascii_lowercase).as_deref() {
+            None => Ok(None),
+            Some("true" | "1" | "yes" | "on") => Ok(Some(true)),
+            Some("false" | "0" | "no" | "off") => Ok(Some(false)),
+            Some(other) => Err(ConfigError::InvalidValue {
+                key: key.to_string(),
+                value: other.to_string(),
+                reason: "expected true/false, 1/0, yes/no or on/off".to_string(),
+            }),
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The TOML config file (`config.toml`). Unknown keys are errors so typos do not pass silently.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::{ApprovalMode, ConfigError};
+
+/// One config file; every field optional so layers merge field by field.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub llm: LlmSection,
+    #[serde(default)]
+    pub agent: AgentSection,
+    #[serde(default)]
+    pub tools: ToolsSection,
+    #[serde(default)]
+    pub approval: ApprovalSection,
+}
+
+/// `[llm]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmSection {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub connect_timeout_secs: Option<u64>,
+    pub idle_timeout_secs: Option<u64>,
+    #[serde(default)]
+    pub retry: RetrySection,
+}
+
+/// `[llm.retry]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetrySection {
+    pub max_attempts: Option<u32>,
+    pub base_delay_ms: Option<u64>,
+    pub max_delay_ms: Option<u64>,
+}
+
+/// `[agent]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentSection {
+    pub max_iterations: Option<u32>,
+    pub token_budget: Option<u64>,
+}
+
+/// `[tools]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolsSection {
+    pub command_timeout_secs: Option<u64>,
+    pub command_inline_chars: Option<usize>,
+    pub max_write_bytes: Option<usize>,
+    pub batch_timeout_secs: Option<u64>,
+    pub max_parallel: Option<usize>,
+    #[serde(default)]
+    pub offload: OffloadSection,
+}
+
+/// `[tools.offload]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffloadSection {
+    pub enabled: Option<bool>,
+    pub threshold_chars: Option<usize>,
+}
+
+/// `[approval]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalSection {
+    pub mode: Option<ApprovalMode>,
+}
+
+impl ConfigFile {
+    /// Reads and parses `path`; `Ok(None)` when it does not exist.
+    pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        Self::parse(&text)
+            .map(Some)
+            .map_err(|message| ConfigError::Parse {
+                path: path.to_path_buf(),
+                message,
+            })
+    }
+
+    /// Parses TOML text; the error names the line, column and key.
+    pub fn parse(text: &str) -> Result<ConfigFile, String> {
+        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())
+    }
+
+    /// Lays `top` over `self`: fields set in `top` win.
+    pub fn merge(&mut self, top: ConfigFile) {
+        fn over<T>(slot: &mut Option<T>, v: Option<T>) {
+            if v.is_some() {
+                *slot = v;
+            }
+        }
+        let (l, t) = (&mut self.llm, top.llm);
+        over(&mut l.provider, t.provider);
+        over(&mut l.model, t.model);
+        over(&mut l.base_url, t.base_url);
+        over(&mut l.api_key, t.api_key);
+        over(&mut l.connect_timeout_secs, t.connect_timeout_secs);
+        over(&mut l.idle_timeout_secs, t.idle_timeout_secs);
+        over(&mut l.retry.max_attempts, t.retry.max_attempts);
+        over(&mut l.retry.base_delay_ms, t.retry.base_delay_ms);
+        over(&mut l.retry.max_delay_ms, t.retry.max_delay_ms);
+        over(&mut self.agent.max_iterations, top.agent.max_iterations);
+        over(&mut self.agent.token_budget, top.agent.token_budget);
+        let (s, t) = (&mut self.tools, top.tools);
+        over(&mut s.command_timeout_secs, t.command_timeout_secs);
+        over(&mut s.command_inline_chars, t.command_inline_chars);
+        over(&mut s.max_write_bytes, t.max_write_bytes);
+        over(&mut s.batch_timeout_secs, t.batch_timeout_secs);
+        over(&mut s.max_parallel, t.max_parallel);
+        over(&mut s.offload.enabled, t.offload.enabled);
+        over(&mut s.offload.threshold_chars, t.offload.threshold_chars);
+        over(&mut self.approval.mode, top.approval.mode);
+    }
+}

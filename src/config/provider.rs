@@ -1,0 +1,115 @@
+//! Picks the provider, model, endpoint and API key from the settings and the environment.
+
+use crate::llm::providers::{self, PROVIDERS, ProviderInfo, ResolvedProvider};
+
+use super::{ConfigError, EnvVars, LlmSettings};
+
+/// Resolves the provider. Precedence for each value: flag > `PAICLI_*` > the provider's own variables
+/// (`<PREFIX>_MODEL`, `<PREFIX>_BASE_URL`, its key variables) > config file > table default.
+///
+/// With no provider named, a base URL alone means `custom`; otherwise the first provider whose key variable is set
+/// is used, in the table's order (DeepSeek first).
+pub fn resolve_provider(
+    settings: &LlmSettings,
+    env: &EnvVars,
+) -> Result<ResolvedProvider, ConfigError> {
+    let info = pick_provider(settings, env)?;
+    let prefixed = |suffix: &str| {
+        env.get(&format!("{}_{suffix}", info.env_prefix))
+            .map(str::to_string)
+    };
+
+    let model = settings
+        .model
+        .clone()
+        .or_else(|| prefixed("MODEL"))
+        .or_else(|| settings.file_model.clone())
+        .or_else(|| (!info.default_model.is_empty()).then(|| info.default_model.to_string()))
+        .ok_or_else(|| {
+            ConfigError::Incomplete(format!(
+                "no model set for provider {}: pass --model or set PAICLI_MODEL",
+                info.id
+            ))
+        })?;
+    let base_url = settings
+        .base_url
+        .clone()
+        .or_else(|| prefixed("BASE_URL"))
+        .or_else(|| settings.file_base_url.clone());
+    if info.base_url.is_empty() && base_url.is_none() {
+        return Err(ConfigError::Incomplete(
+            "provider custom needs an endpoint: pass --base-url or set PAICLI_BASE_URL".to_string(),
+        ));
+    }
+    if let Some(url) = &base_url
+        && !(url.starts_with("http://") || url.starts_with("https://"))
+    {
+        return Err(ConfigError::InvalidValue {
+            key: "base_url".to_string(),
+            value: url.clone(),
+            reason: "expected an http:// or https:// URL".to_string(),
+        });
+    }
+
+    let api_key = settings
+        .api_key
+        .clone()
+        .or_else(|| {
+            info.key_envs
+                .iter()
+                .find_map(|k| env.get(k))
+                .map(str::to_string)
+        })
+        .or_else(|| settings.file_api_key.clone());
+    // A local server reached through a custom URL needs no key.
+    let needs_key = info.needs_key && base_url.is_none();
+    if needs_key && api_key.is_none() {
+        return Err(ConfigError::MissingApiKey {
+            hint: format!(
+                "provider {} needs {} (or PAICLI_API_KEY) in the environment or a .env file",
+                info.id,
+                info.key_envs.join(" or ")
+            ),
+        });
+    }
+
+    let mut resolved = ResolvedProvider::new(info, &model, base_url.as_deref(), api_key);
+    if info.id == "xfyun"
+        && let Some(lora) = env.get("XFYUN_LORA_ID")
+    {
+        resolved
+            .headers
+            .push(("lora_id".to_string(), lora.to_string()));
+    }
+    Ok(resolved)
+}
+
+fn pick_provider(
+    settings: &LlmSettings,
+    env: &EnvVars,
+) -> Result<&'static ProviderInfo, ConfigError> {
+    if let Some(name) = settings.provider.as_deref() {
+        return providers::lookup(name).ok_or_else(|| ConfigError::UnknownProvider {
+            name: name.to_string(),
+            known: PROVIDERS
+                .iter()
+                .map(|p| p.id)
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    if settings.base_url.is_some() || settings.file_base_url.is_some() {
+        return providers::lookup("custom").ok_or_else(|| {
+            ConfigError::Incomplete("provider table has no custom entry".to_string())
+        });
+    }
+    PROVIDERS
+        .iter()
+        .filter(|p| p.needs_key)
+        .find(|p| p.key_envs.iter().any(|k| env.get(k).is_some()))
+        .ok_or_else(|| ConfigError::MissingApiKey {
+            hint: "set DEEPSEEK_API_KEY (or GLM_API_KEY, KIMI_API_KEY, OPENAI_API_KEY, ...), or point paicli at a \
+                   local server with --base-url / PAICLI_BASE_URL"
+                .to_string(),
+        })
+}

@@ -1,0 +1,342 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::*;
+
+struct Dirs {
+    project: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+fn dirs() -> Dirs {
+    Dirs {
+        project: tempfile::tempdir().unwrap(),
+        home: tempfile::tempdir().unwrap(),
+    }
+}
+
+impl Dirs {
+    fn env(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut env = vec![(
+            "PAICLI_HOME".to_string(),
+            self.home.path().display().to_string(),
+        )];
+        env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        env
+    }
+
+    fn load(&self, extra: &[(&str, &str)], overrides: &Overrides) -> Result<Config, ConfigError> {
+        Config::load_with_env(self.project.path(), self.env(extra), overrides)
+    }
+
+    fn write(&self, base: &Path, rel: &str, text: &str) {
+        let path = base.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn defaults_match_the_documented_values() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.home, d.home.path());
+    assert_eq!(c.llm.idle_timeout, Duration::from_secs(300));
+    assert_eq!(c.llm.retry.max_attempts, 3);
+    assert_eq!(c.tools.command_timeout, Duration::from_secs(60));
+    assert_eq!(c.tools.offload_threshold_chars, 32_000);
+    assert_eq!(c.tools.max_parallel, 4);
+    assert_eq!(c.agent.max_iterations, None);
+    assert_eq!(c.approval, ApprovalMode::Auto);
+}
+
+#[test]
+fn each_layer_overrides_the_one_below() {
+    let d = dirs();
+    d.write(
+        d.home.path(),
+        "config.toml",
+        "[tools]\ncommand_timeout_secs = 10\nmax_parallel = 2\n[agent]\nmax_iterations = 7\n",
+    );
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[tools]\ncommand_timeout_secs = 20\n",
+    );
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(
+        c.tools.command_timeout,
+        Duration::from_secs(20),
+        "project file beats home file"
+    );
+    assert_eq!(
+        c.tools.max_parallel, 2,
+        "home file value kept where the project is silent"
+    );
+    assert_eq!(c.agent.max_iterations, Some(7));
+
+    d.write(
+        d.project.path(),
+        ".env",
+        "PAICLI_COMMAND_TIMEOUT_SECS=30\nPAICLI_MAX_ITERATIONS=8\n",
+    );
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(
+        c.tools.command_timeout,
+        Duration::from_secs(30),
+        ".env beats files"
+    );
+
+    let c = d
+        .load(
+            &[("PAICLI_COMMAND_TIMEOUT_SECS", "40")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    assert_eq!(
+        c.tools.command_timeout,
+        Duration::from_secs(40),
+        "environment beats .env"
+    );
+
+    let flags = Overrides {
+        max_iterations: Some(9),
+        ..Overrides::default()
+    };
+    let c = d.load(&[("PAICLI_MAX_ITERATIONS", "5")], &flags).unwrap();
+    assert_eq!(c.agent.max_iterations, Some(9), "flags beat everything");
+    let zero = Overrides {
+        max_iterations: Some(0),
+        ..Overrides::default()
+    };
+    assert_eq!(
+        d.load(&[], &zero).unwrap().agent.max_iterations,
+        None,
+        "0 means unlimited"
+    );
+}
+
+#[test]
+fn project_env_file_beats_home_env_file() {
+    let d = dirs();
+    d.write(
+        d.home.path(),
+        ".env",
+        "DEEPSEEK_API_KEY=home-key\nGLM_API_KEY=glm\n",
+    );
+    d.write(
+        d.project.path(),
+        ".env",
+        "# comment\nDEEPSEEK_API_KEY=project-key\n",
+    );
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.env.get("DEEPSEEK_API_KEY"), Some("project-key"));
+    assert_eq!(c.env.get("GLM_API_KEY"), Some("glm"));
+}
+
+#[test]
+fn a_bad_config_file_names_the_file_line_and_key() {
+    let d = dirs();
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[tools]\ncommand_timeout_secs = 5\ncomand_timeout = 3\n",
+    );
+    let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
+    assert!(err.contains(".paicli/config.toml"), "{err}");
+    assert!(err.contains("line 3"), "{err}");
+    assert!(err.contains("comand_timeout"), "{err}");
+
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[tools]\ncommand_timeout_secs = \"soon\"\n",
+    );
+    let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
+    assert!(
+        err.contains("line 2") && err.contains("command_timeout_secs"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bad_environment_value_names_the_variable() {
+    let d = dirs();
+    let err = d
+        .load(&[("PAICLI_MAX_ITERATIONS", "many")], &Overrides::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("PAICLI_MAX_ITERATIONS") && err.contains("many"),
+        "{err}"
+    );
+    let err = d
+        .load(
+            &[("PAICLI_TOOL_OFFLOAD_ENABLED", "maybe")],
+            &Overrides::default(),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("PAICLI_TOOL_OFFLOAD_ENABLED"), "{err}");
+}
+
+#[test]
+fn provider_is_detected_from_the_first_key_found() {
+    let d = dirs();
+    let c = d
+        .load(
+            &[("KIMI_API_KEY", "k"), ("GLM_API_KEY", "g")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    let p = c.provider().unwrap();
+    assert_eq!(p.id, "glm", "glm comes before kimi in the table");
+    assert_eq!(p.api_key.as_deref(), Some("g"));
+    assert_eq!(p.model, "glm-5.1");
+
+    let c = d
+        .load(&[("MOONSHOT_API_KEY", "m")], &Overrides::default())
+        .unwrap();
+    let p = c.provider().unwrap();
+    assert_eq!((p.id.as_str(), p.api_key.as_deref()), ("kimi", Some("m")));
+}
+
+#[test]
+fn missing_key_says_which_variable_to_set() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    let err = c.provider().unwrap_err();
+    assert!(matches!(err, ConfigError::MissingApiKey { .. }));
+    assert!(err.to_string().contains("DEEPSEEK_API_KEY"), "{err}");
+
+    let flags = Overrides {
+        provider: Some("kimi".into()),
+        ..Overrides::default()
+    };
+    let err = d
+        .load(&[], &flags)
+        .unwrap()
+        .provider()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("KIMI_API_KEY or MOONSHOT_API_KEY"), "{err}");
+}
+
+#[test]
+fn model_and_url_precedence() {
+    let d = dirs();
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[llm]\nprovider = \"deepseek\"\nmodel = \"from-file\"\n",
+    );
+    let env = [("DEEPSEEK_API_KEY", "k")];
+    let p = d
+        .load(&env, &Overrides::default())
+        .unwrap()
+        .provider()
+        .unwrap();
+    assert_eq!(p.model, "from-file");
+
+    let env = [
+        ("DEEPSEEK_API_KEY", "k"),
+        ("DEEPSEEK_MODEL", "from-provider-var"),
+    ];
+    let p = d
+        .load(&env, &Overrides::default())
+        .unwrap()
+        .provider()
+        .unwrap();
+    assert_eq!(
+        p.model, "from-provider-var",
+        "provider variable beats the file"
+    );
+
+    let env = [
+        ("DEEPSEEK_API_KEY", "k"),
+        ("DEEPSEEK_MODEL", "from-provider-var"),
+        ("PAICLI_MODEL", "generic"),
+        ("DEEPSEEK_BASE_URL", "https://proxy.example/v1"),
+    ];
+    let p = d
+        .load(&env, &Overrides::default())
+        .unwrap()
+        .provider()
+        .unwrap();
+    assert_eq!(
+        p.model, "generic",
+        "PAICLI_MODEL beats the provider variable"
+    );
+    assert_eq!(p.chat_url(), "https://proxy.example/v1/chat/completions");
+
+    let flags = Overrides {
+        model: Some("flag".into()),
+        ..Overrides::default()
+    };
+    let p = d.load(&env, &flags).unwrap().provider().unwrap();
+    assert_eq!(p.model, "flag", "the flag beats PAICLI_MODEL");
+}
+
+#[test]
+fn a_base_url_alone_means_a_custom_server_without_key() {
+    let d = dirs();
+    let flags = Overrides {
+        base_url: Some("http://127.0.0.1:8080/v1".into()),
+        model: Some("local".into()),
+        ..Overrides::default()
+    };
+    let p = d.load(&[], &flags).unwrap().provider().unwrap();
+    assert_eq!(p.id, "custom");
+    assert_eq!(p.api_key, None);
+    assert_eq!(p.chat_url(), "http://127.0.0.1:8080/v1/chat/completions");
+
+    let no_model = Overrides {
+        base_url: Some("http://127.0.0.1:8080/v1".into()),
+        ..Overrides::default()
+    };
+    let err = d
+        .load(&[], &no_model)
+        .unwrap()
+        .provider()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--model"), "{err}");
+
+    let bad = Overrides {
+        base_url: Some("localhost:8080".into()),
+        model: Some("m".into()),
+        ..Overrides::default()
+    };
+    let err = d
+        .load(&[], &bad)
+        .unwrap()
+        .provider()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("http://"), "{err}");
+}
+
+#[test]
+fn local_providers_need_no_key_and_unknown_ones_are_named() {
+    let d = dirs();
+    let flags = Overrides {
+        provider: Some("ollama".into()),
+        ..Overrides::default()
+    };
+    let p = d.load(&[], &flags).unwrap().provider().unwrap();
+    assert_eq!(p.chat_url(), "http://localhost:11434/v1/chat/completions");
+
+    let flags = Overrides {
+        provider: Some("nosuch".into()),
+        ..Overrides::default()
+    };
+    let err = d
+        .load(&[], &flags)
+        .unwrap()
+        .provider()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("nosuch") && err.contains("deepseek"), "{err}");
+}

@@ -1,0 +1,200 @@
+//! `paicli -p "task"`: one turn, answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
+
+mod text_progress;
+
+use std::io::Write;
+use std::time::Instant;
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::{Agent, AgentEvent, EventSink, TurnOutcome, TurnReport};
+use crate::llm::{LlmError, Usage};
+use text_progress::TextProgress;
+
+/// Exit code: the task finished.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the model or transport failed.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit code: usage or configuration error.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code: a budget stopped the task; the output is a partial result.
+pub const EXIT_PARTIAL: i32 = 3;
+/// Exit code: cancelled (Ctrl-C).
+pub const EXIT_CANCELLED: i32 = 130;
+
+/// How `-p` prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// The answer streamed as text; progress on stderr.
+    #[default]
+    Text,
+    /// One JSON object when done.
+    Json,
+    /// One JSON event per line while running, then the result object.
+    StreamJson,
+}
+
+/// The final object of `json` and `stream-json` output.
+#[derive(Debug, Serialize)]
+pub struct RunResult {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The answer (or partial report); empty when cancelled or failed.
+    pub result: String,
+    pub is_error: bool,
+    /// finished | partial | cancelled | failed
+    pub stop_reason: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Model requests made.
+    pub num_turns: u32,
+    pub usage: UsageSummary,
+    pub duration_ms: u64,
+    pub session_id: String,
+    pub model: String,
+}
+
+/// Token counts in the result object.
+#[derive(Debug, Serialize)]
+pub struct UsageSummary {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cached_tokens: u64,
+    pub reasoning_tokens: u64,
+}
+
+impl From<Usage> for UsageSummary {
+    fn from(u: Usage) -> Self {
+        UsageSummary {
+            input_tokens: u.prompt_tokens,
+            output_tokens: u.completion_tokens,
+            cached_tokens: u.cached_tokens,
+            reasoning_tokens: u.reasoning_tokens,
+        }
+    }
+}
+
+/// Runs `task` as one turn and prints it in `format`. Returns the process exit code.
+pub async fn run(
+    agent: &mut Agent,
+    task: &str,
+    format: OutputFormat,
+    session_id: &str,
+    cancel: CancellationToken,
+) -> i32 {
+    let started = Instant::now();
+    let report = match format {
+        OutputFormat::Text => {
+            let progress = TextProgress::new();
+            let report = agent.run_turn(task, &progress, cancel).await;
+            progress.finish();
+            report
+        }
+        OutputFormat::Json => agent.run_turn(task, &Discard, cancel).await,
+        OutputFormat::StreamJson => agent.run_turn(task, &JsonLines, cancel).await,
+    };
+    let result = summarize(&report, agent.model(), session_id, started);
+    match format {
+        OutputFormat::Text => {
+            if let Some(error) = &result.error
+                && let TurnOutcome::Failed(e) = &report.outcome
+            {
+                eprintln!("error: {error}");
+                if let Some(hint) = next_step(e) {
+                    eprintln!("hint: {hint}");
+                }
+            }
+        }
+        OutputFormat::Json | OutputFormat::StreamJson => print_json_line(&result),
+    }
+    exit_code(&report.outcome)
+}
+
+fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instant) -> RunResult {
+    let (result, stop_reason, partial_reason, error) = match &report.outcome {
+        TurnOutcome::Finished { text } => (text.clone(), "finished", None, None),
+        TurnOutcome::Partial { reason, text } => {
+            (text.clone(), "partial", Some(reason.to_string()), None)
+        }
+        TurnOutcome::Cancelled => (
+            String::new(),
+            "cancelled",
+            None,
+            Some("cancelled by user".to_string()),
+        ),
+        TurnOutcome::Failed(e) => (String::new(), "failed", None, Some(e.to_string())),
+    };
+    RunResult {
+        kind: "result",
+        result,
+        is_error: error.is_some(),
+        stop_reason,
+        partial_reason,
+        error,
+        num_turns: report.requests,
+        usage: report.usage.into(),
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        session_id: session_id.to_string(),
+        model: model.to_string(),
+    }
+}
+
+/// The exit code for a turn's outcome.
+pub fn exit_code(outcome: &TurnOutcome) -> i32 {
+    match outcome {
+        TurnOutcome::Finished { .. } => EXIT_OK,
+        TurnOutcome::Partial { .. } => EXIT_PARTIAL,
+        TurnOutcome::Cancelled => EXIT_CANCELLED,
+        TurnOutcome::Failed(_) => EXIT_FAILURE,
+    }
+}
+
+/// What the user can do about an error, when there is something specific.
+fn next_step(error: &LlmError) -> Option<&'static str> {
+    match error {
+        LlmError::Auth { .. } => {
+            Some("check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)")
+        }
+        LlmError::Connect(_) => {
+            Some("check the network and the base URL (--base-url / PAICLI_BASE_URL)")
+        }
+        LlmError::RateLimited { .. } => {
+            Some("the provider is rate limiting; wait a moment and try again")
+        }
+        LlmError::ContextLengthExceeded { .. } => {
+            Some("the conversation is too long for the model's window")
+        }
+        LlmError::Rejected { status: 404, .. } => {
+            Some("check the model name (--model) and the base URL")
+        }
+        _ => None,
+    }
+}
+
+fn print_json_line<T: Serialize>(value: &T) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout (e.g. `| head`) is not worth failing the task for.
+    if serde_json::to_writer(&mut out, value).is_ok() {
+        let _ = out.write_all(b"\n");
+        let _ = out.flush();
+    }
+}
+
+/// `json` output shows nothing until the end.
+struct Discard;
+
+impl EventSink for Discard {
+    fn emit(&self, _event: AgentEvent) {}
+}
+
+/// `stream-json`: every event as one JSON line.
+struct JsonLines;
+
+impl EventSink for JsonLines {
+    fn emit(&self, event: AgentEvent) {
+        print_json_line(&event);
+    }
+}
