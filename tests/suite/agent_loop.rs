@@ -1,0 +1,387 @@
+//! The ReAct loop driven by an in-process scripted model, with the real core tools in a temp project.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use paicli::agent::{Agent, AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome};
+use paicli::llm::{
+    ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, StreamDelta, ToolCall, ToolSpec, Usage,
+};
+use paicli::policy::path_guard::PathGuard;
+use paicli::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolLimits, ToolRegistry};
+
+/// One scripted model reply.
+enum Step {
+    Reply(ChatResponse),
+    /// Streams `text`, then waits until the request is cancelled.
+    StreamThenHang(String),
+    Fail(LlmError),
+}
+
+/// What one request carried.
+#[derive(Clone)]
+struct Request {
+    messages: Vec<Message>,
+    tools: Vec<ToolSpec>,
+}
+
+#[derive(Default)]
+struct ScriptedClient {
+    steps: Mutex<VecDeque<Step>>,
+    requests: Mutex<Vec<Request>>,
+}
+
+impl ScriptedClient {
+    fn new(steps: Vec<Step>) -> Arc<Self> {
+        Arc::new(ScriptedClient {
+            steps: Mutex::new(steps.into()),
+            requests: Mutex::default(),
+        })
+    }
+
+    fn requests(&self) -> Vec<Request> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl LlmClient for ScriptedClient {
+    async fn chat(
+        &self,
+        messages: &[Message],
+        tools: &[ToolSpec],
+        sink: &dyn DeltaSink,
+        cancel: &CancellationToken,
+    ) -> Result<ChatResponse, LlmError> {
+        self.requests.lock().unwrap().push(Request {
+            messages: messages.to_vec(),
+            tools: tools.to_vec(),
+        });
+        let step = self.steps.lock().unwrap().pop_front();
+        match step {
+            Some(Step::Reply(r)) => {
+                if !r.reasoning.is_empty() {
+                    sink.on_delta(StreamDelta::Reasoning(r.reasoning.clone()));
+                }
+                if !r.content.is_empty() {
+                    sink.on_delta(StreamDelta::Content(r.content.clone()));
+                }
+                Ok(r)
+            }
+            Some(Step::StreamThenHang(text)) => {
+                sink.on_delta(StreamDelta::Content(text));
+                cancel.cancelled().await;
+                Err(LlmError::Cancelled)
+            }
+            Some(Step::Fail(e)) => Err(e),
+            None => Err(LlmError::InvalidResponse("script exhausted".into())),
+        }
+    }
+
+    fn model(&self) -> &str {
+        "scripted"
+    }
+}
+
+fn answer(text: &str) -> Step {
+    Step::Reply(ChatResponse {
+        content: text.into(),
+        finish_reason: Some("stop".into()),
+        usage: Some(Usage {
+            prompt_tokens: 100,
+            completion_tokens: 10,
+            ..Usage::default()
+        }),
+        ..ChatResponse::default()
+    })
+}
+
+fn calls(list: &[(&str, &str, serde_json::Value)]) -> Step {
+    Step::Reply(ChatResponse {
+        reasoning: "let me look".into(),
+        tool_calls: list
+            .iter()
+            .map(|(id, name, args)| ToolCall {
+                id: (*id).into(),
+                name: (*name).into(),
+                arguments: args.to_string(),
+            })
+            .collect(),
+        finish_reason: Some("tool_calls".into()),
+        usage: Some(Usage {
+            prompt_tokens: 100,
+            completion_tokens: 10,
+            ..Usage::default()
+        }),
+        ..ChatResponse::default()
+    })
+}
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Hello.java"),
+            "public class Hello {\n    public static void main(String[] a) {\n        System.out.println(\"Hello World\");\n    }\n}\n",
+        )
+        .unwrap();
+        Project { dir }
+    }
+
+    fn agent(&self, client: Arc<ScriptedClient>, options: AgentOptions) -> Agent {
+        let root = self.dir.path().canonicalize().unwrap();
+        let mut registry = ToolRegistry::new();
+        for tool in tools::core_tools() {
+            registry.register(tool);
+        }
+        let registry = Arc::new(registry);
+        let executor = Executor::new(Arc::clone(&registry), ExecutorOptions::default());
+        let ctx = ToolContext {
+            root: root.clone(),
+            guard: Arc::new(PathGuard::new(&root).unwrap()),
+            spill: Arc::new(SpillStore::new(&root, true, 32_000)),
+            cancel: CancellationToken::new(),
+            limits: ToolLimits::default(),
+        };
+        Agent::new(client, registry, executor, ctx, "system prompt".into(), options)
+    }
+}
+
+/// Every assistant tool call is answered by exactly one tool message right after it, and no tool message is
+/// orphaned: what providers require of a request.
+fn assert_valid_pairing(messages: &[Message]) {
+    let mut i = 0;
+    while i < messages.len() {
+        let m = &messages[i];
+        assert_ne!(m.role, Role::Tool, "orphan tool message at {i}");
+        i += 1;
+        if m.role == Role::Assistant && !m.tool_calls.is_empty() {
+            for call in &m.tool_calls {
+                let answer = messages.get(i).expect("tool result missing");
+                assert_eq!(answer.role, Role::Tool, "expected a tool message at {i}");
+                assert_eq!(answer.tool_call_id.as_deref(), Some(call.id.as_str()), "results out of call order");
+                i += 1;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn read_edit_answer_round_trip_keeps_history_paired() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        calls(&[("call_1", "read_file", json!({"path": "Hello.java"}))]),
+        calls(&[(
+            "call_2",
+            "edit_file",
+            json!({"path": "Hello.java", "old_text": "Hello World", "new_text": "Hello PaiCLI"}),
+        )]),
+        answer("Changed the greeting to Hello PaiCLI."),
+    ]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let events = EventLog::default();
+    let report = agent.run_turn("change the greeting", &events, CancellationToken::new()).await;
+
+    match &report.outcome {
+        TurnOutcome::Finished { text } => assert_eq!(text, "Changed the greeting to Hello PaiCLI."),
+        other => panic!("unexpected outcome {other:?}"),
+    }
+    assert_eq!(report.requests, 3);
+    assert_eq!(report.usage.prompt_tokens, 300);
+    let source = std::fs::read_to_string(project.dir.path().join("Hello.java")).unwrap();
+    assert!(source.contains("System.out.println(\"Hello PaiCLI\");"), "{source}");
+
+    let requests = client.requests();
+    let second = &requests[1].messages;
+    assert_eq!(second.len(), 4, "system, user, assistant call, tool result");
+    assert_eq!(second[2].tool_calls[0].id, "call_1");
+    assert_eq!(second[2].reasoning_content.as_deref(), Some("let me look"));
+    assert_eq!(second[3].tool_call_id.as_deref(), Some("call_1"));
+    let wrapped = second[3].text();
+    assert!(wrapped.starts_with("<tool_result tool=\"read_file\" trust=\"untrusted-data\">\n"), "{wrapped}");
+    assert!(wrapped.ends_with("\n</tool_result>"), "{wrapped}");
+    assert!(wrapped.contains("Hello World"), "{wrapped}");
+    assert_valid_pairing(&requests[2].messages);
+
+    // Final answers keep content only; the reasoning stays out of history.
+    let last = agent.history().last().unwrap();
+    assert_eq!((last.role, last.reasoning_content.clone()), (Role::Assistant, None));
+
+    // Tool definitions are sorted and identical in every request.
+    let names: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    for r in &requests {
+        assert_eq!(serde_json::to_string(&r.tools).unwrap(), serde_json::to_string(&requests[0].tools).unwrap());
+    }
+
+    let evs = events.events();
+    let started: Vec<&str> = evs
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallStarted { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started, ["read_file", "edit_file"]);
+    assert!(evs.iter().any(|e| matches!(e, AgentEvent::ToolCallFinished { diff: Some(d), .. } if d.contains("+        System.out.println(\"Hello PaiCLI\");"))));
+    assert!(matches!(evs.last(), Some(AgentEvent::TurnFinished { .. })));
+}
+
+#[tokio::test]
+async fn parallel_calls_unknown_tools_and_bad_arguments_answer_in_call_order() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        calls(&[
+            ("a", "list_dir", json!({"path": "."})),
+            ("b", "no_such_tool", json!({})),
+            ("c", "read_file", json!({"wrong": 1})),
+            ("d", "glob_files", json!({"pattern": "*.java"})),
+        ]),
+        answer("done"),
+    ]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let report = agent.run_turn("look around", &EventLog::default(), CancellationToken::new()).await;
+    assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
+    let second = &client.requests()[1].messages;
+    assert_valid_pairing(second);
+    let results: Vec<String> = second[3..7].iter().map(Message::text).collect();
+    assert!(results[0].contains("Hello.java"), "{}", results[0]);
+    assert!(results[1].contains("no_such_tool"), "{}", results[1]);
+    assert!(results[2].contains("path"), "missing parameter named: {}", results[2]);
+    assert!(results[3].contains("Hello.java"), "{}", results[3]);
+}
+
+/// Cancels the turn as soon as a tool call starts.
+struct CancelOnToolStart {
+    log: EventLog,
+    cancel: CancellationToken,
+}
+
+impl EventSink for CancelOnToolStart {
+    fn emit(&self, event: AgentEvent) {
+        if matches!(event, AgentEvent::ToolCallStarted { .. }) {
+            self.cancel.cancel();
+        }
+        self.log.emit(event);
+    }
+}
+
+#[tokio::test]
+async fn cancelling_a_running_command_leaves_a_valid_history() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        calls(&[
+            ("call_1", "execute_command", json!({"command": "echo started; sleep 30"})),
+            ("call_2", "read_file", json!({"path": "Hello.java"})),
+        ]),
+        answer("next turn works"),
+    ]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let cancel = CancellationToken::new();
+    let sink = CancelOnToolStart {
+        log: EventLog::default(),
+        cancel: cancel.clone(),
+    };
+    let started = std::time::Instant::now();
+    let report = agent.run_turn("run it", &sink, cancel).await;
+    assert!(matches!(report.outcome, TurnOutcome::Cancelled), "{:?}", report.outcome);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "cancel did not stop the command");
+    assert_valid_pairing(agent.history());
+    let tool_texts: Vec<String> = agent
+        .history()
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(Message::text)
+        .collect();
+    assert_eq!(tool_texts.len(), 2, "every call gets exactly one result");
+    assert!(tool_texts.iter().all(|t| t.contains("aborted by user")), "{tool_texts:?}");
+
+    // The next turn sends a valid request and the model sees what happened.
+    let report = agent.run_turn("continue", &EventLog::default(), CancellationToken::new()).await;
+    assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
+    assert_valid_pairing(&client.requests()[1].messages);
+}
+
+#[tokio::test]
+async fn cancelling_mid_stream_keeps_the_partial_answer_marked() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![Step::StreamThenHang("Half an ans".into()), answer("ok")]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    struct CancelOnText(CancellationToken);
+    impl EventSink for CancelOnText {
+        fn emit(&self, event: AgentEvent) {
+            if matches!(event, AgentEvent::TextDelta { .. }) {
+                self.0.cancel();
+            }
+        }
+    }
+    let report = agent.run_turn("explain", &CancelOnText(trigger), cancel).await;
+    assert!(matches!(report.outcome, TurnOutcome::Cancelled));
+    let last = agent.history().last().unwrap();
+    assert_eq!(last.role, Role::Assistant);
+    assert_eq!(last.text(), "Half an ans\n\n[interrupted by user]");
+}
+
+#[tokio::test]
+async fn iteration_limit_ends_with_a_tool_less_partial_report() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        calls(&[("c1", "list_dir", json!({"path": "."}))]),
+        calls(&[("c2", "list_dir", json!({"path": "."}))]),
+        answer("Done: listed files. Verified: nothing. Not done: the edit. Next steps: rerun."),
+    ]);
+    let options = AgentOptions {
+        max_iterations: Some(2),
+        token_budget: None,
+    };
+    let mut agent = project.agent(Arc::clone(&client), options);
+    let report = agent.run_turn("do a lot", &EventLog::default(), CancellationToken::new()).await;
+    match &report.outcome {
+        TurnOutcome::Partial { reason, text } => {
+            assert_eq!(*reason, ExitReason::HardIterationLimit);
+            assert!(text.starts_with("⚠️ partial completion (HARD_ITERATION_LIMIT)"), "{text}");
+            assert!(text.contains("Next steps: rerun."), "{text}");
+        }
+        other => panic!("unexpected outcome {other:?}"),
+    }
+    let requests = client.requests();
+    assert_eq!(requests.len(), 3);
+    assert!(requests[2].tools.is_empty(), "the report call offers no tools");
+    let instruction = requests[2].messages.last().unwrap();
+    assert_eq!(instruction.role, Role::User);
+    assert!(instruction.text().contains("Do not call any tools"));
+    assert_valid_pairing(&requests[2].messages);
+}
+
+#[tokio::test]
+async fn a_model_error_fails_the_turn_and_keeps_the_session() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        Step::Fail(LlmError::Auth {
+            status: 401,
+            message: "bad key".into(),
+        }),
+        answer("second try"),
+    ]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let events = EventLog::default();
+    let report = agent.run_turn("hi", &events, CancellationToken::new()).await;
+    assert!(matches!(report.outcome, TurnOutcome::Failed(LlmError::Auth { .. })));
+    assert!(matches!(events.events().last(), Some(AgentEvent::TurnFailed { .. })));
+    let report = agent.run_turn("hi again", &EventLog::default(), CancellationToken::new()).await;
+    assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
+}
