@@ -153,10 +153,10 @@ proptest! {
     fn arbitrary_chunk_shapes_never_panic(delta in json_value(), top in json_value(), choice in json_value()) {
         let mut accumulator = StreamAccumulator::new();
         for chunk in [
-            serde_json::json!({"choices":[{"delta":delta.clone(),"finish_reason":top.clone()}]}),
-            serde_json::json!({"choices":[{"delta":{"tool_calls":[delta.clone(), choice.clone()]}}]}),
-            serde_json::json!({"choices":[choice.clone()],"usage":top.clone(),"model":delta.clone()}),
-            serde_json::json!({"choices":top.clone(),"error":choice.clone()}),
+            serde_json::json!({"choices":[{"delta":delta,"finish_reason":top}]}),
+            serde_json::json!({"choices":[{"delta":{"tool_calls":[delta, choice]}}]}),
+            serde_json::json!({"choices":[choice],"usage":top,"model":delta}),
+            serde_json::json!({"choices":top,"error":choice}),
             serde_json::json!({"choices":[{"message":delta,"usage":choice}]}),
             top,
         ] {
