@@ -131,8 +131,14 @@ mod tests {
     fn specs_are_sorted_by_name() {
         let r = registry(&["write_file", "read_file", "glob_files", "execute_command"]);
         let names: Vec<String> = r.specs().into_iter().map(|s| s.name).collect();
-        assert_eq!(names, ["execute_command", "glob_files", "read_file", "write_file"]);
-        assert_eq!(r.names(), ["execute_command", "glob_files", "read_file", "write_file"]);
+        assert_eq!(
+            names,
+            ["execute_command", "glob_files", "read_file", "write_file"]
+        );
+        assert_eq!(
+            r.names(),
+            ["execute_command", "glob_files", "read_file", "write_file"]
+        );
         assert_eq!(r.len(), 4);
         assert!(!r.is_empty());
     }

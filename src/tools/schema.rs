@@ -66,7 +66,7 @@ pub fn validate(schema: &Value, raw: &str) -> Result<Map<String, Value>, ArgsErr
         .unwrap_or_default();
 
     // Optional nulls mean "not given"; a required null is as good as missing.
-    args.retain(|key, value| !(value.is_null() && !required.contains(&key.as_str())));
+    args.retain(|key, value| !value.is_null() || required.contains(&key.as_str()));
     for name in &required {
         if args.get(*name).is_none_or(Value::is_null) {
             return Err(ArgsError::MissingRequired {
@@ -219,14 +219,17 @@ mod tests {
 
     #[test]
     fn accepts_well_typed_arguments() {
-        let raw = r#"{"path":"a.rs","offset":3,"ratio":0.5,"regex":true,"mode":"fast","opts":{"x":1}}"#;
+        let raw =
+            r#"{"path":"a.rs","offset":3,"ratio":0.5,"regex":true,"mode":"fast","opts":{"x":1}}"#;
         assert_eq!(ok(raw), serde_json::from_str::<Value>(raw).unwrap());
     }
 
     #[test]
     fn rejects_bad_json_with_a_short_prefix() {
         let e = err(r#"{"path": "a.rs""#);
-        assert!(matches!(&e, ArgsError::InvalidJson { prefix, .. } if prefix == r#"{"path": "a.rs""#));
+        assert!(
+            matches!(&e, ArgsError::InvalidJson { prefix, .. } if prefix == r#"{"path": "a.rs""#)
+        );
         assert!(e.to_string().starts_with("arguments are not valid JSON"));
 
         let long = format!("{{\"path\": \"{}", "x".repeat(500));
@@ -248,15 +251,30 @@ mod tests {
         let no_required = json!({"type": "object", "properties": {}});
         assert_eq!(validate(&no_required, "").unwrap(), Map::new());
         assert_eq!(validate(&no_required, "  ").unwrap(), Map::new());
-        assert_eq!(err(""), ArgsError::MissingRequired { name: "path".into() });
+        assert_eq!(
+            err(""),
+            ArgsError::MissingRequired {
+                name: "path".into()
+            }
+        );
     }
 
     #[test]
     fn names_a_missing_required_parameter() {
         let e = err(r#"{"offset": 1}"#);
-        assert_eq!(e, ArgsError::MissingRequired { name: "path".into() });
+        assert_eq!(
+            e,
+            ArgsError::MissingRequired {
+                name: "path".into()
+            }
+        );
         assert_eq!(e.to_string(), "missing required parameter `path`");
-        assert_eq!(err(r#"{"path": null}"#), ArgsError::MissingRequired { name: "path".into() });
+        assert_eq!(
+            err(r#"{"path": null}"#),
+            ArgsError::MissingRequired {
+                name: "path".into()
+            }
+        );
     }
 
     #[test]
@@ -270,7 +288,10 @@ mod tests {
                 got: "string",
             }
         );
-        assert_eq!(e.to_string(), "parameter `offset` must be of type integer, got string");
+        assert_eq!(
+            e.to_string(),
+            "parameter `offset` must be of type integer, got string"
+        );
         assert_eq!(
             err(r#"{"path": 5}"#),
             ArgsError::WrongType {
@@ -303,8 +324,14 @@ mod tests {
             ok(r#"{"path": "a", "offset": " 10 ", "ratio": "2.5", "regex": "False"}"#),
             json!({"path": "a", "offset": 10, "ratio": 2.5, "regex": false})
         );
-        assert_eq!(ok(r#"{"path": "a", "offset": 3.0}"#), json!({"path": "a", "offset": 3}));
-        assert_eq!(ok(r#"{"path": "a", "ratio": "4"}"#), json!({"path": "a", "ratio": 4}));
+        assert_eq!(
+            ok(r#"{"path": "a", "offset": 3.0}"#),
+            json!({"path": "a", "offset": 3})
+        );
+        assert_eq!(
+            ok(r#"{"path": "a", "ratio": "4"}"#),
+            json!({"path": "a", "ratio": 4})
+        );
         assert!(matches!(
             err(r#"{"path": "a", "regex": "yes"}"#),
             ArgsError::WrongType { .. }

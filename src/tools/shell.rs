@@ -62,8 +62,11 @@ impl Tool for ExecuteCommand {
         let mut shown = if run.output.is_empty() {
             "(no output)".to_string()
         } else {
-            ctx.spill
-                .offload_with_head(EXECUTE_COMMAND, &run.output, ctx.limits.command_inline_chars)
+            ctx.spill.offload_with_head(
+                EXECUTE_COMMAND,
+                &run.output,
+                ctx.limits.command_inline_chars,
+            )
         };
         if run.capped {
             shown.push_str(&format!(
@@ -75,7 +78,9 @@ impl Tool for ExecuteCommand {
         }
         match run.ending {
             Ending::Exited(0) => ToolOutcome::Ok(ToolOutput::text(shown)),
-            Ending::Exited(code) => ToolOutcome::failed(format!("command exited with code {code}\n{shown}")),
+            Ending::Exited(code) => {
+                ToolOutcome::failed(format!("command exited with code {code}\n{shown}"))
+            }
             Ending::Signaled(signal) => {
                 ToolOutcome::failed(format!("command was killed by signal {signal}\n{shown}"))
             }
@@ -84,14 +89,18 @@ impl Tool for ExecuteCommand {
                 format_duration(ctx.limits.command_timeout)
             )),
             Ending::Cancelled => ToolOutcome::Cancelled {
-                partial: if run.output.is_empty() { String::new() } else { shown },
+                partial: if run.output.is_empty() {
+                    String::new()
+                } else {
+                    shown
+                },
             },
         }
     }
 }
 
 /// `60s`, or `1500ms` for limits that are not whole seconds.
-fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{}s", d.as_secs())
     } else {

@@ -103,6 +103,15 @@ impl SpillStore {
         self.spill(tool, text, head_chars)
     }
 
+    /// For a large read of a file that is already a spill file (`path` as the model gave it): a preview pointing
+    /// at that same file instead of a second copy. Small texts, or a disabled store, pass unchanged.
+    pub fn preview_existing(&self, tool: &str, text: &str, path: &str) -> String {
+        if !self.enabled || !longer_than(text, self.threshold_chars) {
+            return text.to_string();
+        }
+        preview::render_offloaded(tool, text, path, HEAD_CHARS)
+    }
+
     fn spill(&self, tool: &str, text: &str, head_chars: usize) -> String {
         match self.write(tool, text) {
             Ok(path) => {

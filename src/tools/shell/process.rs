@@ -168,7 +168,8 @@ impl Capture {
         if chunk.len() > room {
             self.dropped = true;
         }
-        self.bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        self.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
     }
 
     /// Decodes (lossily: commands print whatever bytes they like) and cuts to `max_chars`.

@@ -28,9 +28,7 @@ fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
 
 async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
     let args = json!({ "command": command });
-    ExecuteCommand
-        .execute(args.as_object().unwrap(), ctx)
-        .await
+    ExecuteCommand.execute(args.as_object().unwrap(), ctx).await
 }
 
 fn ok_text(outcome: ToolOutcome) -> String {
@@ -134,7 +132,10 @@ async fn death_by_signal_is_a_failure() {
 async fn empty_command_is_rejected() {
     let dir = TempDir::new().unwrap();
     let ctx = context(&dir, Duration::from_secs(10));
-    assert_eq!(run(&ctx, "  ").await, ToolOutcome::failed("`command` is empty"));
+    assert_eq!(
+        run(&ctx, "  ").await,
+        ToolOutcome::failed("`command` is empty")
+    );
 }
 
 #[tokio::test]
@@ -142,15 +143,25 @@ async fn timeout_kills_the_whole_group_including_background_children() {
     let dir = TempDir::new().unwrap();
     let ctx = context(&dir, Duration::from_secs(1));
     let started = Instant::now();
-    let outcome = run(&ctx, "sleep 100 & echo $! > bg.pid; echo started; sleep 100").await;
+    let outcome = run(
+        &ctx,
+        "sleep 100 & echo $! > bg.pid; echo started; sleep 100",
+    )
+    .await;
     assert!(started.elapsed() < Duration::from_secs(5));
     let ToolOutcome::Failed { reason } = outcome else {
         panic!("expected Failed, got {outcome:?}");
     };
-    assert!(reason.starts_with("command timed out after 1s;"), "{reason}");
+    assert!(
+        reason.starts_with("command timed out after 1s;"),
+        "{reason}"
+    );
     assert!(reason.ends_with("Partial output:\nstarted\n"), "{reason}");
     let pid = read_pid_file(&dir.path().join("bg.pid")).await;
-    assert!(wait_dead(pid).await, "background child {pid} survived the timeout");
+    assert!(
+        wait_dead(pid).await,
+        "background child {pid} survived the timeout"
+    );
 }
 
 #[tokio::test]
@@ -167,7 +178,11 @@ async fn cancellation_returns_quickly_with_partial_output_and_kills_the_group() 
             (pid, Instant::now())
         }
     });
-    let outcome = run(&ctx, "echo partial; sleep 100 & echo $! > bg.pid; sleep 100").await;
+    let outcome = run(
+        &ctx,
+        "echo partial; sleep 100 & echo $! > bg.pid; sleep 100",
+    )
+    .await;
     let (pid, cancelled_at) = canceller.await.unwrap();
     assert!(cancelled_at.elapsed() < Duration::from_secs(2));
     assert_eq!(
@@ -176,7 +191,10 @@ async fn cancellation_returns_quickly_with_partial_output_and_kills_the_group() 
             partial: "partial\n".into()
         }
     );
-    assert!(wait_dead(pid).await, "background child {pid} survived cancellation");
+    assert!(
+        wait_dead(pid).await,
+        "background child {pid} survived cancellation"
+    );
 }
 
 #[tokio::test]
@@ -187,7 +205,10 @@ async fn background_children_holding_the_output_do_not_hang_the_call() {
     let out = ok_text(run(&ctx, "sleep 100 & echo $! > bg.pid; echo done").await);
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(out.starts_with("done\n"), "{out}");
-    assert!(out.contains("background processes still writing output"), "{out}");
+    assert!(
+        out.contains("background processes still writing output"),
+        "{out}"
+    );
     let pid = read_pid_file(&dir.path().join("bg.pid")).await;
     assert!(wait_dead(pid).await);
 }
@@ -202,8 +223,11 @@ async fn detached_background_children_are_left_running() {
     assert_eq!(out, "(no output)");
     let pid = read_pid_file(&dir.path().join("bg.pid")).await;
     assert!(is_alive(pid));
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL)
-        .unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
 }
 
 #[tokio::test]
@@ -214,11 +238,11 @@ async fn large_output_keeps_an_8000_char_head_and_spills_the_rest() {
     assert!(out.starts_with("[output too large, offloaded to a file]\ntool: execute_command\n"));
     let expected: String = (1..=5000).map(|i| format!("{i}\n")).collect();
     assert!(out.contains(&format!("size: {} chars, 5000 lines", expected.len())));
-    let rel = out
-        .lines()
-        .find_map(|l| l.strip_prefix("file: "))
-        .unwrap();
-    assert_eq!(std::fs::read_to_string(ctx.root.join(rel)).unwrap(), expected);
+    let rel = out.lines().find_map(|l| l.strip_prefix("file: ")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(ctx.root.join(rel)).unwrap(),
+        expected
+    );
     let head_len = out
         .lines()
         .find_map(|l| l.strip_prefix("--- head ("))
@@ -244,7 +268,11 @@ async fn capture_stops_at_two_million_chars() {
     let dir = TempDir::new().unwrap();
     let ctx = context(&dir, Duration::from_secs(30));
     let out = ok_text(run(&ctx, "head -c 3000000 /dev/zero | tr '\\0' a").await);
-    assert!(out.contains("size: 2000000 chars, 1 lines"), "{}", &out[..300]);
+    assert!(
+        out.contains("size: 2000000 chars, 1 lines"),
+        "{}",
+        &out[..300]
+    );
     assert!(out.ends_with("[output capped at 2000000 chars; the rest was discarded]"));
 }
 

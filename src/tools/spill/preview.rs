@@ -66,7 +66,12 @@ fn excerpt(text: &str, head_chars: usize) -> String {
 }
 
 /// The preview left in context after `text` was written to `rel_path`.
-pub(super) fn render_offloaded(tool: &str, text: &str, rel_path: &str, head_chars: usize) -> String {
+pub(super) fn render_offloaded(
+    tool: &str,
+    text: &str,
+    rel_path: &str,
+    head_chars: usize,
+) -> String {
     let path_json = serde_json::Value::from(rel_path).to_string();
     format!(
         "[output too large, offloaded to a file]\ntool: {tool}\n{}\nfile: {rel_path}\n\

@@ -5,9 +5,7 @@ use pretty_assertions::assert_eq;
 use tempfile::TempDir;
 
 fn lines(n: usize, width: usize) -> String {
-    (0..n)
-        .map(|i| format!("{i:0width$}\n"))
-        .collect::<String>()
+    (0..n).map(|i| format!("{i:0width$}\n")).collect::<String>()
 }
 
 fn store(dir: &TempDir, threshold: usize) -> SpillStore {
@@ -65,7 +63,13 @@ fn large_text_is_saved_whole_with_a_preview() {
     assert_eq!(fs::read_to_string(&files[0]).unwrap(), text);
     let file_name = files[0].file_name().unwrap().to_string_lossy().to_string();
     assert_eq!(file_name, "001-grep_code.txt");
-    let session = files[0].parent().unwrap().file_name().unwrap().to_string_lossy().to_string();
+    let session = files[0]
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
     let session_re = regex::Regex::new(r"^session-\d{8}-\d{6}-[0-9a-f]{6}$").unwrap();
     assert!(session_re.is_match(&session), "{session}");
     assert_eq!(
@@ -106,7 +110,10 @@ fn long_tool_names_are_limited_to_60_safe_chars() {
     let name = format!("mcp__{}:x", "n".repeat(100));
     let safe = file_safe_name(&name);
     assert_eq!(safe.chars().count(), 60);
-    assert!(safe.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)));
+    assert!(
+        safe.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    );
     assert_eq!(file_safe_name("a b/c:d"), "a_b_c_d");
 }
 
@@ -131,7 +138,10 @@ fn write_failure_falls_back_to_truncation() {
     let out = s.offload("t", &text);
     assert!(out.starts_with("[output truncated: the full output could not be saved to a file ("));
     assert!(out.contains("size: 5000 chars, 1 lines"));
-    assert!(out.contains(&format!("--- head (2000 chars) ---\n{}\n", "z".repeat(2000))));
+    assert!(out.contains(&format!(
+        "--- head (2000 chars) ---\n{}\n",
+        "z".repeat(2000)
+    )));
     assert!(out.chars().count() < 3500);
 }
 
@@ -195,4 +205,15 @@ fn remove_stale_deletes_only_old_session_folders() {
     assert!(!old.exists());
     assert!(fresh.exists());
     assert!(other.exists());
+}
+
+#[test]
+fn previews_an_existing_spill_file_without_copying_it() {
+    let dir = TempDir::new().unwrap();
+    let s = store(&dir, 2000);
+    let path = ".paicli/tool-outputs/session-x/001-a.txt";
+    assert_eq!(s.preview_existing("read_file", "small", path), "small");
+    let out = s.preview_existing("read_file", &"p".repeat(3000), path);
+    assert!(out.contains(&format!("file: {path}\n")));
+    assert!(!dir.path().join(".paicli").exists());
 }
