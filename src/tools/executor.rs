@@ -42,9 +42,13 @@ const COMMAND_SLACK: Duration = Duration::from_secs(5);
 /// One call's result, in the form the history needs.
 #[derive(Clone, Debug)]
 pub struct ToolCallResult {
+    /// The `tool_call_id` this result answers.
     pub call_id: String,
+    /// The tool name as the model called it.
     pub tool: String,
+    /// The typed outcome, with the full (unspilled, unwrapped) text.
     pub outcome: ToolOutcome,
+    /// Wall-clock time from start to result.
     pub duration: Duration,
     /// What the model sees: spilled if large, then boundary-wrapped.
     pub content: String,
@@ -53,7 +57,9 @@ pub struct ToolCallResult {
 /// Told when calls start and finish (for the UI). Every call gets exactly one `on_start` and then exactly one
 /// `on_finish`, also calls that end without running (unknown tool, invalid arguments, cancelled before start).
 pub trait ToolObserver: Send + Sync {
+    /// Called when call `index` of the batch starts.
     fn on_start(&self, index: usize, call: &ToolCall);
+    /// Called when call `index` has its result.
     fn on_finish(&self, index: usize, call: &ToolCall, result: &ToolCallResult);
 }
 

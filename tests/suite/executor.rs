@@ -639,3 +639,25 @@ fn spill_files(ctx: &ToolContext) -> Vec<std::path::PathBuf> {
         })
         .collect()
 }
+
+#[test]
+fn run_batch_can_be_spawned() {
+    fn assert_send<T: Send>(_: &T) {}
+    let dir = TempDir::new().unwrap();
+    let exec = executor(Vec::new());
+    let ctx = context(&dir);
+    let calls: Vec<ToolCall> = Vec::new();
+    let batch = exec.run_batch(&calls, &ctx, &NullObserver);
+    assert_send(&batch);
+}
+
+#[tokio::test]
+async fn an_empty_batch_has_no_results() {
+    let dir = TempDir::new().unwrap();
+    let exec = executor(Vec::new());
+    assert!(
+        exec.run_batch(&[], &context(&dir), &NullObserver)
+            .await
+            .is_empty()
+    );
+}
