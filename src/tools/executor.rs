@@ -1,16 +1,29 @@
-//! SKELETON — replaced by the executor helper.
+//! Runs a batch of tool calls: runs of parallel-safe calls side by side (at most `max_parallel` at a time),
+//! side-effecting calls alone in model order, every call with exactly one result, in call order.
+
+mod call;
+mod plan;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::{StreamExt, stream};
+use tokio::time::Instant;
+
 use super::{ToolContext, ToolOutcome, ToolRegistry};
 use crate::llm::ToolCall;
+use plan::Step;
 
 /// Executor settings.
 #[derive(Clone, Debug)]
 pub struct ExecutorOptions {
+    /// Parallel-safe calls running at once.
     pub max_parallel: usize,
+    /// Time limit for one step (a parallel run, or one serial call); the effective limit is
+    /// `max(command_timeout + 5s, batch_timeout)` so a command always hits its own limit first.
     pub batch_timeout: Duration,
+    /// After a cancel, how long a running tool may take to return its own partial result before it is abandoned.
+    pub cancel_grace: Duration,
 }
 
 impl Default for ExecutorOptions {
@@ -18,47 +31,178 @@ impl Default for ExecutorOptions {
         ExecutorOptions {
             max_parallel: 4,
             batch_timeout: Duration::from_secs(90),
+            cancel_grace: Duration::from_secs(1),
         }
     }
 }
 
+/// How much longer than a command's own limit a step may take.
+const COMMAND_SLACK: Duration = Duration::from_secs(5);
+
 /// One call's result, in the form the history needs.
 #[derive(Clone, Debug)]
 pub struct ToolCallResult {
+    /// The `tool_call_id` this result answers.
     pub call_id: String,
+    /// The tool name as the model called it.
     pub tool: String,
+    /// The typed outcome, with the full (unspilled, unwrapped) text.
     pub outcome: ToolOutcome,
+    /// Wall-clock time from start to result.
     pub duration: Duration,
     /// What the model sees: spilled if large, then boundary-wrapped.
     pub content: String,
 }
 
-/// Told when calls start and finish (for the UI).
+/// Told when calls start and finish (for the UI). Every call gets exactly one `on_start` and then exactly one
+/// `on_finish`, also calls that end without running (unknown tool, invalid arguments, cancelled before start).
 pub trait ToolObserver: Send + Sync {
+    /// Called when call `index` of the batch starts.
     fn on_start(&self, index: usize, call: &ToolCall);
+    /// Called when call `index` has its result.
     fn on_finish(&self, index: usize, call: &ToolCall, result: &ToolCallResult);
+}
+
+/// An observer that ignores everything.
+pub struct NullObserver;
+
+impl ToolObserver for NullObserver {
+    fn on_start(&self, _index: usize, _call: &ToolCall) {}
+    fn on_finish(&self, _index: usize, _call: &ToolCall, _result: &ToolCallResult) {}
 }
 
 /// Runs a batch of tool calls.
 pub struct Executor {
-    _registry: Arc<ToolRegistry>,
-    _options: ExecutorOptions,
+    registry: Arc<ToolRegistry>,
+    options: ExecutorOptions,
 }
 
 impl Executor {
+    /// An executor over `registry`.
     pub fn new(registry: Arc<ToolRegistry>, options: ExecutorOptions) -> Self {
-        Executor {
-            _registry: registry,
-            _options: options,
-        }
+        Executor { registry, options }
     }
+
+    /// The tools this executor runs.
+    pub fn registry(&self) -> &Arc<ToolRegistry> {
+        &self.registry
+    }
+
     /// Runs `calls`; returns exactly one result per call, in call order.
     pub async fn run_batch(
         &self,
-        _calls: &[ToolCall],
-        _ctx: &ToolContext,
-        _observer: &dyn ToolObserver,
+        calls: &[ToolCall],
+        ctx: &ToolContext,
+        observer: &dyn ToolObserver,
     ) -> Vec<ToolCallResult> {
-        todo!()
+        let steps = plan::plan(calls, |call| {
+            self.registry
+                .get(&call.name)
+                .is_some_and(|tool| tool.parallel_safe())
+        });
+        let step_timeout = self
+            .options
+            .batch_timeout
+            .max(ctx.limits.command_timeout + COMMAND_SLACK);
+        let mut results: Vec<Option<ToolCallResult>> = vec![None; calls.len()];
+        for step in steps {
+            let deadline = Instant::now() + step_timeout;
+            match step {
+                Step::Serial(i) => {
+                    results[i] = Some(
+                        self.run_one(i, &calls[i], ctx, deadline, step_timeout, observer)
+                            .await,
+                    );
+                }
+                Step::Parallel(range) => {
+                    let done: Vec<(usize, ToolCallResult)> = stream::iter(range)
+                        .map(|i| async move {
+                            let result = self
+                                .run_one(i, &calls[i], ctx, deadline, step_timeout, observer)
+                                .await;
+                            (i, result)
+                        })
+                        .buffer_unordered(self.options.max_parallel.max(1))
+                        .collect()
+                        .await;
+                    for (i, result) in done {
+                        results[i] = Some(result);
+                    }
+                }
+            }
+        }
+        // Every slot was filled by exactly one step; the fallback only guards the pairing invariant.
+        results
+            .into_iter()
+            .zip(calls)
+            .map(|(result, call)| {
+                result.unwrap_or_else(|| {
+                    finish(
+                        call,
+                        None,
+                        ToolOutcome::failed("internal error: call was not run"),
+                        ctx,
+                        Duration::ZERO,
+                    )
+                })
+            })
+            .collect()
+    }
+
+    async fn run_one(
+        &self,
+        index: usize,
+        call: &ToolCall,
+        ctx: &ToolContext,
+        deadline: Instant,
+        step_timeout: Duration,
+        observer: &dyn ToolObserver,
+    ) -> ToolCallResult {
+        observer.on_start(index, call);
+        let started = std::time::Instant::now();
+        let (outcome, args) = if ctx.cancel.is_cancelled() {
+            (
+                ToolOutcome::Cancelled {
+                    partial: String::new(),
+                },
+                None,
+            )
+        } else {
+            match call::prepare(&self.registry, call) {
+                Err(reason) => (ToolOutcome::failed(reason), None),
+                Ok(ready) => {
+                    let args = ready.args.clone();
+                    let outcome = call::execute(
+                        ready,
+                        ctx,
+                        deadline,
+                        step_timeout,
+                        self.options.cancel_grace,
+                    )
+                    .await;
+                    (outcome, Some(args))
+                }
+            }
+        };
+        let result = finish(call, args.as_ref(), outcome, ctx, started.elapsed());
+        observer.on_finish(index, call, &result);
+        result
+    }
+}
+
+/// Builds a call's result: its outcome and the content the model sees.
+fn finish(
+    call: &ToolCall,
+    args: Option<&serde_json::Map<String, serde_json::Value>>,
+    outcome: ToolOutcome,
+    ctx: &ToolContext,
+    duration: Duration,
+) -> ToolCallResult {
+    ToolCallResult {
+        call_id: call.id.clone(),
+        tool: call.name.clone(),
+        content: call::content(ctx, &call.name, args, &outcome),
+        outcome,
+        duration,
     }
 }

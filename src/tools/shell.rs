@@ -1,24 +1,112 @@
-//! SKELETON — replaced by a helper.
+//! `execute_command`: runs a shell command in the project root and reports its merged output.
+
+mod process;
+
+use std::time::Duration;
 
 use async_trait::async_trait;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::{Tool, ToolContext, ToolOutcome};
+use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput};
+use process::{Ending, RunSpec};
 
+/// The tool's name.
+pub const EXECUTE_COMMAND: &str = "execute_command";
+/// Output captured from one command, in chars; the rest is discarded.
+pub const MAX_CAPTURE_CHARS: usize = 2_000_000;
+
+/// Runs `bash -c <command>` in the project root.
 pub struct ExecuteCommand;
 
 #[async_trait]
 impl Tool for ExecuteCommand {
     fn name(&self) -> &str {
-        todo!()
+        EXECUTE_COMMAND
     }
+
     fn description(&self) -> &str {
-        todo!()
+        "Run a shell command with `bash -c` in the project root and return its combined stdout and stderr. \
+         Stdin is closed, so interactive programs cannot wait for input. The command and everything it started \
+         are killed after 60 seconds. A non-zero exit code is reported as a failure. Output beyond 8000 \
+         characters is saved to a file under .paicli/tool-outputs/ and a preview is returned."
     }
+
     fn parameters(&self) -> Value {
-        todo!()
+        json!({
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "description": "The bash command to run."},
+            },
+            "required": ["command"],
+        })
     }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
+
+    async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
+        let command = match Args(args).required_str("command") {
+            Ok(command) if !command.trim().is_empty() => command,
+            Ok(_) => return ToolOutcome::failed("`command` is empty"),
+            Err(outcome) => return outcome,
+        };
+        let spec = RunSpec {
+            command,
+            cwd: &ctx.root,
+            timeout: ctx.limits.command_timeout,
+            cancel: &ctx.cancel,
+            max_chars: MAX_CAPTURE_CHARS,
+        };
+        let run = match process::run(spec).await {
+            Ok(run) => run,
+            Err(e) => return ToolOutcome::failed(format!("could not start bash: {e}")),
+        };
+
+        let mut shown = if run.output.is_empty() {
+            "(no output)".to_string()
+        } else {
+            ctx.spill.offload_with_head(
+                EXECUTE_COMMAND,
+                &run.output,
+                ctx.limits.command_inline_chars,
+            )
+        };
+        if run.capped {
+            shown.push_str(&format!(
+                "\n[output capped at {MAX_CAPTURE_CHARS} chars; the rest was discarded]"
+            ));
+        }
+        if run.stragglers_killed {
+            shown.push_str("\n[background processes still writing output after the command exited were killed]");
+        }
+        match run.ending {
+            Ending::Exited(0) => ToolOutcome::Ok(ToolOutput::text(shown)),
+            Ending::Exited(code) => {
+                ToolOutcome::failed(format!("command exited with code {code}\n{shown}"))
+            }
+            Ending::Signaled(signal) => {
+                ToolOutcome::failed(format!("command was killed by signal {signal}\n{shown}"))
+            }
+            Ending::TimedOut => ToolOutcome::failed(format!(
+                "command timed out after {}; it and every process it started were killed. Partial output:\n{shown}",
+                format_duration(ctx.limits.command_timeout)
+            )),
+            Ending::Cancelled => ToolOutcome::Cancelled {
+                partial: if run.output.is_empty() {
+                    String::new()
+                } else {
+                    shown
+                },
+            },
+        }
     }
 }
+
+/// `60s`, or `1500ms` for limits that are not whole seconds.
+pub(crate) fn format_duration(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+#[cfg(test)]
+mod tests;

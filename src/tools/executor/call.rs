@@ -1,0 +1,132 @@
+//! One call from lookup to content: cancellation check, lookup, argument check, run under a deadline, then
+//! spill and the untrusted-data boundary.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio::task::JoinError;
+use tokio::time::{Instant, sleep_until, timeout};
+
+use crate::llm::ToolCall;
+use crate::tools::shell::{EXECUTE_COMMAND, format_duration};
+use crate::tools::{Tool, ToolContext, ToolOutcome, ToolRegistry, boundary, schema};
+
+/// The one tool whose range reads are never spilled (they already are the way to read a spill file).
+const READ_FILE: &str = "read_file";
+
+/// A call that passed lookup and argument checks.
+pub(super) struct Ready {
+    pub tool: Arc<dyn Tool>,
+    pub args: Map<String, Value>,
+}
+
+/// Finds the tool and checks the arguments; an error is the reason the call fails without running.
+pub(super) fn prepare(registry: &ToolRegistry, call: &ToolCall) -> Result<Ready, String> {
+    let Some(tool) = registry.get(&call.name) else {
+        return Err(format!(
+            "unknown tool `{}`; available tools: {}",
+            call.name,
+            registry.names().join(", ")
+        ));
+    };
+    let args = schema::validate(&tool.parameters(), &call.arguments).map_err(|e| {
+        format!(
+            "invalid arguments for `{}`: {e}. The tool was not run; fix the arguments and call it again.",
+            call.name
+        )
+    })?;
+    Ok(Ready {
+        tool: Arc::clone(tool),
+        args,
+    })
+}
+
+/// Runs a ready call until it ends, `deadline` passes, or the turn is cancelled (then waits `cancel_grace` for
+/// the tool's own partial result before abandoning it).
+pub(super) async fn execute(
+    ready: Ready,
+    ctx: &ToolContext,
+    deadline: Instant,
+    timeout_label: Duration,
+    cancel_grace: Duration,
+) -> ToolOutcome {
+    let name = ready.tool.name().to_string();
+    if Instant::now() >= deadline {
+        return ToolOutcome::failed(format!(
+            "`{name}` timed out after {} before it could start",
+            format_duration(timeout_label)
+        ));
+    }
+    let task_ctx = ctx.clone();
+    // A task of its own: tools run truly in parallel, and a panicking tool becomes a failure, not a crash.
+    let mut handle = tokio::spawn(async move { ready.tool.execute(&ready.args, &task_ctx).await });
+    tokio::select! {
+        biased;
+        joined = &mut handle => outcome_of(&name, joined),
+        () = sleep_until(deadline) => {
+            handle.abort();
+            ToolOutcome::failed(format!("`{name}` timed out after {}", format_duration(timeout_label)))
+        }
+        () = ctx.cancel.cancelled() => match timeout(cancel_grace, &mut handle).await {
+            Ok(joined) => outcome_of(&name, joined),
+            Err(_) => {
+                handle.abort();
+                ToolOutcome::Cancelled { partial: String::new() }
+            }
+        },
+    }
+}
+
+fn outcome_of(name: &str, joined: Result<ToolOutcome, JoinError>) -> ToolOutcome {
+    match joined {
+        Ok(outcome) => outcome,
+        Err(e) if e.is_cancelled() => ToolOutcome::Cancelled {
+            partial: String::new(),
+        },
+        Err(_) => ToolOutcome::failed(format!("`{name}` crashed while running")),
+    }
+}
+
+/// What the model sees: the outcome's text, spilled if large (unless exempt), then boundary-wrapped.
+pub(super) fn content(
+    ctx: &ToolContext,
+    tool: &str,
+    args: Option<&Map<String, Value>>,
+    outcome: &ToolOutcome,
+) -> String {
+    let text = outcome.model_text();
+    let text = match spill_rule(ctx, tool, args) {
+        SpillRule::Spill => ctx.spill.offload(tool, &text),
+        SpillRule::Keep => text,
+        SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, &path),
+    };
+    boundary::wrap(tool, &text)
+}
+
+enum SpillRule {
+    Spill,
+    /// Already sized by the tool (execute_command) or explicitly ranged (read_file with offset/limit).
+    Keep,
+    /// A whole read of a spill file: never copied again, previewed pointing at the same file.
+    PointAt(String),
+}
+
+fn spill_rule(ctx: &ToolContext, tool: &str, args: Option<&Map<String, Value>>) -> SpillRule {
+    if tool == EXECUTE_COMMAND {
+        return SpillRule::Keep;
+    }
+    let Some(args) = args.filter(|_| tool == READ_FILE) else {
+        return SpillRule::Spill;
+    };
+    if args.contains_key("offset") || args.contains_key("limit") {
+        return SpillRule::Keep;
+    }
+    match args.get("path").and_then(Value::as_str) {
+        Some(path) if ctx.spill.is_inside_spill_dir(Path::new(path)) => {
+            SpillRule::PointAt(path.to_string())
+        }
+        _ => SpillRule::Spill,
+    }
+}

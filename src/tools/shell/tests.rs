@@ -1,0 +1,283 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tempfile::TempDir;
+use tokio_util::sync::CancellationToken;
+
+use super::*;
+use crate::policy::path_guard::PathGuard;
+use crate::tools::{SpillStore, ToolLimits};
+
+fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
+    let root = dir.path().canonicalize().unwrap();
+    ToolContext {
+        guard: Arc::new(PathGuard::new(&root).unwrap()),
+        spill: Arc::new(SpillStore::new(&root, true, 32_000)),
+        cancel: CancellationToken::new(),
+        limits: ToolLimits {
+            command_timeout: timeout,
+            ..ToolLimits::default()
+        },
+        root,
+    }
+}
+
+async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
+    let args = json!({ "command": command });
+    ExecuteCommand.execute(args.as_object().unwrap(), ctx).await
+}
+
+fn ok_text(outcome: ToolOutcome) -> String {
+    match outcome {
+        ToolOutcome::Ok(out) => out.text,
+        other => panic!("expected Ok, got {other:?}"),
+    }
+}
+
+/// True while `pid` exists and is not a zombie (PID 1 in a container may never reap it).
+fn is_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Waits (bounded) for `pid` to die; SIGKILL delivery is asynchronous.
+async fn wait_dead(pid: i32) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if !is_alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
+}
+
+/// Waits (bounded) for the command to write its pid file.
+async fn read_pid_file(path: &Path) -> i32 {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && let Ok(pid) = text.trim().parse()
+        {
+            return pid;
+        }
+        assert!(Instant::now() < until, "pid file never appeared");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn runs_in_the_project_root() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    let out = ok_text(run(&ctx, "pwd").await);
+    assert_eq!(out, format!("{}\n", ctx.root.display()));
+}
+
+#[tokio::test]
+async fn merges_stdout_and_stderr_in_arrival_order() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    let out = ok_text(run(&ctx, "echo one; echo two >&2; echo three").await);
+    assert_eq!(out, "one\ntwo\nthree\n");
+}
+
+#[tokio::test]
+async fn empty_output_is_marked() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    assert_eq!(ok_text(run(&ctx, "true").await), "(no output)");
+}
+
+#[tokio::test]
+async fn stdin_is_closed() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(30));
+    let started = Instant::now();
+    assert_eq!(ok_text(run(&ctx, "cat").await), "(no output)");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn non_zero_exit_is_a_failure_with_code_and_output() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    let outcome = run(&ctx, "echo broken >&2; exit 3").await;
+    assert_eq!(
+        outcome,
+        ToolOutcome::failed("command exited with code 3\nbroken\n")
+    );
+}
+
+#[tokio::test]
+async fn death_by_signal_is_a_failure() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    let outcome = run(&ctx, "kill -TERM $$").await;
+    assert_eq!(
+        outcome,
+        ToolOutcome::failed("command was killed by signal 15\n(no output)")
+    );
+}
+
+#[tokio::test]
+async fn empty_command_is_rejected() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    assert_eq!(
+        run(&ctx, "  ").await,
+        ToolOutcome::failed("`command` is empty")
+    );
+}
+
+#[tokio::test]
+async fn timeout_kills_the_whole_group_including_background_children() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(1));
+    let started = Instant::now();
+    let outcome = run(
+        &ctx,
+        "sleep 100 & echo $! > bg.pid; echo started; sleep 100",
+    )
+    .await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let ToolOutcome::Failed { reason } = outcome else {
+        panic!("expected Failed, got {outcome:?}");
+    };
+    assert!(
+        reason.starts_with("command timed out after 1s;"),
+        "{reason}"
+    );
+    assert!(reason.ends_with("Partial output:\nstarted\n"), "{reason}");
+    let pid = read_pid_file(&dir.path().join("bg.pid")).await;
+    assert!(
+        wait_dead(pid).await,
+        "background child {pid} survived the timeout"
+    );
+}
+
+#[tokio::test]
+async fn cancellation_returns_quickly_with_partial_output_and_kills_the_group() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(60));
+    let pid_file = dir.path().join("bg.pid");
+    let cancel = ctx.cancel.clone();
+    let canceller = tokio::spawn({
+        let pid_file = pid_file.clone();
+        async move {
+            let pid = read_pid_file(&pid_file).await;
+            cancel.cancel();
+            (pid, Instant::now())
+        }
+    });
+    let outcome = run(
+        &ctx,
+        "echo partial; sleep 100 & echo $! > bg.pid; sleep 100",
+    )
+    .await;
+    let (pid, cancelled_at) = canceller.await.unwrap();
+    assert!(cancelled_at.elapsed() < Duration::from_secs(2));
+    assert_eq!(
+        outcome,
+        ToolOutcome::Cancelled {
+            partial: "partial\n".into()
+        }
+    );
+    assert!(
+        wait_dead(pid).await,
+        "background child {pid} survived cancellation"
+    );
+}
+
+#[tokio::test]
+async fn background_children_holding_the_output_do_not_hang_the_call() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(60));
+    let started = Instant::now();
+    let out = ok_text(run(&ctx, "sleep 100 & echo $! > bg.pid; echo done").await);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(out.starts_with("done\n"), "{out}");
+    assert!(
+        out.contains("background processes still writing output"),
+        "{out}"
+    );
+    let pid = read_pid_file(&dir.path().join("bg.pid")).await;
+    assert!(wait_dead(pid).await);
+}
+
+#[tokio::test]
+async fn detached_background_children_are_left_running() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(60));
+    let started = Instant::now();
+    let out = ok_text(run(&ctx, "sleep 100 >/dev/null 2>&1 & echo $! > bg.pid").await);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(out, "(no output)");
+    let pid = read_pid_file(&dir.path().join("bg.pid")).await;
+    assert!(is_alive(pid));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+}
+
+#[tokio::test]
+async fn large_output_keeps_an_8000_char_head_and_spills_the_rest() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(30));
+    let out = ok_text(run(&ctx, "seq 1 5000").await);
+    assert!(out.starts_with("[output too large, offloaded to a file]\ntool: execute_command\n"));
+    let expected: String = (1..=5000).map(|i| format!("{i}\n")).collect();
+    assert!(out.contains(&format!("size: {} chars, 5000 lines", expected.len())));
+    let rel = out.lines().find_map(|l| l.strip_prefix("file: ")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(ctx.root.join(rel)).unwrap(),
+        expected
+    );
+    let head_len = out
+        .lines()
+        .find_map(|l| l.strip_prefix("--- head ("))
+        .and_then(|l| l.strip_suffix(" chars) ---"))
+        .unwrap()
+        .parse::<usize>()
+        .unwrap();
+    assert!(head_len > 4000 && head_len <= 8000);
+}
+
+#[tokio::test]
+async fn large_output_is_truncated_when_spill_is_disabled() {
+    let dir = TempDir::new().unwrap();
+    let mut ctx = context(&dir, Duration::from_secs(30));
+    ctx.spill = Arc::new(SpillStore::new(&ctx.root, false, 32_000));
+    let out = ok_text(run(&ctx, "seq 1 5000").await);
+    assert!(out.starts_with("[output truncated: saving large outputs to files is disabled]"));
+    assert!(!ctx.root.join(".paicli").exists());
+}
+
+#[tokio::test]
+async fn capture_stops_at_two_million_chars() {
+    let dir = TempDir::new().unwrap();
+    let ctx = context(&dir, Duration::from_secs(30));
+    let out = ok_text(run(&ctx, "head -c 3000000 /dev/zero | tr '\\0' a").await);
+    assert!(
+        out.contains("size: 2000000 chars, 1 lines"),
+        "{}",
+        &out[..300]
+    );
+    assert!(out.ends_with("[output capped at 2000000 chars; the rest was discarded]"));
+}
+
+#[test]
+fn formats_durations_for_the_model() {
+    assert_eq!(format_duration(Duration::from_secs(60)), "60s");
+    assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
+}
