@@ -134,10 +134,7 @@ impl Attempt<'_> {
             if event.data.trim().is_empty() {
                 continue;
             }
-            if event.event.as_deref() == Some("error") {
-                return Err(event_error(&event.data));
-            }
-            for delta in accumulator.push_data(&event.data)? {
+            for delta in accumulator.push_event(&event)? {
                 self.sink.on_delta(delta);
             }
             if accumulator.saw_done() {
@@ -186,23 +183,6 @@ impl Attempt<'_> {
                 extract_message(text, 200)
             ))),
         }
-    }
-}
-
-/// The error carried by an `event: error` SSE event.
-fn event_error(data: &str) -> LlmError {
-    match serde_json::from_str::<serde_json::Value>(data) {
-        Ok(json) => error_from_json_body(&json).unwrap_or_else(|| {
-            let wrapped = serde_json::json!({ "error": json });
-            error_from_json_body(&wrapped).unwrap_or(LlmError::StreamError {
-                message: extract_message(data, 200),
-                retryable: false,
-            })
-        }),
-        Err(_) => LlmError::StreamError {
-            message: extract_message(data, 200),
-            retryable: false,
-        },
     }
 }
 

@@ -50,7 +50,7 @@ pub fn error_from_status(status: u16, retry_after: Option<Duration>, body: &str)
             message,
             retry_after,
         },
-        400 | 413 | 422 if mentions_context_length(body) => {
+        400 | 413 | 422 if is_context_length_error(body) => {
             LlmError::ContextLengthExceeded { message }
         }
         _ => LlmError::Rejected { status, message },
@@ -65,7 +65,7 @@ pub fn error_from_json_body(body: &Value) -> Option<LlmError> {
     if let Some(status) = embedded_status(error).filter(|s| *s >= 400) {
         return Some(error_from_status(status, None, &text));
     }
-    if mentions_context_length(&text) {
+    if is_context_length_error(&text) {
         return Some(LlmError::ContextLengthExceeded { message });
     }
     let lower = text.to_ascii_lowercase();
@@ -74,9 +74,12 @@ pub fn error_from_json_body(body: &Value) -> Option<LlmError> {
 }
 
 /// Whether `text` says the prompt exceeded the context window.
-pub fn mentions_context_length(text: &str) -> bool {
+///
+/// "Too many tokens per minute" is a rate limit, not an oversized prompt, so rate-limit wording wins.
+pub fn is_context_length_error(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
-    CONTEXT_LENGTH_MARKERS.iter().any(|m| lower.contains(m))
+    let rate_limited = lower.contains("rate_limit") || lower.contains("rate limit");
+    !rate_limited && CONTEXT_LENGTH_MARKERS.iter().any(|m| lower.contains(m))
 }
 
 /// The provider's own message from a JSON error body, or the trimmed text itself.
@@ -212,6 +215,10 @@ mod tests {
                 "{status} {body}"
             );
         }
+        assert!(matches!(
+            error_from_status(400, None, "rate limit: too many tokens per minute"),
+            LlmError::Rejected { .. }
+        ));
         assert!(matches!(
             error_from_status(500, None, "too many tokens"),
             LlmError::Server { .. }
