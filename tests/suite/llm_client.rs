@@ -514,26 +514,27 @@ async fn a_non_streamed_json_completion_is_accepted() {
 #[tokio::test]
 async fn cancellation_mid_stream_returns_promptly() {
     let server = ScriptedServer::start();
+    // Role chunk plus two content chunks, then silence with the connection open.
     let sent = server.push(Reply::text("a long answer that never ends").hang_after(3));
     let client = Arc::new(client(provider_for(&server, "openai", "gpt-4o", None)));
+    let sink = Arc::new(RecordingSink::new());
     let cancel = CancellationToken::new();
     let task = {
-        let (client, cancel) = (Arc::clone(&client), cancel.clone());
+        let (client, sink, cancel) = (Arc::clone(&client), Arc::clone(&sink), cancel.clone());
         tokio::spawn(async move {
-            let sink = RecordingSink::new();
-            let result = client
-                .chat(&[Message::user("hi")], &[], &sink, &cancel)
-                .await;
-            (result, sink.content())
+            client
+                .chat(&[Message::user("hi")], &[], sink.as_ref(), &cancel)
+                .await
         })
     };
     sent.wait_sent(3).await;
+    sink.wait_for_deltas(2).await;
     let cancelled_at = Instant::now();
     cancel.cancel();
-    let (result, streamed) = task.await.unwrap();
+    let result = task.await.unwrap();
     assert!(matches!(result, Err(LlmError::Cancelled)), "{result:?}");
     assert!(cancelled_at.elapsed() < Duration::from_secs(2));
-    assert!(streamed.starts_with("a lo"), "{streamed:?}");
+    assert_eq!(sink.content(), "a long a");
     assert_eq!(server.chat_requests().len(), 1);
 }
 
@@ -648,4 +649,33 @@ fn the_scripted_server_works_from_a_plain_test_and_reports_an_exhausted_script()
         "{error:?}"
     );
     assert_eq!(server.wait_request_blocking(2).path, "/v1/chat/completions");
+}
+
+#[tokio::test]
+async fn an_html_page_in_a_200_is_an_invalid_response() {
+    let server = ScriptedServer::with_replies([
+        Reply::status(200, "<html>login</html>").content_type("text/html")
+    ]);
+    let client = client(provider_for(&server, "openai", "gpt-4o", None));
+    let error = chat(&client, &[Message::user("hi")]).await.unwrap_err();
+    assert!(
+        matches!(&error, LlmError::InvalidResponse(m) if m.contains("text/html") && m.contains("login")),
+        "{error:?}"
+    );
+    assert_eq!(server.chat_requests().len(), 1);
+}
+
+#[tokio::test]
+async fn an_unreachable_server_is_a_connect_error_after_retries() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let info = paicli::llm::providers::lookup("openai").unwrap();
+    let url = format!("http://127.0.0.1:{port}/v1");
+    let provider = ResolvedProvider::new(info, "gpt-4o", Some(&url), None);
+    let error = chat(&client(provider), &[Message::user("hi")])
+        .await
+        .unwrap_err();
+    assert!(matches!(error, LlmError::Connect(_)), "{error:?}");
 }

@@ -2,22 +2,45 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::sync::watch;
 
 use paicli::llm::providers::{self, ResolvedProvider};
 use paicli::llm::{DeltaSink, StreamDelta};
 
 use super::scripted_server::ScriptedServer;
 
-/// Records every delta in arrival order.
-#[derive(Debug, Default)]
+/// Records every delta in arrival order; tests can await the n-th delta.
+#[derive(Debug)]
 pub struct RecordingSink {
     deltas: Mutex<Vec<StreamDelta>>,
+    count: watch::Sender<usize>,
+}
+
+impl Default for RecordingSink {
+    fn default() -> Self {
+        RecordingSink {
+            deltas: Mutex::new(Vec::new()),
+            count: watch::channel(0).0,
+        }
+    }
 }
 
 impl RecordingSink {
     /// An empty sink.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Waits until at least `n` deltas arrived (panics after 10 s).
+    pub async fn wait_for_deltas(&self, n: usize) {
+        let mut rx = self.count.subscribe();
+        let waited = tokio::time::timeout(Duration::from_secs(10), rx.wait_for(|c| *c >= n)).await;
+        assert!(
+            matches!(waited, Ok(Ok(_))),
+            "timed out waiting for delta #{n}"
+        );
     }
 
     /// Every delta received so far.
@@ -49,7 +72,9 @@ impl RecordingSink {
 
 impl DeltaSink for RecordingSink {
     fn on_delta(&self, delta: StreamDelta) {
-        self.deltas.lock().unwrap().push(delta);
+        let mut deltas = self.deltas.lock().unwrap();
+        deltas.push(delta);
+        self.count.send_replace(deltas.len());
     }
 }
 

@@ -456,7 +456,7 @@ pub struct ReplyHandle {
 }
 
 impl ReplyHandle {
-    /// Frames (SSE events) sent so far.
+    /// Frames (SSE events) handed to the connection so far; the client may not have read them yet.
     pub fn sent(&self) -> usize {
         self.sent.get()
     }

@@ -254,7 +254,11 @@ mod tests {
             description: "Reads".into(),
             parameters: json!({"type": "object"}),
         };
-        let openai = build_body(&provider("openai", "gpt-4o"), &[], &[tool.clone()]);
+        let openai = build_body(
+            &provider("openai", "gpt-4o"),
+            &[],
+            std::slice::from_ref(&tool),
+        );
         assert_eq!(
             openai["tools"],
             json!([{"type": "function", "function": {
