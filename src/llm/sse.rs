@@ -6,7 +6,8 @@
 //! after `data: [DONE]\n` without the final blank line, and dropping that event would turn a complete
 //! reply into an "interrupted" one.
 
-/// Longest line kept in memory; a longer line is dropped with a warning instead of growing without bound.
+/// Longest line (and longest event data) kept in memory; anything longer is dropped with a warning
+/// instead of growing without bound.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -37,6 +38,8 @@ pub struct SseDecoder {
     data: String,
     /// Whether any `data:` line arrived for the event being built.
     has_data: bool,
+    /// The event being built outgrew the limit; its remaining lines are ignored until the blank line.
+    dropping_event: bool,
     max_line_bytes: usize,
 }
 
@@ -52,7 +55,7 @@ impl SseDecoder {
         Self::default()
     }
 
-    /// A decoder that drops (with a warning) any line longer than `max_line_bytes`.
+    /// A decoder that drops (with a warning) any line or event data longer than `max_line_bytes`.
     pub fn with_max_line_bytes(max_line_bytes: usize) -> Self {
         SseDecoder {
             line: Vec::new(),
@@ -62,6 +65,7 @@ impl SseDecoder {
             event_type: None,
             data: String::new(),
             has_data: false,
+            dropping_event: false,
             max_line_bytes,
         }
     }
@@ -187,6 +191,19 @@ impl SseDecoder {
         };
         match name {
             b"data" => {
+                if self.dropping_event {
+                    return;
+                }
+                if self.data.len() + value.len() >= self.max_line_bytes {
+                    tracing::warn!(
+                        limit = self.max_line_bytes,
+                        "SSE event data longer than the limit; dropping the event"
+                    );
+                    self.data.clear();
+                    self.has_data = false;
+                    self.dropping_event = true;
+                    return;
+                }
                 self.data.push_str(&String::from_utf8_lossy(value));
                 self.data.push('\n');
                 self.has_data = true;
@@ -200,6 +217,7 @@ impl SseDecoder {
     /// Blank line: emits the event being built if it has data, then starts a new one.
     fn dispatch(&mut self, events: &mut Vec<SseEvent>) {
         let event = self.event_type.take();
+        self.dropping_event = false;
         if !self.has_data {
             return;
         }
@@ -378,6 +396,13 @@ mod tests {
         let mut decoder = SseDecoder::with_max_line_bytes(16);
         let mut events = decoder.feed(b"data: 0123456789");
         events.extend(decoder.feed(b"abcdef\ndata: ok\n\n"));
+        assert_eq!(events, vec![data("ok")]);
+    }
+
+    #[test]
+    fn overlong_event_data_is_dropped_and_decoding_continues() {
+        let mut decoder = SseDecoder::with_max_line_bytes(16);
+        let events = decoder.feed(b"data: 0123456\ndata: 789abcd\ndata: x\n\ndata: ok\n\n");
         assert_eq!(events, vec![data("ok")]);
     }
 

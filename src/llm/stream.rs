@@ -71,7 +71,10 @@ impl StreamAccumulator {
     /// error whatever its data looks like.
     pub fn push_event(&mut self, event: &SseEvent) -> Result<Vec<StreamDelta>, LlmError> {
         if event.event.as_deref() == Some("error") && !self.saw_done {
-            let payload = event.data.trim();
+            let payload = match event.data.trim() {
+                "" => "error event without details",
+                text => text,
+            };
             let value = serde_json::from_str::<Value>(payload)
                 .unwrap_or_else(|_| Value::String(payload.to_owned()));
             let error = value
@@ -91,6 +94,11 @@ impl StreamAccumulator {
     /// True once `[DONE]` was seen (nothing more will come).
     pub fn saw_done(&self) -> bool {
         self.saw_done
+    }
+
+    /// True once any reasoning or content was returned as a live delta (a retry would repeat it).
+    pub fn has_streamed_text(&self) -> bool {
+        !self.content.is_empty() || !self.reasoning.is_empty()
     }
 
     /// Finishes the reply: `StreamInterrupted` if incomplete, `EmptyResponse` if nothing came.
@@ -139,6 +147,9 @@ impl StreamAccumulator {
         else {
             return Ok(Vec::new());
         };
+        if let Some(error) = choice.get("error").filter(|e| !e.is_null()) {
+            return Err(classify_stream_error(error));
+        }
         // Kimi puts usage inside the choice.
         self.record_usage(choice.get("usage"));
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str)

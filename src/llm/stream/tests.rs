@@ -39,10 +39,12 @@ fn content_and_reasoning_are_forwarded_and_collected() {
         ),
         vec![]
     );
+    assert!(!acc.has_streamed_text());
     assert_eq!(
         push(&mut acc, delta_chunk(json!({"reasoning_content":"think"}))),
         vec![StreamDelta::Reasoning("think".into())]
     );
+    assert!(acc.has_streamed_text());
     assert_eq!(
         push(
             &mut acc,
@@ -258,6 +260,18 @@ fn error_object_is_a_typed_error() {
         .push_data(r#"{"error":{"message":"x","code":"context_length_exceeded"}}"#);
     assert!(
         matches!(result, Err(LlmError::ContextLengthExceeded { .. })),
+        "{result:?}"
+    );
+    let result = StreamAccumulator::new()
+        .push_data(r#"{"choices":[{"index":0,"error":{"message":"overloaded"},"delta":{}}]}"#);
+    assert!(
+        matches!(
+            result,
+            Err(LlmError::StreamError {
+                retryable: true,
+                ..
+            })
+        ),
         "{result:?}"
     );
     // `"error": null` is no error.

@@ -44,9 +44,15 @@ impl ToolCallSlots {
     ///   because a fresh slot would have no name and be dropped, losing the arguments.
     fn merge_fragment(&mut self, fragment: &Value) {
         let id = str_field(fragment.get("id"));
-        let function = fragment.get("function");
-        let name = str_field(function.and_then(|f| f.get("name")));
-        let arguments = arguments_field(function.and_then(|f| f.get("arguments")));
+        // A few servers flatten `name`/`arguments` onto the call itself instead of under `function`.
+        let function = fragment.get("function").filter(|f| f.is_object());
+        let field = |key| {
+            function
+                .and_then(|f| f.get(key))
+                .or_else(|| fragment.get(key))
+        };
+        let name = str_field(field("name"));
+        let arguments = arguments_field(field("arguments"));
 
         let key = match index_field(fragment.get("index")) {
             Some(index) => index,
@@ -281,6 +287,12 @@ mod tests {
         let calls =
             merged(&[json!([{"index":0,"id":"a","function":{"name":"f","arguments":{"k":1}}}])]);
         assert_eq!(calls, vec![call("a", "f", "{\"k\":1}")]);
+    }
+
+    #[test]
+    fn flattened_name_and_arguments_are_read() {
+        let calls = merged(&[json!([{"index":0,"id":"a","name":"f","arguments":"{}"}])]);
+        assert_eq!(calls, vec![call("a", "f", "{}")]);
     }
 
     #[test]
