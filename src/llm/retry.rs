@@ -7,7 +7,9 @@ use std::time::Duration;
 pub struct RetryPolicy {
     /// Attempts including the first.
     pub max_attempts: u32,
+    /// Wait after the first failure; doubles per further failure.
     pub base_delay: Duration,
+    /// Longest wait, also the cap on a server's `Retry-After`.
     pub max_delay: Duration,
 }
 
