@@ -9,9 +9,6 @@ use crate::llm::client::OpenAiClient;
 use crate::policy::path_guard::PathGuard;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
-/// Spill folders older than this are removed at start-up.
-const SPILL_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
-
 /// Why the agent could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -42,7 +39,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
         path: root.clone(),
         source,
     })?;
-    if let Err(e) = tools::spill::remove_stale(&root, SPILL_MAX_AGE) {
+    if let Err(e) = tools::spill::remove_stale(&root, tools::spill::STALE_AFTER) {
         tracing::warn!("could not clean old tool outputs: {e}");
     }
     let spill = SpillStore::new(

@@ -1,3 +1,4 @@
 //! The single integration-test binary.
 
 mod suite;
+mod support;

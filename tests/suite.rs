@@ -1,5 +1,8 @@
 //! Integration test modules (compiled into the single `all` test binary).
 
+mod agent_loop;
 mod executor;
+mod llm_client;
+mod oneshot_cli;
 mod sse_fixtures;
 mod sse_props;

@@ -1,0 +1,8 @@
+//! Helpers shared by the integration tests: the scripted server and test doubles for the LLM layer.
+#![allow(dead_code, unused_imports)]
+
+pub mod recording_sink;
+pub mod scripted_server;
+
+pub use recording_sink::{RecordingSink, provider_for};
+pub use scripted_server::{RecordedRequest, Reply, ReplyHandle, ScriptedCall, ScriptedServer};

@@ -1,0 +1,360 @@
+//! A scripted OpenAI-compatible server on 127.0.0.1:0 for integration tests and benchmarks.
+//!
+//! Self-contained on purpose (only crate dependencies, no paths to other test files) so a benchmark can include
+//! it with `#[path = "../tests/support/scripted_server.rs"] mod scripted_server;`.
+//!
+//! The server runs on its own thread with its own tokio runtime, so it works from plain `#[test]` functions as
+//! well as from `#[tokio::test]`. `POST …/chat/completions` is answered from a FIFO script of [`Reply`]s,
+//! `GET …/models` from a configurable list; every request is recorded.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, StreamBody};
+use hyper::body::{Frame, Incoming};
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+// Explicit paths keep the submodules resolvable when a benchmark includes this file with `#[path]`.
+#[path = "scripted_server/progress.rs"]
+mod progress;
+#[path = "scripted_server/reply.rs"]
+mod reply;
+
+use self::progress::Counter;
+use self::reply::Ending;
+// An includer (a benchmark) may use only some of these.
+#[allow(unused_imports)]
+pub use self::{
+    progress::{RecordedRequest, ReplyHandle},
+    reply::{Reply, ScriptedCall},
+};
+
+type ReplyBody = BoxBody<Bytes, std::io::Error>;
+
+struct State {
+    script: Mutex<VecDeque<(Reply, Arc<Counter>)>>,
+    handles: Mutex<Vec<ReplyHandle>>,
+    models: Mutex<Reply>,
+    requests: Mutex<Vec<RecordedRequest>>,
+    request_count: Counter,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn models_reply<I, S>(ids: I) -> Reply
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let data: Vec<Value> = ids
+        .into_iter()
+        .map(|id| json!({"id": id.into(), "object": "model", "owned_by": "scripted"}))
+        .collect();
+    Reply::json(json!({"object": "list", "data": data}))
+}
+
+/// The running server; shuts down when dropped.
+pub struct ScriptedServer {
+    addr: SocketAddr,
+    state: Arc<State>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ScriptedServer {
+    /// Starts a server with an empty script and model list `["scripted-model"]`.
+    pub fn start() -> Self {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        listener.set_nonblocking(true).expect("set_nonblocking");
+        let addr = listener.local_addr().expect("local_addr");
+        let state = Arc::new(State {
+            script: Mutex::new(VecDeque::new()),
+            handles: Mutex::new(Vec::new()),
+            models: Mutex::new(models_reply(["scripted-model"])),
+            requests: Mutex::new(Vec::new()),
+            request_count: Counter::new(),
+        });
+        let (shutdown, stop) = oneshot::channel();
+        let served = Arc::clone(&state);
+        let thread = std::thread::Builder::new()
+            .name("scripted-server".to_string())
+            .spawn(move || run(listener, served, stop))
+            .expect("spawn scripted server thread");
+        ScriptedServer {
+            addr,
+            state,
+            shutdown: Some(shutdown),
+            thread: Some(thread),
+        }
+    }
+
+    /// Starts a server whose script holds `replies`, in order.
+    pub fn with_replies(replies: impl IntoIterator<Item = Reply>) -> Self {
+        let server = Self::start();
+        for reply in replies {
+            server.push(reply);
+        }
+        server
+    }
+
+    /// `http://127.0.0.1:PORT/v1`: the base URL to configure a provider with.
+    pub fn url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Appends `reply` to the script; the handle reports how much of it was sent.
+    pub fn push(&self, reply: Reply) -> ReplyHandle {
+        let counter = Arc::new(Counter::new());
+        let handle = ReplyHandle {
+            sent: Arc::clone(&counter),
+        };
+        lock(&self.state.script).push_back((reply, counter));
+        lock(&self.state.handles).push(handle.clone());
+        handle
+    }
+
+    /// The handle of the `index`-th reply ever pushed (0-based).
+    pub fn reply(&self, index: usize) -> ReplyHandle {
+        lock(&self.state.handles)
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| panic!("scripted server: no reply #{index} was pushed"))
+    }
+
+    /// Replies not yet served.
+    pub fn remaining_replies(&self) -> usize {
+        lock(&self.state.script).len()
+    }
+
+    /// Answers `GET …/models` with `{"object":"list","data":[{"id":…}]}` for these ids.
+    pub fn set_models<I, S>(&self, ids: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        *lock(&self.state.models) = models_reply(ids);
+    }
+
+    /// Answers `GET …/models` with an arbitrary reply (other list shapes, errors).
+    pub fn set_models_reply(&self, reply: Reply) {
+        *lock(&self.state.models) = reply;
+    }
+
+    /// Every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.state.requests).clone()
+    }
+
+    /// The chat-completions requests received so far.
+    pub fn chat_requests(&self) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.is_chat())
+            .collect()
+    }
+
+    /// Number of requests received so far.
+    pub fn request_count(&self) -> usize {
+        self.state.request_count.get()
+    }
+
+    /// Waits for the `index`-th request (0-based, any endpoint) and returns it (panics after 10 s).
+    pub async fn wait_request(&self, index: usize) -> RecordedRequest {
+        self.state
+            .request_count
+            .wait_at_least(index + 1, "request")
+            .await;
+        self.request_at(index)
+    }
+
+    /// Blocking form of [`ScriptedServer::wait_request`] for plain `#[test]` functions.
+    pub fn wait_request_blocking(&self, index: usize) -> RecordedRequest {
+        self.state
+            .request_count
+            .wait_at_least_blocking(index + 1, "request");
+        self.request_at(index)
+    }
+
+    fn request_at(&self, index: usize) -> RecordedRequest {
+        lock(&self.state.requests)
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| panic!("scripted server: no request #{index}"))
+    }
+}
+
+impl Drop for ScriptedServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.shutdown.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn run(listener: std::net::TcpListener, state: Arc<State>, stop: oneshot::Receiver<()>) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("scripted server runtime");
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
+        tokio::pin!(stop);
+        loop {
+            let accepted = tokio::select! {
+                _ = &mut stop => break,
+                accepted = listener.accept() => accepted,
+            };
+            let Ok((stream, _)) = accepted else { continue };
+            let state = Arc::clone(&state);
+            tokio::spawn(async move {
+                let service = service_fn(move |req| handle(Arc::clone(&state), req));
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .keep_alive(true)
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    // Dropping the runtime drops every connection task, including hanging replies.
+    runtime.shutdown_background();
+}
+
+async fn handle(
+    state: Arc<State>,
+    req: Request<Incoming>,
+) -> Result<Response<ReplyBody>, Infallible> {
+    let method = req.method().to_string();
+    let path = req.uri().path().to_string();
+    let headers = req
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
+            (n.as_str().to_ascii_lowercase(), value)
+        })
+        .collect();
+    let raw_body = match req.into_body().collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(_) => Bytes::new(),
+    };
+    let body = serde_json::from_slice(&raw_body).unwrap_or(Value::Null);
+    let recorded = RecordedRequest {
+        method,
+        path,
+        headers,
+        body,
+        raw_body,
+    };
+    let is_chat = recorded.is_chat();
+    let is_models = recorded.method == "GET" && recorded.path.ends_with("/models");
+    {
+        let mut requests = lock(&state.requests);
+        requests.push(recorded);
+        state.request_count.set(requests.len());
+    }
+    let response = if is_chat {
+        let next = lock(&state.script).pop_front();
+        match next {
+            Some((reply, counter)) => serve(reply, counter),
+            None => serve(
+                Reply::status(500, r#"{"error":{"message":"script exhausted"}}"#),
+                Arc::new(Counter::new()),
+            ),
+        }
+    } else if is_models {
+        let reply = lock(&state.models).clone();
+        serve(reply, Arc::new(Counter::new()))
+    } else {
+        serve(
+            Reply::status(404, r#"{"error":{"message":"no such endpoint"}}"#),
+            Arc::new(Counter::new()),
+        )
+    };
+    Ok(response)
+}
+
+fn serve(reply: Reply, sent: Arc<Counter>) -> Response<ReplyBody> {
+    let frames = reply.rendered_frames();
+    let mut builder = Response::builder()
+        .status(reply.status)
+        .header("content-type", reply.content_type.as_str());
+    for (name, value) in &reply.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    let body =
+        if reply.ending == Ending::Complete && reply.chunk_delay.is_zero() && frames.len() == 1 {
+            sent.set(1);
+            Full::new(frames[0].clone())
+                .map_err(|never| match never {})
+                .boxed()
+        } else {
+            stream_frames(frames, reply.chunk_delay, reply.ending, sent)
+        };
+    builder.body(body).unwrap_or_else(|_| {
+        Response::new(
+            Full::new(Bytes::from_static(b"bad scripted reply"))
+                .map_err(|never| match never {})
+                .boxed(),
+        )
+    })
+}
+
+type FrameResult = Result<Frame<Bytes>, std::io::Error>;
+
+fn stream_frames(
+    frames: Vec<Bytes>,
+    delay: Duration,
+    ending: Ending,
+    sent: Arc<Counter>,
+) -> ReplyBody {
+    let (tx, rx) = mpsc::channel::<FrameResult>(1);
+    let limit = match ending {
+        Ending::Complete => frames.len(),
+        Ending::CutAfter(n) | Ending::EndAfter(n) | Ending::HangAfter(n) => n.min(frames.len()),
+    };
+    tokio::spawn(async move {
+        for (i, frame) in frames.into_iter().take(limit).enumerate() {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            if tx.send(Ok(Frame::data(frame))).await.is_err() {
+                return;
+            }
+            sent.set(i + 1);
+        }
+        match ending {
+            Ending::Complete | Ending::EndAfter(_) => {}
+            Ending::CutAfter(_) => {
+                let cut = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "scripted cut");
+                let _ = tx.send(Err(cut)).await;
+            }
+            // Keep the sender alive until the client goes away (or the server shuts down).
+            Ending::HangAfter(_) => tx.closed().await,
+        }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|item| (item, rx))
+    });
+    StreamBody::new(stream).boxed()
+}
