@@ -197,7 +197,12 @@ mod tests {
     #[test]
     fn not_found_names_the_closest_line() {
         let content = "class Hello {\n  print(\"Hello World\");\n}\n";
-        let msg = explain("Hello.java", content, "print(\"Hello Wrld\");", &MatchError::NotFound);
+        let msg = explain(
+            "Hello.java",
+            content,
+            "print(\"Hello Wrld\");",
+            &MatchError::NotFound,
+        );
         assert_eq!(
             msg,
             "old_text not found in Hello.java; re-read the file with read_file and copy the text exactly\n\

@@ -1,42 +1,16 @@
-//! SKELETON — replaced by a helper.
+//! Search tools: `glob_files` (paths by glob) and `grep_code` (lines by text or regex).
 
-use async_trait::async_trait;
-use serde_json::{Map, Value};
+mod glob;
+mod grep;
+mod report;
+mod walk;
 
-use super::{Tool, ToolContext, ToolOutcome};
+pub use glob::GlobFiles;
+pub use grep::GrepCode;
 
-pub struct GlobFiles;
-
-#[async_trait]
-impl Tool for GlobFiles {
-    fn name(&self) -> &str {
-        todo!()
-    }
-    fn description(&self) -> &str {
-        todo!()
-    }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
-    }
-}
-
-pub struct GrepCode;
-
-#[async_trait]
-impl Tool for GrepCode {
-    fn name(&self) -> &str {
-        todo!()
-    }
-    fn description(&self) -> &str {
-        todo!()
-    }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
-    }
+/// Clamps an optional integer argument into `min..=max`, using `default` when absent.
+fn clamp_arg(value: Option<i64>, default: usize, min: usize, max: usize) -> usize {
+    value
+        .map_or(default, |v| usize::try_from(v).unwrap_or(min))
+        .clamp(min, max)
 }

@@ -79,7 +79,12 @@ fn replace_once(content: &str, old: &str, new: &str) -> Result<Edit, MatchError>
     if let Some((old_crlf, new_crlf)) = crlf_variant(content, old, new) {
         let starts = find_overlapping(content, &old_crlf);
         if let Some(at) = unique(content, starts)? {
-            return Ok(splice(content, at..at + old_crlf.len(), &new_crlf, Stage::Crlf));
+            return Ok(splice(
+                content,
+                at..at + old_crlf.len(),
+                &new_crlf,
+                Stage::Crlf,
+            ));
         }
     }
     let ranges = find_normalized(content, old);
@@ -123,7 +128,11 @@ fn unique(content: &str, starts: Vec<usize>) -> Result<Option<usize>, MatchError
         [at] => Ok(Some(*at)),
         _ => Err(MatchError::Ambiguous {
             count: starts.len(),
-            lines: starts.iter().take(3).map(|&at| line_of(content, at)).collect(),
+            lines: starts
+                .iter()
+                .take(3)
+                .map(|&at| line_of(content, at))
+                .collect(),
         }),
     }
 }
@@ -281,7 +290,10 @@ fn strip_line_prefix(line: &str) -> Option<&str> {
     }
     let rest = &rest[digits..];
     rest.strip_prefix(" | ")
-        .or_else(|| rest.strip_prefix(" |").filter(|tail| tail.is_empty() || *tail == "\r"))
+        .or_else(|| {
+            rest.strip_prefix(" |")
+                .filter(|tail| tail.is_empty() || *tail == "\r")
+        })
         .or_else(|| rest.strip_prefix('→'))
         .or_else(|| rest.strip_prefix('\t'))
 }

@@ -107,7 +107,11 @@ fn render(rel: &str, entries: &[Entry]) -> String {
     }
     let mut out = format!("Directory: {rel} ({} entries)\n", entries.len());
     for entry in entries.iter().take(MAX_ENTRIES) {
-        let (tag, slash) = if entry.is_dir { ("[D]", "/") } else { ("[F]", "") };
+        let (tag, slash) = if entry.is_dir {
+            ("[D]", "/")
+        } else {
+            ("[F]", "")
+        };
         let link = if entry.is_symlink { " (symlink)" } else { "" };
         out.push_str(&format!("{tag} {}{slash}{link}\n", entry.name));
     }
@@ -134,7 +138,7 @@ mod tests {
 
     #[test]
     fn directories_first_then_names_case_insensitive() {
-        let mut entries = vec![
+        let mut entries = [
             entry("b.txt", false),
             entry("src", true),
             entry("A.txt", false),

@@ -261,7 +261,14 @@ mod tests {
 
     #[test]
     fn offset_past_end_fails() {
-        let err = render_window("a.txt", "x\n".as_bytes(), &Window { offset: 5, limit: 1 });
+        let err = render_window(
+            "a.txt",
+            "x\n".as_bytes(),
+            &Window {
+                offset: 5,
+                limit: 1,
+            },
+        );
         assert_eq!(
             err.unwrap_err().model_text(),
             "[error] offset 5 is past the end of a.txt (1 lines)"

@@ -69,7 +69,11 @@ fn write_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutc
     };
     write_atomic(&path, content.as_bytes())
         .map_err(|err| ToolOutcome::failed(format!("cannot write {rel}: {err}")))?;
-    let verb = if old.is_some() { "Overwrote" } else { "Created" };
+    let verb = if old.is_some() {
+        "Overwrote"
+    } else {
+        "Created"
+    };
     let summary = format!(
         "{verb} {rel} ({} bytes, {} lines)",
         content.len(),
