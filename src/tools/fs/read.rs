@@ -78,6 +78,12 @@ fn read_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
             "{rel} is a directory; use list_dir to see its entries"
         )));
     }
+    if !meta.is_file() {
+        // A FIFO or device would block or stream forever.
+        return Err(ToolOutcome::failed(format!(
+            "{rel} is not a regular file; read_file only reads files"
+        )));
+    }
     let mut file = File::open(&path).map_err(|err| open_error(&rel, &err))?;
     let head = read_head(&mut file).map_err(|err| open_error(&rel, &err))?;
     if let Some(kind) = classify(&path, &head) {
