@@ -291,7 +291,7 @@ async fn write_file_overwrite_keeps_permissions_and_leaves_no_temp_files() {
             json!({"path": "run.sh", "content": "echo new\n"}),
         )
         .await;
-    assert_eq!(out.text, "Overwrote run.sh (9 bytes, 1 lines)");
+    assert_eq!(out.text, "Overwrote run.sh (9 bytes, 1 line)");
     assert_eq!(p.read("run.sh"), "echo new\n");
     assert_eq!(
         fs::metadata(&path).unwrap().permissions().mode() & 0o777,
@@ -653,6 +653,17 @@ async fn grep_code_stops_when_cancelled() {
     let p = search_project();
     p.ctx.cancel.cancel();
     let outcome = p.call(&GrepCode, json!({"pattern": "TODO"})).await;
+    assert!(
+        matches!(outcome, ToolOutcome::Cancelled { .. }),
+        "{outcome:?}"
+    );
+}
+
+#[tokio::test]
+async fn glob_files_stops_when_cancelled() {
+    let p = search_project();
+    p.ctx.cancel.cancel();
+    let outcome = p.call(&GlobFiles, json!({"pattern": "*.java"})).await;
     assert!(
         matches!(outcome, ToolOutcome::Cancelled { .. }),
         "{outcome:?}"

@@ -51,6 +51,9 @@ pub fn apply_edit(
     new: &str,
     replace_all: bool,
 ) -> Result<Edit, MatchError> {
+    if old.is_empty() {
+        return Err(MatchError::NotFound);
+    }
     if replace_all {
         return replace_every(content, old, new);
     }
@@ -58,7 +61,7 @@ pub fn apply_edit(
         Err(MatchError::NotFound) => MatchError::NotFound,
         found => return found,
     };
-    let Some(stripped_old) = strip_prefixes(old) else {
+    let Some(stripped_old) = strip_prefixes(old).filter(|o| !o.trim().is_empty()) else {
         return Err(original);
     };
     let stripped_new = strip_prefixes(new).unwrap_or_else(|| new.to_string());
@@ -451,5 +454,8 @@ mod tests {
     fn missing_text_is_not_found() {
         assert_eq!(edit("abc", "xyz", "q"), Err(MatchError::NotFound));
         assert_eq!(edit("abc", "   ", "q"), Err(MatchError::NotFound));
+        assert_eq!(edit("", "", "q"), Err(MatchError::NotFound));
+        // A bare prefix strips to nothing and must not match an empty file.
+        assert_eq!(edit("", "    1 | ", "q"), Err(MatchError::NotFound));
     }
 }

@@ -74,10 +74,11 @@ fn write_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutc
     } else {
         "Created"
     };
+    let lines = count_lines(content);
     let summary = format!(
-        "{verb} {rel} ({} bytes, {} lines)",
+        "{verb} {rel} ({} bytes, {lines} {})",
         content.len(),
-        count_lines(content)
+        if lines == 1 { "line" } else { "lines" }
     );
     let old_text = old.as_deref().map(decode_lossy).map(|(t, _)| t);
     Ok(ToolOutcome::Ok(change_output(

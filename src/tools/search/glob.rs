@@ -61,7 +61,7 @@ impl Tool for GlobFiles {
     }
 }
 
-fn glob_files(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
+pub(super) fn glob_files(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
     let pattern = args.required_str("pattern")?.trim();
     if pattern.is_empty() {
         return Err(ToolOutcome::failed(

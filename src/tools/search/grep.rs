@@ -100,7 +100,7 @@ struct Search {
     max_chars: usize,
 }
 
-fn grep_code(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
+pub(super) fn grep_code(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
     let pattern = args.required_str("pattern")?;
     if pattern.is_empty() {
         return Err(ToolOutcome::failed(
