@@ -11,7 +11,7 @@ use super::fs::{
     write_atomic,
 };
 use super::{Args, Tool, ToolContext, ToolOutcome};
-use matcher::{MatchError, Stage, apply_edit, line_of};
+use matcher::{MatchError, Stage, apply_edit};
 
 /// Lines scanned for a "closest line" hint; bigger files skip the hint rather than stall.
 const CLOSEST_SCAN_LINES: usize = 20_000;
@@ -177,15 +177,18 @@ fn explain(rel: &str, content: &str, old: &str, err: &MatchError) -> String {
 /// The file line most similar to the first non-empty line of `old`, when one is reasonably close.
 fn closest_line(content: &str, old: &str) -> Option<(usize, String)> {
     let wanted = old.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let candidates: Vec<&str> = content
+    let numbered: Vec<(usize, &str)> = content
         .lines()
         .take(CLOSEST_SCAN_LINES)
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
         .collect();
+    let candidates: Vec<&str> = numbered.iter().map(|(_, l)| *l).collect();
     let best = *similar::get_close_matches(wanted, &candidates, 1, 0.6).first()?;
-    let at = best.as_ptr() as usize - content.as_ptr() as usize;
-    Some((line_of(content, at), best.to_string()))
+    // Identity, not equality: the same text may sit on several lines; report the one that was picked.
+    let (index, _) = numbered.iter().find(|(_, l)| std::ptr::eq(*l, best))?;
+    Some((index + 1, best.to_string()))
 }
 
 #[cfg(test)]

@@ -175,7 +175,7 @@ fn splice(content: &str, range: Range<usize>, new: &str, stage: Stage) -> Edit {
 }
 
 /// The 1-based line holding byte `at`.
-pub fn line_of(content: &str, at: usize) -> usize {
+fn line_of(content: &str, at: usize) -> usize {
     content[..at].matches('\n').count() + 1
 }
 
