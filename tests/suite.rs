@@ -2,6 +2,7 @@
 
 mod agent_loop;
 mod executor;
+mod fs_tools;
 mod llm_client;
 mod oneshot_cli;
 mod sse_fixtures;

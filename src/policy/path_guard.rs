@@ -1,6 +1,18 @@
-//! SKELETON — replaced by the fs-tools helper.
+//! Keeps every path a tool touches inside the project root, symlinks included.
+//!
+//! A path is resolved in three steps: join it to the root (or take it as is when absolute), normalize `.` and `..`
+//! lexically, then canonicalize the longest part that exists (resolving symlinks) and re-attach the rest. The
+//! result must lie under the canonical root. Because the existing prefix is canonicalized, a file that does not
+//! exist yet under a symlinked directory pointing outside is caught too.
 
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// The stable outcome code for a path the guard refused.
+pub const PATH_OUT_OF_BOUNDS: &str = "PATH_OUT_OF_BOUNDS";
+
+/// How many dangling symlinks may chain before resolution gives up (the kernel's own limit is 40).
+const MAX_LINK_HOPS: usize = 40;
 
 /// Keeps every tool path inside the project root (symlink-safe).
 #[derive(Debug, Clone)]
@@ -11,20 +23,249 @@ pub struct PathGuard {
 /// Why a path was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum PathGuardError {
-    #[error("path out of bounds: {0}")]
-    OutOfBounds(String),
+    /// The path was empty or only whitespace.
+    #[error("path is empty; pass a file or directory path relative to the project root")]
+    Blank,
+    /// The path resolves outside the project root.
+    #[error(
+        "path `{input}` resolves to {resolved}, which is outside the project root; \
+         use a path inside the project (relative paths are resolved against the root)"
+    )]
+    OutOfBounds { input: String, resolved: String },
+    /// The path could not be resolved at all (e.g. a symlink loop).
+    #[error("cannot resolve path `{input}`: {source}")]
+    Unresolvable {
+        input: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl PathGuardError {
+    /// The outcome code a tool reports when it denies the call because of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PathGuardError::OutOfBounds { .. } => PATH_OUT_OF_BOUNDS,
+            PathGuardError::Blank | PathGuardError::Unresolvable { .. } => "PATH_INVALID",
+        }
+    }
 }
 
 impl PathGuard {
-    pub fn new(root: &Path) -> std::io::Result<Self> {
+    /// A guard for `root`, which must exist; it is canonicalized so every later comparison is on real paths.
+    pub fn new(root: &Path) -> io::Result<Self> {
         Ok(PathGuard {
             root: root.canonicalize()?,
         })
     }
+
+    /// The canonical project root.
     pub fn root(&self) -> &Path {
         &self.root
     }
-    pub fn resolve(&self, _input: &str) -> Result<PathBuf, PathGuardError> {
-        todo!()
+
+    /// Resolves a model-supplied path to a real path inside the root, or says why it may not be used.
+    pub fn resolve(&self, input: &str) -> Result<PathBuf, PathGuardError> {
+        if input.trim().is_empty() {
+            return Err(PathGuardError::Blank);
+        }
+        let joined = self.root.join(input);
+        let normal = normalize_lexically(&joined);
+        let real = real_path(&normal, 0).map_err(|source| PathGuardError::Unresolvable {
+            input: input.to_string(),
+            source,
+        })?;
+        if real.starts_with(&self.root) {
+            Ok(real)
+        } else {
+            Err(PathGuardError::OutOfBounds {
+                input: input.to_string(),
+                resolved: real.display().to_string(),
+            })
+        }
+    }
+
+    /// The path relative to the root for messages (`.` for the root itself); outside paths are shown whole.
+    pub fn display(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.root) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
+    }
+}
+
+/// Drops `.` and folds `..` without touching the file system; `..` never climbs above `/`.
+fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Canonicalizes the longest existing ancestor of an absolute, normalized path and re-attaches the rest.
+///
+/// A dangling symlink on the way is followed by hand: the OS would follow it on write, so its target counts.
+fn real_path(path: &Path, hops: usize) -> io::Result<PathBuf> {
+    if hops > MAX_LINK_HOPS {
+        return Err(io::Error::other("too many levels of symbolic links"));
+    }
+    for ancestor in path.ancestors() {
+        let rest = path.strip_prefix(ancestor).unwrap_or(Path::new(""));
+        match ancestor.canonicalize() {
+            Ok(real) => return Ok(join_rest(real, rest)),
+            Err(_) if is_symlink(ancestor) => {
+                let target = std::fs::read_link(ancestor)?;
+                let base = ancestor.parent().unwrap_or(Path::new("/"));
+                let next = normalize_lexically(&base.join(target)).join(rest);
+                return real_path(&next, hops + 1);
+            }
+            Err(_) => continue,
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::NotFound,
+        "no existing ancestor",
+    ))
+}
+
+fn join_rest(real: PathBuf, rest: &Path) -> PathBuf {
+    if rest.as_os_str().is_empty() {
+        real
+    } else {
+        real.join(rest)
+    }
+}
+
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use std::os::unix::fs::symlink;
+    use tempfile::TempDir;
+
+    /// A project dir and an outside dir side by side.
+    fn setup() -> (TempDir, PathGuard, PathBuf) {
+        let tmp = TempDir::new().unwrap();
+        let project = tmp.path().join("project");
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir_all(project.join("src")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(outside.join("secret.txt"), "secret").unwrap();
+        let guard = PathGuard::new(&project).unwrap();
+        let outside = outside.canonicalize().unwrap();
+        (tmp, guard, outside)
+    }
+
+    fn assert_out_of_bounds(guard: &PathGuard, input: &str) {
+        let err = guard.resolve(input).unwrap_err();
+        assert!(
+            matches!(err, PathGuardError::OutOfBounds { .. }),
+            "{input}: {err:?}"
+        );
+        assert_eq!(err.code(), PATH_OUT_OF_BOUNDS);
+        assert!(err.to_string().contains("outside the project root"));
+    }
+
+    #[test]
+    fn relative_path_resolves_under_root() {
+        let (_tmp, guard, _) = setup();
+        let path = guard.resolve("src/main.rs").unwrap();
+        assert_eq!(path, guard.root().join("src/main.rs"));
+        assert_eq!(guard.display(&path), "src/main.rs");
+        assert_eq!(guard.display(guard.root()), ".");
+    }
+
+    #[test]
+    fn absolute_path_inside_is_accepted() {
+        let (_tmp, guard, _) = setup();
+        let abs = guard.root().join("src/main.rs");
+        assert_eq!(guard.resolve(abs.to_str().unwrap()).unwrap(), abs);
+    }
+
+    #[test]
+    fn nested_new_file_is_accepted() {
+        let (_tmp, guard, _) = setup();
+        let path = guard.resolve("src/new/deeper/file.rs").unwrap();
+        assert_eq!(path, guard.root().join("src/new/deeper/file.rs"));
+    }
+
+    #[test]
+    fn dot_segments_inside_are_folded() {
+        let (_tmp, guard, _) = setup();
+        let path = guard.resolve("./src/../src/./main.rs").unwrap();
+        assert_eq!(path, guard.root().join("src/main.rs"));
+    }
+
+    #[test]
+    fn parent_escape_is_refused() {
+        let (_tmp, guard, _) = setup();
+        assert_out_of_bounds(&guard, "../outside/secret.txt");
+        assert_out_of_bounds(&guard, "src/../../outside/new.txt");
+        assert_out_of_bounds(&guard, "..");
+    }
+
+    #[test]
+    fn absolute_path_outside_is_refused() {
+        let (_tmp, guard, outside) = setup();
+        assert_out_of_bounds(&guard, outside.join("secret.txt").to_str().unwrap());
+        assert_out_of_bounds(&guard, "/etc/passwd");
+    }
+
+    #[test]
+    fn symlinked_file_pointing_out_is_refused() {
+        let (_tmp, guard, outside) = setup();
+        symlink(outside.join("secret.txt"), guard.root().join("link.txt")).unwrap();
+        assert_out_of_bounds(&guard, "link.txt");
+    }
+
+    #[test]
+    fn symlinked_dir_pointing_out_is_refused() {
+        let (_tmp, guard, outside) = setup();
+        symlink(&outside, guard.root().join("out")).unwrap();
+        assert_out_of_bounds(&guard, "out/secret.txt");
+        assert_out_of_bounds(&guard, "out");
+    }
+
+    #[test]
+    fn new_file_under_symlinked_dir_pointing_out_is_refused() {
+        let (_tmp, guard, outside) = setup();
+        symlink(&outside, guard.root().join("out")).unwrap();
+        assert_out_of_bounds(&guard, "out/not/yet/there.txt");
+    }
+
+    #[test]
+    fn dangling_symlink_pointing_out_is_refused() {
+        let (_tmp, guard, outside) = setup();
+        symlink(outside.join("missing.txt"), guard.root().join("dangling")).unwrap();
+        assert_out_of_bounds(&guard, "dangling");
+    }
+
+    #[test]
+    fn symlink_inside_the_root_is_followed() {
+        let (_tmp, guard, _) = setup();
+        symlink(guard.root().join("src"), guard.root().join("alias")).unwrap();
+        let path = guard.resolve("alias/main.rs").unwrap();
+        assert_eq!(path, guard.root().join("src/main.rs"));
+    }
+
+    #[test]
+    fn blank_path_is_refused() {
+        let (_tmp, guard, _) = setup();
+        assert!(matches!(guard.resolve(""), Err(PathGuardError::Blank)));
+        assert!(matches!(guard.resolve("  \t"), Err(PathGuardError::Blank)));
     }
 }

@@ -1,60 +1,85 @@
-//! SKELETON — replaced by a helper.
+//! File-system tools (`read_file`, `write_file`, `list_dir`) and the helpers the edit and search tools share.
 
-use async_trait::async_trait;
-use serde_json::{Map, Value};
+mod atomic;
+mod change;
+mod list;
+mod read;
+pub mod text;
+mod write;
 
-use super::{Tool, ToolContext, ToolOutcome};
+use std::path::{Path, PathBuf};
 
-pub struct ReadFile;
+use serde_json::{Map, Value, json};
 
-#[async_trait]
-impl Tool for ReadFile {
-    fn name(&self) -> &str {
-        todo!()
-    }
-    fn description(&self) -> &str {
-        todo!()
-    }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
+use super::{Args, ToolContext, ToolOutcome};
+use crate::policy::path_guard::PathGuardError;
+
+pub use list::ListDir;
+pub use read::ReadFile;
+pub use write::WriteFile;
+
+pub(crate) use atomic::write_atomic;
+pub(crate) use change::change_output;
+
+/// Outcome code for a write or edit that would exceed `ToolLimits::max_write_bytes`.
+pub const FILE_TOO_LARGE: &str = "FILE_TOO_LARGE";
+
+/// One parameter of a tool schema: name, JSON type, description.
+pub(crate) type Param = (&'static str, &'static str, &'static str);
+
+/// Builds `{type: object, properties: {p: {type, description}}, required: [...]}`.
+pub(crate) fn object_schema(params: &[Param], required: &[&str]) -> Value {
+    let properties: Map<String, Value> = params
+        .iter()
+        .map(|(name, ty, description)| {
+            (
+                (*name).to_string(),
+                json!({ "type": ty, "description": description }),
+            )
+        })
+        .collect();
+    json!({ "type": "object", "properties": properties, "required": required })
+}
+
+/// Resolves the string argument `key` through the path guard, as a denial or failure the model can act on.
+pub(crate) fn resolve_arg(
+    args: Args<'_>,
+    key: &str,
+    ctx: &ToolContext,
+) -> Result<PathBuf, ToolOutcome> {
+    let input = args.required_str(key)?;
+    ctx.guard.resolve(input).map_err(guard_outcome)
+}
+
+/// Turns a path-guard error into the outcome the model sees.
+pub(crate) fn guard_outcome(err: PathGuardError) -> ToolOutcome {
+    match err {
+        PathGuardError::OutOfBounds { .. } => ToolOutcome::denied(err.code(), err.to_string()),
+        PathGuardError::Blank | PathGuardError::Unresolvable { .. } => {
+            ToolOutcome::failed(err.to_string())
+        }
     }
 }
 
-pub struct WriteFile;
-
-#[async_trait]
-impl Tool for WriteFile {
-    fn name(&self) -> &str {
-        todo!()
-    }
-    fn description(&self) -> &str {
-        todo!()
-    }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
-    }
+/// The path relative to the project root, for messages and diffs.
+pub(crate) fn display(ctx: &ToolContext, path: &Path) -> String {
+    ctx.guard.display(path)
 }
 
-pub struct ListDir;
-
-#[async_trait]
-impl Tool for ListDir {
-    fn name(&self) -> &str {
-        todo!()
+/// Runs blocking file work off the async runtime; a cancelled turn never starts it.
+pub(crate) async fn run_blocking(
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+    work: fn(Args<'_>, &ToolContext) -> ToolOutcome,
+) -> ToolOutcome {
+    if ctx.cancel.is_cancelled() {
+        return ToolOutcome::Cancelled {
+            partial: String::new(),
+        };
     }
-    fn description(&self) -> &str {
-        todo!()
-    }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
-    }
+    let args = args.clone();
+    let ctx = ctx.clone();
+    tokio::task::spawn_blocking(move || work(Args(&args), &ctx))
+        .await
+        .unwrap_or_else(|err| ToolOutcome::failed(format!("tool task failed: {err}")))
 }

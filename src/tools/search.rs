@@ -1,42 +1,64 @@
-//! SKELETON — replaced by a helper.
+//! Search tools: `glob_files` (paths by glob) and `grep_code` (lines by text or regex).
 
-use async_trait::async_trait;
-use serde_json::{Map, Value};
+mod glob;
+mod grep;
+mod report;
+mod walk;
 
-use super::{Tool, ToolContext, ToolOutcome};
+pub use glob::GlobFiles;
+pub use grep::GrepCode;
 
-pub struct GlobFiles;
-
-#[async_trait]
-impl Tool for GlobFiles {
-    fn name(&self) -> &str {
-        todo!()
-    }
-    fn description(&self) -> &str {
-        todo!()
-    }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
-    }
+/// Clamps an optional integer argument into `min..=max`, using `default` when absent.
+fn clamp_arg(value: Option<i64>, default: usize, min: usize, max: usize) -> usize {
+    value
+        .map_or(default, |v| usize::try_from(v).unwrap_or(min))
+        .clamp(min, max)
 }
 
-pub struct GrepCode;
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[async_trait]
-impl Tool for GrepCode {
-    fn name(&self) -> &str {
-        todo!()
+    use std::sync::Arc;
+
+    use serde_json::{Map, Value, json};
+    use tokio_util::sync::CancellationToken;
+
+    use crate::policy::path_guard::PathGuard;
+    use crate::tools::{Args, SpillStore, ToolContext, ToolLimits, ToolOutcome};
+
+    /// A context over `root` whose turn is already cancelled, so the walk loops must notice.
+    fn cancelled_context(root: &std::path::Path) -> ToolContext {
+        let guard = PathGuard::new(root).unwrap();
+        let cancel = CancellationToken::new();
+        cancel.cancel();
+        ToolContext {
+            root: guard.root().to_path_buf(),
+            guard: Arc::new(guard),
+            spill: Arc::new(SpillStore::new(root, true, 32000)),
+            cancel,
+            limits: ToolLimits::default(),
+        }
     }
-    fn description(&self) -> &str {
-        todo!()
+
+    fn args(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap()
     }
-    fn parameters(&self) -> Value {
-        todo!()
-    }
-    async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
-        todo!()
+
+    #[test]
+    fn walks_stop_when_the_turn_is_cancelled() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("a.rs"), "fn a() {}\n").unwrap();
+        let ctx = cancelled_context(tmp.path());
+        let glob = super::glob::glob_files(Args(&args(json!({"pattern": "*.rs"}))), &ctx);
+        assert!(
+            matches!(glob, Ok(ToolOutcome::Cancelled { .. })),
+            "{glob:?}"
+        );
+        let grep = super::grep::grep_code(Args(&args(json!({"pattern": "fn"}))), &ctx);
+        assert!(
+            matches!(grep, Err(ToolOutcome::Cancelled { .. })),
+            "{grep:?}"
+        );
     }
 }

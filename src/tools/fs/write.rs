@@ -1,0 +1,113 @@
+//! `write_file`: create or overwrite a file atomically, keeping its permissions.
+
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+
+use super::text::{decode_lossy, human_size};
+use super::{
+    FILE_TOO_LARGE, Param, change_output, display, object_schema, resolve_arg, run_blocking,
+    write_atomic,
+};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+
+const PARAMS: &[Param] = &[
+    ("path", "string", "File path, relative to the project root."),
+    ("content", "string", "The complete new content of the file."),
+];
+
+/// Creates or overwrites a whole file.
+pub struct WriteFile;
+
+#[async_trait]
+impl Tool for WriteFile {
+    fn name(&self) -> &str {
+        "write_file"
+    }
+
+    fn description(&self) -> &str {
+        "Create a file or replace its whole content (parent directories are created). \
+         Prefer edit_file for changes to an existing file."
+    }
+
+    fn parameters(&self) -> Value {
+        object_schema(PARAMS, &["path", "content"])
+    }
+
+    async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
+        run_blocking(args, ctx, |args, ctx| {
+            write_file(args, ctx).unwrap_or_else(|outcome| outcome)
+        })
+        .await
+    }
+}
+
+fn write_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
+    let path = resolve_arg(args, "path", ctx)?;
+    let content = args.required_str("content")?;
+    let rel = display(ctx, &path);
+    let cap = ctx.limits.max_write_bytes;
+    if content.len() > cap {
+        return Err(ToolOutcome::denied(
+            FILE_TOO_LARGE,
+            format!(
+                "content is {} but files written by tools are capped at {}; split it into smaller files",
+                human_size(content.len() as u64),
+                human_size(cap as u64)
+            ),
+        ));
+    }
+    let old = match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(ToolOutcome::failed(format!(
+                "{rel} is a directory; give a file path"
+            )));
+        }
+        Ok(_) => Some(std::fs::read(&path).map_err(|err| {
+            ToolOutcome::failed(format!("cannot read the existing {rel}: {err}"))
+        })?),
+        Err(_) => None,
+    };
+    write_atomic(&path, content.as_bytes())
+        .map_err(|err| ToolOutcome::failed(format!("cannot write {rel}: {err}")))?;
+    let verb = if old.is_some() {
+        "Overwrote"
+    } else {
+        "Created"
+    };
+    let lines = count_lines(content);
+    let summary = format!(
+        "{verb} {rel} ({} bytes, {lines} {})",
+        content.len(),
+        if lines == 1 { "line" } else { "lines" }
+    );
+    let old_text = old.as_deref().map(decode_lossy).map(|(t, _)| t);
+    Ok(ToolOutcome::Ok(change_output(
+        &rel,
+        old_text.as_deref().unwrap_or(""),
+        content,
+        summary,
+    )))
+}
+
+/// Lines as an editor counts them: a final line without a newline still counts.
+pub(crate) fn count_lines(text: &str) -> usize {
+    let newlines = text.matches('\n').count();
+    if text.is_empty() || text.ends_with('\n') {
+        newlines
+    } else {
+        newlines + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_lines_like_an_editor() {
+        assert_eq!(count_lines(""), 0);
+        assert_eq!(count_lines("a"), 1);
+        assert_eq!(count_lines("a\n"), 1);
+        assert_eq!(count_lines("a\nb"), 2);
+    }
+}
