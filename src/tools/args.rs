@@ -15,7 +15,6 @@ impl<'a> Args<'a> {
     }
 
     /// A required string argument, or a failure naming it.
-    #[allow(clippy::result_large_err)] // the failure is returned to the model as-is; it is built once per call
     pub fn required_str(&self, key: &str) -> Result<&'a str, ToolOutcome> {
         self.str(key).ok_or_else(|| {
             ToolOutcome::failed(format!("missing required string parameter `{key}`"))

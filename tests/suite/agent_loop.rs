@@ -9,12 +9,17 @@ use async_trait::async_trait;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use paicli::agent::{Agent, AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome};
+use paicli::agent::{
+    Agent, AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome,
+};
 use paicli::llm::{
-    ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, StreamDelta, ToolCall, ToolSpec, Usage,
+    ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, StreamDelta, ToolCall, ToolSpec,
+    Usage,
 };
 use paicli::policy::path_guard::PathGuard;
-use paicli::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolLimits, ToolRegistry};
+use paicli::tools::{
+    self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolLimits, ToolRegistry,
+};
 
 /// One scripted model reply.
 enum Step {
@@ -153,7 +158,14 @@ impl Project {
             cancel: CancellationToken::new(),
             limits: ToolLimits::default(),
         };
-        Agent::new(client, registry, executor, ctx, "system prompt".into(), options)
+        Agent::new(
+            client,
+            registry,
+            executor,
+            ctx,
+            "system prompt".into(),
+            options,
+        )
     }
 }
 
@@ -169,7 +181,11 @@ fn assert_valid_pairing(messages: &[Message]) {
             for call in &m.tool_calls {
                 let answer = messages.get(i).expect("tool result missing");
                 assert_eq!(answer.role, Role::Tool, "expected a tool message at {i}");
-                assert_eq!(answer.tool_call_id.as_deref(), Some(call.id.as_str()), "results out of call order");
+                assert_eq!(
+                    answer.tool_call_id.as_deref(),
+                    Some(call.id.as_str()),
+                    "results out of call order"
+                );
                 i += 1;
             }
         }
@@ -190,7 +206,9 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
     ]);
     let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
     let events = EventLog::default();
-    let report = agent.run_turn("change the greeting", &events, CancellationToken::new()).await;
+    let report = agent
+        .run_turn("change the greeting", &events, CancellationToken::new())
+        .await;
 
     match &report.outcome {
         TurnOutcome::Finished { text } => assert_eq!(text, "Changed the greeting to Hello PaiCLI."),
@@ -199,7 +217,10 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
     assert_eq!(report.requests, 3);
     assert_eq!(report.usage.prompt_tokens, 300);
     let source = std::fs::read_to_string(project.dir.path().join("Hello.java")).unwrap();
-    assert!(source.contains("System.out.println(\"Hello PaiCLI\");"), "{source}");
+    assert!(
+        source.contains("System.out.println(\"Hello PaiCLI\");"),
+        "{source}"
+    );
 
     let requests = client.requests();
     let second = &requests[1].messages;
@@ -208,14 +229,20 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
     assert_eq!(second[2].reasoning_content.as_deref(), Some("let me look"));
     assert_eq!(second[3].tool_call_id.as_deref(), Some("call_1"));
     let wrapped = second[3].text();
-    assert!(wrapped.starts_with("<tool_result tool=\"read_file\" trust=\"untrusted-data\">\n"), "{wrapped}");
+    assert!(
+        wrapped.starts_with("<tool_result tool=\"read_file\" trust=\"untrusted-data\">\n"),
+        "{wrapped}"
+    );
     assert!(wrapped.ends_with("\n</tool_result>"), "{wrapped}");
     assert!(wrapped.contains("Hello World"), "{wrapped}");
     assert_valid_pairing(&requests[2].messages);
 
     // Final answers keep content only; the reasoning stays out of history.
     let last = agent.history().last().unwrap();
-    assert_eq!((last.role, last.reasoning_content.clone()), (Role::Assistant, None));
+    assert_eq!(
+        (last.role, last.reasoning_content.clone()),
+        (Role::Assistant, None)
+    );
 
     // Tool definitions are sorted and identical in every request.
     let names: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
@@ -223,7 +250,10 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
     sorted.sort_unstable();
     assert_eq!(names, sorted);
     for r in &requests {
-        assert_eq!(serde_json::to_string(&r.tools).unwrap(), serde_json::to_string(&requests[0].tools).unwrap());
+        assert_eq!(
+            serde_json::to_string(&r.tools).unwrap(),
+            serde_json::to_string(&requests[0].tools).unwrap()
+        );
     }
 
     let evs = events.events();
@@ -252,14 +282,24 @@ async fn parallel_calls_unknown_tools_and_bad_arguments_answer_in_call_order() {
         answer("done"),
     ]);
     let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
-    let report = agent.run_turn("look around", &EventLog::default(), CancellationToken::new()).await;
+    let report = agent
+        .run_turn(
+            "look around",
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
+        .await;
     assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
     let second = &client.requests()[1].messages;
     assert_valid_pairing(second);
     let results: Vec<String> = second[3..7].iter().map(Message::text).collect();
     assert!(results[0].contains("Hello.java"), "{}", results[0]);
     assert!(results[1].contains("no_such_tool"), "{}", results[1]);
-    assert!(results[2].contains("path"), "missing parameter named: {}", results[2]);
+    assert!(
+        results[2].contains("path"),
+        "missing parameter named: {}",
+        results[2]
+    );
     assert!(results[3].contains("Hello.java"), "{}", results[3]);
 }
 
@@ -283,7 +323,11 @@ async fn cancelling_a_running_command_leaves_a_valid_history() {
     let project = Project::new();
     let client = ScriptedClient::new(vec![
         calls(&[
-            ("call_1", "execute_command", json!({"command": "echo started; sleep 30"})),
+            (
+                "call_1",
+                "execute_command",
+                json!({"command": "echo started; sleep 30"}),
+            ),
             ("call_2", "read_file", json!({"path": "Hello.java"})),
         ]),
         answer("next turn works"),
@@ -296,8 +340,15 @@ async fn cancelling_a_running_command_leaves_a_valid_history() {
     };
     let started = std::time::Instant::now();
     let report = agent.run_turn("run it", &sink, cancel).await;
-    assert!(matches!(report.outcome, TurnOutcome::Cancelled), "{:?}", report.outcome);
-    assert!(started.elapsed() < std::time::Duration::from_secs(20), "cancel did not stop the command");
+    assert!(
+        matches!(report.outcome, TurnOutcome::Cancelled),
+        "{:?}",
+        report.outcome
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "cancel did not stop the command"
+    );
     assert_valid_pairing(agent.history());
     let tool_texts: Vec<String> = agent
         .history()
@@ -306,10 +357,15 @@ async fn cancelling_a_running_command_leaves_a_valid_history() {
         .map(Message::text)
         .collect();
     assert_eq!(tool_texts.len(), 2, "every call gets exactly one result");
-    assert!(tool_texts.iter().all(|t| t.contains("aborted by user")), "{tool_texts:?}");
+    assert!(
+        tool_texts.iter().all(|t| t.contains("aborted by user")),
+        "{tool_texts:?}"
+    );
 
     // The next turn sends a valid request and the model sees what happened.
-    let report = agent.run_turn("continue", &EventLog::default(), CancellationToken::new()).await;
+    let report = agent
+        .run_turn("continue", &EventLog::default(), CancellationToken::new())
+        .await;
     assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
     assert_valid_pairing(&client.requests()[1].messages);
 }
@@ -317,7 +373,10 @@ async fn cancelling_a_running_command_leaves_a_valid_history() {
 #[tokio::test]
 async fn cancelling_mid_stream_keeps_the_partial_answer_marked() {
     let project = Project::new();
-    let client = ScriptedClient::new(vec![Step::StreamThenHang("Half an ans".into()), answer("ok")]);
+    let client = ScriptedClient::new(vec![
+        Step::StreamThenHang("Half an ans".into()),
+        answer("ok"),
+    ]);
     let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
@@ -329,7 +388,9 @@ async fn cancelling_mid_stream_keeps_the_partial_answer_marked() {
             }
         }
     }
-    let report = agent.run_turn("explain", &CancelOnText(trigger), cancel).await;
+    let report = agent
+        .run_turn("explain", &CancelOnText(trigger), cancel)
+        .await;
     assert!(matches!(report.outcome, TurnOutcome::Cancelled));
     let last = agent.history().last().unwrap();
     assert_eq!(last.role, Role::Assistant);
@@ -349,18 +410,26 @@ async fn iteration_limit_ends_with_a_tool_less_partial_report() {
         token_budget: None,
     };
     let mut agent = project.agent(Arc::clone(&client), options);
-    let report = agent.run_turn("do a lot", &EventLog::default(), CancellationToken::new()).await;
+    let report = agent
+        .run_turn("do a lot", &EventLog::default(), CancellationToken::new())
+        .await;
     match &report.outcome {
         TurnOutcome::Partial { reason, text } => {
             assert_eq!(*reason, ExitReason::HardIterationLimit);
-            assert!(text.starts_with("⚠️ partial completion (HARD_ITERATION_LIMIT)"), "{text}");
+            assert!(
+                text.starts_with("⚠️ partial completion (HARD_ITERATION_LIMIT)"),
+                "{text}"
+            );
             assert!(text.contains("Next steps: rerun."), "{text}");
         }
         other => panic!("unexpected outcome {other:?}"),
     }
     let requests = client.requests();
     assert_eq!(requests.len(), 3);
-    assert!(requests[2].tools.is_empty(), "the report call offers no tools");
+    assert!(
+        requests[2].tools.is_empty(),
+        "the report call offers no tools"
+    );
     let instruction = requests[2].messages.last().unwrap();
     assert_eq!(instruction.role, Role::User);
     assert!(instruction.text().contains("Do not call any tools"));
@@ -379,9 +448,19 @@ async fn a_model_error_fails_the_turn_and_keeps_the_session() {
     ]);
     let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
     let events = EventLog::default();
-    let report = agent.run_turn("hi", &events, CancellationToken::new()).await;
-    assert!(matches!(report.outcome, TurnOutcome::Failed(LlmError::Auth { .. })));
-    assert!(matches!(events.events().last(), Some(AgentEvent::TurnFailed { .. })));
-    let report = agent.run_turn("hi again", &EventLog::default(), CancellationToken::new()).await;
+    let report = agent
+        .run_turn("hi", &events, CancellationToken::new())
+        .await;
+    assert!(matches!(
+        report.outcome,
+        TurnOutcome::Failed(LlmError::Auth { .. })
+    ));
+    assert!(matches!(
+        events.events().last(),
+        Some(AgentEvent::TurnFailed { .. })
+    ));
+    let report = agent
+        .run_turn("hi again", &EventLog::default(), CancellationToken::new())
+        .await;
     assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
 }

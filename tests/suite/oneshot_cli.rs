@@ -83,18 +83,35 @@ fn hello_edit_reads_edits_and_answers() {
         .args(["-p", "把 Hello.java 里的 Hello World 改成 Hello PaiCLI"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr_of(&output));
-    assert_eq!(stdout_of(&output), "已把 Hello.java 里的 Hello World 改成 Hello PaiCLI。\n");
-    assert_eq!(sandbox.read("Hello.java"), HELLO.replace("Hello World", "Hello PaiCLI"));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr_of(&output)
+    );
+    assert_eq!(
+        stdout_of(&output),
+        "已把 Hello.java 里的 Hello World 改成 Hello PaiCLI。\n"
+    );
+    assert_eq!(
+        sandbox.read("Hello.java"),
+        HELLO.replace("Hello World", "Hello PaiCLI")
+    );
     let progress = stderr_of(&output);
-    assert!(progress.contains("→ read_file") && progress.contains("→ edit_file"), "{progress}");
+    assert!(
+        progress.contains("→ read_file") && progress.contains("→ edit_file"),
+        "{progress}"
+    );
 
     let requests = server.chat_requests();
     assert_eq!(requests.len(), 3);
     let first = &requests[0].body;
     assert_eq!(first["model"], "scripted-model");
     assert_eq!(first["stream"], true);
-    assert_eq!(first["messages"][1]["content"], "把 Hello.java 里的 Hello World 改成 Hello PaiCLI");
+    assert_eq!(
+        first["messages"][1]["content"],
+        "把 Hello.java 里的 Hello World 改成 Hello PaiCLI"
+    );
 
     // The second request carries the assistant tool call and the wrapped result with the matching id.
     let messages = requests[1].body["messages"].as_array().unwrap();
@@ -104,15 +121,26 @@ fn hello_edit_reads_edits_and_answers() {
     assert_eq!(call["tool_calls"][0]["id"], "call_read_1");
     assert_eq!(call["tool_calls"][0]["type"], "function");
     assert_eq!(call["tool_calls"][0]["function"]["name"], "read_file");
-    let args: Value = serde_json::from_str(call["tool_calls"][0]["function"]["arguments"].as_str().unwrap()).unwrap();
+    let args: Value = serde_json::from_str(
+        call["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(args, json!({"path": "Hello.java"}));
     let result = &messages[3];
     assert_eq!(result["role"], "tool");
     assert_eq!(result["tool_call_id"], "call_read_1");
     let content = result["content"].as_str().unwrap();
-    assert!(content.starts_with("<tool_result tool=\"read_file\" trust=\"untrusted-data\">\n"), "{content}");
+    assert!(
+        content.starts_with("<tool_result tool=\"read_file\" trust=\"untrusted-data\">\n"),
+        "{content}"
+    );
     assert!(content.ends_with("\n</tool_result>"), "{content}");
-    assert!(content.contains("System.out.println(\"Hello World\");"), "{content}");
+    assert!(
+        content.contains("System.out.println(\"Hello World\");"),
+        "{content}"
+    );
 
     let third = requests[2].body["messages"].as_array().unwrap();
     assert_eq!(third[4]["tool_calls"][0]["id"], "call_edit_2");
@@ -130,16 +158,27 @@ fn json_output_is_one_object_with_the_result() {
         .args(["--output-format", "json", "-p", "edit it"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr_of(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr_of(&output)
+    );
     let stdout = stdout_of(&output);
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let result: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(result["type"], "result");
-    assert_eq!(result["result"], "已把 Hello.java 里的 Hello World 改成 Hello PaiCLI。");
+    assert_eq!(
+        result["result"],
+        "已把 Hello.java 里的 Hello World 改成 Hello PaiCLI。"
+    );
     assert_eq!(result["is_error"], false);
     assert_eq!(result["stop_reason"], "finished");
     assert_eq!(result["num_turns"], 3);
-    assert!(result["usage"]["input_tokens"].as_u64().unwrap() > 0, "{result}");
+    assert!(
+        result["usage"]["input_tokens"].as_u64().unwrap() > 0,
+        "{result}"
+    );
     assert!(result["duration_ms"].is_u64());
     assert!(!result["session_id"].as_str().unwrap().is_empty());
 }
@@ -153,13 +192,25 @@ fn stream_json_prints_one_event_per_line_then_the_result() {
         .args(["--output-format", "stream-json", "-p", "edit it"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr_of(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr_of(&output)
+    );
     let events: Vec<Value> = stdout_of(&output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-    for expected in ["request_started", "reasoning_delta", "tool_call_started", "tool_call_finished", "text_delta", "usage"] {
+    for expected in [
+        "request_started",
+        "reasoning_delta",
+        "tool_call_started",
+        "tool_call_finished",
+        "text_delta",
+        "usage",
+    ] {
         assert!(types.contains(&expected), "{expected} missing in {types:?}");
     }
     assert_eq!(&types[types.len() - 2..], ["turn_finished", "result"]);
@@ -168,7 +219,12 @@ fn stream_json_prints_one_event_per_line_then_the_result() {
         .find(|e| e["type"] == "tool_call_finished" && e["name"] == "edit_file")
         .unwrap();
     assert_eq!(edit["status"], "ok");
-    assert!(edit["diff"].as_str().unwrap().contains("+        System.out.println(\"Hello PaiCLI\");"));
+    assert!(
+        edit["diff"]
+            .as_str()
+            .unwrap()
+            .contains("+        System.out.println(\"Hello PaiCLI\");")
+    );
 }
 
 #[test]
@@ -183,11 +239,19 @@ fn the_task_can_come_from_stdin() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all("ping from stdin\n".as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("ping from stdin\n".as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout_of(&output), "pong\n");
-    assert_eq!(server.chat_requests()[0].body["messages"][1]["content"], "ping from stdin\n");
+    assert_eq!(
+        server.chat_requests()[0].body["messages"][1]["content"],
+        "ping from stdin\n"
+    );
 }
 
 #[test]
@@ -204,21 +268,38 @@ fn a_bad_config_file_is_a_usage_error_naming_file_and_line() {
     let sandbox = Sandbox::new();
     let dir = sandbox.project.path().join(".paicli");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.toml"), "[llm]\nmodel = \"x\"\ntimeout = 3\n").unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        "[llm]\nmodel = \"x\"\ntimeout = 3\n",
+    )
+    .unwrap();
     let output = sandbox.paicli().args(["-p", "hi"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = stderr_of(&output);
-    assert!(stderr.contains("config.toml") && stderr.contains("line 3") && stderr.contains("timeout"), "{stderr}");
+    assert!(
+        stderr.contains("config.toml") && stderr.contains("line 3") && stderr.contains("timeout"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn a_rejected_key_is_a_model_failure_with_a_hint() {
     let sandbox = Sandbox::new();
-    let server = ScriptedServer::with_replies([Reply::status(401, r#"{"error":{"message":"invalid api key"}}"#)]);
-    let output = sandbox.against(&server).args(["-p", "hi"]).output().unwrap();
+    let server = ScriptedServer::with_replies([Reply::status(
+        401,
+        r#"{"error":{"message":"invalid api key"}}"#,
+    )]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = stderr_of(&output);
-    assert!(stderr.contains("invalid api key") && stderr.contains("hint:"), "{stderr}");
+    assert!(
+        stderr.contains("invalid api key") && stderr.contains("hint:"),
+        "{stderr}"
+    );
     assert_eq!(server.chat_requests().len(), 1, "401 is never retried");
 }
 
@@ -231,16 +312,36 @@ fn the_iteration_limit_exits_3_with_a_partial_report() {
     ]);
     let output = sandbox
         .against(&server)
-        .args(["--max-iterations", "1", "--output-format", "json", "-p", "big task"])
+        .args([
+            "--max-iterations",
+            "1",
+            "--output-format",
+            "json",
+            "-p",
+            "big task",
+        ])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(3), "stderr: {}", stderr_of(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "stderr: {}",
+        stderr_of(&output)
+    );
     let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
     assert_eq!(result["stop_reason"], "partial");
     assert_eq!(result["partial_reason"], "HARD_ITERATION_LIMIT");
-    assert!(result["result"].as_str().unwrap().starts_with("⚠️ partial completion (HARD_ITERATION_LIMIT)"));
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("⚠️ partial completion (HARD_ITERATION_LIMIT)")
+    );
     let requests = server.chat_requests();
-    assert!(requests[1].body.get("tools").is_none(), "the report request offers no tools");
+    assert!(
+        requests[1].body.get("tools").is_none(),
+        "the report request offers no tools"
+    );
 }
 
 #[test]
@@ -259,8 +360,17 @@ fn ctrl_c_cancels_the_turn_and_exits_130() {
     let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130), "stderr: {}", stderr_of(&output));
-    assert!(stderr_of(&output).contains("cancelled"), "{}", stderr_of(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(130),
+        "stderr: {}",
+        stderr_of(&output)
+    );
+    assert!(
+        stderr_of(&output).contains("cancelled"),
+        "{}",
+        stderr_of(&output)
+    );
 }
 
 #[test]
@@ -271,18 +381,41 @@ fn paths_outside_the_project_are_refused() {
     std::fs::write(&secret, "top secret").unwrap();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([
-            ("c1", "read_file", json!({"path": secret.display().to_string()})),
-            ("c2", "read_file", json!({"path": "../../../../../../etc/passwd"})),
+            (
+                "c1",
+                "read_file",
+                json!({"path": secret.display().to_string()}),
+            ),
+            (
+                "c2",
+                "read_file",
+                json!({"path": "../../../../../../etc/passwd"}),
+            ),
         ]),
         Reply::text("could not read"),
     ]);
-    let output = sandbox.against(&server).args(["-p", "read it"]).output().unwrap();
-    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr_of(&output));
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "read it"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr_of(&output)
+    );
     let messages = server.chat_requests()[1].body["messages"].clone();
     for i in [3, 4] {
         let text = messages[i]["content"].as_str().unwrap();
-        assert!(!text.contains("top secret") && !text.contains("root:"), "{text}");
-        assert!(text.contains("out of bounds") || text.contains("PATH_OUT_OF_BOUNDS"), "{text}");
+        assert!(
+            !text.contains("top secret") && !text.contains("root:"),
+            "{text}"
+        );
+        assert!(
+            text.contains("out of bounds") || text.contains("PATH_OUT_OF_BOUNDS"),
+            "{text}"
+        );
     }
     assert!(Path::new(&secret).exists());
 }
