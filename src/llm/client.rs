@@ -51,6 +51,8 @@ impl OpenAiClient {
     pub fn new(provider: ResolvedProvider, options: ClientOptions) -> Result<Self, LlmError> {
         let mut builder = reqwest::Client::builder()
             .connect_timeout(options.connect_timeout)
+            // Requests are written in pieces; without this each one can stall on Nagle + delayed ACK.
+            .tcp_nodelay(true)
             .user_agent(concat!("paicli/", env!("CARGO_PKG_VERSION")))
             .default_headers(default_headers(&provider)?);
         if provider.force_http1 {

@@ -13,7 +13,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
@@ -226,6 +226,8 @@ fn run(listener: std::net::TcpListener, state: Arc<State>, stop: oneshot::Receiv
                 accepted = listener.accept() => accepted,
             };
             let Ok((stream, _)) = accepted else { continue };
+            // Small SSE frames must not wait for Nagle + delayed ACK (a 40 ms stall per reply).
+            let _ = stream.set_nodelay(true);
             let state = Arc::clone(&state);
             tokio::spawn(async move {
                 let service = service_fn(move |req| handle(Arc::clone(&state), req));
@@ -244,6 +246,7 @@ async fn handle(
     state: Arc<State>,
     req: Request<Incoming>,
 ) -> Result<Response<ReplyBody>, Infallible> {
+    let received_at = Instant::now();
     let method = req.method().to_string();
     let path = req.uri().path().to_string();
     let headers = req
@@ -265,6 +268,7 @@ async fn handle(
         headers,
         body,
         raw_body,
+        received_at,
     };
     let is_chat = recorded.is_chat();
     let is_models = recorded.method == "GET" && recorded.path.ends_with("/models");

@@ -14,6 +14,8 @@ const WAIT_LIMIT: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub(super) struct Counter {
     value: Mutex<usize>,
+    /// When the value last changed (benchmarks time the gap between a reply and the next request).
+    updated_at: Mutex<Option<Instant>>,
     changed: Condvar,
     watch: watch::Sender<usize>,
 }
@@ -22,6 +24,7 @@ impl Counter {
     pub(super) fn new() -> Self {
         Counter {
             value: Mutex::new(0),
+            updated_at: Mutex::new(None),
             changed: Condvar::new(),
             watch: watch::channel(0).0,
         }
@@ -32,6 +35,7 @@ impl Counter {
     }
 
     pub(super) fn set(&self, n: usize) {
+        *self.updated_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
         *self.lock() = n;
         self.changed.notify_all();
         self.watch.send_replace(n);
@@ -39,6 +43,10 @@ impl Counter {
 
     pub(super) fn get(&self) -> usize {
         *self.lock()
+    }
+
+    pub(super) fn updated_at(&self) -> Option<Instant> {
+        *self.updated_at.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(super) async fn wait_at_least(&self, n: usize, what: &str) {
@@ -80,6 +88,11 @@ impl ReplyHandle {
         self.sent.get()
     }
 
+    /// When the latest frame was handed to the connection (`None` before the first).
+    pub fn last_sent_at(&self) -> Option<Instant> {
+        self.sent.updated_at()
+    }
+
     /// Waits until at least `k` frames were sent (panics after 10 s).
     pub async fn wait_sent(&self, k: usize) {
         self.sent.wait_at_least(k, "sent frame").await;
@@ -102,6 +115,8 @@ pub struct RecordedRequest {
     /// The body parsed as JSON (`Value::Null` when it is not JSON).
     pub body: Value,
     pub raw_body: Bytes,
+    /// When the server began handling the request.
+    pub received_at: Instant,
 }
 
 impl RecordedRequest {
