@@ -3,6 +3,7 @@
 pub mod budget;
 pub mod events;
 pub mod prompt;
+pub mod turn_hook;
 mod turn_sinks;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegis
 
 pub use budget::{AgentBudget, ExitReason};
 pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use turn_hook::{ToolFilter, TurnHook, TurnScope};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
 /// Told to the model when a budget stops the loop; it gets one tool-less call to report.
@@ -67,6 +69,7 @@ pub struct Agent {
     options: AgentOptions,
     session_usage: Usage,
     pending_diagnostics: Vec<String>,
+    turn_hooks: Vec<Arc<dyn TurnHook>>,
 }
 
 impl Agent {
@@ -88,7 +91,13 @@ impl Agent {
             options,
             session_usage: Usage::default(),
             pending_diagnostics: Vec::new(),
+            turn_hooks: Vec::new(),
         }
+    }
+
+    /// Adds a per-turn policy; hooks are consulted in the order they were added.
+    pub fn add_turn_hook(&mut self, hook: Arc<dyn TurnHook>) {
+        self.turn_hooks.push(hook);
     }
 
     /// The conversation so far, system prompt first.
@@ -123,13 +132,25 @@ impl Agent {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TurnReport {
+        let scopes: Vec<TurnScope> = self
+            .turn_hooks
+            .iter()
+            .map(|h| h.begin_turn(input))
+            .collect();
+        for message in scopes.iter().flat_map(|s| s.notices.iter()) {
+            events.emit(AgentEvent::Notice {
+                message: message.clone(),
+            });
+        }
         self.history.push(Message::user(input));
         let mut budget = AgentBudget::new(self.options.max_iterations, self.options.token_budget);
         let mut turn_usage = Usage::default();
-        let ctx = ToolContext {
+        let mut ctx = ToolContext {
             cancel: cancel.clone(),
             ..self.tool_ctx.clone()
         };
+        ctx.gates
+            .extend(scopes.iter().flat_map(|s| s.gates.iter().cloned()));
         let outcome = loop {
             if cancel.is_cancelled() {
                 break TurnOutcome::Cancelled;
@@ -143,7 +164,7 @@ impl Agent {
             }
             let iteration = budget.begin_iteration();
             events.emit(AgentEvent::RequestStarted { iteration });
-            let tools = Arc::clone(&self.tool_specs);
+            let tools = turn_hook::filter_tools(&scopes, &self.tool_specs);
             let response = match self.chat(&tools, events, &cancel).await {
                 Ok(r) => r,
                 Err(outcome) => break outcome,

@@ -61,6 +61,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
         spill: Arc::new(spill),
         cancel: tokio_util::sync::CancellationToken::new(),
         limits: config.tool_limits(),
+        gates: Vec::new(),
     };
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
     Ok(Agent::new(

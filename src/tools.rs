@@ -5,6 +5,7 @@ pub mod boundary;
 pub mod edit;
 pub mod executor;
 pub mod fs;
+pub mod gate;
 pub mod registry;
 pub mod schema;
 pub mod search;
@@ -24,6 +25,7 @@ use crate::policy::path_guard::PathGuard;
 
 pub use args::Args;
 pub use executor::{Executor, ExecutorOptions, ToolCallResult, ToolObserver};
+pub use gate::{CallGate, GateCall, GateVerdict};
 pub use registry::ToolRegistry;
 pub use spill::SpillStore;
 
@@ -155,6 +157,22 @@ pub struct ToolContext {
     /// Fires when the user cancels the turn.
     pub cancel: CancellationToken,
     pub limits: ToolLimits,
+    /// Checks each call passes before it runs, in order (see [`gate`]).
+    pub gates: Vec<Arc<dyn CallGate>>,
+}
+
+impl ToolContext {
+    /// A context for the guard's root with no gates and a fresh cancellation token.
+    pub fn new(guard: PathGuard, spill: SpillStore, limits: ToolLimits) -> Self {
+        ToolContext {
+            root: guard.root().to_path_buf(),
+            guard: Arc::new(guard),
+            spill: Arc::new(spill),
+            cancel: CancellationToken::new(),
+            limits,
+            gates: Vec::new(),
+        }
+    }
 }
 
 /// A tool the model can call.

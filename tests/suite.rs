@@ -3,6 +3,7 @@
 mod agent_loop;
 mod executor;
 mod fs_tools;
+mod gates;
 mod llm_client;
 mod oneshot_cli;
 mod sse_fixtures;

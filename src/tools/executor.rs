@@ -170,14 +170,30 @@ impl Executor {
         } else {
             match call::prepare(&self.registry, call) {
                 Err(reason) => (ToolOutcome::failed(reason), None),
-                Ok(ready) => {
+                Ok(mut ready) => {
+                    let parallel_safe = ready.tool.parallel_safe();
+                    let gated = call::pass_gates(call, &mut ready, ctx).await;
                     let args = ready.args.clone();
-                    let outcome = call::execute(
-                        ready,
+                    let outcome = match gated {
+                        Err(outcome) => outcome,
+                        Ok(()) => {
+                            call::execute(
+                                ready,
+                                ctx,
+                                deadline,
+                                step_timeout,
+                                self.options.cancel_grace,
+                            )
+                            .await
+                        }
+                    };
+                    call::report_to_gates(
+                        call,
+                        &args,
+                        parallel_safe,
+                        &outcome,
+                        started.elapsed(),
                         ctx,
-                        deadline,
-                        step_timeout,
-                        self.options.cancel_grace,
                     )
                     .await;
                     (outcome, Some(args))

@@ -38,6 +38,7 @@ mod tests {
             spill: Arc::new(SpillStore::new(root, true, 32000)),
             cancel,
             limits: ToolLimits::default(),
+            gates: Vec::new(),
         }
     }
 

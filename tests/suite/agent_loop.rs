@@ -157,6 +157,7 @@ impl Project {
             spill: Arc::new(SpillStore::new(&root, true, 32_000)),
             cancel: CancellationToken::new(),
             limits: ToolLimits::default(),
+            gates: Vec::new(),
         };
         Agent::new(
             client,
@@ -463,4 +464,91 @@ async fn a_model_error_fails_the_turn_and_keeps_the_session() {
         .run_turn("hi again", &EventLog::default(), CancellationToken::new())
         .await;
     assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
+}
+
+/// Hides `execute_command` and denies `list_dir` for turns that mention "offline".
+struct OfflineHook;
+
+struct HideCommands;
+
+impl paicli::agent::ToolFilter for HideCommands {
+    fn filter(&self, tools: &[ToolSpec]) -> Vec<ToolSpec> {
+        tools
+            .iter()
+            .filter(|t| t.name != "execute_command")
+            .cloned()
+            .collect()
+    }
+}
+
+struct DenyListDir;
+
+#[async_trait]
+impl paicli::tools::CallGate for DenyListDir {
+    async fn check(
+        &self,
+        call: paicli::tools::GateCall<'_>,
+        _ctx: &ToolContext,
+    ) -> paicli::tools::GateVerdict {
+        if call.name == "list_dir" {
+            paicli::tools::GateVerdict::deny("NO_LISTING", "not this turn")
+        } else {
+            paicli::tools::GateVerdict::Allow
+        }
+    }
+}
+
+impl paicli::agent::TurnHook for OfflineHook {
+    fn begin_turn(&self, submitted: &str) -> paicli::agent::TurnScope {
+        if !submitted.contains("offline") {
+            return paicli::agent::TurnScope::default();
+        }
+        paicli::agent::TurnScope {
+            gates: vec![Arc::new(DenyListDir)],
+            filter: Some(Arc::new(HideCommands)),
+            notices: vec!["working offline".into()],
+        }
+    }
+}
+
+#[tokio::test]
+async fn turn_hooks_filter_tools_gate_calls_and_notify_per_turn() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        calls(&[("c1", "list_dir", json!({"path": "."}))]),
+        answer("ok"),
+        answer("ok again"),
+    ]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    agent.add_turn_hook(Arc::new(OfflineHook));
+    let events = EventLog::default();
+    agent
+        .run_turn("stay offline please", &events, CancellationToken::new())
+        .await;
+    assert!(events.events().contains(&AgentEvent::Notice {
+        message: "working offline".into()
+    }));
+    let requests = client.requests();
+    let names = |r: &Request| r.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+    assert!(!names(&requests[0]).contains(&"execute_command".to_string()));
+    assert_eq!(
+        names(&requests[0]).len(),
+        agent.tool_specs().len() - 1,
+        "only the one tool is hidden"
+    );
+    assert!(
+        requests[1].messages[3]
+            .text()
+            .contains("[denied: NO_LISTING] not this turn")
+    );
+
+    agent
+        .run_turn("now online", &EventLog::default(), CancellationToken::new())
+        .await;
+    let requests = client.requests();
+    assert_eq!(
+        names(&requests[2]).len(),
+        agent.tool_specs().len(),
+        "the next turn has every tool again"
+    );
 }

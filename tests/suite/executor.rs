@@ -31,6 +31,7 @@ fn context(dir: &TempDir) -> ToolContext {
         cancel: CancellationToken::new(),
         limits: ToolLimits::default(),
         root,
+        gates: Vec::new(),
     }
 }
 

@@ -43,6 +43,7 @@ impl Project {
             spill: Arc::new(SpillStore::new(&root, true, 32000)),
             cancel: CancellationToken::new(),
             limits: ToolLimits::default(),
+            gates: Vec::new(),
         };
         Project {
             _tmp: tmp,

@@ -11,7 +11,9 @@ use tokio::time::{Instant, sleep_until, timeout};
 
 use crate::llm::ToolCall;
 use crate::tools::shell::{EXECUTE_COMMAND, format_duration};
-use crate::tools::{Tool, ToolContext, ToolOutcome, ToolRegistry, boundary, schema};
+use crate::tools::{
+    GateCall, GateVerdict, Tool, ToolContext, ToolOutcome, ToolRegistry, boundary, schema,
+};
 
 /// The one tool whose range reads are never spilled (they already are the way to read a spill file).
 const READ_FILE: &str = "read_file";
@@ -41,6 +43,61 @@ pub(super) fn prepare(registry: &ToolRegistry, call: &ToolCall) -> Result<Ready,
         tool: Arc::clone(tool),
         args,
     })
+}
+
+/// Passes the call through the context's gates in order; the first denial ends it. Arguments a gate rewrote are
+/// validated again. Waiting on a gate (a human prompt) ends early when the turn is cancelled.
+pub(super) async fn pass_gates(
+    call: &ToolCall,
+    ready: &mut Ready,
+    ctx: &ToolContext,
+) -> Result<(), ToolOutcome> {
+    for gate in &ctx.gates {
+        let gate_call = GateCall {
+            id: &call.id,
+            name: &call.name,
+            args: &ready.args,
+            parallel_safe: ready.tool.parallel_safe(),
+        };
+        let verdict = tokio::select! {
+            verdict = gate.check(gate_call, ctx) => verdict,
+            () = ctx.cancel.cancelled() => return Err(ToolOutcome::Cancelled { partial: String::new() }),
+        };
+        match verdict {
+            GateVerdict::Allow => {}
+            GateVerdict::AllowWith(args) => {
+                let raw = Value::Object(args).to_string();
+                ready.args = schema::validate(&ready.tool.parameters(), &raw).map_err(|e| {
+                    ToolOutcome::failed(format!(
+                        "the edited arguments for `{}` are invalid: {e}",
+                        call.name
+                    ))
+                })?;
+            }
+            GateVerdict::Deny { code, reason } => return Err(ToolOutcome::Denied { code, reason }),
+        }
+    }
+    Ok(())
+}
+
+/// Tells every gate how a call that reached them ended.
+pub(super) async fn report_to_gates(
+    call: &ToolCall,
+    args: &Map<String, Value>,
+    parallel_safe: bool,
+    outcome: &ToolOutcome,
+    duration: Duration,
+    ctx: &ToolContext,
+) {
+    for gate in &ctx.gates {
+        let gate_call = GateCall {
+            id: &call.id,
+            name: &call.name,
+            args,
+            parallel_safe,
+        };
+        gate.after(gate_call, outcome, duration).await;
+    }
 }
 
 /// Runs a ready call until it ends, `deadline` passes, or the turn is cancelled (then waits `cancel_grace` for

@@ -23,6 +23,7 @@ fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
             ..ToolLimits::default()
         },
         root,
+        gates: Vec::new(),
     }
 }
 

@@ -1,0 +1,42 @@
+//! Per-turn policy plug-ins: each user turn, every hook sees the submitted text and returns the gates its calls
+//! must pass, a filter for the tool list, and notices for the user.
+//!
+//! Tool filters only subtract (spec §5): local tools are always offered, and the filtered list keeps the sorted
+//! order, so two turns with the same exposure send byte-identical tool definitions.
+
+use std::sync::Arc;
+
+use crate::llm::ToolSpec;
+use crate::tools::CallGate;
+
+/// Narrows the tool list sent with each request of a turn.
+pub trait ToolFilter: Send + Sync {
+    /// The tools to offer next, a subset of `tools` in the same order. Called before every request, so a filter
+    /// may widen again within the subset as the turn learns things (e.g. a URL to fetch).
+    fn filter(&self, tools: &[ToolSpec]) -> Vec<ToolSpec>;
+}
+
+/// What a hook contributes to one turn.
+#[derive(Default)]
+pub struct TurnScope {
+    /// Added to the turn's tool context, after the gates of earlier hooks.
+    pub gates: Vec<Arc<dyn CallGate>>,
+    pub filter: Option<Arc<dyn ToolFilter>>,
+    /// Shown to the user as notices when the turn starts.
+    pub notices: Vec<String>,
+}
+
+/// A policy consulted at the start of every turn.
+pub trait TurnHook: Send + Sync {
+    /// Starts a turn for `submitted`, the text the user typed (not expanded `@file` or resource content).
+    fn begin_turn(&self, submitted: &str) -> TurnScope;
+}
+
+/// Applies every scope's filter in order.
+pub(crate) fn filter_tools(scopes: &[TurnScope], tools: &[ToolSpec]) -> Vec<ToolSpec> {
+    let mut offered = tools.to_vec();
+    for filter in scopes.iter().filter_map(|s| s.filter.as_ref()) {
+        offered = filter.filter(&offered);
+    }
+    offered
+}

@@ -1,0 +1,58 @@
+//! Checks every call passes after its arguments are validated and before it runs: the turn's tool exposure,
+//! approval (human or classifier), and an `after` hook for the audit log.
+//!
+//! Gates run in the order they are listed in [`ToolContext::gates`](super::ToolContext); the first denial wins.
+//! Path and command guards are not gates: they live in the tools, so no gate can switch them off.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+
+use super::{ToolContext, ToolOutcome};
+
+/// The call a gate looks at.
+#[derive(Clone, Copy, Debug)]
+pub struct GateCall<'a> {
+    /// The tool call id.
+    pub id: &'a str,
+    pub name: &'a str,
+    /// Validated arguments (what the tool will receive unless a gate rewrites them).
+    pub args: &'a Map<String, Value>,
+    /// Whether the tool is read-only.
+    pub parallel_safe: bool,
+}
+
+/// A gate's decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GateVerdict {
+    Allow,
+    /// Allowed with arguments the user edited; they are validated again before the tool runs.
+    AllowWith(Map<String, Value>),
+    /// Refused: the model receives `[denied: code] reason`.
+    Deny {
+        code: String,
+        reason: String,
+    },
+}
+
+impl GateVerdict {
+    /// A denial.
+    pub fn deny(code: impl Into<String>, reason: impl Into<String>) -> Self {
+        GateVerdict::Deny {
+            code: code.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A check before each call, and a note after it.
+#[async_trait]
+pub trait CallGate: Send + Sync {
+    /// Decides whether `call` may run. Only side-effecting calls run one at a time, so a gate that asks a human
+    /// should allow parallel-safe calls without asking.
+    async fn check(&self, call: GateCall<'_>, ctx: &ToolContext) -> GateVerdict;
+
+    /// Told how every call that reached the gates ended (including denials by this or an earlier gate).
+    async fn after(&self, _call: GateCall<'_>, _outcome: &ToolOutcome, _duration: Duration) {}
+}
