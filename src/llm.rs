@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod error;
+pub mod error_wording;
 pub mod models;
 pub mod providers;
 pub mod retry;

@@ -5,35 +5,10 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::llm::LlmError;
+use crate::llm::error_wording::{is_context_length_message, is_transient_message};
 
 /// Longest provider message kept in an error (the rest is noise in a terminal).
 const MAX_MESSAGE_CHARS: usize = 2000;
-
-/// Phrases providers use when the prompt does not fit the model's window.
-const CONTEXT_LENGTH_MARKERS: &[&str] = &[
-    "context_length_exceeded",
-    "maximum context length",
-    "context window",
-    "context length",
-    "too many tokens",
-    "prompt is too long",
-    "exceeds the model's",
-    // Kimi, GLM and DashScope phrasings.
-    "exceeded model token limit",
-    "prompt exceeds max length",
-    "range of input length",
-];
-
-/// Phrases that mark an in-body error as transient (spec §4).
-const RETRYABLE_MARKERS: &[&str] = &[
-    "rate_limit",
-    "rate limit",
-    "overloaded",
-    "server_error",
-    "temporarily unavailable",
-    "timeout",
-    "timed out",
-];
 
 /// The error for a non-2xx response with this status, `Retry-After` value and body text.
 pub fn error_from_status(status: u16, retry_after: Option<Duration>, body: &str) -> LlmError {
@@ -50,7 +25,7 @@ pub fn error_from_status(status: u16, retry_after: Option<Duration>, body: &str)
             message,
             retry_after,
         },
-        400 | 413 | 422 if is_context_length_error(body) => {
+        400 | 413 | 422 if is_context_length_message(body) => {
             LlmError::ContextLengthExceeded { message }
         }
         _ => LlmError::Rejected { status, message },
@@ -65,21 +40,11 @@ pub fn error_from_json_body(body: &Value) -> Option<LlmError> {
     if let Some(status) = embedded_status(error).filter(|s| *s >= 400) {
         return Some(error_from_status(status, None, &text));
     }
-    if is_context_length_error(&text) {
+    if is_context_length_message(&text) {
         return Some(LlmError::ContextLengthExceeded { message });
     }
-    let lower = text.to_ascii_lowercase();
-    let retryable = RETRYABLE_MARKERS.iter().any(|m| lower.contains(m));
+    let retryable = is_transient_message(&text);
     Some(LlmError::StreamError { message, retryable })
-}
-
-/// Whether `text` says the prompt exceeded the context window.
-///
-/// "Too many tokens per minute" is a rate limit, not an oversized prompt, so rate-limit wording wins.
-pub fn is_context_length_error(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    let rate_limited = lower.contains("rate_limit") || lower.contains("rate limit");
-    !rate_limited && CONTEXT_LENGTH_MARKERS.iter().any(|m| lower.contains(m))
 }
 
 /// The provider's own message from a JSON error body, or the trimmed text itself.

@@ -3,44 +3,18 @@
 use serde_json::Value;
 
 use crate::llm::LlmError;
-
-/// Wording that means the prompt does not fit: the caller should compact, not retry.
-const CONTEXT_LENGTH_MARKERS: &[&str] = &[
-    "context_length_exceeded",
-    "maximum context length",
-    "context window",
-    "context length",
-    "too many tokens",
-    "prompt is too long",
-];
-
-/// Wording of transient failures (spec §4 list, plus common spellings of the same conditions).
-const RETRYABLE_MARKERS: &[&str] = &[
-    "rate_limit",
-    "rate limit",
-    "too many requests",
-    "overloaded",
-    "server_error",
-    "temporarily unavailable",
-    "service unavailable",
-    "resource_exhausted",
-    "timeout",
-    "timed out",
-];
+use crate::llm::error_wording::{is_context_length_message, is_transient_message};
 
 /// Classifies a chunk's `error` value (an object with `message` / `code` / `type` / `status`, or a string).
 pub(super) fn classify_stream_error(error: &Value) -> LlmError {
     let message = error_message(error);
     let text = searchable_text(error, &message);
     let status = status_code(error);
-    // "Too many tokens per minute" is a rate limit, not an oversized prompt.
-    let rate_limited =
-        status == Some(429) || text.contains("rate_limit") || text.contains("rate limit");
-    if !rate_limited && CONTEXT_LENGTH_MARKERS.iter().any(|m| text.contains(m)) {
+    // A 429 is a rate limit even when its text talks about tokens.
+    if status != Some(429) && is_context_length_message(&text) {
         return LlmError::ContextLengthExceeded { message };
     }
-    let retryable = status.is_some_and(is_retryable_status)
-        || RETRYABLE_MARKERS.iter().any(|m| text.contains(m));
+    let retryable = status.is_some_and(is_retryable_status) || is_transient_message(&text);
     LlmError::StreamError { message, retryable }
 }
 
