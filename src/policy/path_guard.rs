@@ -96,7 +96,7 @@ impl PathGuard {
 }
 
 /// Drops `.` and folds `..` without touching the file system; `..` never climbs above `/`.
-fn normalize_lexically(path: &Path) -> PathBuf {
+pub fn normalize_lexically(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -7,10 +7,12 @@ mod preview;
 
 use std::fs;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
+
+use crate::policy::path_guard::normalize_lexically;
 
 /// Default spill threshold in chars.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 32_000;
@@ -66,8 +68,8 @@ impl SpillStore {
 
     /// True when `path` (absolute, or relative to the root) lies inside the spill folder.
     pub fn is_inside_spill_dir(&self, path: &Path) -> bool {
-        let absolute = normalize(&self.root.join(path));
-        let dir = normalize(&self.spill_dir());
+        let absolute = normalize_lexically(&self.root.join(path));
+        let dir = normalize_lexically(&self.spill_dir());
         if absolute.starts_with(&dir) {
             return true;
         }
@@ -209,21 +211,6 @@ fn file_safe_name(tool: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Resolves `.` and `..` without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
