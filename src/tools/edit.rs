@@ -54,10 +54,7 @@ impl Tool for EditFile {
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
-        run_blocking(args, ctx, |args, ctx| {
-            edit_file(args, ctx).unwrap_or_else(|outcome| outcome)
-        })
-        .await
+        run_blocking(args, ctx, edit_file).await
     }
 }
 

@@ -70,7 +70,7 @@ pub(crate) fn display(ctx: &ToolContext, path: &Path) -> String {
 pub(crate) async fn run_blocking(
     args: &Map<String, Value>,
     ctx: &ToolContext,
-    work: fn(Args<'_>, &ToolContext) -> ToolOutcome,
+    work: fn(Args<'_>, &ToolContext) -> Result<ToolOutcome, ToolOutcome>,
 ) -> ToolOutcome {
     if ctx.cancel.is_cancelled() {
         return ToolOutcome::Cancelled {
@@ -79,7 +79,8 @@ pub(crate) async fn run_blocking(
     }
     let args = args.clone();
     let ctx = ctx.clone();
-    tokio::task::spawn_blocking(move || work(Args(&args), &ctx))
+    // Both arms are the tool's answer: `Err` carries an early failure or denial.
+    tokio::task::spawn_blocking(move || work(Args(&args), &ctx).unwrap_or_else(|outcome| outcome))
         .await
         .unwrap_or_else(|err| ToolOutcome::failed(format!("tool task failed: {err}")))
 }

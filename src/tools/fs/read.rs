@@ -54,10 +54,7 @@ impl Tool for ReadFile {
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
-        run_blocking(args, ctx, |args, ctx| {
-            read_file(args, ctx).unwrap_or_else(|outcome| outcome)
-        })
-        .await
+        run_blocking(args, ctx, read_file).await
     }
 }
 

@@ -34,10 +34,7 @@ impl Tool for WriteFile {
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
-        run_blocking(args, ctx, |args, ctx| {
-            write_file(args, ctx).unwrap_or_else(|outcome| outcome)
-        })
-        .await
+        run_blocking(args, ctx, write_file).await
     }
 }
 

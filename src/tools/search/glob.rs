@@ -54,10 +54,7 @@ impl Tool for GlobFiles {
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
-        run_blocking(args, ctx, |args, ctx| {
-            glob_files(args, ctx).unwrap_or_else(|outcome| outcome)
-        })
-        .await
+        run_blocking(args, ctx, glob_files).await
     }
 }
 

@@ -84,10 +84,7 @@ impl Tool for GrepCode {
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
-        run_blocking(args, ctx, |args, ctx| {
-            grep_code(args, ctx).unwrap_or_else(|outcome| outcome)
-        })
-        .await
+        run_blocking(args, ctx, grep_code).await
     }
 }
 
