@@ -1,6 +1,7 @@
 //! The OpenAI-compatible chat-completions layer: types, SSE framing, delta accumulation, retries, providers.
 
 pub mod client;
+pub mod dsml;
 pub mod error;
 pub mod error_wording;
 pub mod models;
