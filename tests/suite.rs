@@ -1,6 +1,7 @@
 //! Integration test modules (compiled into the single `all` test binary).
 
 mod agent_loop;
+mod approval;
 mod executor;
 mod fs_tools;
 mod gates;
