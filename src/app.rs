@@ -8,7 +8,8 @@ use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
 use crate::llm::providers::RequestExtras;
 use crate::policy::approval::{
-    ApprovalClassifier, ApprovalHook, ApprovalHookOptions, Approver, NonInteractiveApprover, RuleSet,
+    ApprovalClassifier, ApprovalHook, ApprovalHookOptions, Approver, NonInteractiveApprover,
+    RuleSet,
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::command_guard::CommandGuard;
@@ -82,7 +83,10 @@ pub fn build_approval_hook(
         approver,
         classifier: Some(ApprovalClassifier::new(Arc::new(classifier_client))),
         audit: Some(Arc::new(AuditLog::new(audit_dir, Redactor::new(secrets)))),
-        command_guard: Some(CommandGuard::new(Arc::new(guard), vec![config.home.clone()])),
+        command_guard: Some(CommandGuard::new(
+            Arc::new(guard),
+            vec![config.home.clone()],
+        )),
     }))
 }
 

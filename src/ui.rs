@@ -1,4 +1,4 @@
 //! Front-ends: everything that talks to the terminal or to a script.
 
-pub mod oneshot;
 pub mod approval_prompt;
+pub mod oneshot;

@@ -7,5 +7,6 @@ mod fs_tools;
 mod gates;
 mod llm_client;
 mod oneshot_cli;
+mod safety_cli;
 mod sse_fixtures;
 mod sse_props;

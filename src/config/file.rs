@@ -169,7 +169,10 @@ impl ConfigFile {
         over(&mut self.approval.mode, top.approval.mode);
         over(&mut self.approvals.allow, top.approvals.allow);
         if let Some(deny) = top.approvals.deny {
-            self.approvals.deny.get_or_insert_with(Vec::new).extend(deny);
+            self.approvals
+                .deny
+                .get_or_insert_with(Vec::new)
+                .extend(deny);
         }
         over(&mut self.shell.keep_env, top.shell.keep_env);
     }

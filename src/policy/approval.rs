@@ -18,7 +18,9 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 pub use crate::config::ApprovalMode;
-pub use classifier::{ApprovalClassifier, CLASSIFIER_TIMEOUT, ClassifierVerdict, MAX_CLASSIFIED_ARGS_CHARS};
+pub use classifier::{
+    ApprovalClassifier, CLASSIFIER_TIMEOUT, ClassifierVerdict, MAX_CLASSIFIED_ARGS_CHARS,
+};
 pub use gate::{ApprovalHook, ApprovalHookOptions};
 pub use rules::{ApprovalRule, RuleSet, command_prefix_rule};
 

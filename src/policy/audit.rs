@@ -73,6 +73,18 @@ pub struct AuditEntry {
     pub metadata: Value,
 }
 
+/// One call as the gate saw it, before redaction.
+#[derive(Clone, Debug)]
+pub struct CallRecord<'a> {
+    pub tool: &'a str,
+    pub args: &'a Value,
+    pub outcome: AuditOutcome,
+    pub reason: &'a str,
+    pub approver: ApprovedBy,
+    pub duration_ms: u64,
+    pub metadata: Value,
+}
+
 /// Appends entries to the day's file.
 pub struct AuditLog {
     dir: PathBuf,
@@ -95,26 +107,20 @@ impl AuditLog {
         &self.dir
     }
 
-    /// Builds an entry stamped now from raw (unredacted) arguments and reason.
-    pub fn entry(
-        &self,
-        tool: &str,
-        args: &Value,
-        outcome: AuditOutcome,
-        reason: &str,
-        approver: ApprovedBy,
-        duration_ms: u64,
-        metadata: Value,
-    ) -> AuditEntry {
+    /// Builds an entry stamped now from a raw (unredacted) record.
+    pub fn entry(&self, call: CallRecord<'_>) -> AuditEntry {
         AuditEntry {
             timestamp: chrono::Local::now().to_rfc3339(),
-            tool: tool.to_string(),
-            args: cut(&self.redactor.redact(&args.to_string()), MAX_ARGS_CHARS),
-            outcome,
-            reason: cut(&self.redactor.redact(reason), MAX_ARGS_CHARS),
-            approver,
-            duration_ms,
-            metadata,
+            tool: call.tool.to_string(),
+            args: cut(
+                &self.redactor.redact(&call.args.to_string()),
+                MAX_ARGS_CHARS,
+            ),
+            outcome: call.outcome,
+            reason: cut(&self.redactor.redact(call.reason), MAX_ARGS_CHARS),
+            approver: call.approver,
+            duration_ms: call.duration_ms,
+            metadata: call.metadata,
         }
     }
 

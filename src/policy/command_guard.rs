@@ -8,8 +8,8 @@
 //! inside the project root, `$PAICLI_HOME`, `/tmp/…` and `/dev/null`-like devices, as far as the targets are
 //! visible in the text; variables other than `$HOME` and computed paths are not expanded.
 
-pub mod parse;
 mod fence;
+pub mod parse;
 mod rules;
 mod unwrap;
 

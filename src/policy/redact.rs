@@ -78,12 +78,21 @@ mod tests {
     #[test]
     fn masks_each_kind_of_secret() {
         let cases = [
-            ("curl -H 'Authorization: Bearer eyJhbGci.x.y' u", "curl -H 'Authorization: ***' u"),
+            (
+                "curl -H 'Authorization: Bearer eyJhbGci.x.y' u",
+                "curl -H 'Authorization: ***' u",
+            ),
             ("token: Bearer abc.def", "token: *** ***"),
             ("Bearer abc.def", "Bearer ***"),
-            ("OPENAI_API_KEY=sk-123 cargo run", "OPENAI_API_KEY=*** cargo run"),
+            (
+                "OPENAI_API_KEY=sk-123 cargo run",
+                "OPENAI_API_KEY=*** cargo run",
+            ),
             ("mysql --password=hunter2 db", "mysql --password=*** db"),
-            ("export GITHUB_TOKEN=ghp_x && ls", "export GITHUB_TOKEN=*** && ls"),
+            (
+                "export GITHUB_TOKEN=ghp_x && ls",
+                "export GITHUB_TOKEN=*** && ls",
+            ),
             ("echo sk-live-1234567890", "echo ***"),
             ("{\"api_key\":\"v4lue\"}", "{\"api_key\":\"***\"}"),
             ("echo $OPENAI_API_KEY", "echo $OPENAI_API_KEY"),
@@ -96,9 +105,13 @@ mod tests {
 
     #[test]
     fn masks_inside_json_encoded_strings() {
-        let args = serde_json::json!({"command": "curl -H \"Authorization: token ghp_secret\" x"}).to_string();
+        let args = serde_json::json!({"command": "curl -H \"Authorization: token ghp_secret\" x"})
+            .to_string();
         let out = redact(&args);
         assert!(!out.contains("ghp_secret"), "{out}");
-        assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok(), "{out}");
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+            "{out}"
+        );
     }
 }

@@ -63,7 +63,10 @@ pub fn prompt_approval(
             _ => {
                 invalid += 1;
                 if invalid >= MAX_INVALID_ANSWERS {
-                    writeln!(out, "No valid answer after {MAX_INVALID_ANSWERS} tries; the call is rejected.")?;
+                    writeln!(
+                        out,
+                        "No valid answer after {MAX_INVALID_ANSWERS} tries; the call is rejected."
+                    )?;
                     return Ok(too_many_invalid());
                 }
                 writeln!(
@@ -112,7 +115,10 @@ fn edit_args(
         }
         *invalid += 1;
         if *invalid >= MAX_INVALID_ANSWERS {
-            writeln!(out, "No valid answer after {MAX_INVALID_ANSWERS} tries; the call is rejected.")?;
+            writeln!(
+                out,
+                "No valid answer after {MAX_INVALID_ANSWERS} tries; the call is rejected."
+            )?;
             return Ok(None);
         }
     }
@@ -174,7 +180,9 @@ fn fold(text: &str) -> String {
         .take(FOLD_AFTER_CHARS)
         .collect();
     let hidden_chars = total_chars.saturating_sub(head.chars().count());
-    format!("{head}\n… ({hidden_chars} more chars, {total_lines} lines in all; use m to see and edit everything)")
+    format!(
+        "{head}\n… ({hidden_chars} more chars, {total_lines} lines in all; use m to see and edit everything)"
+    )
 }
 
 /// `text` with control, bidi and invisible characters replaced by `<U+XXXX>` (tabs included); one line.

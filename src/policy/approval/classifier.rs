@@ -111,11 +111,16 @@ pub fn parse_answer(text: &str) -> ClassifierVerdict {
     }
     match serde_json::from_str::<Answer>(&text[start..=end]) {
         Ok(answer) if answer.decision == "allow" => ClassifierVerdict::Allow,
-        Ok(answer) if answer.decision == "ask" => ClassifierVerdict::Ask(if answer.reason.trim().is_empty() {
-            "the safety classifier wants a person to decide".to_string()
-        } else {
-            format!("the safety classifier wants a person to decide: {}", answer.reason.trim())
-        }),
+        Ok(answer) if answer.decision == "ask" => {
+            ClassifierVerdict::Ask(if answer.reason.trim().is_empty() {
+                "the safety classifier wants a person to decide".to_string()
+            } else {
+                format!(
+                    "the safety classifier wants a person to decide: {}",
+                    answer.reason.trim()
+                )
+            })
+        }
         _ => malformed(),
     }
 }
@@ -126,7 +131,10 @@ mod tests {
 
     #[test]
     fn only_an_exact_allow_allows() {
-        assert_eq!(parse_answer(r#"{"decision":"allow","reason":"read-only"}"#), ClassifierVerdict::Allow);
+        assert_eq!(
+            parse_answer(r#"{"decision":"allow","reason":"read-only"}"#),
+            ClassifierVerdict::Allow
+        );
         assert_eq!(
             parse_answer("```json\n{\"decision\": \"allow\"}\n```"),
             ClassifierVerdict::Allow
@@ -140,7 +148,10 @@ mod tests {
             "} {",
             r#"{"reason":"x"}"#,
         ] {
-            assert!(matches!(parse_answer(text), ClassifierVerdict::Ask(_)), "{text}");
+            assert!(
+                matches!(parse_answer(text), ClassifierVerdict::Ask(_)),
+                "{text}"
+            );
         }
     }
 }

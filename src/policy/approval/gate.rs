@@ -11,11 +11,11 @@ use serde_json::{Value, json};
 
 use super::rules::session_rule;
 use super::{
-    ApprovalAnswer, ApprovalClassifier, ApprovalMode, ApprovalRequest, Approver, ClassifierVerdict, Risk,
-    RuleSet, allowing_flag, risk_of,
+    ApprovalAnswer, ApprovalClassifier, ApprovalMode, ApprovalRequest, Approver, ClassifierVerdict,
+    Risk, RuleSet, allowing_flag, risk_of,
 };
 use crate::agent::{TurnHook, TurnScope};
-use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, is_audited};
+use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord, is_audited};
 use crate::policy::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::tools::shell::EXECUTE_COMMAND;
 use crate::tools::{CallGate, GateCall, GateVerdict, ToolContext, ToolOutcome};
@@ -132,7 +132,8 @@ impl TurnGate {
         };
         if escalate && self.shared.options.approver.is_interactive() {
             lock(&self.state).consecutive_denials = 0;
-            let note = format!("auto mode denied this ({reason}); this is the third denial in a row");
+            let note =
+                format!("auto mode denied this ({reason}); this is the third denial in a row");
             return self.ask_person(call, Some(note)).await;
         }
         let flag = allowing_flag(call.name);
@@ -206,7 +207,10 @@ impl TurnGate {
             return self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow);
         }
         let verdict = match &self.shared.options.classifier {
-            Some(c) => c.classify(&self.request, call.name, call.args, &ctx.cancel).await,
+            Some(c) => {
+                c.classify(&self.request, call.name, call.args, &ctx.cancel)
+                    .await
+            }
             None => ClassifierVerdict::Ask("no safety classifier is configured".to_string()),
         };
         match verdict {
@@ -214,7 +218,10 @@ impl TurnGate {
                 lock(&self.state).classifier_allowed.insert(key);
                 self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow)
             }
-            ClassifierVerdict::Ask(reason) => self.auto_deny(call, ApprovedBy::AutoClassifier, reason).await,
+            ClassifierVerdict::Ask(reason) => {
+                self.auto_deny(call, ApprovedBy::AutoClassifier, reason)
+                    .await
+            }
         }
     }
 }
@@ -231,7 +238,11 @@ impl CallGate for TurnGate {
                 "the user's [approvals] deny rule ({}) forbids this call; do not retry it",
                 rule.describe()
             );
-            return self.decide(&call, ApprovedBy::Config, GateVerdict::deny("APPROVAL_RULE", reason));
+            return self.decide(
+                &call,
+                ApprovedBy::Config,
+                GateVerdict::deny("APPROVAL_RULE", reason),
+            );
         }
         let mode = *lock(&self.shared.mode);
         if mode == ApprovalMode::Plan {
@@ -240,7 +251,11 @@ impl CallGate for TurnGate {
                  investigating and present your plan, and the user will switch modes to carry it out.",
                 call.name
             );
-            return self.decide(&call, ApprovedBy::Policy, GateVerdict::deny("PLAN_MODE", reason));
+            return self.decide(
+                &call,
+                ApprovedBy::Policy,
+                GateVerdict::deny("PLAN_MODE", reason),
+            );
         }
         if call.name == EXECUTE_COMMAND
             && let (Some(guard), Some(line)) = (
@@ -249,12 +264,19 @@ impl CallGate for TurnGate {
             )
             && let Err(denial) = guard.check(line)
         {
-            return self.decide(&call, ApprovedBy::Policy, GateVerdict::deny(COMMAND_GUARD, denial.reason()));
+            return self.decide(
+                &call,
+                ApprovedBy::Policy,
+                GateVerdict::deny(COMMAND_GUARD, denial.reason()),
+            );
         }
         if options.allow.allowing(call.name, call.args).is_some() {
             return self.decide(&call, ApprovedBy::Config, GateVerdict::Allow);
         }
-        if lock(&self.shared.session).allowing(call.name, call.args).is_some() {
+        if lock(&self.shared.session)
+            .allowing(call.name, call.args)
+            .is_some()
+        {
             return self.decide(&call, ApprovedBy::Hitl, GateVerdict::Allow);
         }
         let risk = risk_of(call.name);
@@ -269,7 +291,10 @@ impl CallGate for TurnGate {
             }
             ApprovalMode::Auto if call.name == EXECUTE_COMMAND => self.classify(&call, ctx).await,
             ApprovalMode::Auto => {
-                let reason = format!("auto mode never runs `{}` without a person's approval", call.name);
+                let reason = format!(
+                    "auto mode never runs `{}` without a person's approval",
+                    call.name
+                );
                 self.auto_deny(&call, ApprovedBy::Policy, reason).await
             }
         }
@@ -285,9 +310,15 @@ impl CallGate for TurnGate {
         }
         let (result, reason, code) = match outcome {
             ToolOutcome::Ok(_) => (AuditOutcome::Allow, String::new(), None),
-            ToolOutcome::Denied { code, reason } => (AuditOutcome::Deny, reason.clone(), Some(code.clone())),
+            ToolOutcome::Denied { code, reason } => {
+                (AuditOutcome::Deny, reason.clone(), Some(code.clone()))
+            }
             ToolOutcome::Failed { reason } => (AuditOutcome::Error, reason.clone(), None),
-            ToolOutcome::Cancelled { .. } => (AuditOutcome::Error, "cancelled by the user".to_string(), None),
+            ToolOutcome::Cancelled { .. } => (
+                AuditOutcome::Error,
+                "cancelled by the user".to_string(),
+                None,
+            ),
         };
         // A guard inside the tool decides on its own, whoever let the call through.
         let by = match code.as_deref() {
@@ -304,15 +335,16 @@ impl CallGate for TurnGate {
             m.insert("code".to_string(), Value::String(code));
         }
         let millis = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
-        let entry = audit.entry(
-            call.name,
-            &Value::Object(call.args.clone()),
-            result,
-            &reason,
-            by,
-            millis,
+        let args = Value::Object(call.args.clone());
+        let entry = audit.entry(CallRecord {
+            tool: call.name,
+            args: &args,
+            outcome: result,
+            reason: &reason,
+            approver: by,
+            duration_ms: millis,
             metadata,
-        );
+        });
         audit.record(&entry);
     }
 }

@@ -85,7 +85,10 @@ impl RuleSet {
     /// Rules from config strings; empty or malformed strings are skipped.
     pub fn from_strings<S: AsRef<str>>(texts: &[S]) -> Self {
         RuleSet {
-            rules: texts.iter().filter_map(|t| ApprovalRule::parse(t.as_ref())).collect(),
+            rules: texts
+                .iter()
+                .filter_map(|t| ApprovalRule::parse(t.as_ref()))
+                .collect(),
         }
     }
 
@@ -225,45 +228,108 @@ mod tests {
 
     #[test]
     fn prefix_rule_is_program_and_subcommand() {
-        assert_eq!(command_prefix_rule("cargo test --all"), prefix(&["cargo", "test"]));
-        assert_eq!(command_prefix_rule("git status -s"), prefix(&["git", "status"]));
+        assert_eq!(
+            command_prefix_rule("cargo test --all"),
+            prefix(&["cargo", "test"])
+        );
+        assert_eq!(
+            command_prefix_rule("git status -s"),
+            prefix(&["git", "status"])
+        );
         assert_eq!(command_prefix_rule("ls -la src"), prefix(&["ls"]));
         assert_eq!(command_prefix_rule("cat Cargo.toml"), prefix(&["cat"]));
     }
 
     #[test]
     fn compound_lines_and_code_runners_are_remembered_exactly() {
-        for line in ["cargo test && rm -rf x", "python script.py", "bash -c 'ls'", "echo $(id)", "ls > out", "FOO=1 make"] {
-            assert_eq!(command_prefix_rule(line), ApprovalRule::ExactCommand(line.to_string()), "{line}");
+        for line in [
+            "cargo test && rm -rf x",
+            "python script.py",
+            "bash -c 'ls'",
+            "echo $(id)",
+            "ls > out",
+            "FOO=1 make",
+        ] {
+            assert_eq!(
+                command_prefix_rule(line),
+                ApprovalRule::ExactCommand(line.to_string()),
+                "{line}"
+            );
         }
     }
 
     #[test]
     fn allow_rules_match_word_prefixes_of_every_command() {
-        let rules = RuleSet::from_strings(&["cargo test", "git diff", "tool:write_file", "tool:mcp__gh__*"]);
-        assert!(rules.allowing(EXECUTE_COMMAND, &cmd("cargo test --all")).is_some());
-        assert!(rules.allowing(EXECUTE_COMMAND, &cmd("cargo test && git diff HEAD")).is_some());
-        assert!(rules.allowing(EXECUTE_COMMAND, &cmd("cargo testify")).is_none());
-        assert!(rules.allowing(EXECUTE_COMMAND, &cmd("cargo test && rm -rf x")).is_none());
-        assert!(rules.allowing(EXECUTE_COMMAND, &cmd("cargo test $(rm -rf x)")).is_none());
+        let rules = RuleSet::from_strings(&[
+            "cargo test",
+            "git diff",
+            "tool:write_file",
+            "tool:mcp__gh__*",
+        ]);
+        assert!(
+            rules
+                .allowing(EXECUTE_COMMAND, &cmd("cargo test --all"))
+                .is_some()
+        );
+        assert!(
+            rules
+                .allowing(EXECUTE_COMMAND, &cmd("cargo test && git diff HEAD"))
+                .is_some()
+        );
+        assert!(
+            rules
+                .allowing(EXECUTE_COMMAND, &cmd("cargo testify"))
+                .is_none()
+        );
+        assert!(
+            rules
+                .allowing(EXECUTE_COMMAND, &cmd("cargo test && rm -rf x"))
+                .is_none()
+        );
+        assert!(
+            rules
+                .allowing(EXECUTE_COMMAND, &cmd("cargo test $(rm -rf x)"))
+                .is_none()
+        );
         assert!(rules.allowing("write_file", &Map::new()).is_some());
-        assert!(rules.allowing("mcp__gh__create_issue", &Map::new()).is_some());
+        assert!(
+            rules
+                .allowing("mcp__gh__create_issue", &Map::new())
+                .is_some()
+        );
         assert!(rules.allowing("edit_file", &Map::new()).is_none());
     }
 
     #[test]
     fn deny_rules_match_any_command() {
         let rules = RuleSet::from_strings(&["git push", "tool:revert_turn"]);
-        assert!(rules.denying(EXECUTE_COMMAND, &cmd("cargo test && git push --force")).is_some());
-        assert!(rules.denying(EXECUTE_COMMAND, &cmd("echo `git push`")).is_some());
+        assert!(
+            rules
+                .denying(EXECUTE_COMMAND, &cmd("cargo test && git push --force"))
+                .is_some()
+        );
+        assert!(
+            rules
+                .denying(EXECUTE_COMMAND, &cmd("echo `git push`"))
+                .is_some()
+        );
         assert!(rules.denying(EXECUTE_COMMAND, &cmd("git pull")).is_none());
         assert!(rules.denying("revert_turn", &Map::new()).is_some());
     }
 
     #[test]
     fn session_rules_per_tool_and_per_mcp_server() {
-        assert_eq!(session_rule("write_file", &Map::new()), ApprovalRule::Tool("write_file".into()));
-        assert_eq!(session_rule("mcp__gh__list", &Map::new()), ApprovalRule::Tool("mcp__gh__*".into()));
-        assert_eq!(session_rule(EXECUTE_COMMAND, &cmd("cargo test x")), prefix(&["cargo", "test"]));
+        assert_eq!(
+            session_rule("write_file", &Map::new()),
+            ApprovalRule::Tool("write_file".into())
+        );
+        assert_eq!(
+            session_rule("mcp__gh__list", &Map::new()),
+            ApprovalRule::Tool("mcp__gh__*".into())
+        );
+        assert_eq!(
+            session_rule(EXECUTE_COMMAND, &cmd("cargo test x")),
+            prefix(&["cargo", "test"])
+        );
     }
 }

@@ -5,19 +5,22 @@ use serde_json::json;
 use super::*;
 
 fn log(dir: &Path) -> AuditLog {
-    AuditLog::new(dir.join("audit"), Redactor::new(["sk-configured-key-123".to_string()]))
+    AuditLog::new(
+        dir.join("audit"),
+        Redactor::new(["sk-configured-key-123".to_string()]),
+    )
 }
 
 fn write(log: &AuditLog, tool: &str, args: Value) -> AuditEntry {
-    let entry = log.entry(
+    let entry = log.entry(CallRecord {
         tool,
-        &args,
-        AuditOutcome::Allow,
-        "",
-        ApprovedBy::AutoClassifier,
-        12,
-        json!({"mode": "auto"}),
-    );
+        args: &args,
+        outcome: AuditOutcome::Allow,
+        reason: "",
+        approver: ApprovedBy::AutoClassifier,
+        duration_ms: 12,
+        metadata: json!({"mode": "auto"}),
+    });
     log.record(&entry);
     entry
 }
@@ -31,8 +34,22 @@ fn writes_one_jsonl_line_per_entry_with_every_field() {
     let text = fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 1);
     let line: Value = serde_json::from_str(text.trim_end()).unwrap();
-    let keys: Vec<&str> = line.as_object().unwrap().keys().map(String::as_str).collect();
-    for key in ["timestamp", "tool", "args", "outcome", "reason", "approver", "durationMs", "metadata"] {
+    let keys: Vec<&str> = line
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for key in [
+        "timestamp",
+        "tool",
+        "args",
+        "outcome",
+        "reason",
+        "approver",
+        "durationMs",
+        "metadata",
+    ] {
         assert!(keys.contains(&key), "missing {key} in {line}");
     }
     assert_eq!(line["tool"], "execute_command");
@@ -62,13 +79,23 @@ fn secrets_are_redacted_before_the_cut() {
     let log = log(dir.path());
     // The key sits right at the cut: cutting first would leave a prefix of it in the file.
     let padding = "x".repeat(MAX_ARGS_CHARS - 30);
-    let command = format!("echo {padding} OPENAI_API_KEY=sk-configured-key-123 Authorization: Bearer tok");
+    let command =
+        format!("echo {padding} OPENAI_API_KEY=sk-configured-key-123 Authorization: Bearer tok");
     let entry = write(&log, "execute_command", json!({"command": command}));
     assert!(!entry.args.contains("sk-conf"), "{}", entry.args);
     assert!(entry.args.chars().count() <= MAX_ARGS_CHARS + 1);
-    let short = write(&log, "execute_command", json!({"command": "curl -H 'Authorization: Bearer abc123' x; echo sk-configured-key-123"}));
-    assert!(!short.args.contains("abc123") && !short.args.contains("sk-configured"), "{}", short.args);
-    let text = fs::read_to_string(log.dir().join(file_name(chrono::Local::now().date_naive()))).unwrap();
+    let short = write(
+        &log,
+        "execute_command",
+        json!({"command": "curl -H 'Authorization: Bearer abc123' x; echo sk-configured-key-123"}),
+    );
+    assert!(
+        !short.args.contains("abc123") && !short.args.contains("sk-configured"),
+        "{}",
+        short.args
+    );
+    let text =
+        fs::read_to_string(log.dir().join(file_name(chrono::Local::now().date_naive()))).unwrap();
     assert!(!text.contains("sk-configured-key-123"));
 }
 
@@ -77,7 +104,15 @@ fn read_recent_returns_the_latest_entries_oldest_first_across_days() {
     let dir = tempfile::tempdir().unwrap();
     let log = log(dir.path());
     assert!(log.read_recent(10).unwrap().is_empty());
-    let old = log.entry("edit_file", &json!({"n": 0}), AuditOutcome::Deny, "no", ApprovedBy::Hitl, 1, Value::Null);
+    let old = log.entry(CallRecord {
+        tool: "edit_file",
+        args: &json!({"n": 0}),
+        outcome: AuditOutcome::Deny,
+        reason: "no",
+        approver: ApprovedBy::Hitl,
+        duration_ms: 1,
+        metadata: Value::Null,
+    });
     fs::create_dir_all(log.dir()).unwrap();
     fs::write(
         log.dir().join("audit-2000-01-01.jsonl"),
@@ -88,7 +123,10 @@ fn read_recent_returns_the_latest_entries_oldest_first_across_days() {
         write(&log, "write_file", json!({"n": n}));
     }
     let recent = log.read_recent(2).unwrap();
-    assert_eq!(recent.iter().map(|e| e.args.as_str()).collect::<Vec<_>>(), ["{\"n\":2}", "{\"n\":3}"]);
+    assert_eq!(
+        recent.iter().map(|e| e.args.as_str()).collect::<Vec<_>>(),
+        ["{\"n\":2}", "{\"n\":3}"]
+    );
     let all = log.read_recent(10).unwrap();
     assert_eq!(all.len(), 4);
     assert_eq!(all[0].tool, "edit_file");

@@ -41,8 +41,8 @@ impl WriteFence {
         let expanded = match expand_home(target) {
             Home::Expanded(p) => p,
             Home::Unknown => return Some(target.to_string()),
-            Home::NotHome if target.starts_with('$') => return None,
-            Home::NotHome => target.to_string(),
+            Home::Plain if target.starts_with('$') => return None,
+            Home::Plain => target.to_string(),
         };
         if HARMLESS_DEVICES.contains(&expanded.as_str()) || expanded.starts_with("/dev/fd/") {
             return None;
@@ -50,7 +50,10 @@ impl WriteFence {
         let lexical = normalize(&self.guard.root().join(&expanded));
         // Only a literal `/tmp/...` counts as scratch space: a relative or `~` path that happens to land in /tmp
         // (a project or home under /tmp) is judged like any other path.
-        if target.starts_with("/tmp/") && lexical.starts_with("/tmp") && lexical != Path::new("/tmp") {
+        if target.starts_with("/tmp/")
+            && lexical.starts_with("/tmp")
+            && lexical != Path::new("/tmp")
+        {
             return None;
         }
         if self.extra_roots.iter().any(|r| lexical.starts_with(r)) {
@@ -75,7 +78,7 @@ enum Home {
     Expanded(String),
     /// `~user` or a home that cannot be found: treated as outside.
     Unknown,
-    NotHome,
+    Plain,
 }
 
 /// Expands `~`, `~/x`, `$HOME`, `${HOME}` to the user's home directory.
@@ -84,14 +87,14 @@ fn expand_home(target: &str) -> Home {
         .iter()
         .find_map(|p| target.strip_prefix(p));
     let Some(rest) = rest else {
-        return Home::NotHome;
+        return Home::Plain;
     };
     if !(rest.is_empty() || rest.starts_with('/')) {
         // `~user/...` or `$HOMEDIR`.
         return if target.starts_with('~') {
             Home::Unknown
         } else {
-            Home::NotHome
+            Home::Plain
         };
     }
     match dirs::home_dir() {

@@ -402,7 +402,8 @@ impl Lexer {
         }
         if let Some(op) = OPS.iter().find(|o| rest.starts_with(**o)) {
             self.i += op.len();
-            self.tokens.push(Token::Op(if *op == ";;" { ";" } else { op }));
+            self.tokens
+                .push(Token::Op(if *op == ";;" { ";" } else { op }));
             return;
         }
         // A lone `&` (background).

@@ -13,9 +13,8 @@ use super::unwrap::{is_shell, program_name, shell_script, unwrap_command};
 const MAX_DEPTH: usize = 8;
 
 /// `name(){ ... }` function definitions (for the fork-bomb check).
-static FUNCTION_DEF: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"([A-Za-z_:.][A-Za-z0-9_:.]*)\s*\(\s*\)\s*\{([^}]*)\}").ok()
-});
+static FUNCTION_DEF: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"([A-Za-z_:.][A-Za-z0-9_:.]*)\s*\(\s*\)\s*\{([^}]*)\}").ok());
 
 /// Checks `line` and everything nested in it.
 pub fn check_line(line: &str, fence: &WriteFence, depth: usize) -> Result<(), GuardDenial> {
@@ -141,7 +140,7 @@ fn check_command(
         "rm" => check_rm(args, fence),
         "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink" => {
             for target in positionals(args) {
-                fence_target(fence, target, &format!("{name}"))?;
+                fence_target(fence, target, &name)?;
             }
             Ok(())
         }
@@ -160,9 +159,7 @@ fn check_command(
         {
             Err(power_denial(&name))
         }
-        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => {
-            Err(power_denial(&name))
-        }
+        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => Err(power_denial(&name)),
         n if n.starts_with("mkfs") || n == "mke2fs" || n == "wipefs" => Err(GuardDenial::new(
             "mkfs",
             format!("`{n}` formats or wipes a file system"),
@@ -208,7 +205,10 @@ fn positionals(args: &[String]) -> Vec<&str> {
 /// Short flags (`-rf`) and long ones (`--recursive`) present in `args`.
 fn has_flag(args: &[String], short: &[char], long: &str) -> bool {
     args.iter().take_while(|a| *a != "--").any(|a| {
-        a == long || (a.starts_with('-') && !a.starts_with("--") && a.chars().skip(1).any(|c| short.contains(&c)))
+        a == long
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && a.chars().skip(1).any(|c| short.contains(&c)))
     })
 }
 
@@ -218,7 +218,10 @@ fn catastrophic(target: &str) -> bool {
     let t = target.trim();
     let t = t.trim_end_matches("/*").trim_end_matches('*');
     let t = t.trim_end_matches('/');
-    if matches!(t, "" | "~" | "$HOME" | "${HOME}" | "." | ".." | "./.." | "/." | "/..") {
+    if matches!(
+        t,
+        "" | "~" | "$HOME" | "${HOME}" | "." | ".." | "./.." | "/." | "/.."
+    ) {
         return true;
     }
     t.starts_with('/') && t.matches('/').count() == 1
@@ -285,7 +288,9 @@ fn check_chmod(name: &str, args: &[String], fence: &WriteFence) -> Result<(), Gu
     {
         return Err(GuardDenial::new(
             "chmod-recursive-root",
-            format!("recursive `{name}` of `{t}` changes permissions of the whole system, home or project"),
+            format!(
+                "recursive `{name}` of `{t}` changes permissions of the whole system, home or project"
+            ),
         ));
     }
     for t in targets {

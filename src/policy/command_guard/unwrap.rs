@@ -64,9 +64,7 @@ pub fn unwrap_command(words: &[String]) -> &[String] {
             "exec" => skip_options(&rest[1..], &["-a"]),
             "xargs" => skip_options(
                 &rest[1..],
-                &[
-                    "-a", "-d", "-E", "-e", "-I", "-L", "-l", "-n", "-P", "-s",
-                ],
+                &["-a", "-d", "-E", "-e", "-I", "-L", "-l", "-n", "-P", "-s"],
             ),
             _ => return rest,
         };
@@ -93,7 +91,10 @@ pub fn shell_script(words: &[String]) -> Option<&str> {
 
 /// Shells that run a script given to them.
 pub fn is_shell(name: &str) -> bool {
-    matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish" | "csh" | "tcsh")
+    matches!(
+        name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish" | "csh" | "tcsh"
+    )
 }
 
 #[cfg(test)]

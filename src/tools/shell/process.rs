@@ -39,10 +39,7 @@ const SECRET_MARKERS: [&str; 5] = ["KEY", "SECRET", "TOKEN", "PASSWORD", "CREDEN
 
 /// Names of variables in `vars` the child must not see: those whose upper-cased name contains KEY, SECRET,
 /// TOKEN, PASSWORD or CREDENTIAL, unless listed in `keep`.
-pub fn scrub_env<'v>(
-    vars: impl IntoIterator<Item = &'v str>,
-    keep: &[String],
-) -> Vec<&'v str> {
+pub fn scrub_env<'v>(vars: impl IntoIterator<Item = &'v str>, keep: &[String]) -> Vec<&'v str> {
     vars.into_iter()
         .filter(|name| {
             let upper = name.to_ascii_uppercase();
@@ -250,15 +247,27 @@ mod tests {
     #[test]
     fn scrub_env_removes_secret_looking_names_unless_kept() {
         let names = [
-            "PATH", "HOME", "OPENAI_API_KEY", "github_token", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
-            "GOOGLE_APPLICATION_CREDENTIALS", "KEYBOARD", "LANG", "NPM_TOKEN",
+            "PATH",
+            "HOME",
+            "OPENAI_API_KEY",
+            "github_token",
+            "AWS_SECRET_ACCESS_KEY",
+            "DB_PASSWORD",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "KEYBOARD",
+            "LANG",
+            "NPM_TOKEN",
         ];
         let removed = scrub_env(names, &["NPM_TOKEN".to_string()]);
         assert_eq!(
             removed,
             [
-                "OPENAI_API_KEY", "github_token", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
-                "GOOGLE_APPLICATION_CREDENTIALS", "KEYBOARD",
+                "OPENAI_API_KEY",
+                "github_token",
+                "AWS_SECRET_ACCESS_KEY",
+                "DB_PASSWORD",
+                "GOOGLE_APPLICATION_CREDENTIALS",
+                "KEYBOARD",
             ]
         );
     }

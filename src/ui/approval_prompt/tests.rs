@@ -33,7 +33,11 @@ fn cargo() -> ApprovalRequest {
 #[test]
 fn y_and_enter_approve() {
     for typed in ["y\n", "\n", "Y\n", "yes\n"] {
-        assert_eq!(answer(&cargo(), typed).0, ApprovalAnswer::Approve, "{typed:?}");
+        assert_eq!(
+            answer(&cargo(), typed).0,
+            ApprovalAnswer::Approve,
+            "{typed:?}"
+        );
     }
 }
 
@@ -41,8 +45,14 @@ fn y_and_enter_approve() {
 fn a_approves_for_the_session_and_names_the_prefix_rule() {
     let (a, shown) = answer(&cargo(), "a\n");
     assert_eq!(a, ApprovalAnswer::ApproveForSession);
-    assert!(shown.contains("allow commands starting with `cargo test` this session"), "{shown}");
-    assert!(shown.contains("execute_command wants to run (risk: high)"), "{shown}");
+    assert!(
+        shown.contains("allow commands starting with `cargo test` this session"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("execute_command wants to run (risk: high)"),
+        "{shown}"
+    );
     assert!(shown.contains("command: cargo test --all"), "{shown}");
 }
 
@@ -50,12 +60,19 @@ fn a_approves_for_the_session_and_names_the_prefix_rule() {
 fn n_rejects_with_an_optional_reason() {
     assert_eq!(
         answer(&cargo(), "n\nuse cargo nextest instead\n").0,
-        ApprovalAnswer::Reject { reason: Some("use cargo nextest instead".to_string()) }
+        ApprovalAnswer::Reject {
+            reason: Some("use cargo nextest instead".to_string())
+        }
     );
-    assert_eq!(answer(&cargo(), "n\n\n").0, ApprovalAnswer::Reject { reason: None });
+    assert_eq!(
+        answer(&cargo(), "n\n\n").0,
+        ApprovalAnswer::Reject { reason: None }
+    );
     assert_eq!(
         answer(&cargo(), "n too slow\n").0,
-        ApprovalAnswer::Reject { reason: Some("too slow".to_string()) }
+        ApprovalAnswer::Reject {
+            reason: Some("too slow".to_string())
+        }
     );
 }
 
@@ -66,7 +83,10 @@ fn s_skips() {
 
 #[test]
 fn m_edits_the_arguments_and_reprompts_on_invalid_json() {
-    let (a, shown) = answer(&cargo(), "m\n{not json\n[1]\n{\"command\": \"cargo test -p core\"}\n");
+    let (a, shown) = answer(
+        &cargo(),
+        "m\n{not json\n[1]\n{\"command\": \"cargo test -p core\"}\n",
+    );
     let want = json!({"command": "cargo test -p core"});
     assert_eq!(a, ApprovalAnswer::Modify(want.as_object().unwrap().clone()));
     assert!(shown.contains("Invalid JSON"), "{shown}");
@@ -80,14 +100,23 @@ fn five_invalid_answers_reject() {
     assert!(shown.contains("4/5 invalid answers"), "{shown}");
     assert!(shown.contains("No valid answer after 5 tries"), "{shown}");
     // Four invalid answers still leave a chance.
-    assert_eq!(answer(&cargo(), "x\nx\nx\nx\ny\n").0, ApprovalAnswer::Approve);
+    assert_eq!(
+        answer(&cargo(), "x\nx\nx\nx\ny\n").0,
+        ApprovalAnswer::Approve
+    );
     // Invalid JSON after `m` counts too.
-    assert!(matches!(answer(&cargo(), "x\nx\nm\n{\n{\n{\n").0, ApprovalAnswer::Reject { .. }));
+    assert!(matches!(
+        answer(&cargo(), "x\nx\nm\n{\n{\n{\n").0,
+        ApprovalAnswer::Reject { .. }
+    ));
 }
 
 #[test]
 fn end_of_input_rejects() {
-    assert!(matches!(answer(&cargo(), "").0, ApprovalAnswer::Reject { .. }));
+    assert!(matches!(
+        answer(&cargo(), "").0,
+        ApprovalAnswer::Reject { .. }
+    ));
 }
 
 #[test]
@@ -107,7 +136,10 @@ fn control_and_bidi_characters_are_shown_safely() {
 
 #[test]
 fn long_values_are_folded_and_multi_line_values_indented() {
-    let content = (1..=100).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+    let content = (1..=100)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut req = request(json!({"path": "a.txt", "content": content}));
     req.tool = "write_file".to_string();
     req.risk = Risk::Medium;
