@@ -361,7 +361,7 @@ fn approvals_and_shell_sections_from_the_user_file() {
     assert_eq!(c.shell.keep_env, ["NPM_TOKEN"]);
     let limits = c.tool_limits();
     assert_eq!(limits.keep_env, ["NPM_TOKEN"]);
-    assert_eq!(limits.extra_write_roots, [c.home.clone()]);
+    assert_eq!(limits.extra_write_roots, std::slice::from_ref(&c.home));
 }
 
 #[test]

@@ -8,7 +8,9 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::{Map, Value};
 
-use crate::policy::approval::{ApprovalAnswer, ApprovalRequest};
+use async_trait::async_trait;
+
+use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver};
 
 /// Invalid answers after which the call is rejected.
 pub const MAX_INVALID_ANSWERS: usize = 5;
@@ -16,6 +18,29 @@ pub const MAX_INVALID_ANSWERS: usize = 5;
 pub const FOLD_AFTER_CHARS: usize = 600;
 /// Lines of one argument shown before it is folded.
 pub const FOLD_AFTER_LINES: usize = 12;
+
+/// Asks at the terminal: the prompt on stderr, the answer from stdin (read on a blocking thread).
+pub struct TerminalApprover;
+
+#[async_trait]
+impl Approver for TerminalApprover {
+    async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
+        let request = request.clone();
+        let asked = tokio::task::spawn_blocking(move || {
+            prompt_approval(&request, &mut io::stdin().lock(), &mut io::stderr().lock())
+        })
+        .await;
+        match asked {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(e)) => ApprovalAnswer::Reject {
+                reason: Some(format!("the approval prompt failed: {e}")),
+            },
+            Err(_) => ApprovalAnswer::Reject {
+                reason: Some("the approval prompt stopped".to_string()),
+            },
+        }
+    }
+}
 
 /// Shows `request` on `out` and reads the answer from `input`.
 pub fn prompt_approval(

@@ -544,3 +544,29 @@ async fn config_rules_apply_in_every_mode() {
     after(&gate, "5", "read_file", &Map::new(), &ToolOutcome::ok("")).await;
     assert_eq!(f.audit().len(), 1);
 }
+
+#[tokio::test]
+async fn a_call_the_person_refused_is_not_asked_about_again_in_the_turn() {
+    let person = Person::answering([
+        ApprovalAnswer::Reject {
+            reason: Some("no".into()),
+        },
+        ApprovalAnswer::Approve,
+    ]);
+    let f = Fixture::new(ApprovalMode::Ask, person.clone(), None);
+    let gate = f.gate("x");
+    let a = command("make deploy");
+    assert_eq!(
+        code(&check(&gate, &f.ctx, "1", "execute_command", &a).await),
+        "USER_REJECTED"
+    );
+    let again = check(&gate, &f.ctx, "2", "execute_command", &a).await;
+    assert_eq!(code(&again), "USER_REJECTED");
+    assert!(reason(&again).contains("already refused"), "{again:?}");
+    assert_eq!(person.asked().len(), 1);
+    // A changed call is a new question.
+    assert_eq!(
+        check(&gate, &f.ctx, "3", "execute_command", &command("make")).await,
+        GateVerdict::Allow
+    );
+}

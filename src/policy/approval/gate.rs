@@ -104,6 +104,13 @@ struct TurnState {
     classifier_allowed: HashSet<String>,
     /// Who decided each call, by call id, for the audit log.
     decided_by: HashMap<String, ApprovedBy>,
+    /// Calls a person rejected or skipped this turn, with the answer: the same call is not asked about again.
+    refused_by_person: HashMap<String, GateVerdict>,
+}
+
+/// Identifies a call by tool and arguments.
+fn call_key(call: &GateCall<'_>) -> String {
+    format!("{}\u{0}{}", call.name, Value::Object(call.args.clone()))
 }
 
 /// The gate of one turn.
@@ -178,6 +185,13 @@ impl TurnGate {
             session_rule: rule.describe(),
             note,
         };
+        let key = call_key(call);
+        let earlier = lock(&self.state).refused_by_person.get(&key).cloned();
+        if let Some(GateVerdict::Deny { code, reason }) = earlier {
+            let reason =
+                format!("{reason} (The user already refused this exact call in this task.)");
+            return self.decide(call, ApprovedBy::Hitl, GateVerdict::deny(code, reason));
+        }
         let verdict = match options.approver.ask(&request).await {
             ApprovalAnswer::Approve => GateVerdict::Allow,
             ApprovalAnswer::ApproveForSession => {
@@ -198,11 +212,16 @@ impl TurnGate {
                 },
             ),
         };
+        if matches!(verdict, GateVerdict::Deny { .. }) {
+            lock(&self.state)
+                .refused_by_person
+                .insert(key, verdict.clone());
+        }
         self.decide(call, ApprovedBy::Hitl, verdict)
     }
 
     async fn classify(&self, call: &GateCall<'_>, ctx: &ToolContext) -> GateVerdict {
-        let key = format!("{}\u{0}{}", call.name, Value::Object(call.args.clone()));
+        let key = call_key(call);
         if lock(&self.state).classifier_allowed.contains(&key) {
             return self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow);
         }
