@@ -6,8 +6,19 @@ use crate::agent::{Agent, AgentOptions, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
+use crate::llm::providers::RequestExtras;
+use crate::policy::approval::{
+    ApprovalClassifier, ApprovalHook, ApprovalHookOptions, Approver, NonInteractiveApprover,
+    RuleSet,
+};
+use crate::policy::audit::AuditLog;
+use crate::policy::command_guard::CommandGuard;
 use crate::policy::path_guard::PathGuard;
+use crate::policy::redact::Redactor;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
+
+/// `max_tokens` of a classifier request: the answer is one short JSON object.
+const CLASSIFIER_MAX_TOKENS: u32 = 300;
 
 /// Why the agent could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -23,8 +34,65 @@ pub enum SetupError {
     },
 }
 
-/// The agent for `config`: client, core tools, executor, path guard, spill store and system prompt.
+/// The agent for `config`: client, core tools, executor, path guard, spill store, system prompt, and approval
+/// in `config.approval` mode with nobody to ask (as `paicli -p` runs).
 pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
+    let hook = build_approval_hook(config, Arc::new(NonInteractiveApprover))?;
+    build_agent_with_approval(config, hook)
+}
+
+/// The approval hook for `config`: its mode and `[approvals]` rules, the auto-mode classifier (same provider,
+/// no thinking, small `max_tokens`, model `PAICLI_AUTO_CLASSIFIER_MODEL` if set), the audit log in
+/// `$PAICLI_HOME/audit` (or `PAICLI_AUDIT_DIR`), and `approver` for questions to a person.
+pub fn build_approval_hook(
+    config: &Config,
+    approver: Arc<dyn Approver>,
+) -> Result<ApprovalHook, SetupError> {
+    let provider = config.provider()?;
+    let mut secrets: Vec<String> = provider.api_key.iter().cloned().collect();
+    let names: Vec<&str> = config.env.iter().map(|(k, _)| k).collect();
+    let secret_names = tools::shell::scrub_env(names, &[]);
+    secrets.extend(
+        config
+            .env
+            .iter()
+            .filter(|(k, _)| secret_names.contains(k))
+            .map(|(_, v)| v.to_string()),
+    );
+    let audit_dir = config
+        .env
+        .get("PAICLI_AUDIT_DIR")
+        .map_or_else(|| config.home.join("audit"), std::path::PathBuf::from);
+
+    let mut classifier_provider = provider;
+    classifier_provider.extras = RequestExtras::None;
+    classifier_provider.max_tokens = Some(CLASSIFIER_MAX_TOKENS);
+    if let Some(model) = config.env.get("PAICLI_AUTO_CLASSIFIER_MODEL") {
+        classifier_provider.model = model.to_string();
+    }
+    let classifier_client = OpenAiClient::new(classifier_provider, config.client_options())?;
+
+    let guard = PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
+        path: config.project_root.clone(),
+        source,
+    })?;
+    Ok(ApprovalHook::new(ApprovalHookOptions {
+        mode: config.approval,
+        allow: RuleSet::from_strings(&config.approvals.allow),
+        deny: RuleSet::from_strings(&config.approvals.deny),
+        approver,
+        classifier: Some(ApprovalClassifier::new(Arc::new(classifier_client))),
+        audit: Some(Arc::new(AuditLog::new(audit_dir, Redactor::new(secrets)))),
+        command_guard: Some(CommandGuard::new(
+            Arc::new(guard),
+            vec![config.home.clone()],
+        )),
+    }))
+}
+
+/// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
+/// a handle to switch modes).
+pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
     let provider = config.provider()?;
     let client = OpenAiClient::new(provider, config.client_options())?;
 
@@ -64,7 +132,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
         gates: Vec::new(),
     };
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
-    Ok(Agent::new(
+    let mut agent = Agent::new(
         Arc::new(client),
         registry,
         executor,
@@ -74,7 +142,9 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
             max_iterations: config.agent.max_iterations,
             token_budget: config.agent.token_budget,
         },
-    ))
+    );
+    agent.add_turn_hook(Arc::new(hook));
+    Ok(agent)
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`

@@ -125,6 +125,20 @@ pub struct ToolSettings {
     pub offload_threshold_chars: usize,
 }
 
+/// `[approvals]`: saved rules, as written (see `policy::approval::RuleSet`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ApprovalRules {
+    pub allow: Vec<String>,
+    pub deny: Vec<String>,
+}
+
+/// `[shell]`
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShellSettings {
+    /// Secret-looking variables child processes still receive.
+    pub keep_env: Vec<String>,
+}
+
 /// The fully resolved configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -136,6 +150,8 @@ pub struct Config {
     pub agent: AgentSettings,
     pub tools: ToolSettings,
     pub approval: ApprovalMode,
+    pub approvals: ApprovalRules,
+    pub shell: ShellSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -163,11 +179,20 @@ impl Config {
         let env = EnvVars::load(&project_root, &home, process_env)?;
 
         let mut file = ConfigFile::default();
-        for path in [
-            home.join("config.toml"),
-            project_root.join(".paicli/config.toml"),
+        for (path, is_project) in [
+            (home.join("config.toml"), false),
+            (project_root.join(".paicli/config.toml"), true),
         ] {
             if let Some(layer) = ConfigFile::read(&path)? {
+                if is_project && let Some(key) = layer.user_only_keys().first() {
+                    return Err(ConfigError::InvalidValue {
+                        key: (*key).to_string(),
+                        value: path.display().to_string(),
+                        reason: "a project's own config may not approve commands or keep secrets in the \
+                                 environment; move this key to $PAICLI_HOME/config.toml"
+                            .to_string(),
+                    });
+                }
                 file.merge(layer);
             }
         }
@@ -209,6 +234,8 @@ impl Config {
                 offload_threshold_chars: 32_000,
             },
             approval: ApprovalMode::default(),
+            approvals: ApprovalRules::default(),
+            shell: ShellSettings::default(),
             env,
         }
     }
@@ -268,6 +295,9 @@ impl Config {
             t.offload.threshold_chars,
         );
         set(&mut self.approval, f.approval.mode);
+        set(&mut self.approvals.allow, f.approvals.allow.clone());
+        set(&mut self.approvals.deny, f.approvals.deny.clone());
+        set(&mut self.shell.keep_env, f.shell.keep_env.clone());
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -341,6 +371,8 @@ impl Config {
             command_timeout: self.tools.command_timeout,
             command_inline_chars: self.tools.command_inline_chars,
             max_write_bytes: self.tools.max_write_bytes,
+            keep_env: self.shell.keep_env.clone(),
+            extra_write_roots: vec![self.home.clone()],
         }
     }
 }

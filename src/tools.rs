@@ -133,6 +133,10 @@ pub struct ToolLimits {
     pub command_inline_chars: usize,
     /// Largest file `write_file` / `edit_file` will produce.
     pub max_write_bytes: usize,
+    /// Secret-looking variables (see `shell::scrub_env`) that child processes still receive (`[shell] keep_env`).
+    pub keep_env: Vec<String>,
+    /// Places besides the project root that commands may write to (`$PAICLI_HOME`).
+    pub extra_write_roots: Vec<PathBuf>,
 }
 
 impl Default for ToolLimits {
@@ -141,6 +145,8 @@ impl Default for ToolLimits {
             command_timeout: Duration::from_secs(60),
             command_inline_chars: 8000,
             max_write_bytes: 5 * 1024 * 1024,
+            keep_env: Vec::new(),
+            extra_write_roots: Vec::new(),
         }
     }
 }

@@ -1,10 +1,12 @@
 //! Integration test modules (compiled into the single `all` test binary).
 
 mod agent_loop;
+mod approval;
 mod executor;
 mod fs_tools;
 mod gates;
 mod llm_client;
 mod oneshot_cli;
+mod safety_cli;
 mod sse_fixtures;
 mod sse_props;

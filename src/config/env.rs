@@ -55,6 +55,11 @@ impl EnvVars {
         }
     }
 
+    /// Every variable, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.vars.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     /// A non-empty variable.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.vars

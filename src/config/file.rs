@@ -18,6 +18,10 @@ pub struct ConfigFile {
     pub tools: ToolsSection,
     #[serde(default)]
     pub approval: ApprovalSection,
+    #[serde(default)]
+    pub approvals: ApprovalsSection,
+    #[serde(default)]
+    pub shell: ShellSection,
 }
 
 /// `[llm]`
@@ -79,7 +83,37 @@ pub struct ApprovalSection {
     pub mode: Option<ApprovalMode>,
 }
 
+/// `[approvals]`: saved approval rules (`"cargo test"` = a command prefix, `"tool:NAME"` = a whole tool).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalsSection {
+    /// Run without asking. Only the user file may set it: a project must not approve its own commands.
+    pub allow: Option<Vec<String>>,
+    /// Never run, in any mode. Rules of every layer add up.
+    pub deny: Option<Vec<String>>,
+}
+
+/// `[shell]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShellSection {
+    /// Secret-looking variables commands still receive. Only the user file may set it.
+    pub keep_env: Option<Vec<String>>,
+}
+
 impl ConfigFile {
+    /// The keys a project file set that only the user's own file may set, as `section.key` names.
+    pub fn user_only_keys(&self) -> Vec<&'static str> {
+        let mut keys = Vec::new();
+        if self.approvals.allow.is_some() {
+            keys.push("approvals.allow");
+        }
+        if self.shell.keep_env.is_some() {
+            keys.push("shell.keep_env");
+        }
+        keys
+    }
+
     /// Reads and parses `path`; `Ok(None)` when it does not exist.
     pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
         let text = match std::fs::read_to_string(path) {
@@ -133,5 +167,13 @@ impl ConfigFile {
         over(&mut s.offload.enabled, t.offload.enabled);
         over(&mut s.offload.threshold_chars, t.offload.threshold_chars);
         over(&mut self.approval.mode, top.approval.mode);
+        over(&mut self.approvals.allow, top.approvals.allow);
+        if let Some(deny) = top.approvals.deny {
+            self.approvals
+                .deny
+                .get_or_insert_with(Vec::new)
+                .extend(deny);
+        }
+        over(&mut self.shell.keep_env, top.shell.keep_env);
     }
 }

@@ -340,3 +340,55 @@ fn local_providers_need_no_key_and_unknown_ones_are_named() {
         .to_string();
     assert!(err.contains("nosuch") && err.contains("deepseek"), "{err}");
 }
+
+#[test]
+fn approvals_and_shell_sections_from_the_user_file() {
+    let d = dirs();
+    d.write(
+        d.home.path(),
+        "config.toml",
+        "[approvals]\nallow = [\"cargo test\", \"tool:write_file\"]\ndeny = [\"git push\"]\n\n[shell]\nkeep_env = [\"NPM_TOKEN\"]\n",
+    );
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[approvals]\ndeny = [\"rm\"]\n",
+    );
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.approvals.allow, ["cargo test", "tool:write_file"]);
+    // Deny rules of every layer add up.
+    assert_eq!(c.approvals.deny, ["git push", "rm"]);
+    assert_eq!(c.shell.keep_env, ["NPM_TOKEN"]);
+    let limits = c.tool_limits();
+    assert_eq!(limits.keep_env, ["NPM_TOKEN"]);
+    assert_eq!(limits.extra_write_roots, std::slice::from_ref(&c.home));
+}
+
+#[test]
+fn safety_sections_default_to_empty() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.approvals, ApprovalRules::default());
+    assert!(c.shell.keep_env.is_empty());
+}
+
+#[test]
+fn a_project_file_may_not_allow_commands_or_keep_secrets() {
+    for text in [
+        "[approvals]\nallow = [\"curl\"]\n",
+        "[shell]\nkeep_env = [\"AWS_SECRET_ACCESS_KEY\"]\n",
+    ] {
+        let d = dirs();
+        d.write(d.project.path(), ".paicli/config.toml", text);
+        let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
+        assert!(err.contains("$PAICLI_HOME/config.toml"), "{err}");
+    }
+}
+
+#[test]
+fn unknown_keys_in_the_safety_sections_are_errors() {
+    let d = dirs();
+    d.write(d.home.path(), "config.toml", "[shell]\nkeep_envs = []\n");
+    let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
+    assert!(err.contains("keep_envs"), "{err}");
+}

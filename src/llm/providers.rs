@@ -263,6 +263,8 @@ pub struct ResolvedProvider {
     pub extras: RequestExtras,
     /// Extra HTTP headers (e.g. xfyun's `lora_id`).
     pub headers: Vec<(String, String)>,
+    /// `max_tokens` sent with every request when set (e.g. a short classifier call); `None` = the server's default.
+    pub max_tokens: Option<u32>,
 }
 
 impl ResolvedProvider {
@@ -292,6 +294,7 @@ impl ResolvedProvider {
             supports_tools: info.supports_tools,
             extras: info.extras,
             headers: Vec::new(),
+            max_tokens: None,
         };
         for o in overrides {
             if let Some(w) = o.context_window {

@@ -2,12 +2,16 @@
 
 mod process;
 
+pub use process::scrub_env;
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput};
+use crate::policy::command_guard::{COMMAND_GUARD, CommandGuard};
 use process::{Ending, RunSpec};
 
 /// The tool's name.
@@ -26,6 +30,8 @@ impl Tool for ExecuteCommand {
 
     fn description(&self) -> &str {
         "Run a shell command with `bash -c` in the project root and return its combined stdout and stderr. \
+         Variables whose names contain KEY, SECRET, TOKEN, PASSWORD or CREDENTIAL are removed from its \
+         environment. Destructive or system-wide commands and writes outside the project are refused. \
          Stdin is closed, so interactive programs cannot wait for input. The command and everything it started \
          are killed after 60 seconds. A non-zero exit code is reported as a failure. Output beyond 8000 \
          characters is saved to a file under .paicli/tool-outputs/ and a preview is returned."
@@ -47,12 +53,18 @@ impl Tool for ExecuteCommand {
             Ok(_) => return ToolOutcome::failed("`command` is empty"),
             Err(outcome) => return outcome,
         };
+        // The guard lives here, not in a gate, so no approval mode can switch it off.
+        let guard = CommandGuard::new(Arc::clone(&ctx.guard), ctx.limits.extra_write_roots.clone());
+        if let Err(denial) = guard.check(command) {
+            return ToolOutcome::denied(COMMAND_GUARD, denial.reason());
+        }
         let spec = RunSpec {
             command,
             cwd: &ctx.root,
             timeout: ctx.limits.command_timeout,
             cancel: &ctx.cancel,
             max_chars: MAX_CAPTURE_CHARS,
+            keep_env: &ctx.limits.keep_env,
         };
         let run = match process::run(spec).await {
             Ok(run) => run,

@@ -24,6 +24,9 @@ pub fn build_body(provider: &ResolvedProvider, messages: &[Message], tools: &[To
     if provider.include_usage {
         body.insert("stream_options".into(), json!({"include_usage": true}));
     }
+    if let Some(max_tokens) = provider.max_tokens {
+        body.insert("max_tokens".into(), json!(max_tokens));
+    }
     add_extras(&mut body, provider.extras);
     Value::Object(body)
 }

@@ -30,6 +30,22 @@ pub struct RunSpec<'a> {
     pub cancel: &'a CancellationToken,
     /// Output kept, in chars; the rest is read and discarded.
     pub max_chars: usize,
+    /// Secret-looking variables the child still receives (see [`scrub_env`]).
+    pub keep_env: &'a [String],
+}
+
+/// Parts of a variable name that mark it as a secret.
+const SECRET_MARKERS: [&str; 5] = ["KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIAL"];
+
+/// Names of variables in `vars` the child must not see: those whose upper-cased name contains KEY, SECRET,
+/// TOKEN, PASSWORD or CREDENTIAL, unless listed in `keep`.
+pub fn scrub_env<'v>(vars: impl IntoIterator<Item = &'v str>, keep: &[String]) -> Vec<&'v str> {
+    vars.into_iter()
+        .filter(|name| {
+            let upper = name.to_ascii_uppercase();
+            SECRET_MARKERS.iter().any(|m| upper.contains(m)) && !keep.iter().any(|k| k == name)
+        })
+        .collect()
 }
 
 /// How a run ended.
@@ -70,6 +86,12 @@ pub async fn run(spec: RunSpec<'_>) -> io::Result<Run> {
         .stderr(writer_for_stderr)
         .process_group(0)
         .kill_on_drop(true);
+    let names: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .collect();
+    for name in scrub_env(names.iter().map(String::as_str), spec.keep_env) {
+        command.env_remove(name);
+    }
     let spawned = command.spawn();
     // Our copies of the write end must close, or the pipe never reports end of file.
     drop(command);
@@ -221,6 +243,34 @@ impl Drop for ProcessGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scrub_env_removes_secret_looking_names_unless_kept() {
+        let names = [
+            "PATH",
+            "HOME",
+            "OPENAI_API_KEY",
+            "github_token",
+            "AWS_SECRET_ACCESS_KEY",
+            "DB_PASSWORD",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "KEYBOARD",
+            "LANG",
+            "NPM_TOKEN",
+        ];
+        let removed = scrub_env(names, &["NPM_TOKEN".to_string()]);
+        assert_eq!(
+            removed,
+            [
+                "OPENAI_API_KEY",
+                "github_token",
+                "AWS_SECRET_ACCESS_KEY",
+                "DB_PASSWORD",
+                "GOOGLE_APPLICATION_CREDENTIALS",
+                "KEYBOARD",
+            ]
+        );
+    }
 
     #[test]
     fn capture_keeps_up_to_the_cap_and_reports_the_rest() {

@@ -1,0 +1,369 @@
+//! The approval gate, plugged in as a [`TurnHook`]: each turn gets a fresh gate (its own consecutive-denial
+//! counter and classifier cache) sharing the session's mode and saved rules. The same gate writes the audit log
+//! from `after`, because it knows who approved each call.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+
+use super::rules::session_rule;
+use super::{
+    ApprovalAnswer, ApprovalClassifier, ApprovalMode, ApprovalRequest, Approver, ClassifierVerdict,
+    Risk, RuleSet, allowing_flag, risk_of,
+};
+use crate::agent::{TurnHook, TurnScope};
+use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord, is_audited};
+use crate::policy::command_guard::{COMMAND_GUARD, CommandGuard};
+use crate::tools::shell::EXECUTE_COMMAND;
+use crate::tools::{CallGate, GateCall, GateVerdict, ToolContext, ToolOutcome};
+
+/// Consecutive auto-mode denials in one turn after which a person is asked instead.
+pub const ESCALATE_AFTER_DENIALS: u32 = 3;
+
+/// What the approval hook works with.
+pub struct ApprovalHookOptions {
+    pub mode: ApprovalMode,
+    /// `[approvals] allow`: runs without asking, in every mode except `plan`.
+    pub allow: RuleSet,
+    /// `[approvals] deny`: never runs, in every mode.
+    pub deny: RuleSet,
+    pub approver: Arc<dyn Approver>,
+    /// The auto-mode classifier; without one, auto mode treats every command as needing a person.
+    pub classifier: Option<ApprovalClassifier>,
+    pub audit: Option<Arc<AuditLog>>,
+    /// Checked before a command is classified or shown to a person (the tool checks again).
+    pub command_guard: Option<CommandGuard>,
+}
+
+struct Shared {
+    options: ApprovalHookOptions,
+    mode: Mutex<ApprovalMode>,
+    session: Mutex<RuleSet>,
+}
+
+/// Approval for every turn of a session.
+#[derive(Clone)]
+pub struct ApprovalHook {
+    shared: Arc<Shared>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl ApprovalHook {
+    /// A hook starting in `options.mode` with no session rules.
+    pub fn new(options: ApprovalHookOptions) -> Self {
+        let mode = options.mode;
+        ApprovalHook {
+            shared: Arc::new(Shared {
+                options,
+                mode: Mutex::new(mode),
+                session: Mutex::new(RuleSet::default()),
+            }),
+        }
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> ApprovalMode {
+        *lock(&self.shared.mode)
+    }
+
+    /// Switches the mode (`/mode`, Shift+Tab); calls already decided are not revisited.
+    pub fn set_mode(&self, mode: ApprovalMode) {
+        *lock(&self.shared.mode) = mode;
+    }
+
+    /// The rules saved this session with `a`.
+    pub fn session_rules(&self) -> RuleSet {
+        lock(&self.shared.session).clone()
+    }
+}
+
+impl TurnHook for ApprovalHook {
+    fn begin_turn(&self, submitted: &str) -> TurnScope {
+        let gate = TurnGate {
+            shared: Arc::clone(&self.shared),
+            request: submitted.to_string(),
+            state: Mutex::default(),
+        };
+        TurnScope {
+            gates: vec![Arc::new(gate)],
+            ..TurnScope::default()
+        }
+    }
+}
+
+#[derive(Default)]
+struct TurnState {
+    consecutive_denials: u32,
+    /// `tool` + arguments the classifier allowed this turn.
+    classifier_allowed: HashSet<String>,
+    /// Who decided each call, by call id, for the audit log.
+    decided_by: HashMap<String, ApprovedBy>,
+    /// Calls a person rejected or skipped this turn, with the answer: the same call is not asked about again.
+    refused_by_person: HashMap<String, GateVerdict>,
+}
+
+/// Identifies a call by tool and arguments.
+fn call_key(call: &GateCall<'_>) -> String {
+    format!("{}\u{0}{}", call.name, Value::Object(call.args.clone()))
+}
+
+/// The gate of one turn.
+struct TurnGate {
+    shared: Arc<Shared>,
+    request: String,
+    state: Mutex<TurnState>,
+}
+
+impl TurnGate {
+    fn decide(&self, call: &GateCall<'_>, by: ApprovedBy, verdict: GateVerdict) -> GateVerdict {
+        let mut state = lock(&self.state);
+        state.decided_by.insert(call.id.to_string(), by);
+        if !matches!(verdict, GateVerdict::Deny { .. }) {
+            state.consecutive_denials = 0;
+        }
+        verdict
+    }
+
+    /// An auto-mode denial; the third in a row asks a person instead.
+    async fn auto_deny(&self, call: &GateCall<'_>, by: ApprovedBy, reason: String) -> GateVerdict {
+        let escalate = {
+            let mut state = lock(&self.state);
+            state.consecutive_denials += 1;
+            state.consecutive_denials >= ESCALATE_AFTER_DENIALS
+        };
+        if escalate && self.shared.options.approver.is_interactive() {
+            lock(&self.state).consecutive_denials = 0;
+            let note =
+                format!("auto mode denied this ({reason}); this is the third denial in a row");
+            return self.ask_person(call, Some(note)).await;
+        }
+        let flag = allowing_flag(call.name);
+        self.decide(
+            call,
+            by,
+            GateVerdict::deny(
+                "AUTO_DENIED",
+                format!(
+                    "auto approval mode did not run `{}`: {reason}. Do not retry the same call unchanged; use a \
+                     safer alternative or tell the user what you need. (The user can allow it with `{flag}` or an \
+                     [approvals] allow rule.)",
+                    call.name
+                ),
+            ),
+        )
+    }
+
+    async fn ask_person(&self, call: &GateCall<'_>, note: Option<String>) -> GateVerdict {
+        let options = &self.shared.options;
+        if !options.approver.is_interactive() {
+            let flag = allowing_flag(call.name);
+            return self.decide(
+                call,
+                ApprovedBy::Policy,
+                GateVerdict::deny(
+                    "APPROVAL_REQUIRED",
+                    format!(
+                        "`{}` needs a person's approval and this run is non-interactive, so it was not run. Do \
+                         not retry it unchanged. The user can allow it by rerunning with `{flag}` or adding an \
+                         [approvals] allow rule to config.toml.",
+                        call.name
+                    ),
+                ),
+            );
+        }
+        let rule = session_rule(call.name, call.args);
+        let request = ApprovalRequest {
+            tool: call.name.to_string(),
+            risk: risk_of(call.name),
+            args: call.args.clone(),
+            session_rule: rule.describe(),
+            note,
+        };
+        let key = call_key(call);
+        let earlier = lock(&self.state).refused_by_person.get(&key).cloned();
+        if let Some(GateVerdict::Deny { code, reason }) = earlier {
+            let reason =
+                format!("{reason} (The user already refused this exact call in this task.)");
+            return self.decide(call, ApprovedBy::Hitl, GateVerdict::deny(code, reason));
+        }
+        let verdict = match options.approver.ask(&request).await {
+            ApprovalAnswer::Approve => GateVerdict::Allow,
+            ApprovalAnswer::ApproveForSession => {
+                lock(&self.shared.session).add(rule);
+                GateVerdict::Allow
+            }
+            ApprovalAnswer::Modify(args) => GateVerdict::AllowWith(args),
+            ApprovalAnswer::Skip => GateVerdict::deny(
+                "USER_SKIPPED",
+                "the user skipped this call; carry on with the task without it and do not retry it unchanged",
+            ),
+            ApprovalAnswer::Reject { reason } => GateVerdict::deny(
+                "USER_REJECTED",
+                match reason.filter(|r| !r.trim().is_empty()) {
+                    Some(r) => format!("the user rejected this call: {}. Do not retry it unchanged.", r.trim()),
+                    None => "the user rejected this call. Do not retry it unchanged; ask what they want instead."
+                        .to_string(),
+                },
+            ),
+        };
+        if matches!(verdict, GateVerdict::Deny { .. }) {
+            lock(&self.state)
+                .refused_by_person
+                .insert(key, verdict.clone());
+        }
+        self.decide(call, ApprovedBy::Hitl, verdict)
+    }
+
+    async fn classify(&self, call: &GateCall<'_>, ctx: &ToolContext) -> GateVerdict {
+        let key = call_key(call);
+        if lock(&self.state).classifier_allowed.contains(&key) {
+            return self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow);
+        }
+        let verdict = match &self.shared.options.classifier {
+            Some(c) => {
+                c.classify(&self.request, call.name, call.args, &ctx.cancel)
+                    .await
+            }
+            None => ClassifierVerdict::Ask("no safety classifier is configured".to_string()),
+        };
+        match verdict {
+            ClassifierVerdict::Allow => {
+                lock(&self.state).classifier_allowed.insert(key);
+                self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow)
+            }
+            ClassifierVerdict::Ask(reason) => {
+                self.auto_deny(call, ApprovedBy::AutoClassifier, reason)
+                    .await
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl CallGate for TurnGate {
+    async fn check(&self, call: GateCall<'_>, ctx: &ToolContext) -> GateVerdict {
+        if call.parallel_safe {
+            return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
+        }
+        let options = &self.shared.options;
+        if let Some(rule) = options.deny.denying(call.name, call.args) {
+            let reason = format!(
+                "the user's [approvals] deny rule ({}) forbids this call; do not retry it",
+                rule.describe()
+            );
+            return self.decide(
+                &call,
+                ApprovedBy::Config,
+                GateVerdict::deny("APPROVAL_RULE", reason),
+            );
+        }
+        let mode = *lock(&self.shared.mode);
+        if mode == ApprovalMode::Plan {
+            let reason = format!(
+                "plan mode is read-only: `{}` was not run. Only read-only tools run in plan mode; finish \
+                 investigating and present your plan, and the user will switch modes to carry it out.",
+                call.name
+            );
+            return self.decide(
+                &call,
+                ApprovedBy::Policy,
+                GateVerdict::deny("PLAN_MODE", reason),
+            );
+        }
+        if call.name == EXECUTE_COMMAND
+            && let (Some(guard), Some(line)) = (
+                &options.command_guard,
+                call.args.get("command").and_then(Value::as_str),
+            )
+            && let Err(denial) = guard.check(line)
+        {
+            return self.decide(
+                &call,
+                ApprovedBy::Policy,
+                GateVerdict::deny(COMMAND_GUARD, denial.reason()),
+            );
+        }
+        if options.allow.allowing(call.name, call.args).is_some() {
+            return self.decide(&call, ApprovedBy::Config, GateVerdict::Allow);
+        }
+        if lock(&self.shared.session)
+            .allowing(call.name, call.args)
+            .is_some()
+        {
+            return self.decide(&call, ApprovedBy::Hitl, GateVerdict::Allow);
+        }
+        let risk = risk_of(call.name);
+        if risk == Risk::None {
+            return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
+        }
+        match mode {
+            ApprovalMode::Full => self.decide(&call, ApprovedBy::Policy, GateVerdict::Allow),
+            ApprovalMode::Ask | ApprovalMode::Plan => self.ask_person(&call, None).await,
+            ApprovalMode::Auto if risk == Risk::Medium => {
+                self.decide(&call, ApprovedBy::Policy, GateVerdict::Allow)
+            }
+            ApprovalMode::Auto if call.name == EXECUTE_COMMAND => self.classify(&call, ctx).await,
+            ApprovalMode::Auto => {
+                let reason = format!(
+                    "auto mode never runs `{}` without a person's approval",
+                    call.name
+                );
+                self.auto_deny(&call, ApprovedBy::Policy, reason).await
+            }
+        }
+    }
+
+    async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
+        let by = lock(&self.state).decided_by.remove(call.id);
+        let Some(audit) = &self.shared.options.audit else {
+            return;
+        };
+        if !is_audited(call.name) {
+            return;
+        }
+        let (result, reason, code) = match outcome {
+            ToolOutcome::Ok(_) => (AuditOutcome::Allow, String::new(), None),
+            ToolOutcome::Denied { code, reason } => {
+                (AuditOutcome::Deny, reason.clone(), Some(code.clone()))
+            }
+            ToolOutcome::Failed { reason } => (AuditOutcome::Error, reason.clone(), None),
+            ToolOutcome::Cancelled { .. } => (
+                AuditOutcome::Error,
+                "cancelled by the user".to_string(),
+                None,
+            ),
+        };
+        // A guard inside the tool decides on its own, whoever let the call through.
+        let by = match code.as_deref() {
+            Some(COMMAND_GUARD | "PATH_OUT_OF_BOUNDS") => ApprovedBy::Policy,
+            _ => by.unwrap_or(ApprovedBy::None),
+        };
+        let mode = *lock(&self.shared.mode);
+        let mut metadata = json!({
+            "mode": format!("{mode:?}").to_ascii_lowercase(),
+            "risk": risk_of(call.name).label(),
+            "callId": call.id,
+        });
+        if let (Some(code), Some(m)) = (code, metadata.as_object_mut()) {
+            m.insert("code".to_string(), Value::String(code));
+        }
+        let millis = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+        let args = Value::Object(call.args.clone());
+        let entry = audit.entry(CallRecord {
+            tool: call.name,
+            args: &args,
+            outcome: result,
+            reason: &reason,
+            approver: by,
+            duration_ms: millis,
+            metadata,
+        });
+        audit.record(&entry);
+    }
+}

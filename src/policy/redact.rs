@@ -1,0 +1,117 @@
+//! Masks secrets in text before it is stored: Bearer tokens, `Authorization:` values, `*_KEY=`/`password=`-style
+//! assignments (names containing key, token, secret, password, credential), and known secret values verbatim.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// What a secret is replaced with.
+pub const MASK: &str = "***";
+
+/// Known secrets shorter than this are not masked by value: they would hit ordinary words.
+const MIN_SECRET_LEN: usize = 6;
+
+/// Stops a secret value at whitespace, quotes, a JSON escape or a shell separator.
+const VALUE: &str = r#"[^\s"'\\&;,|<>]+"#;
+
+static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    [
+        (
+            format!(r"(?i)(\bauthorization\\?\x22?\s*[:=]\s*\\?\x22?)(?:(?:bearer|basic|token)\s+)?{VALUE}"),
+            "${1}***",
+        ),
+        (format!(r"(?i)(\bbearer\s+){VALUE}"), "${1}***"),
+        (
+            format!(
+                r"(?i)(\b[A-Za-z0-9_.-]*(?:key|token|secret|passwd|password|credential)[A-Za-z0-9_]*\\?\x22?\s*[:=]\s*\\?\x22?){VALUE}"
+            ),
+            "${1}***",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(p, r)| Regex::new(&p).ok().map(|re| (re, r)))
+    .collect()
+});
+
+/// Redacts secrets in text.
+#[derive(Clone, Debug, Default)]
+pub struct Redactor {
+    secrets: Vec<String>,
+}
+
+impl Redactor {
+    /// A redactor that also masks each of `secrets` (e.g. the configured API keys) wherever it appears.
+    pub fn new(secrets: impl IntoIterator<Item = String>) -> Self {
+        let mut secrets: Vec<String> = secrets
+            .into_iter()
+            .filter(|s| s.chars().count() >= MIN_SECRET_LEN)
+            .collect();
+        // Longest first, so a key that contains another is masked whole.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.dedup();
+        Redactor { secrets }
+    }
+
+    /// `text` with every secret replaced by `***`.
+    pub fn redact(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for secret in &self.secrets {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), MASK);
+            }
+        }
+        for (re, replacement) in PATTERNS.iter() {
+            out = re.replace_all(&out, *replacement).into_owned();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redact(text: &str) -> String {
+        Redactor::new(["sk-live-1234567890".to_string(), "abc".to_string()]).redact(text)
+    }
+
+    #[test]
+    fn masks_each_kind_of_secret() {
+        let cases = [
+            (
+                "curl -H 'Authorization: Bearer eyJhbGci.x.y' u",
+                "curl -H 'Authorization: ***' u",
+            ),
+            ("token: Bearer abc.def", "token: *** ***"),
+            ("Bearer abc.def", "Bearer ***"),
+            (
+                "OPENAI_API_KEY=sk-123 cargo run",
+                "OPENAI_API_KEY=*** cargo run",
+            ),
+            ("mysql --password=hunter2 db", "mysql --password=*** db"),
+            (
+                "export GITHUB_TOKEN=ghp_x && ls",
+                "export GITHUB_TOKEN=*** && ls",
+            ),
+            ("echo sk-live-1234567890", "echo ***"),
+            ("{\"api_key\":\"v4lue\"}", "{\"api_key\":\"***\"}"),
+            ("echo $OPENAI_API_KEY", "echo $OPENAI_API_KEY"),
+            ("cargo test abc", "cargo test abc"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(redact(input), want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn masks_inside_json_encoded_strings() {
+        let args = serde_json::json!({"command": "curl -H \"Authorization: token ghp_secret\" x"})
+            .to_string();
+        let out = redact(&args);
+        assert!(!out.contains("ghp_secret"), "{out}");
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+            "{out}"
+        );
+    }
+}
