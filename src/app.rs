@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::agent::{Agent, AgentOptions, prompt};
+use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
+use crate::memory::MemoryStore;
 use crate::policy::path_guard::PathGuard;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -26,15 +27,18 @@ pub enum SetupError {
 /// The agent for `config`: client, core tools, executor, path guard, spill store and system prompt.
 pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
     let provider = config.provider()?;
+    let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, config.client_options())?;
 
     let mut registry = ToolRegistry::new();
     for tool in tools::core_tools() {
         registry.register(tool);
     }
+    let root = config.project_root.clone();
+    let memory = Arc::new(MemoryStore::new(&config.home, &root));
+    registry.register(Arc::new(tools::memory::SaveMemory::new(Arc::clone(&memory))));
     let registry = Arc::new(registry);
 
-    let root = config.project_root.clone();
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
         path: root.clone(),
         source,
@@ -64,7 +68,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
         gates: Vec::new(),
     };
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
-    Ok(Agent::new(
+    let mut agent = Agent::new(
         Arc::new(client),
         registry,
         executor,
@@ -73,8 +77,13 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
         AgentOptions {
             max_iterations: config.agent.max_iterations,
             token_budget: config.agent.token_budget,
+            stagnation_window: config.agent.stagnation_window,
+            context_window,
         },
-    ))
+    );
+    agent.set_memory(memory);
+    agent.add_turn_hook(Arc::new(MemoryGuardHook));
+    Ok(agent)
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`
