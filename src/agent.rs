@@ -21,14 +21,14 @@ use crate::memory::MemoryStore;
 use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegistry};
 
 pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
+use compaction::Trigger;
 pub use compaction::{CompactionError, CompactionStage, Thresholds};
 pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
 pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
-pub use runaway::RunawayGuard;
-pub use turn_hook::{ToolFilter, TurnHook, TurnScope};
-use compaction::Trigger;
 use runaway::GuardCall;
+pub use runaway::RunawayGuard;
 use tokens::ContextMeter;
+pub use turn_hook::{ToolFilter, TurnHook, TurnScope};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
 /// Told to the model when a budget stops the loop; it gets one tool-less call to report.

@@ -36,7 +36,9 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
     }
     let root = config.project_root.clone();
     let memory = Arc::new(MemoryStore::new(&config.home, &root));
-    registry.register(Arc::new(tools::memory::SaveMemory::new(Arc::clone(&memory))));
+    registry.register(Arc::new(tools::memory::SaveMemory::new(Arc::clone(
+        &memory,
+    ))));
     let registry = Arc::new(registry);
 
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {

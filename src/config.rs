@@ -343,13 +343,13 @@ impl Config {
 
     /// Rejects settings that are valid one by one but not as used.
     fn validate(&self) -> Result<(), ConfigError> {
-        crate::agent::budget::validate_stagnation_window(self.agent.stagnation_window).map_err(|reason| {
-            ConfigError::InvalidValue {
+        crate::agent::budget::validate_stagnation_window(self.agent.stagnation_window).map_err(
+            |reason| ConfigError::InvalidValue {
                 key: "agent.stagnation_window".to_string(),
                 value: self.agent.stagnation_window.to_string(),
                 reason,
-            }
-        })?;
+            },
+        )?;
         Ok(())
     }
 

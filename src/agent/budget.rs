@@ -145,6 +145,7 @@ fn call_signature(calls: &[ToolCall]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -240,6 +241,10 @@ mod tests {
         for _ in 0..4 {
             b.record_tool_calls(&call("x", "{}"));
         }
-        assert_eq!(b.check(), None, "an invalid window falls back to the default 5");
+        assert_eq!(
+            b.check(),
+            None,
+            "an invalid window falls back to the default 5"
+        );
     }
 }

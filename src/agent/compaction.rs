@@ -27,7 +27,8 @@ const MAX_SEGMENT_CHARS: usize = 60_000;
 /// Largest summary asked for (chars).
 const MAX_SUMMARY_CHARS: usize = 8_000;
 /// The assistant's answer after the summary, so the tail continues a normal conversation.
-const CONTINUE_ACK: &str = "Understood. I have the summary of the earlier conversation and will continue from it.";
+const CONTINUE_ACK: &str =
+    "Understood. I have the summary of the earlier conversation and will continue from it.";
 /// Opens the summary message.
 const SUMMARY_HEADER: &str = "[conversation summary] The earlier part of this session was compacted into the summary \
 below. Treat it as the authoritative record of what happened before.";
@@ -159,7 +160,9 @@ impl Agent {
                 Err(e) => {
                     self.summary_failed_at_len = Some(self.history.len());
                     events.emit(AgentEvent::Notice {
-                        message: format!("context compaction skipped: {e}; keeping the full history"),
+                        message: format!(
+                            "context compaction skipped: {e}; keeping the full history"
+                        ),
                     });
                 }
             }
@@ -245,6 +248,7 @@ fn choose_cut(history: &[Message], turn_starts: &[usize], keep_turns: usize) -> 
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -273,7 +277,11 @@ mod tests {
             Message::assistant_tool_calls("", None, vec![]),
             Message::assistant_tool_calls("", None, vec![]),
         ];
-        assert_eq!(choose_cut(&h, &[1, 3, 5], 3), Some(3), "keeps two turns when three would leave nothing");
+        assert_eq!(
+            choose_cut(&h, &[1, 3, 5], 3),
+            Some(3),
+            "keeps two turns when three would leave nothing"
+        );
         assert_eq!(choose_cut(&h, &[1, 3, 5], 1), Some(5));
         assert_eq!(choose_cut(&h, &[1], 3), Some(7), "inside the only turn");
         assert_eq!(choose_cut(&h[..2], &[1], 3), None);

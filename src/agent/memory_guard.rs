@@ -63,7 +63,10 @@ pub struct ExternalContextGate {
 #[async_trait]
 impl CallGate for ExternalContextGate {
     async fn check(&self, call: GateCall<'_>, _ctx: &ToolContext) -> GateVerdict {
-        if call.name == "save_memory" && !self.user_asked && self.external_seen.load(Ordering::SeqCst) {
+        if call.name == "save_memory"
+            && !self.user_asked
+            && self.external_seen.load(Ordering::SeqCst)
+        {
             return GateVerdict::deny(
                 MEMORY_EXTERNAL_CONTEXT,
                 "this turn read web, MCP or command output, and the user did not ask to remember anything: a fact \
@@ -81,12 +84,15 @@ learned from that content is not saved. Ask the user to confirm it first.",
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn recognizes_requests_to_remember() {
-        assert!(asks_to_remember("Please remember that we deploy on Fridays"));
+        assert!(asks_to_remember(
+            "Please remember that we deploy on Fridays"
+        ));
         assert!(asks_to_remember("记住：测试用 cargo nextest"));
         assert!(!asks_to_remember("fetch the docs and fix the build"));
     }

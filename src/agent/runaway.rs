@@ -178,6 +178,7 @@ pub fn error_family(reason: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -212,7 +213,10 @@ mod tests {
     fn errors_fall_into_families() {
         assert_eq!(error_family("command timed out after 60 s"), "timeout");
         assert_eq!(error_family("HTTP 429 Too Many Requests"), "rate_limit");
-        assert_eq!(error_family("No such file or directory: a.txt"), "not_found");
+        assert_eq!(
+            error_family("No such file or directory: a.txt"),
+            "not_found"
+        );
         assert_eq!(error_family("old_text is not unique"), "invalid_argument");
         assert_eq!(error_family("something odd"), "something odd");
     }
@@ -246,8 +250,16 @@ mod tests {
         let mut g = RunawayGuard::new();
         let fail = |why: &str| ToolOutcome::failed(why);
         let steps = [
-            [("execute_command", r#"{"command":"make"}"#, fail("exit code 2"))],
-            [("execute_command", r#"{"command":"make"}"#, fail("exit code 1"))],
+            [(
+                "execute_command",
+                r#"{"command":"make"}"#,
+                fail("exit code 2"),
+            )],
+            [(
+                "execute_command",
+                r#"{"command":"make"}"#,
+                fail("exit code 1"),
+            )],
         ];
         assert_eq!(g.record_step(&step(&steps[0])), None);
         assert_eq!(g.record_step(&step(&steps[1])), None);
@@ -288,8 +300,16 @@ mod tests {
     #[test]
     fn alternating_between_two_actions_is_ping_pong() {
         let mut g = RunawayGuard::new();
-        let a = [("edit_file", r#"{"path":"a","old_text":"x","new_text":"y"}"#, ok())];
-        let b = [("edit_file", r#"{"path":"a","old_text":"y","new_text":"x"}"#, ok())];
+        let a = [(
+            "edit_file",
+            r#"{"path":"a","old_text":"x","new_text":"y"}"#,
+            ok(),
+        )];
+        let b = [(
+            "edit_file",
+            r#"{"path":"a","old_text":"y","new_text":"x"}"#,
+            ok(),
+        )];
         assert_eq!(g.record_step(&step(&a)), None);
         assert_eq!(g.record_step(&step(&b)), None);
         assert_eq!(g.record_step(&step(&a)), None);

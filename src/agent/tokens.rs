@@ -98,11 +98,7 @@ impl ContextMeter {
         match self.anchor {
             // The message right after the anchor is the assistant reply the completion tokens counted.
             Some((len, counted)) if len < history.len() => {
-                counted
-                    + history[len + 1..]
-                        .iter()
-                        .map(estimate_message)
-                        .sum::<u64>()
+                counted + history[len + 1..].iter().map(estimate_message).sum::<u64>()
             }
             _ => estimate_request(history, tools),
         }
@@ -110,6 +106,7 @@ impl ContextMeter {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::llm::ToolCall;

@@ -10,8 +10,8 @@ pub const MAX_FACTS: usize = 10;
 
 /// Words too common to say anything about relevance.
 const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "with", "this", "that", "is", "are", "to", "of", "in", "on", "it", "be", "we", "you", "a",
-    "an", "or", "do", "use", "please", "can", "should", "what", "how",
+    "the", "and", "for", "with", "this", "that", "is", "are", "to", "of", "in", "on", "it", "be",
+    "we", "you", "a", "an", "or", "do", "use", "please", "can", "should", "what", "how",
 ];
 
 /// Search terms of `text`: lower-case ASCII words (2+ chars) and bigrams of CJK runs (single chars for runs of 1).
@@ -96,6 +96,7 @@ pub fn rank(entries: Vec<MemoryEntry>, query: &str, now: i64, max_tokens: u64) -
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -111,7 +112,9 @@ mod tests {
     #[test]
     fn relevant_facts_score_above_unrelated_ones() {
         let q = terms("how do I run the tests?");
-        assert!(score(&q, "Run tests with cargo nextest") > score(&q, "The database is PostgreSQL"));
+        assert!(
+            score(&q, "Run tests with cargo nextest") > score(&q, "The database is PostgreSQL")
+        );
         let q = terms("数据库用的是什么");
         assert!(score(&q, "数据库是 PostgreSQL 15") > 0.0);
     }

@@ -35,7 +35,11 @@ pub fn bigrams(text: &str) -> HashSet<(char, char)> {
 pub fn dice(a: &str, b: &str) -> f64 {
     let (x, y) = (bigrams(a), bigrams(b));
     if x.is_empty() && y.is_empty() {
-        return if normalize(a) == normalize(b) { 1.0 } else { 0.0 };
+        return if normalize(a) == normalize(b) {
+            1.0
+        } else {
+            0.0
+        };
     }
     let common = x.intersection(&y).count();
     (2 * common) as f64 / (x.len() + y.len()) as f64
@@ -67,6 +71,7 @@ pub fn conflicts(new: &str, old: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -78,10 +83,19 @@ mod tests {
 
     #[test]
     fn number_and_version_changes_conflict() {
-        assert!(conflicts("The project uses Java 21", "The project uses Java 17"));
+        assert!(conflicts(
+            "The project uses Java 21",
+            "The project uses Java 17"
+        ));
         assert!(conflicts("项目使用 JDK 21", "项目使用 JDK 17"));
-        assert!(conflicts("deploy with node v20.1.0", "deploy with node v18.2.0"));
-        assert!(!conflicts("Port 8080 serves the API", "Tests run with cargo test"));
+        assert!(conflicts(
+            "deploy with node v20.1.0",
+            "deploy with node v18.2.0"
+        ));
+        assert!(!conflicts(
+            "Port 8080 serves the API",
+            "Tests run with cargo test"
+        ));
     }
 
     #[test]
@@ -90,6 +104,9 @@ mod tests {
             "Always run cargo fmt before committing changes",
             "Always run cargo fmt before committing any changes"
         ));
-        assert!(!conflicts("Prefer small functions", "The database is PostgreSQL"));
+        assert!(!conflicts(
+            "Prefer small functions",
+            "The database is PostgreSQL"
+        ));
     }
 }

@@ -77,8 +77,7 @@ replace_id (replace the old one) or keep_both=true."
         };
         let store = Arc::clone(&self.store);
         // File locks block: keep them off the async workers.
-        let result =
-            tokio::task::spawn_blocking(move || store.save(&fact, scope, &options)).await;
+        let result = tokio::task::spawn_blocking(move || store.save(&fact, scope, &options)).await;
         match result {
             Ok(Ok(outcome)) => outcome_for(outcome),
             Ok(Err(e)) => ToolOutcome::failed(e.to_string()),
@@ -89,7 +88,10 @@ replace_id (replace the old one) or keep_both=true."
 
 fn outcome_for(outcome: SaveOutcome) -> ToolOutcome {
     match outcome {
-        SaveOutcome::Saved(e) => ToolOutcome::ok(format!("saved to {} memory as [{}]: {}", e.scope, e.id, e.fact)),
+        SaveOutcome::Saved(e) => ToolOutcome::ok(format!(
+            "saved to {} memory as [{}]: {}",
+            e.scope, e.id, e.fact
+        )),
         SaveOutcome::Duplicate(e) => ToolOutcome::ok(format!(
             "already saved as [{}] ({} memory); marked as verified: {}",
             e.id, e.scope, e.fact

@@ -51,7 +51,9 @@ pub fn clear_old_results(history: &mut [Message], keep: usize) -> usize {
 /// The text that stands in for a cleared result.
 pub fn placeholder(tool: &str, chars: usize, spill: Option<&str>) -> String {
     let where_ = match spill {
-        Some(path) => format!("The full output is saved in {path}; read it with read_file (offset/limit)."),
+        Some(path) => {
+            format!("The full output is saved in {path}; read it with read_file (offset/limit).")
+        }
         None => "Run the tool again if you need it.".to_string(),
     };
     format!("{CLEARED_MARKER} {tool} result ({chars} chars) removed to save context. {where_}")
@@ -68,6 +70,7 @@ fn tool_name<'a>(before: &'a [Message], id: &str) -> Option<&'a str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::llm::ToolCall;
@@ -109,9 +112,9 @@ you need it."
         );
         assert_eq!(history[5].text(), "small");
         assert!(
-            history[7]
-                .text()
-                .contains(".paicli/tool-outputs/session-1/001-grep_code.txt; read it with read_file"),
+            history[7].text().contains(
+                ".paicli/tool-outputs/session-1/001-grep_code.txt; read it with read_file"
+            ),
             "{}",
             history[7].text()
         );
@@ -122,6 +125,10 @@ you need it."
             );
         }
         assert_eq!(&history[9..], &before[9..], "the last 3 results stay");
-        assert_eq!(clear_old_results(&mut history, 3), 0, "nothing left to clear");
+        assert_eq!(
+            clear_old_results(&mut history, 3),
+            0,
+            "nothing left to clear"
+        );
     }
 }

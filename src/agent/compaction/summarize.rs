@@ -184,6 +184,7 @@ pub fn split_segments(text: &str, max_chars: usize) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
