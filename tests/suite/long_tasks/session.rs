@@ -185,3 +185,111 @@ async fn sixty_requests_in_a_small_window_compact_at_the_thresholds() {
             .any(|m| m.text().starts_with("task 14: read the next files"))
     );
 }
+
+/// Three answered turns, then `/compact` with the given summary replies.
+async fn compact_after_three_turns(
+    summaries: Vec<&'static str>,
+) -> (
+    paicli::agent::Agent,
+    std::sync::Arc<FnClient>,
+    Result<(), paicli::agent::CompactionError>,
+    Vec<Message>,
+) {
+    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(summaries));
+    let client = FnClient::new(move |r| {
+        if is_summary_request(r) {
+            let text = queue.lock().unwrap().pop_front().unwrap_or("no headings");
+            let text = if text == "GOOD" {
+                summary()
+            } else {
+                text.to_string()
+            };
+            return Ok(ChatResponse {
+                content: text,
+                ..ChatResponse::default()
+            });
+        }
+        Ok(super::answer(&format!("answer to: {NOTES}")))
+    });
+    let project = Project::new();
+    let mut agent = project.agent(
+        client.clone(),
+        AgentOptions::default(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for turn in 0..3 {
+        agent
+            .run_turn(
+                &format!("question {turn}. {NOTES}"),
+                &EventLog::default(),
+                CancellationToken::new(),
+            )
+            .await;
+    }
+    let before = agent.history().to_vec();
+    let result = agent
+        .compact_now(
+            Some("the parser bug"),
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
+        .await;
+    (agent, client, result, before)
+}
+
+#[tokio::test]
+async fn compact_now_keeps_the_last_turn_and_passes_the_focus() {
+    let (agent, client, result, before) = compact_after_three_turns(vec!["GOOD"]).await;
+    result.unwrap();
+    let history = agent.history();
+    assert_eq!(history[0], before[0], "system prompt untouched");
+    assert!(history[1].text().starts_with("[conversation summary]"));
+    assert!(history[1].text().contains(REQUIRED_HEADINGS[3]));
+    assert_eq!(history[2].role, Role::Assistant, "acknowledgement");
+    assert_eq!(
+        &history[3..],
+        &before[before.len() - 2..],
+        "the last turn stays verbatim"
+    );
+    let requests = client.requests();
+    let summary_request = requests.iter().find(|r| is_summary_request(r)).unwrap();
+    assert!(
+        summary_request.messages[1]
+            .text()
+            .contains("the parser bug")
+    );
+}
+
+#[tokio::test]
+async fn a_summary_without_headings_is_retried_once_then_the_history_is_kept() {
+    let (agent, _, result, _) = compact_after_three_turns(vec!["no headings", "GOOD"]).await;
+    result.unwrap();
+    assert!(
+        agent.history()[1]
+            .text()
+            .starts_with("[conversation summary]")
+    );
+
+    let (agent, client, result, before) =
+        compact_after_three_turns(vec!["no headings", "still none"]).await;
+    assert!(
+        matches!(result, Err(paicli::agent::CompactionError::Summary(_))),
+        "{result:?}"
+    );
+    assert_eq!(agent.history(), &before[..], "the original history is kept");
+    let summary_requests: Vec<Request> = client
+        .requests()
+        .into_iter()
+        .filter(is_summary_request)
+        .collect();
+    assert_eq!(summary_requests.len(), 2, "one retry");
+    assert!(
+        summary_requests[1]
+            .messages
+            .last()
+            .unwrap()
+            .text()
+            .contains("four headings")
+    );
+}
