@@ -436,7 +436,19 @@ impl Agent {
         let Some(store) = &self.memory else { return };
         let cap = (self.options.context_window / 200).clamp(500, 5000);
         match store.relevant(input, cap) {
-            Ok(entries) => {
+            Ok(mut entries) => {
+                // Facts still visible in an earlier recall message need not be repeated.
+                let shown: Vec<String> = self
+                    .history
+                    .iter()
+                    .filter(|m| m.role == crate::llm::Role::User)
+                    .map(Message::text)
+                    .filter(|t| t.starts_with(crate::memory::RECALL_MARKER))
+                    .collect();
+                entries.retain(|e| {
+                    let tag = format!("[{}]", e.id);
+                    !shown.iter().any(|t| t.contains(&tag))
+                });
                 if let Some(text) = crate::memory::recall_message(&entries) {
                     self.history.push(Message::user(text));
                 }

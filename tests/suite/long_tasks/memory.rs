@@ -185,7 +185,11 @@ async fn relevant_facts_come_right_before_the_user_message_and_the_prefix_stays_
             .save(fact, Scope::Project, &SaveOptions::default())
             .unwrap();
     }
-    let client = FnClient::script(vec![answer("use nextest"), answer("postgres")]);
+    let client = FnClient::script(vec![
+        answer("use nextest"),
+        answer("postgres"),
+        answer("again"),
+    ]);
     let mut agent = agent_with_memory(&project, client.clone(), &store);
     agent
         .run_turn(
@@ -227,6 +231,22 @@ async fn relevant_facts_come_right_before_the_user_message_and_the_prefix_stays_
         second.last().unwrap().text(),
         "which database does staging use?"
     );
+
+    // A fact still in view is not recalled again.
+    agent
+        .run_turn(
+            "run the tests again",
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
+        .await;
+    let third = &client.requests()[2].messages;
+    assert_eq!(&third[..second.len()], &second[..]);
+    assert_eq!(
+        third.len(),
+        second.len() + 2,
+        "assistant answer and the new message only"
+    );
 }
 
 const CHILD_HOME: &str = "PAICLI_TEST_MEMORY_CHILD_HOME";
@@ -251,9 +271,9 @@ fn memory_child_writer() {
     }
 }
 
-/// Two real processes (this test binary re-run on the child test above) write to the same memory file at once.
-/// Threads in one process cannot show this: the lock is per open file description, and a bug in
-/// reload-before-write only shows when another process's write lands between our read and our write.
+/// Two real processes (this test binary re-run on the child test above, selected with `--exact`) write to the
+/// same memory file at once, as two paicli sessions would. The unit tests cover threads with separate stores;
+/// only separate processes show that the lock and the reload-before-write hold across processes.
 #[test]
 fn two_processes_writing_at_once_lose_nothing() {
     let home = tempfile::tempdir().unwrap();
