@@ -125,7 +125,11 @@ impl Agent {
             executor,
             tool_ctx,
             history: vec![Message::system(system_prompt)],
-            thresholds: Thresholds::for_window(options.context_window),
+            // 0 would make every request "over the threshold"; treat it as unknown.
+            thresholds: Thresholds::for_window(match options.context_window {
+                0 => DEFAULT_CONTEXT_WINDOW,
+                w => w,
+            }),
             options,
             session_usage: Usage::default(),
             pending_diagnostics: Vec::new(),

@@ -157,6 +157,7 @@ impl Agent {
                     self.summary_failed_at_len = None;
                     changed = true;
                 }
+                Err(_) if cancel.is_cancelled() => {}
                 Err(e) => {
                     self.summary_failed_at_len = Some(self.history.len());
                     events.emit(AgentEvent::Notice {
