@@ -1,8 +1,12 @@
 //! The ReAct loop: one user turn = model calls and tool batches until the model answers without tools.
 
 pub mod budget;
+pub mod compaction;
 pub mod events;
+pub mod memory_guard;
 pub mod prompt;
+pub mod runaway;
+pub mod tokens;
 pub mod turn_hook;
 mod turn_sinks;
 
@@ -13,10 +17,17 @@ use tokio_util::sync::CancellationToken;
 use crate::llm::{
     ChatResponse, Content, ContentPart, LlmClient, LlmError, Message, ToolSpec, Usage,
 };
+use crate::memory::MemoryStore;
 use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegistry};
 
-pub use budget::{AgentBudget, ExitReason};
+pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
+use compaction::Trigger;
+pub use compaction::{CompactionError, CompactionStage, Thresholds};
 pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
+use runaway::GuardCall;
+pub use runaway::RunawayGuard;
+use tokens::ContextMeter;
 pub use turn_hook::{ToolFilter, TurnHook, TurnScope};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
@@ -26,13 +37,31 @@ The task was stopped before completion ({reason}). Do not call any tools. Give a
 four parts: 1. Done: what was completed. 2. Verified: what was checked and how. 3. Not done or blocked: what \
 remains and why. 4. Next steps: what the user should do next. Never claim the task is complete.";
 
+/// Context window assumed when none is configured.
+pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
+
 /// Limits of one turn.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AgentOptions {
     /// Model calls per turn before the partial-result report; `None` = unlimited.
     pub max_iterations: Option<u32>,
     /// Cumulative input+output tokens per turn; `None` = unlimited.
     pub token_budget: Option<u64>,
+    /// Identical tool-call replies in a row that stop the turn (≥ 4; invalid values mean the default 5).
+    pub stagnation_window: usize,
+    /// The model's context window in tokens; compaction thresholds derive from it.
+    pub context_window: u64,
+}
+
+impl Default for AgentOptions {
+    fn default() -> Self {
+        AgentOptions {
+            max_iterations: None,
+            token_budget: None,
+            stagnation_window: DEFAULT_STAGNATION_WINDOW,
+            context_window: DEFAULT_CONTEXT_WINDOW,
+        }
+    }
 }
 
 /// How a turn ended.
@@ -70,6 +99,14 @@ pub struct Agent {
     session_usage: Usage,
     pending_diagnostics: Vec<String>,
     turn_hooks: Vec<Arc<dyn TurnHook>>,
+    /// Counts what the next request will cost (provider usage when known).
+    meter: ContextMeter,
+    thresholds: Thresholds,
+    /// History indices where user turns start (the recalled-memory message, else the user's message).
+    turn_starts: Vec<usize>,
+    /// History length when the last summary attempt failed (no retry until it grows).
+    summary_failed_at_len: Option<usize>,
+    memory: Option<Arc<MemoryStore>>,
 }
 
 impl Agent {
@@ -88,11 +125,40 @@ impl Agent {
             executor,
             tool_ctx,
             history: vec![Message::system(system_prompt)],
+            // 0 would make every request "over the threshold"; treat it as unknown.
+            thresholds: Thresholds::for_window(match options.context_window {
+                0 => DEFAULT_CONTEXT_WINDOW,
+                w => w,
+            }),
             options,
             session_usage: Usage::default(),
             pending_diagnostics: Vec::new(),
             turn_hooks: Vec::new(),
+            meter: ContextMeter::default(),
+            turn_starts: Vec::new(),
+            summary_failed_at_len: None,
+            memory: None,
         }
+    }
+
+    /// Recalls relevant long-term facts from `store` at the start of every turn.
+    pub fn set_memory(&mut self, store: Arc<MemoryStore>) {
+        self.memory = Some(store);
+    }
+
+    /// The long-term memory store, if one is attached.
+    pub fn memory(&self) -> Option<&Arc<MemoryStore>> {
+        self.memory.as_ref()
+    }
+
+    /// The compaction thresholds for this model's context window.
+    pub fn thresholds(&self) -> Thresholds {
+        self.thresholds
+    }
+
+    /// What the next request would cost in tokens (provider count plus estimates), all tools offered.
+    pub fn context_tokens(&self) -> u64 {
+        self.meter.measure(&self.history, &self.tool_specs)
     }
 
     /// Adds a per-turn policy; hooks are consulted in the order they were added.
@@ -142,8 +208,15 @@ impl Agent {
                 message: message.clone(),
             });
         }
+        self.turn_starts.push(self.history.len());
+        self.inject_memory(input, events);
         self.history.push(Message::user(input));
-        let mut budget = AgentBudget::new(self.options.max_iterations, self.options.token_budget);
+        let mut budget = AgentBudget::with_stagnation_window(
+            self.options.max_iterations,
+            self.options.token_budget,
+            self.options.stagnation_window,
+        );
+        let mut runaway = RunawayGuard::new();
         let mut turn_usage = Usage::default();
         let mut ctx = ToolContext {
             cancel: cancel.clone(),
@@ -156,7 +229,13 @@ impl Agent {
                 break TurnOutcome::Cancelled;
             }
             self.inject_pending_diagnostics();
-            // Compaction (spill → clear → summarize) hooks in here, before the budget check.
+            let tools = turn_hook::filter_tools(&scopes, &self.tool_specs);
+            // Spill already happened in the executor; now clear, then summarize, if the next request needs it.
+            self.compact_if_needed(Trigger::Threshold, &tools, events, &cancel)
+                .await;
+            if cancel.is_cancelled() {
+                break TurnOutcome::Cancelled;
+            }
             if let Some(reason) = budget.check() {
                 break self
                     .finalize(reason, events, &cancel, &mut budget, &mut turn_usage)
@@ -164,8 +243,7 @@ impl Agent {
             }
             let iteration = budget.begin_iteration();
             events.emit(AgentEvent::RequestStarted { iteration });
-            let tools = turn_hook::filter_tools(&scopes, &self.tool_specs);
-            let response = match self.chat(&tools, events, &cancel).await {
+            let response = match self.chat_or_compact(&tools, events, &cancel).await {
                 Ok(r) => r,
                 Err(outcome) => break outcome,
             };
@@ -186,6 +264,7 @@ impl Agent {
                     text: response.content,
                 };
             }
+            budget.record_tool_calls(&response.tool_calls);
             let reasoning = Some(response.reasoning).filter(|r| !r.is_empty());
             self.history.push(Message::assistant_tool_calls(
                 response.content,
@@ -197,7 +276,25 @@ impl Agent {
                 .executor
                 .run_batch(&response.tool_calls, &ctx, &observer)
                 .await;
+            let guard_calls: Vec<GuardCall<'_>> = response
+                .tool_calls
+                .iter()
+                .zip(&results)
+                .map(|(call, result)| GuardCall {
+                    name: &call.name,
+                    arguments: &call.arguments,
+                    outcome: &result.outcome,
+                })
+                .collect();
+            let reminder = runaway.record_step(&guard_calls);
             self.append_tool_results(results);
+            if let Some(reminder) = reminder {
+                events.emit(AgentEvent::Notice {
+                    message: "runaway guard: the model keeps repeating itself; reminded it to change course"
+                        .to_string(),
+                });
+                self.history.push(Message::user(reminder));
+            }
             if cancel.is_cancelled() {
                 break TurnOutcome::Cancelled;
             }
@@ -222,6 +319,34 @@ impl Agent {
         }
     }
 
+    /// A model call; when the provider says the request is too long, compacts and retries it once.
+    async fn chat_or_compact(
+        &mut self,
+        tools: &[ToolSpec],
+        events: &dyn EventSink,
+        cancel: &CancellationToken,
+    ) -> Result<ChatResponse, TurnOutcome> {
+        match self.chat(tools, events, cancel).await {
+            Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded { message })) => {
+                events.emit(AgentEvent::Notice {
+                    message: "the request exceeded the model's context window: compacting and retrying once"
+                        .to_string(),
+                });
+                if self
+                    .compact_if_needed(Trigger::Overflow, tools, events, cancel)
+                    .await
+                {
+                    self.chat(tools, events, cancel).await
+                } else {
+                    Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded {
+                        message,
+                    }))
+                }
+            }
+            other => other,
+        }
+    }
+
     /// One streamed model call; an error becomes the turn's outcome.
     async fn chat(
         &mut self,
@@ -230,8 +355,12 @@ impl Agent {
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, TurnOutcome> {
         let sink = EventDeltaSink::new(events);
+        let sent = self.history.len();
         match self.client.chat(&self.history, tools, &sink, cancel).await {
-            Ok(response) => Ok(response),
+            Ok(response) => {
+                self.meter.record(sent, response.usage);
+                Ok(response)
+            }
             Err(LlmError::Cancelled) => {
                 self.append_interrupted_answer(&sink.streamed_text());
                 Err(TurnOutcome::Cancelled)
@@ -259,7 +388,7 @@ impl Agent {
         events.emit(AgentEvent::RequestStarted {
             iteration: budget.iterations(),
         });
-        match self.chat(&[], events, cancel).await {
+        match self.chat_or_compact(&[], events, cancel).await {
             Ok(response) => {
                 self.record_usage(&response, events, budget, turn_usage);
                 self.history
@@ -298,6 +427,40 @@ impl Agent {
             format!("{partial}\n\n[interrupted by user]")
         };
         self.history.push(Message::assistant(text));
+    }
+
+    /// Shows the model the saved facts relevant to `input`, as a user message placed just before it.
+    ///
+    /// PaiCLI rebuilt the system prompt with the recalled facts every turn; that changes the first bytes of every
+    /// request, so the provider's prompt cache never hits (spec §10 item 9). A separate message appended to the
+    /// history leaves every earlier byte, system prompt included, exactly as it was: the cached prefix holds and
+    /// only the new turn is fresh input. It goes right before the user's message (not right after the system
+    /// prompt, which would shift every later message each turn).
+    fn inject_memory(&mut self, input: &str, events: &dyn EventSink) {
+        let Some(store) = &self.memory else { return };
+        let cap = (self.options.context_window / 200).clamp(500, 5000);
+        match store.relevant(input, cap) {
+            Ok(mut entries) => {
+                // Facts still visible in an earlier recall message need not be repeated.
+                let shown: Vec<String> = self
+                    .history
+                    .iter()
+                    .filter(|m| m.role == crate::llm::Role::User)
+                    .map(Message::text)
+                    .filter(|t| t.starts_with(crate::memory::RECALL_MARKER))
+                    .collect();
+                entries.retain(|e| {
+                    let tag = format!("[{}]", e.id);
+                    !shown.iter().any(|t| t.contains(&tag))
+                });
+                if let Some(text) = crate::memory::recall_message(&entries) {
+                    self.history.push(Message::user(text));
+                }
+            }
+            Err(e) => events.emit(AgentEvent::Notice {
+                message: format!("long-term memory unavailable: {e}"),
+            }),
+        }
     }
 
     fn inject_pending_diagnostics(&mut self) {

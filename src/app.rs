@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::agent::{Agent, AgentOptions, prompt};
+use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
@@ -13,6 +13,7 @@ use crate::policy::approval::{
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::command_guard::CommandGuard;
+use crate::memory::MemoryStore;
 use crate::policy::path_guard::PathGuard;
 use crate::policy::redact::Redactor;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
@@ -94,15 +95,20 @@ pub fn build_approval_hook(
 /// a handle to switch modes).
 pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
     let provider = config.provider()?;
+    let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, config.client_options())?;
 
     let mut registry = ToolRegistry::new();
     for tool in tools::core_tools() {
         registry.register(tool);
     }
+    let root = config.project_root.clone();
+    let memory = Arc::new(MemoryStore::new(&config.home, &root));
+    registry.register(Arc::new(tools::memory::SaveMemory::new(Arc::clone(
+        &memory,
+    ))));
     let registry = Arc::new(registry);
 
-    let root = config.project_root.clone();
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
         path: root.clone(),
         source,
@@ -141,9 +147,13 @@ pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<
         AgentOptions {
             max_iterations: config.agent.max_iterations,
             token_budget: config.agent.token_budget,
+            stagnation_window: config.agent.stagnation_window,
+            context_window,
         },
     );
     agent.add_turn_hook(Arc::new(hook));
+    agent.set_memory(memory);
+    agent.add_turn_hook(Arc::new(MemoryGuardHook));
     Ok(agent)
 }
 

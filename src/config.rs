@@ -83,6 +83,7 @@ pub struct Overrides {
     pub model: Option<String>,
     pub base_url: Option<String>,
     pub max_iterations: Option<u32>,
+    pub token_budget: Option<u64>,
     pub approval: Option<ApprovalMode>,
 }
 
@@ -102,6 +103,8 @@ pub struct LlmSettings {
     pub connect_timeout: Duration,
     pub idle_timeout: Duration,
     pub retry: RetryPolicy,
+    /// Overrides the provider table's context window (tokens); `None` = the table's value.
+    pub context_window: Option<u64>,
 }
 
 /// Agent-loop limits.
@@ -111,6 +114,8 @@ pub struct AgentSettings {
     pub max_iterations: Option<u32>,
     /// Cumulative input+output tokens per turn; `None` = unlimited.
     pub token_budget: Option<u64>,
+    /// Identical tool-call replies in a row that stop a turn (≥ 4).
+    pub stagnation_window: usize,
 }
 
 /// Tool execution settings.
@@ -200,6 +205,7 @@ impl Config {
         config.apply_file(&file);
         config.apply_env()?;
         config.apply_overrides(overrides);
+        config.validate()?;
         Ok(config)
     }
 
@@ -219,10 +225,12 @@ impl Config {
                 connect_timeout: Duration::from_secs(60),
                 idle_timeout: Duration::from_secs(300),
                 retry: RetryPolicy::default(),
+                context_window: None,
             },
             agent: AgentSettings {
                 max_iterations: None,
                 token_budget: None,
+                stagnation_window: crate::agent::DEFAULT_STAGNATION_WINDOW,
             },
             tools: ToolSettings {
                 command_timeout: limits.command_timeout,
@@ -273,6 +281,11 @@ impl Config {
         set(
             &mut self.agent.token_budget,
             f.agent.token_budget.map(nonzero),
+        );
+        set(&mut self.agent.stagnation_window, f.agent.stagnation_window);
+        set(
+            &mut self.llm.context_window,
+            llm.context_window.map(nonzero),
         );
         let t = &f.tools;
         set(
@@ -325,6 +338,12 @@ impl Config {
         if let Some(v) = env.parsed::<u64>("PAICLI_TOKEN_BUDGET")? {
             self.agent.token_budget = nonzero(v);
         }
+        if let Some(v) = env.parsed::<usize>("PAICLI_STAGNATION_WINDOW")? {
+            self.agent.stagnation_window = v;
+        }
+        if let Some(v) = env.parsed::<u64>("PAICLI_CONTEXT_WINDOW")? {
+            self.llm.context_window = nonzero(v);
+        }
         if let Some(v) = env.parsed::<u64>("PAICLI_COMMAND_TIMEOUT_SECS")? {
             self.tools.command_timeout = Duration::from_secs(v);
         }
@@ -348,7 +367,25 @@ impl Config {
             &mut self.agent.max_iterations,
             o.max_iterations.map(nonzero),
         );
+        set(&mut self.agent.token_budget, o.token_budget.map(nonzero));
         set(&mut self.approval, o.approval);
+    }
+
+    /// Rejects settings that are valid one by one but not as used.
+    fn validate(&self) -> Result<(), ConfigError> {
+        crate::agent::budget::validate_stagnation_window(self.agent.stagnation_window).map_err(
+            |reason| ConfigError::InvalidValue {
+                key: "agent.stagnation_window".to_string(),
+                value: self.agent.stagnation_window.to_string(),
+                reason,
+            },
+        )?;
+        Ok(())
+    }
+
+    /// The context window to plan compaction for: `[llm] context_window` if set, else the provider table's.
+    pub fn context_window(&self, provider: &ResolvedProvider) -> u64 {
+        self.llm.context_window.unwrap_or(provider.context_window)
     }
 
     /// Fixes the provider, model, endpoint and key (see [`resolve_provider`]).

@@ -43,6 +43,10 @@ struct Cli {
     #[arg(long, value_name = "N")]
     max_iterations: Option<u32>,
 
+    /// Input+output tokens per task before paicli stops and reports a partial result (0 = unlimited).
+    #[arg(long, value_name = "TOKENS")]
+    token_budget: Option<u64>,
+
     /// Approval mode for risky tools.
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
     approval: Option<String>,
@@ -76,6 +80,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         model: cli.model.clone(),
         base_url: cli.base_url.clone(),
         max_iterations: cli.max_iterations,
+        token_budget: cli.token_budget,
         approval,
     };
     let config = Config::load(&project_dir, &overrides)?;

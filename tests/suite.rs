@@ -6,6 +6,7 @@ mod executor;
 mod fs_tools;
 mod gates;
 mod llm_client;
+mod long_tasks;
 mod oneshot_cli;
 mod safety_cli;
 mod sse_fixtures;

@@ -59,6 +59,15 @@ pub enum AgentEvent {
     },
     /// Token usage of one model response, and the running total for the session.
     Usage { response: Usage, session: Usage },
+    /// The history was compacted to fit the context window.
+    Compacted {
+        stage: super::CompactionStage,
+        /// Tokens of the next request before and after (estimated or provider-counted).
+        tokens_before: u64,
+        tokens_after: u64,
+        /// Tool results cleared, or messages replaced by the summary.
+        messages: usize,
+    },
     /// Something the user should know that is not part of the answer.
     Notice { message: String },
     /// The turn ended with the model's final answer.

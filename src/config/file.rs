@@ -34,6 +34,8 @@ pub struct LlmSection {
     pub api_key: Option<String>,
     pub connect_timeout_secs: Option<u64>,
     pub idle_timeout_secs: Option<u64>,
+    /// Overrides the provider table's context window (tokens).
+    pub context_window: Option<u64>,
     #[serde(default)]
     pub retry: RetrySection,
 }
@@ -53,6 +55,7 @@ pub struct RetrySection {
 pub struct AgentSection {
     pub max_iterations: Option<u32>,
     pub token_budget: Option<u64>,
+    pub stagnation_window: Option<usize>,
 }
 
 /// `[tools]`
@@ -153,11 +156,16 @@ impl ConfigFile {
         over(&mut l.api_key, t.api_key);
         over(&mut l.connect_timeout_secs, t.connect_timeout_secs);
         over(&mut l.idle_timeout_secs, t.idle_timeout_secs);
+        over(&mut l.context_window, t.context_window);
         over(&mut l.retry.max_attempts, t.retry.max_attempts);
         over(&mut l.retry.base_delay_ms, t.retry.base_delay_ms);
         over(&mut l.retry.max_delay_ms, t.retry.max_delay_ms);
         over(&mut self.agent.max_iterations, top.agent.max_iterations);
         over(&mut self.agent.token_budget, top.agent.token_budget);
+        over(
+            &mut self.agent.stagnation_window,
+            top.agent.stagnation_window,
+        );
         let (s, t) = (&mut self.tools, top.tools);
         over(&mut s.command_timeout_secs, t.command_timeout_secs);
         over(&mut s.command_inline_chars, t.command_inline_chars);

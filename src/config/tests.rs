@@ -392,3 +392,68 @@ fn unknown_keys_in_the_safety_sections_are_errors() {
     let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
     assert!(err.contains("keep_envs"), "{err}");
 }
+
+#[test]
+fn long_task_settings_from_file_env_and_flags() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(
+        (
+            c.agent.stagnation_window,
+            c.llm.context_window,
+            c.agent.token_budget
+        ),
+        (5, None, None)
+    );
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[llm]\ncontext_window = 8000\n[agent]\nstagnation_window = 6\ntoken_budget = 1000\n",
+    );
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(
+        (
+            c.agent.stagnation_window,
+            c.llm.context_window,
+            c.agent.token_budget
+        ),
+        (6, Some(8000), Some(1000))
+    );
+    let flags = Overrides {
+        token_budget: Some(50),
+        ..Overrides::default()
+    };
+    let c = d
+        .load(
+            &[
+                ("PAICLI_CONTEXT_WINDOW", "16000"),
+                ("PAICLI_STAGNATION_WINDOW", "7"),
+            ],
+            &flags,
+        )
+        .unwrap();
+    assert_eq!(
+        (
+            c.agent.stagnation_window,
+            c.llm.context_window,
+            c.agent.token_budget
+        ),
+        (7, Some(16000), Some(50))
+    );
+    let provider = crate::llm::providers::ResolvedProvider::new(
+        crate::llm::providers::lookup("custom").unwrap(),
+        "m",
+        Some("http://127.0.0.1:1"),
+        None,
+    );
+    assert_eq!(c.context_window(&provider), 16_000);
+}
+
+#[test]
+fn a_stagnation_window_at_or_below_the_reminder_threshold_is_rejected() {
+    let d = dirs();
+    let err = d
+        .load(&[("PAICLI_STAGNATION_WINDOW", "3")], &Overrides::default())
+        .unwrap_err();
+    assert!(err.to_string().contains("agent.stagnation_window"), "{err}");
+}

@@ -409,6 +409,7 @@ async fn iteration_limit_ends_with_a_tool_less_partial_report() {
     let options = AgentOptions {
         max_iterations: Some(2),
         token_budget: None,
+        ..AgentOptions::default()
     };
     let mut agent = project.agent(Arc::clone(&client), options);
     let report = agent

@@ -304,6 +304,42 @@ fn a_rejected_key_is_a_model_failure_with_a_hint() {
 }
 
 #[test]
+fn the_token_budget_flag_exits_3_with_a_partial_report() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("c1", "list_dir", json!({"path": "."}))]).usage(900, 200),
+        Reply::text("Done: looked. Verified: nothing. Not done: all. Next steps: continue."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args([
+            "--token-budget",
+            "1000",
+            "--output-format",
+            "json",
+            "-p",
+            "big task",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "stderr: {}",
+        stderr_of(&output)
+    );
+    let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
+    assert_eq!(result["partial_reason"], "TOKEN_BUDGET_EXCEEDED");
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("⚠️ partial completion (TOKEN_BUDGET_EXCEEDED)")
+    );
+    assert!(server.chat_requests()[1].body.get("tools").is_none());
+}
+
+#[test]
 fn the_iteration_limit_exits_3_with_a_partial_report() {
     let sandbox = Sandbox::new();
     let server = ScriptedServer::with_replies([

@@ -105,6 +105,18 @@ impl EventSink for TextProgress {
                 Self::end_stdout_line(&mut state);
                 eprintln!("! {message}");
             }
+            AgentEvent::Compacted {
+                stage,
+                tokens_before,
+                tokens_after,
+                messages,
+            } => {
+                Self::flush_reasoning(&mut state);
+                Self::end_stdout_line(&mut state);
+                eprintln!(
+                    "· context compacted: {stage} ({messages} messages, ~{tokens_before} → ~{tokens_after} tokens)"
+                );
+            }
             AgentEvent::TurnCancelled => {
                 Self::end_stdout_line(&mut state);
                 eprintln!("! cancelled by user");

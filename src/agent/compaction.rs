@@ -1,0 +1,290 @@
+//! Keeping the history inside the context window, in PaiCLI's order: spill (done by the executor) → clear old
+//! tool results → summarize old turns. Thresholds come from the model's context window (spec §3).
+//!
+//! The system message is never touched, so the request prefix stays byte-identical for the provider's cache.
+
+pub mod clear;
+pub mod summarize;
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use super::tokens::estimate_request;
+use super::{Agent, AgentEvent, EventSink};
+use crate::llm::{Message, Role, ToolSpec};
+
+pub use clear::{CLEARED_MARKER, clear_old_results};
+pub use summarize::{REQUIRED_HEADINGS, SummaryError, SummaryLimits};
+
+/// Tool results kept intact by clearing.
+pub const KEEP_RESULTS: usize = 3;
+/// User turns kept verbatim by automatic compaction.
+pub const KEEP_TURNS: usize = 3;
+/// User turns kept verbatim by `/compact`.
+pub const KEEP_TURNS_ON_DEMAND: usize = 1;
+/// Largest serialized segment per summary request (chars).
+const MAX_SEGMENT_CHARS: usize = 60_000;
+/// Largest summary asked for (chars).
+const MAX_SUMMARY_CHARS: usize = 8_000;
+/// The assistant's answer after the summary, so the tail continues a normal conversation.
+const CONTINUE_ACK: &str =
+    "Understood. I have the summary of the earlier conversation and will continue from it.";
+/// Opens the summary message.
+const SUMMARY_HEADER: &str = "[conversation summary] The earlier part of this session was compacted into the summary \
+below. Treat it as the authoritative record of what happened before.";
+
+/// When to clear and when to summarize, in tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thresholds {
+    pub window: u64,
+    /// Summarize when a request would reach this.
+    pub summary: u64,
+    /// Clear old tool results when a request would reach this.
+    pub clearing: u64,
+}
+
+impl Thresholds {
+    /// `summary = w − min(20k, max(1k, w/4)) − min(13k, max(1k, w/8))`; `clearing = min(100k, 0.6 × summary)`.
+    pub fn for_window(window: u64) -> Self {
+        let output_reserve = (window / 4).clamp(1_000, 20_000);
+        let buffer = (window / 8).clamp(1_000, 13_000);
+        let summary = window.saturating_sub(output_reserve + buffer).max(1);
+        Thresholds {
+            window,
+            summary,
+            clearing: (summary * 3 / 5).min(100_000),
+        }
+    }
+
+    /// Segment and summary sizes that keep every summary request well inside the window.
+    fn summary_limits(&self) -> SummaryLimits {
+        let budget_chars = usize::try_from(self.summary.saturating_mul(2)).unwrap_or(usize::MAX);
+        SummaryLimits {
+            segment_chars: budget_chars.clamp(2_000, MAX_SEGMENT_CHARS),
+            summary_chars: (budget_chars / 2).clamp(1_000, MAX_SUMMARY_CHARS),
+        }
+    }
+}
+
+/// What a compaction step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionStage {
+    /// Old tool results were replaced by placeholders.
+    ClearedToolResults,
+    /// Old turns were replaced by a structured summary.
+    Summarized,
+}
+
+impl std::fmt::Display for CompactionStage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CompactionStage::ClearedToolResults => "cleared old tool results",
+            CompactionStage::Summarized => "summarized earlier conversation",
+        })
+    }
+}
+
+/// Why the history was not compacted; it is left as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum CompactionError {
+    #[error("nothing old enough to compact")]
+    NothingToCompact,
+    #[error(transparent)]
+    Summary(#[from] SummaryError),
+    #[error("the summary did not make the history smaller")]
+    NotSmaller,
+}
+
+/// Why compaction runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Trigger {
+    /// Before a request, only past the thresholds.
+    Threshold,
+    /// The provider said the request was too long: clear and summarize now.
+    Overflow,
+}
+
+impl Agent {
+    /// Compacts the history now, keeping the last user turn, with an optional focus for the summary (`/compact`).
+    pub async fn compact_now(
+        &mut self,
+        focus: Option<&str>,
+        events: &dyn EventSink,
+        cancel: CancellationToken,
+    ) -> Result<(), CompactionError> {
+        let tools = self.tool_specs.to_vec();
+        self.summarize_history(KEEP_TURNS_ON_DEMAND, focus, &tools, events, &cancel)
+            .await
+    }
+
+    /// Clears and then summarizes when the next request would pass the thresholds (or at once on overflow).
+    /// Returns true when the history changed.
+    pub(super) async fn compact_if_needed(
+        &mut self,
+        trigger: Trigger,
+        tools: &[ToolSpec],
+        events: &dyn EventSink,
+        cancel: &CancellationToken,
+    ) -> bool {
+        let forced = trigger == Trigger::Overflow;
+        let mut changed = false;
+        let before = self.meter.measure(&self.history, tools);
+        if forced || before >= self.thresholds.clearing {
+            let cleared = clear_old_results(&mut self.history, KEEP_RESULTS);
+            if cleared > 0 {
+                self.meter.reset();
+                changed = true;
+                events.emit(AgentEvent::Compacted {
+                    stage: CompactionStage::ClearedToolResults,
+                    tokens_before: before,
+                    tokens_after: self.meter.measure(&self.history, tools),
+                    messages: cleared,
+                });
+            }
+        }
+        let now = self.meter.measure(&self.history, tools);
+        // After a failed summary, wait for the history to grow before paying for another attempt.
+        let retry_allowed = self
+            .summary_failed_at_len
+            .is_none_or(|len| self.history.len() >= len + 2);
+        if forced || (now >= self.thresholds.summary && retry_allowed) {
+            match self
+                .summarize_history(KEEP_TURNS, None, tools, events, cancel)
+                .await
+            {
+                Ok(()) => {
+                    self.summary_failed_at_len = None;
+                    changed = true;
+                }
+                Err(_) if cancel.is_cancelled() => {}
+                Err(e) => {
+                    self.summary_failed_at_len = Some(self.history.len());
+                    events.emit(AgentEvent::Notice {
+                        message: format!(
+                            "context compaction skipped: {e}; keeping the full history"
+                        ),
+                    });
+                }
+            }
+        }
+        changed
+    }
+
+    /// Replaces everything between the system prompt and the kept tail with a summary.
+    async fn summarize_history(
+        &mut self,
+        keep_turns: usize,
+        focus: Option<&str>,
+        tools: &[ToolSpec],
+        events: &dyn EventSink,
+        cancel: &CancellationToken,
+    ) -> Result<(), CompactionError> {
+        let cut = choose_cut(&self.history, &self.turn_starts, keep_turns)
+            .ok_or(CompactionError::NothingToCompact)?;
+        let before = estimate_request(&self.history, tools);
+        let summary = summarize::summarize(
+            self.client.as_ref(),
+            &self.history[1..cut],
+            focus,
+            self.thresholds.summary_limits(),
+            cancel,
+        )
+        .await?;
+        let tail = &self.history[cut..];
+        let mut rebuilt = Vec::with_capacity(tail.len() + 3);
+        rebuilt.push(self.history[0].clone());
+        rebuilt.push(Message::user(format!("{SUMMARY_HEADER}\n\n{summary}")));
+        // Two assistant messages in a row confuse some chat templates: a tail cut inside a turn starts with one.
+        if tail.first().is_none_or(|m| m.role != Role::Assistant) {
+            rebuilt.push(Message::assistant(CONTINUE_ACK));
+        }
+        let offset = rebuilt.len();
+        rebuilt.extend_from_slice(tail);
+        let after = estimate_request(&rebuilt, tools);
+        if after >= before {
+            return Err(CompactionError::NotSmaller);
+        }
+        self.turn_starts = self
+            .turn_starts
+            .iter()
+            .filter(|&&i| i >= cut)
+            .map(|&i| i - cut + offset)
+            .collect();
+        self.history = rebuilt;
+        self.meter.reset();
+        events.emit(AgentEvent::Compacted {
+            stage: CompactionStage::Summarized,
+            tokens_before: before,
+            tokens_after: after,
+            messages: cut - 1,
+        });
+        Ok(())
+    }
+}
+
+/// Where the kept tail starts: at a user-turn boundary keeping up to `keep_turns` turns (fewer if that is all
+/// there is), else inside the current turn before its last model reply. `None` when nothing can be cut.
+fn choose_cut(history: &[Message], turn_starts: &[usize], keep_turns: usize) -> Option<usize> {
+    for keep in (1..=keep_turns.max(1)).rev() {
+        if let Some(&cut) = turn_starts
+            .len()
+            .checked_sub(keep)
+            .and_then(|i| turn_starts.get(i))
+            && cut > 1
+            && cut < history.len()
+        {
+            return Some(cut);
+        }
+    }
+    let turn = turn_starts.last().copied().unwrap_or(1);
+    history
+        .iter()
+        .enumerate()
+        .skip(turn + 1)
+        .filter(|(_, m)| m.role == Role::Assistant)
+        .map(|(i, _)| i)
+        .next_back()
+        .filter(|&i| i > 1)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_match_the_spec_table() {
+        let summary = |w| Thresholds::for_window(w).summary;
+        assert_eq!(summary(128_000), 95_000);
+        assert_eq!(summary(200_000), 167_000);
+        assert_eq!(summary(256_000), 223_000);
+        assert_eq!(summary(1_000_000), 967_000);
+        assert_eq!(Thresholds::for_window(128_000).clearing, 57_000);
+        assert_eq!(Thresholds::for_window(1_000_000).clearing, 100_000);
+        let small = Thresholds::for_window(8_000);
+        assert_eq!((small.summary, small.clearing), (5_000, 3_000));
+    }
+
+    #[test]
+    fn cuts_at_turn_boundaries_then_inside_the_turn() {
+        let h: Vec<Message> = vec![
+            Message::system("s"),
+            Message::user("t1"),
+            Message::assistant("a1"),
+            Message::user("t2"),
+            Message::assistant("a2"),
+            Message::user("t3"),
+            Message::assistant_tool_calls("", None, vec![]),
+            Message::assistant_tool_calls("", None, vec![]),
+        ];
+        assert_eq!(
+            choose_cut(&h, &[1, 3, 5], 3),
+            Some(3),
+            "keeps two turns when three would leave nothing"
+        );
+        assert_eq!(choose_cut(&h, &[1, 3, 5], 1), Some(5));
+        assert_eq!(choose_cut(&h, &[1], 3), Some(7), "inside the only turn");
+        assert_eq!(choose_cut(&h[..2], &[1], 3), None);
+    }
+}

@@ -1,0 +1,99 @@
+//! Keeps web, MCP and shell content out of long-term memory: once such content reached the model in a turn,
+//! `save_memory` is refused for the rest of the turn unless the user's own text asked to remember something.
+//! (A page or a command's output could otherwise plant a "fact" that steers every later session.)
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use regex::Regex;
+
+use super::turn_hook::{TurnHook, TurnScope};
+use crate::tools::{CallGate, GateCall, GateVerdict, ToolContext, ToolOutcome};
+
+/// Denial code for a memory save after external content.
+pub const MEMORY_EXTERNAL_CONTEXT: &str = "MEMORY_EXTERNAL_CONTEXT";
+
+/// Tools whose output comes from outside the user and the project files.
+const EXTERNAL_TOOLS: &[&str] = &["execute_command", "web_fetch", "web_search"];
+const EXTERNAL_PREFIXES: &[&str] = &["mcp__", "browser_"];
+
+static ASKS_TO_REMEMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(remember|memori[sz]e|keep in mind|save (this|that|it) (to|in) memory|note (this|that) down)\b|记住|记下|记一下|牢记|保存到记忆|存到记忆",
+    )
+    .ok()
+});
+
+/// True when the user's text asks to remember something.
+pub fn asks_to_remember(submitted: &str) -> bool {
+    ASKS_TO_REMEMBER
+        .as_ref()
+        .is_some_and(|re| re.is_match(submitted))
+}
+
+fn is_external(tool: &str) -> bool {
+    EXTERNAL_TOOLS.contains(&tool) || EXTERNAL_PREFIXES.iter().any(|p| tool.starts_with(p))
+}
+
+/// Adds the per-turn [`ExternalContextGate`].
+#[derive(Debug, Default)]
+pub struct MemoryGuardHook;
+
+impl TurnHook for MemoryGuardHook {
+    fn begin_turn(&self, submitted: &str) -> TurnScope {
+        TurnScope {
+            gates: vec![Arc::new(ExternalContextGate {
+                user_asked: asks_to_remember(submitted),
+                external_seen: AtomicBool::new(false),
+            })],
+            ..TurnScope::default()
+        }
+    }
+}
+
+/// Refuses `save_memory` after external content in the same turn, unless the user asked to remember.
+#[derive(Debug)]
+pub struct ExternalContextGate {
+    user_asked: bool,
+    external_seen: AtomicBool,
+}
+
+#[async_trait]
+impl CallGate for ExternalContextGate {
+    async fn check(&self, call: GateCall<'_>, _ctx: &ToolContext) -> GateVerdict {
+        if call.name == "save_memory"
+            && !self.user_asked
+            && self.external_seen.load(Ordering::SeqCst)
+        {
+            return GateVerdict::deny(
+                MEMORY_EXTERNAL_CONTEXT,
+                "this turn read web, MCP or command output, and the user did not ask to remember anything: a fact \
+learned from that content is not saved. Ask the user to confirm it first.",
+            );
+        }
+        GateVerdict::Allow
+    }
+
+    async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, _duration: Duration) {
+        if is_external(call.name) && outcome.is_ok() {
+            self.external_seen.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognizes_requests_to_remember() {
+        assert!(asks_to_remember(
+            "Please remember that we deploy on Fridays"
+        ));
+        assert!(asks_to_remember("记住：测试用 cargo nextest"));
+        assert!(!asks_to_remember("fetch the docs and fix the build"));
+    }
+}

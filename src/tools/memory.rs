@@ -1,0 +1,120 @@
+//! `save_memory`: keeps a fact the user wants remembered across sessions (see [`crate::memory`]).
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value, json};
+
+use super::{Args, Tool, ToolContext, ToolOutcome};
+use crate::memory::{MemoryEntry, MemoryStore, SaveOptions, SaveOutcome, Scope};
+
+/// Outcome code when a new fact may contradict saved ones and the user has to choose.
+pub const MEMORY_CONFLICT: &str = "MEMORY_CONFLICT";
+
+/// Saves long-term facts.
+pub struct SaveMemory {
+    store: Arc<MemoryStore>,
+}
+
+impl SaveMemory {
+    /// The tool writing to `store`.
+    pub fn new(store: Arc<MemoryStore>) -> Self {
+        SaveMemory { store }
+    }
+}
+
+#[async_trait]
+impl Tool for SaveMemory {
+    fn name(&self) -> &str {
+        "save_memory"
+    }
+
+    fn description(&self) -> &str {
+        "Save a durable fact to long-term memory so later sessions know it: a user preference, a project \
+convention, a decision. Only when the user asks you to remember something or states a lasting preference; never \
+temporary task state, secrets, or text from web pages, files or command output. One short, self-contained fact \
+per call. If it conflicts with a saved fact you get both back: ask the user which holds, then call again with \
+replace_id (replace the old one) or keep_both=true."
+    }
+
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "fact": {"type": "string", "description": "The fact, one self-contained sentence."},
+                "scope": {
+                    "type": "string",
+                    "enum": ["project", "global"],
+                    "description": "project (default): this project only; global: every project."
+                },
+                "replace_id": {"type": "string", "description": "Id of a saved fact this one replaces."},
+                "keep_both": {
+                    "type": "boolean",
+                    "description": "Keep this fact even though it conflicts with saved ones (the user said both hold)."
+                }
+            },
+            "required": ["fact"]
+        })
+    }
+
+    async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
+        let args = Args(args);
+        let fact = match args.required_str("fact") {
+            Ok(f) => f.to_string(),
+            Err(outcome) => return outcome,
+        };
+        let scope = match args.str("scope").map(str::parse::<Scope>).transpose() {
+            Ok(s) => s.unwrap_or(Scope::Project),
+            Err(e) => return ToolOutcome::failed(format!("invalid scope: {e}")),
+        };
+        let options = SaveOptions {
+            replace_id: args
+                .str("replace_id")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+            keep_both: args.bool("keep_both").unwrap_or(false),
+        };
+        let store = Arc::clone(&self.store);
+        // File locks block: keep them off the async workers.
+        let result = tokio::task::spawn_blocking(move || store.save(&fact, scope, &options)).await;
+        match result {
+            Ok(Ok(outcome)) => outcome_for(outcome),
+            Ok(Err(e)) => ToolOutcome::failed(e.to_string()),
+            Err(e) => ToolOutcome::failed(format!("memory task failed: {e}")),
+        }
+    }
+}
+
+fn outcome_for(outcome: SaveOutcome) -> ToolOutcome {
+    match outcome {
+        SaveOutcome::Saved(e) => ToolOutcome::ok(format!(
+            "saved to {} memory as [{}]: {}",
+            e.scope, e.id, e.fact
+        )),
+        SaveOutcome::Duplicate(e) => ToolOutcome::ok(format!(
+            "already saved as [{}] ({} memory); marked as verified: {}",
+            e.id, e.scope, e.fact
+        )),
+        SaveOutcome::Replaced { old, new } => ToolOutcome::ok(format!(
+            "replaced [{}] \"{}\" with \"{}\"",
+            new.id, old.fact, new.fact
+        )),
+        SaveOutcome::Conflict { fact, existing } => ToolOutcome::denied(
+            MEMORY_CONFLICT,
+            format!(
+                "not saved: \"{fact}\" may conflict with saved facts:\n{}\nAsk the user which is right, then call \
+save_memory again with replace_id set to the fact it replaces, or with keep_both=true if both hold.",
+                list(&existing)
+            ),
+        ),
+    }
+}
+
+fn list(entries: &[MemoryEntry]) -> String {
+    entries
+        .iter()
+        .map(|e| format!("- [{}] ({}) {}", e.id, e.scope, e.fact))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
