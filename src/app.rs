@@ -6,6 +6,7 @@ use crate::agent::{Agent, AgentOptions, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
+use crate::policy::exposure::ExposurePolicy;
 use crate::policy::path_guard::PathGuard;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -30,6 +31,9 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
 
     let mut registry = ToolRegistry::new();
     for tool in tools::core_tools() {
+        registry.register(tool);
+    }
+    for tool in tools::web::web_tools(&config.web) {
         registry.register(tool);
     }
     let registry = Arc::new(registry);
@@ -64,7 +68,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
         gates: Vec::new(),
     };
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
-    Ok(Agent::new(
+    let mut agent = Agent::new(
         Arc::new(client),
         registry,
         executor,
@@ -74,7 +78,9 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
             max_iterations: config.agent.max_iterations,
             token_budget: config.agent.token_budget,
         },
-    ))
+    );
+    agent.add_turn_hook(Arc::new(ExposurePolicy));
+    Ok(agent)
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`

@@ -4,6 +4,7 @@
 mod env;
 mod file;
 mod provider;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -11,6 +12,7 @@ use std::time::Duration;
 pub use env::EnvVars;
 pub use file::ConfigFile;
 pub use provider::resolve_provider;
+pub use web::{SearchProviderKind, WebSection, WebSettings};
 
 use crate::llm::client::ClientOptions;
 use crate::llm::providers::ResolvedProvider;
@@ -136,6 +138,8 @@ pub struct Config {
     pub agent: AgentSettings,
     pub tools: ToolSettings,
     pub approval: ApprovalMode,
+    /// `[web]`: search provider and `web_fetch` policy.
+    pub web: WebSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -209,6 +213,7 @@ impl Config {
                 offload_threshold_chars: 32_000,
             },
             approval: ApprovalMode::default(),
+            web: WebSettings::default(),
             env,
         }
     }
@@ -268,6 +273,7 @@ impl Config {
             t.offload.threshold_chars,
         );
         set(&mut self.approval, f.approval.mode);
+        self.web.apply_file(&f.web);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -307,6 +313,7 @@ impl Config {
         if let Some(v) = env.parsed::<ApprovalMode>("PAICLI_APPROVAL")? {
             self.approval = v;
         }
+        self.web.apply_env(&env)?;
         Ok(())
     }
 

@@ -18,6 +18,8 @@ pub struct ConfigFile {
     pub tools: ToolsSection,
     #[serde(default)]
     pub approval: ApprovalSection,
+    #[serde(default)]
+    pub web: super::WebSection,
 }
 
 /// `[llm]`
@@ -133,5 +135,6 @@ impl ConfigFile {
         over(&mut s.offload.enabled, t.offload.enabled);
         over(&mut s.offload.threshold_chars, t.offload.threshold_chars);
         over(&mut self.approval.mode, top.approval.mode);
+        self.web.merge(top.web);
     }
 }
