@@ -1,5 +1,5 @@
 //! Policies that decide what tools may do.
 
-pub mod path_guard;
 pub mod exposure;
 pub mod network;
+pub mod path_guard;

@@ -8,3 +8,4 @@ mod llm_client;
 mod oneshot_cli;
 mod sse_fixtures;
 mod sse_props;
+mod web;

@@ -277,7 +277,12 @@ impl CallGate for ExposureGate {
             && !output.discovered_urls.is_empty()
         {
             let mut grounded = lock(&self.0.grounded);
-            grounded.extend(output.discovered_urls.iter().filter_map(|u| normalize_url(u)));
+            grounded.extend(
+                output
+                    .discovered_urls
+                    .iter()
+                    .filter_map(|u| normalize_url(u)),
+            );
         }
     }
 }

@@ -134,7 +134,11 @@ impl Tool for WebFetch {
         object_schema(
             &[
                 ("url", "string", "The http(s) URL to fetch."),
-                ("max_chars", "integer", "Most characters to return (default 8000)."),
+                (
+                    "max_chars",
+                    "integer",
+                    "Most characters to return (default 8000).",
+                ),
             ],
             &["url"],
         )
@@ -197,9 +201,16 @@ pub fn render_page(page: &FetchedPage, max_chars: usize) -> ToolOutcome {
         let text = html::html_to_markdown(&decode(&page.body, page.content_type.as_deref(), true));
         (text.title, text.markdown)
     } else if is_text || (mime.is_empty() && std::str::from_utf8(&page.body).is_ok()) {
-        (None, decode(&page.body, page.content_type.as_deref(), false))
+        (
+            None,
+            decode(&page.body, page.content_type.as_deref(), false),
+        )
     } else {
-        let kind = if mime.is_empty() { "unknown type" } else { mime.as_str() };
+        let kind = if mime.is_empty() {
+            "unknown type"
+        } else {
+            mime.as_str()
+        };
         return ToolOutcome::ok(format!(
             "URL: {}\nBinary content ({kind}, {} bytes) is not shown.",
             page.url,

@@ -72,7 +72,9 @@ static WRAPPED_TITLE: LazyLock<Regex> =
 static MARKDOWN_HEADING: LazyLock<Regex> = LazyLock::new(|| literal_regex(r"^#{1,6}\s+\S[^\n]*$"));
 
 static ATTACHMENT_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
-    literal_regex(r"(?i)[（(]\s*附[^（）()\n]{0,40}(面试题|源码|答案|PDF|代码|资料|下载|题库|笔记)[^（）()\n]{0,10}[）)]\s*$")
+    literal_regex(
+        r"(?i)[（(]\s*附[^（）()\n]{0,40}(面试题|源码|答案|PDF|代码|资料|下载|题库|笔记)[^（）()\n]{0,10}[）)]\s*$",
+    )
 });
 
 static COLON_QUESTION: LazyLock<Regex> =
@@ -108,7 +110,9 @@ pub fn classify(submitted: &str) -> TurnExposure {
         WebStance::Forbidden
     } else if grounded.is_empty() && is_headline_only(text) {
         WebStance::HeadlineOnly
-    } else if LOCAL_OBJECT.is_match(text) && LOCAL_VERB.is_match(text) && !WEB_REQUEST.is_match(text)
+    } else if LOCAL_OBJECT.is_match(text)
+        && LOCAL_VERB.is_match(text)
+        && !WEB_REQUEST.is_match(text)
     {
         WebStance::LocalTransform
     } else {

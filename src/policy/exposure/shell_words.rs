@@ -106,7 +106,10 @@ fn classify_words(words: &[String]) -> Option<NetworkCommand> {
         } else if WRAPPERS.contains(&program_name(word)) {
             i += 1;
             while let Some(arg) = words.get(i) {
-                if matches!(arg.as_str(), "-u" | "-g" | "-s" | "-k" | "-n" | "-C" | "--signal") {
+                if matches!(
+                    arg.as_str(),
+                    "-u" | "-g" | "-s" | "-k" | "-n" | "-C" | "--signal"
+                ) {
                     i += 2;
                 } else if arg.starts_with('-') || is_assignment(arg) || is_duration(arg) {
                     i += 1;
@@ -125,30 +128,38 @@ fn classify_words(words: &[String]) -> Option<NetworkCommand> {
     let label = |s: &str| Some(format!("{program} {s}").trim_end().to_string());
     let found = match program {
         "curl" | "wget" => {
-            let urls = args
-                .iter()
-                .filter(|a| a.contains("://"))
-                .cloned()
-                .collect();
+            let urls = args.iter().filter(|a| a.contains("://")).cloned().collect();
             return Some(NetworkCommand {
                 label: program.to_string(),
                 urls: Some(urls),
             });
         }
-        "ssh" | "scp" | "sftp" | "ftp" | "telnet" | "nc" | "ncat" | "netcat" | "rsync" | "aria2c"
-        | "http" | "https" | "lynx" | "w3m" => label(""),
+        "ssh" | "scp" | "sftp" | "ftp" | "telnet" | "nc" | "ncat" | "netcat" | "rsync"
+        | "aria2c" | "http" | "https" | "lynx" | "w3m" => label(""),
         "git" if matches!(sub, "clone" | "fetch" | "pull" | "push" | "ls-remote") => label(sub),
-        "pip" | "pip3" | "pipx" | "uv" | "poetry" if matches!(sub, "install" | "download" | "add" | "pip") => {
+        "pip" | "pip3" | "pipx" | "uv" | "poetry"
+            if matches!(sub, "install" | "download" | "add" | "pip") =>
+        {
             label(sub)
         }
-        "python" | "python3" if args.windows(3).any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install") => {
+        "python" | "python3"
+            if args
+                .windows(3)
+                .any(|w| w[0] == "-m" && w[1] == "pip" && w[2] == "install") =>
+        {
             label("-m pip install")
         }
-        "npm" | "pnpm" | "yarn" | "bun" if matches!(sub, "install" | "i" | "ci" | "add" | "update") => label(sub),
+        "npm" | "pnpm" | "yarn" | "bun"
+            if matches!(sub, "install" | "i" | "ci" | "add" | "update") =>
+        {
+            label(sub)
+        }
         "npx" | "pnpx" | "bunx" => label(""),
         "cargo" if matches!(sub, "install" | "add" | "fetch" | "update") => label(sub),
         "go" if matches!(sub, "get" | "install" | "mod") => label(sub),
-        "gem" | "brew" | "apt" | "apt-get" | "dnf" | "yum" | "apk" if matches!(sub, "install" | "update" | "upgrade") => {
+        "gem" | "brew" | "apt" | "apt-get" | "dnf" | "yum" | "apk"
+            if matches!(sub, "install" | "update" | "upgrade") =>
+        {
             label(sub)
         }
         _ => None,
@@ -160,7 +171,10 @@ fn classify_words(words: &[String]) -> Option<NetworkCommand> {
 fn subcommand(args: &[String]) -> &str {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        if matches!(arg.as_str(), "-C" | "-c" | "--git-dir" | "--work-tree" | "--prefix") {
+        if matches!(
+            arg.as_str(),
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--prefix"
+        ) {
             iter.next();
         } else if !arg.starts_with('-') {
             return arg;
@@ -170,8 +184,9 @@ fn subcommand(args: &[String]) -> &str {
 }
 
 fn is_assignment(word: &str) -> bool {
-    word.split_once('=')
-        .is_some_and(|(name, _)| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// `5`, `2.5`, `10s`, `1m` (a `timeout` or `nice` argument).

@@ -63,37 +63,88 @@ fn the_filter_offers_exactly_the_expected_tools() {
     use WebStance::{Forbidden, HeadlineOnly, LocalTransform};
     let cases: &[(&str, Expect)] = &[
         // Explicit no-web, Chinese.
-        ("不要联网，直接告诉我 Rust 的所有权规则", LocalOnly(Forbidden)),
-        ("别搜索了，看看 src/main.rs 有什么问题", LocalOnly(Forbidden)),
+        (
+            "不要联网，直接告诉我 Rust 的所有权规则",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "别搜索了，看看 src/main.rs 有什么问题",
+            LocalOnly(Forbidden),
+        ),
         ("禁止使用浏览器，帮我重构这个函数", LocalOnly(Forbidden)),
         ("无需联网，解释一下这段代码", LocalOnly(Forbidden)),
         ("不用上网查，凭你知道的写个快排", LocalOnly(Forbidden)),
-        ("只用我提供的资料回答：项目里的配置怎么加载？", LocalOnly(Forbidden)),
-        ("请勿访问网页，修复 tests 里失败的用例", LocalOnly(Forbidden)),
+        (
+            "只用我提供的资料回答：项目里的配置怎么加载？",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "请勿访问网页，修复 tests 里失败的用例",
+            LocalOnly(Forbidden),
+        ),
         // Explicit no-web, English.
-        ("Do not browse; just fix the failing test in src/lib.rs", LocalOnly(Forbidden)),
-        ("don't search the web, refactor parse_args", LocalOnly(Forbidden)),
-        ("Please don't use the internet for this one: explain the borrow checker", LocalOnly(Forbidden)),
-        ("Answer without web search: what does Arc do?", LocalOnly(Forbidden)),
-        ("offline only — rename the config module", LocalOnly(Forbidden)),
-        ("No web. Add a unit test for the tokenizer.", LocalOnly(Forbidden)),
+        (
+            "Do not browse; just fix the failing test in src/lib.rs",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "don't search the web, refactor parse_args",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "Please don't use the internet for this one: explain the borrow checker",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "Answer without web search: what does Arc do?",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "offline only — rename the config module",
+            LocalOnly(Forbidden),
+        ),
+        (
+            "No web. Add a unit test for the tokenizer.",
+            LocalOnly(Forbidden),
+        ),
         ("Never go online; summarize README.md", LocalOnly(Forbidden)),
         // A URL does not override an explicit no-web.
-        ("不要联网，https://example.com/spec 这个地址只是参考", LocalOnly(Forbidden)),
+        (
+            "不要联网，https://example.com/spec 这个地址只是参考",
+            LocalOnly(Forbidden),
+        ),
         // Headlines.
         ("《深入理解 Java 虚拟机》", LocalOnly(HeadlineOnly)),
         ("【干货】Spring Boot 自动配置原理", LocalOnly(HeadlineOnly)),
         ("# Rust 异步编程入门", LocalOnly(HeadlineOnly)),
         ("# Understanding Rust lifetimes", LocalOnly(HeadlineOnly)),
         ("Java 并发编程实战（附面试题）", LocalOnly(HeadlineOnly)),
-        ("MySQL 索引优化全攻略（附源码和PDF）", LocalOnly(HeadlineOnly)),
+        (
+            "MySQL 索引优化全攻略（附源码和PDF）",
+            LocalOnly(HeadlineOnly),
+        ),
         ("Redis：为什么单线程还这么快？", LocalOnly(HeadlineOnly)),
-        ("Kafka 原理：消息是如何保证不丢失的?", LocalOnly(HeadlineOnly)),
+        (
+            "Kafka 原理：消息是如何保证不丢失的?",
+            LocalOnly(HeadlineOnly),
+        ),
         // Local text transforms.
-        ("帮我润色这段文案：我们的产品很好用", LocalOnly(LocalTransform)),
-        ("把这个标题翻译成英文：深入理解 Rust", LocalOnly(LocalTransform)),
-        ("Polish this paragraph: the quick brown fox", LocalOnly(LocalTransform)),
-        ("Rate this headline from 1 to 10: Rust is eating the world", LocalOnly(LocalTransform)),
+        (
+            "帮我润色这段文案：我们的产品很好用",
+            LocalOnly(LocalTransform),
+        ),
+        (
+            "把这个标题翻译成英文：深入理解 Rust",
+            LocalOnly(LocalTransform),
+        ),
+        (
+            "Polish this paragraph: the quick brown fox",
+            LocalOnly(LocalTransform),
+        ),
+        (
+            "Rate this headline from 1 to 10: Rust is eating the world",
+            LocalOnly(LocalTransform),
+        ),
         // Ordinary coding tasks keep every local tool and web_search.
         ("把 Hello.java 里的 Hello World 改成 Hello PaiCLI", Search),
         ("Fix the failing test in tests/suite/agent_loop.rs", Search),
@@ -102,15 +153,24 @@ fn the_filter_offers_exactly_the_expected_tools() {
         ("请解释一下 src/agent.rs 的主循环", Search),
         ("Refactor the executor so batches run in parallel", Search),
         ("查一下 tokio 最新版本有什么新特性", Search),
-        ("Search the web for the latest reqwest release notes", Search),
+        (
+            "Search the web for the latest reqwest release notes",
+            Search,
+        ),
         ("《三体》这本书讲了什么？请简单介绍", Search),
-        ("# Task\nAdd a --verbose flag to main.rs and document it", Search),
+        (
+            "# Task\nAdd a --verbose flag to main.rs and document it",
+            Search,
+        ),
         ("翻译 src/i18n.rs 里的错误信息并搜索最新的术语表", Search),
         // Text with a URL grounds web_fetch.
         ("读一下 https://docs.rs/tokio/latest/tokio/ 然后总结", All),
         ("Summarize https://example.com/post#comments please", All),
         ("看看这个页面（https://example.com/a）讲了什么", All),
-        ("【公告】https://example.com/news 这个链接的内容是什么？", All),
+        (
+            "【公告】https://example.com/news 这个链接的内容是什么？",
+            All,
+        ),
     ];
     assert!(cases.len() >= 30);
     let specs = all_specs();
@@ -166,7 +226,12 @@ fn tools_that_describe_web_access_are_removed_with_no_web() {
     let scope = ExposurePolicy.begin_turn("do not browse");
     let offered = names(&scope.filter.unwrap().filter(&specs));
     assert!(offered.contains(&"mcp__db__query".to_string()));
-    for gone in ["mcp__docs__lookup", "browser_status", "mcp__x__get", "web_search"] {
+    for gone in [
+        "mcp__docs__lookup",
+        "browser_status",
+        "mcp__x__get",
+        "web_search",
+    ] {
         assert!(!offered.contains(&gone.to_string()), "{gone}: {offered:?}");
     }
 }
@@ -175,8 +240,14 @@ fn tools_that_describe_web_access_are_removed_with_no_web() {
 fn urls_are_normalized() {
     let cases = [
         ("HTTPS://Example.COM/", Some("https://example.com")),
-        ("https://example.com/docs/", Some("https://example.com/docs")),
-        ("https://example.com/docs/?q=1", Some("https://example.com/docs/?q=1")),
+        (
+            "https://example.com/docs/",
+            Some("https://example.com/docs"),
+        ),
+        (
+            "https://example.com/docs/?q=1",
+            Some("https://example.com/docs/?q=1"),
+        ),
         ("https://example.com/a#frag", Some("https://example.com/a")),
         ("http://example.com:80/a", Some("http://example.com/a")),
         ("ftp://example.com/a", None),
@@ -203,15 +274,25 @@ fn the_word_splitter_finds_commands_behind_separators_and_quotes() {
             vec!["ssh".into(), "h".into()],
         ]
     );
-    let labels = |c: &str| -> Vec<String> { network_commands(c).into_iter().map(|n| n.label).collect() };
+    let labels =
+        |c: &str| -> Vec<String> { network_commands(c).into_iter().map(|n| n.label).collect() };
     assert_eq!(labels("git status && git log"), Vec::<String>::new());
     assert_eq!(labels("git clone https://x/y.git"), vec!["git clone"]);
     assert_eq!(labels("git -C repo pull"), vec!["git pull"]);
     assert_eq!(labels("npm --prefix web install"), vec!["npm install"]);
-    assert_eq!(labels("cd a && npm install && npm test"), vec!["npm install"]);
+    assert_eq!(
+        labels("cd a && npm install && npm test"),
+        vec!["npm install"]
+    );
     assert_eq!(labels("pip3 install requests"), vec!["pip3 install"]);
-    assert_eq!(labels("python -m pip install requests"), vec!["python -m pip install"]);
-    assert_eq!(labels("FOO=1 sudo -u bob timeout 5 /usr/bin/scp a h:b"), vec!["scp"]);
+    assert_eq!(
+        labels("python -m pip install requests"),
+        vec!["python -m pip install"]
+    );
+    assert_eq!(
+        labels("FOO=1 sudo -u bob timeout 5 /usr/bin/scp a h:b"),
+        vec!["scp"]
+    );
     assert_eq!(labels("cargo test; ls"), Vec::<String>::new());
     assert_eq!(labels("echo curl"), Vec::<String>::new());
 }
@@ -263,9 +344,14 @@ impl Turn {
 #[tokio::test]
 async fn web_tools_are_refused_when_web_is_off() {
     let t = turn("不要联网，修一下 main.rs");
-    assert_eq!(t.code("web_search", json!({"query": "x"})).await.as_deref(), Some(WEB_FORBIDDEN));
     assert_eq!(
-        t.code("web_fetch", json!({"url": "https://a.example"})).await.as_deref(),
+        t.code("web_search", json!({"query": "x"})).await.as_deref(),
+        Some(WEB_FORBIDDEN)
+    );
+    assert_eq!(
+        t.code("web_fetch", json!({"url": "https://a.example"}))
+            .await
+            .as_deref(),
         Some(WEB_FORBIDDEN)
     );
     for command in [
@@ -281,18 +367,35 @@ async fn web_tools_are_refused_when_web_is_off() {
         "ls; $(curl -s https://a.example)",
     ] {
         assert_eq!(
-            t.code("execute_command", json!({"command": command})).await.as_deref(),
+            t.code("execute_command", json!({"command": command}))
+                .await
+                .as_deref(),
             Some(WEB_FORBIDDEN),
             "{command}"
         );
     }
-    assert_eq!(t.code("execute_command", json!({"command": "cargo test && git status"})).await, None);
+    assert_eq!(
+        t.code(
+            "execute_command",
+            json!({"command": "cargo test && git status"})
+        )
+        .await,
+        None
+    );
     assert_eq!(t.code("read_file", json!({"path": "a"})).await, None);
 
     let t = turn("《深入理解 Java 虚拟机》");
-    assert_eq!(t.code("web_search", json!({"query": "x"})).await.as_deref(), Some(NO_ACTION));
     assert_eq!(
-        t.code("execute_command", json!({"command": "curl https://a.example"})).await.as_deref(),
+        t.code("web_search", json!({"query": "x"})).await.as_deref(),
+        Some(NO_ACTION)
+    );
+    assert_eq!(
+        t.code(
+            "execute_command",
+            json!({"command": "curl https://a.example"})
+        )
+        .await
+        .as_deref(),
         Some(NO_ACTION)
     );
 }
@@ -300,25 +403,60 @@ async fn web_tools_are_refused_when_web_is_off() {
 #[tokio::test]
 async fn web_fetch_needs_a_grounded_url() {
     let t = turn("Summarize https://Example.com/post/ please");
-    assert_eq!(t.code("web_fetch", json!({"url": "https://example.com/post"})).await, None);
-    assert_eq!(t.code("web_fetch", json!({"url": "https://example.com/post#top"})).await, None);
     assert_eq!(
-        t.code("web_fetch", json!({"url": "https://evil.example/"})).await.as_deref(),
-        Some(UNGROUNDED_URL)
-    );
-    assert_eq!(t.code("execute_command", json!({"command": "curl -sL https://example.com/post"})).await, None);
-    assert_eq!(
-        t.code("execute_command", json!({"command": "curl -s https://other.example/x"})).await.as_deref(),
-        Some(UNGROUNDED_URL)
+        t.code("web_fetch", json!({"url": "https://example.com/post"}))
+            .await,
+        None
     );
     assert_eq!(
-        t.code("execute_command", json!({"command": "wget -O - example.com"})).await.as_deref(),
+        t.code("web_fetch", json!({"url": "https://example.com/post#top"}))
+            .await,
+        None
+    );
+    assert_eq!(
+        t.code("web_fetch", json!({"url": "https://evil.example/"}))
+            .await
+            .as_deref(),
+        Some(UNGROUNDED_URL)
+    );
+    assert_eq!(
+        t.code(
+            "execute_command",
+            json!({"command": "curl -sL https://example.com/post"})
+        )
+        .await,
+        None
+    );
+    assert_eq!(
+        t.code(
+            "execute_command",
+            json!({"command": "curl -s https://other.example/x"})
+        )
+        .await
+        .as_deref(),
+        Some(UNGROUNDED_URL)
+    );
+    assert_eq!(
+        t.code(
+            "execute_command",
+            json!({"command": "wget -O - example.com"})
+        )
+        .await
+        .as_deref(),
         Some(UNGROUNDED_URL),
         "curl/wget with no URL"
     );
-    assert_eq!(t.code("execute_command", json!({"command": "curl --version"})).await, None);
     assert_eq!(
-        t.code("execute_command", json!({"command": "curl http://localhost:8080/health"})).await,
+        t.code("execute_command", json!({"command": "curl --version"}))
+            .await,
+        None
+    );
+    assert_eq!(
+        t.code(
+            "execute_command",
+            json!({"command": "curl http://localhost:8080/health"})
+        )
+        .await,
         None,
         "a local dev server is not the web"
     );
@@ -329,7 +467,9 @@ async fn search_results_ground_web_fetch_through_typed_urls_only() {
     let t = turn("find the tokio changelog");
     assert!(!t.offered().contains(&"web_fetch".to_string()));
     assert_eq!(
-        t.code("web_fetch", json!({"url": "https://tokio.rs/blog"})).await.as_deref(),
+        t.code("web_fetch", json!({"url": "https://tokio.rs/blog"}))
+            .await
+            .as_deref(),
         Some(TOOL_NOT_ADVERTISED),
         "hidden until the turn has a URL"
     );
@@ -342,16 +482,26 @@ async fn search_results_ground_web_fetch_through_typed_urls_only() {
     };
     let gate = &t.scope.gates[0];
     // A URL only mentioned in result text grounds nothing.
-    gate.after(call, &ToolOutcome::ok("see https://tokio.rs/blog"), Duration::ZERO).await;
+    gate.after(
+        call,
+        &ToolOutcome::ok("see https://tokio.rs/blog"),
+        Duration::ZERO,
+    )
+    .await;
     assert!(!t.offered().contains(&"web_fetch".to_string()));
     let found = ToolOutput {
         text: "1. Tokio blog".into(),
         discovered_urls: vec!["https://Tokio.rs/blog/".into()],
         ..ToolOutput::default()
     };
-    gate.after(call, &ToolOutcome::Ok(found), Duration::ZERO).await;
+    gate.after(call, &ToolOutcome::Ok(found), Duration::ZERO)
+        .await;
     assert!(t.offered().contains(&"web_fetch".to_string()));
-    assert_eq!(t.code("web_fetch", json!({"url": "https://tokio.rs/blog"})).await, None);
+    assert_eq!(
+        t.code("web_fetch", json!({"url": "https://tokio.rs/blog"}))
+            .await,
+        None
+    );
 }
 
 #[tokio::test]
@@ -362,7 +512,12 @@ async fn calls_to_tools_the_turn_did_not_offer_are_refused() {
     // A narrower registry left write_file out: the executor reports unknown tools, not this gate.
     t.scope.filter.as_ref().unwrap().filter(&specs);
     assert_eq!(t.code("read_file", json!({"path": "a"})).await, None);
-    assert_eq!(t.code("write_file", json!({"path": "a", "content": ""})).await, None, "unknown to the filter");
+    assert_eq!(
+        t.code("write_file", json!({"path": "a", "content": ""}))
+            .await,
+        None,
+        "unknown to the filter"
+    );
     let mut specs = all_specs();
     specs.push(ToolSpec {
         name: "browser_open".into(),
@@ -372,17 +527,31 @@ async fn calls_to_tools_the_turn_did_not_offer_are_refused() {
     specs.sort_by(|a, b| a.name.cmp(&b.name));
     let t = turn("fix main.rs");
     t.scope.filter.as_ref().unwrap().filter(&specs);
-    assert_eq!(t.code("browser_open", json!({})).await, None, "browser tools follow web on");
+    assert_eq!(
+        t.code("browser_open", json!({})).await,
+        None,
+        "browser tools follow web on"
+    );
     let t = turn("summarize the README");
     assert_eq!(
-        t.code("web_fetch", json!({"url": "https://a.example"})).await.as_deref(),
+        t.code("web_fetch", json!({"url": "https://a.example"}))
+            .await
+            .as_deref(),
         Some(TOOL_NOT_ADVERTISED)
     );
     // A gate used without the filter (no request yet) still hides web_fetch without a URL.
     let t = turn("summarize the README");
     let fresh = ExposurePolicy.begin_turn("summarize the README");
-    let args = json!({"url": "https://a.example"}).as_object().unwrap().clone();
-    let call = GateCall { id: "c", name: "web_fetch", args: &args, parallel_safe: true };
+    let args = json!({"url": "https://a.example"})
+        .as_object()
+        .unwrap()
+        .clone();
+    let call = GateCall {
+        id: "c",
+        name: "web_fetch",
+        args: &args,
+        parallel_safe: true,
+    };
     assert!(matches!(
         fresh.gates[0].check(call, &t.ctx).await,
         GateVerdict::Deny { code, .. } if code == TOOL_NOT_ADVERTISED

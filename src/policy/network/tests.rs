@@ -40,7 +40,9 @@ async fn admit(policy: &NetworkPolicy, url: &str) -> Result<Admitted, NetworkErr
 #[tokio::test]
 async fn public_hosts_are_admitted_with_their_resolved_addresses() {
     let policy = strict();
-    let ok = admit(&policy, "https://public.example/a?b=c").await.unwrap();
+    let ok = admit(&policy, "https://public.example/a?b=c")
+        .await
+        .unwrap();
     assert_eq!(ok.domain.as_deref(), Some("public.example"));
     assert_eq!(ok.addrs, vec!["93.184.215.14:443".parse().unwrap()]);
     let ok = admit(&policy, "http://v6only.example:8080/").await.unwrap();
@@ -139,7 +141,9 @@ async fn ranges_next_to_blocked_ones_stay_public() {
 #[tokio::test]
 async fn a_name_is_judged_by_what_it_resolves_to() {
     let policy = strict();
-    let err = admit(&policy, "http://intranet.example/").await.unwrap_err();
+    let err = admit(&policy, "http://intranet.example/")
+        .await
+        .unwrap_err();
     assert!(
         matches!(err, NetworkError::Blocked { ip, .. } if ip == IpAddr::from([127, 0, 0, 1])),
         "{err:?}"

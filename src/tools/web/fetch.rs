@@ -59,7 +59,11 @@ pub enum FetchError {
 }
 
 /// GETs `url`, consulting `check` for every hop.
-pub async fn fetch(url: Url, check: &dyn HopCheck, limits: &FetchLimits) -> Result<FetchedPage, FetchError> {
+pub async fn fetch(
+    url: Url,
+    check: &dyn HopCheck,
+    limits: &FetchLimits,
+) -> Result<FetchedPage, FetchError> {
     let deadline = Instant::now() + limits.total_timeout;
     match tokio::time::timeout_at(deadline, follow(url, check, limits, deadline)).await {
         Ok(result) => result,
@@ -91,7 +95,10 @@ async fn follow(
         let client = builder.build().map_err(http_err)?;
         let response = client
             .get(url.clone())
-            .header(USER_AGENT, concat!("paicli/", env!("CARGO_PKG_VERSION"), " (web_fetch)"))
+            .header(
+                USER_AGENT,
+                concat!("paicli/", env!("CARGO_PKG_VERSION"), " (web_fetch)"),
+            )
             .header(
                 ACCEPT,
                 "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5",
@@ -139,7 +146,10 @@ enum ReadError {
 }
 
 /// Reads the body chunk by chunk and stops as soon as it passes `max_bytes`.
-async fn read_capped(mut response: reqwest::Response, max_bytes: usize) -> Result<Vec<u8>, ReadError> {
+async fn read_capped(
+    mut response: reqwest::Response,
+    max_bytes: usize,
+) -> Result<Vec<u8>, ReadError> {
     if response
         .content_length()
         .is_some_and(|n| n > max_bytes as u64)

@@ -7,8 +7,8 @@ use markup5ever_rcdom::NodeData;
 
 /// Tags whose content is never page text.
 const SKIPPED: &[&str] = &[
-    "script", "style", "noscript", "nav", "header", "footer", "form", "aside", "iframe", "svg", "template",
-    "button", "select", "head",
+    "script", "style", "noscript", "nav", "header", "footer", "form", "aside", "iframe", "svg",
+    "template", "button", "select", "head",
 ];
 
 /// A converted page.
@@ -20,7 +20,9 @@ pub struct PageText {
 
 /// Converts `html` to Markdown, preferring the `<article>` or `<main>` element when the page has one.
 pub fn html_to_markdown(html: &str) -> PageText {
-    let converter = HtmlToMarkdown::builder().skip_tags(SKIPPED.to_vec()).build();
+    let converter = HtmlToMarkdown::builder()
+        .skip_tags(SKIPPED.to_vec())
+        .build();
     let Ok(tree) = converter.html_to_tree(html) else {
         return PageText {
             title: None,
@@ -86,7 +88,9 @@ mod tests {
 
     #[test]
     fn falls_back_to_main_then_the_body() {
-        let page = html_to_markdown("<body><nav>x</nav><main><p>Main part</p></main><p>outside</p></body>");
+        let page = html_to_markdown(
+            "<body><nav>x</nav><main><p>Main part</p></main><p>outside</p></body>",
+        );
         assert_eq!(page.markdown, "Main part");
         let page = html_to_markdown("<body><form>login</form><p>Only <i>body</i></p></body>");
         assert_eq!(page.title, None);

@@ -78,15 +78,31 @@ pub fn choose_provider(settings: &WebSettings) -> Result<SearchProvider, SearchE
 
 fn provider_for(kind: SearchProviderKind, s: &WebSettings) -> Result<SearchProvider, SearchError> {
     let (key, base_url, variable) = match kind {
-        SearchProviderKind::Zhipu => (s.glm_api_key.clone(), s.zhipu_base_url.clone(), "GLM_API_KEY"),
-        SearchProviderKind::Serpapi => (s.serpapi_key.clone(), s.serpapi_base_url.clone(), "SERPAPI_KEY"),
+        SearchProviderKind::Zhipu => (
+            s.glm_api_key.clone(),
+            s.zhipu_base_url.clone(),
+            "GLM_API_KEY",
+        ),
+        SearchProviderKind::Serpapi => (
+            s.serpapi_key.clone(),
+            s.serpapi_base_url.clone(),
+            "SERPAPI_KEY",
+        ),
         SearchProviderKind::Searxng => (
             s.searxng_url.as_ref().map(|_| String::new()),
             s.searxng_url.clone().unwrap_or_default(),
             "SEARXNG_URL",
         ),
-        SearchProviderKind::Tavily => (s.tavily_api_key.clone(), s.tavily_base_url.clone(), "TAVILY_API_KEY"),
-        SearchProviderKind::Brave => (s.brave_api_key.clone(), s.brave_base_url.clone(), "BRAVE_API_KEY"),
+        SearchProviderKind::Tavily => (
+            s.tavily_api_key.clone(),
+            s.tavily_base_url.clone(),
+            "TAVILY_API_KEY",
+        ),
+        SearchProviderKind::Brave => (
+            s.brave_api_key.clone(),
+            s.brave_base_url.clone(),
+            "BRAVE_API_KEY",
+        ),
     };
     let key = key.ok_or(SearchError::MissingKey {
         provider: name_of(kind),
@@ -144,9 +160,9 @@ impl SearchProvider {
                     ("api_key", self.key.as_str()),
                 ],
             )?),
-            SearchProviderKind::Searxng => client.get(
-                self.url_with_query("/search", &[("q", query), ("format", "json")])?,
-            ),
+            SearchProviderKind::Searxng => {
+                client.get(self.url_with_query("/search", &[("q", query), ("format", "json")])?)
+            }
             SearchProviderKind::Tavily => client
                 .post(format!("{}/search", self.base_url))
                 .bearer_auth(&self.key)
@@ -183,9 +199,11 @@ impl SearchProvider {
 
     /// `base_url` + `path` with the query pairs encoded.
     fn url_with_query(&self, path: &str, pairs: &[(&str, &str)]) -> Result<url::Url, SearchError> {
-        let mut url = url::Url::parse(&format!("{}{path}", self.base_url)).map_err(|e| SearchError::Http {
-            provider: name_of(self.kind),
-            message: format!("invalid base URL {:?}: {e}", self.base_url),
+        let mut url = url::Url::parse(&format!("{}{path}", self.base_url)).map_err(|e| {
+            SearchError::Http {
+                provider: name_of(self.kind),
+                message: format!("invalid base URL {:?}: {e}", self.base_url),
+            }
         })?;
         url.query_pairs_mut().extend_pairs(pairs);
         Ok(url)
@@ -249,8 +267,16 @@ pub fn format_hits(query: &str, provider: &str, hits: &[SearchHit]) -> String {
         } else {
             snippet
         };
-        let title = if hit.title.is_empty() { "(untitled)" } else { &hit.title };
-        out.push_str(&format!("{}. {title}\n   {snippet}\n   URL: {}\n", i + 1, hit.url));
+        let title = if hit.title.is_empty() {
+            "(untitled)"
+        } else {
+            &hit.title
+        };
+        out.push_str(&format!(
+            "{}. {title}\n   {snippet}\n   URL: {}\n",
+            i + 1,
+            hit.url
+        ));
     }
     out
 }

@@ -21,7 +21,10 @@ fn text_of(outcome: ToolOutcome) -> String {
 #[test]
 fn html_becomes_markdown_with_a_title_and_length_header() {
     let html = b"<html><head><title>Doc</title></head><body><main><h2>Part</h2><p>Hello</p></main></body></html>";
-    let text = text_of(render_page(&page(Some("text/html; charset=utf-8"), html), 8000));
+    let text = text_of(render_page(
+        &page(Some("text/html; charset=utf-8"), html),
+        8000,
+    ));
     assert_eq!(
         text,
         "Title: Doc\nURL: https://example.com/a\nLength: 14 chars\n\n## Part\n\nHello"
@@ -48,18 +51,28 @@ fn text_and_json_come_back_as_is_in_their_charset() {
     assert!(text.ends_with("\n\n{\"a\": [1, 2]}"), "{text}");
     // "héllo" in Latin-1.
     let latin1 = b"h\xe9llo";
-    let text = text_of(render_page(&page(Some("text/plain; charset=ISO-8859-1"), latin1), 8000));
+    let text = text_of(render_page(
+        &page(Some("text/plain; charset=ISO-8859-1"), latin1),
+        8000,
+    ));
     assert!(text.ends_with("\n\nhéllo"), "{text}");
     // GBK declared only in the page's meta tag.
-    let (gbk, _, _) = encoding_rs::GBK.encode("<html><head><meta charset=\"gbk\"></head><body><p>中文页面</p></body></html>");
+    let (gbk, _, _) = encoding_rs::GBK
+        .encode("<html><head><meta charset=\"gbk\"></head><body><p>中文页面</p></body></html>");
     let text = text_of(render_page(&page(Some("text/html"), &gbk), 8000));
     assert!(text.ends_with("\n\n中文页面"), "{text}");
 }
 
 #[test]
 fn binary_types_are_described_not_dumped() {
-    let text = text_of(render_page(&page(Some("image/png"), &[0x89, b'P', b'N', b'G', 0, 1]), 8000));
-    assert_eq!(text, "URL: https://example.com/a\nBinary content (image/png, 6 bytes) is not shown.");
+    let text = text_of(render_page(
+        &page(Some("image/png"), &[0x89, b'P', b'N', b'G', 0, 1]),
+        8000,
+    ));
+    assert_eq!(
+        text,
+        "URL: https://example.com/a\nBinary content (image/png, 6 bytes) is not shown."
+    );
 }
 
 #[test]
@@ -100,7 +113,13 @@ fn search_hits_are_numbered_with_short_snippets() {
 fn no_provider_names_the_variables_to_set() {
     let err = choose_provider(&WebSettings::default()).unwrap_err();
     let text = err.to_string();
-    for var in ["GLM_API_KEY", "SERPAPI_KEY", "SEARXNG_URL", "TAVILY_API_KEY", "BRAVE_API_KEY"] {
+    for var in [
+        "GLM_API_KEY",
+        "SERPAPI_KEY",
+        "SEARXNG_URL",
+        "TAVILY_API_KEY",
+        "BRAVE_API_KEY",
+    ] {
         assert!(text.contains(var), "{text}");
     }
     let settings = WebSettings {
@@ -121,10 +140,16 @@ fn providers_are_picked_in_the_documented_order() {
         serpapi_key: Some("s".into()),
         ..WebSettings::default()
     };
-    assert_eq!(choose_provider(&settings).unwrap().kind, crate::config::SearchProviderKind::Serpapi);
+    assert_eq!(
+        choose_provider(&settings).unwrap().kind,
+        crate::config::SearchProviderKind::Serpapi
+    );
     let settings = WebSettings {
         glm_api_key: Some("g".into()),
         ..settings
     };
-    assert_eq!(choose_provider(&settings).unwrap().kind, crate::config::SearchProviderKind::Zhipu);
+    assert_eq!(
+        choose_provider(&settings).unwrap().kind,
+        crate::config::SearchProviderKind::Zhipu
+    );
 }
