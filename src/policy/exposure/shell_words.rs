@@ -33,6 +33,18 @@ pub fn split_commands(command: &str) -> Vec<Vec<String>> {
                 while let Some(q) = chars.next() {
                     match q {
                         '"' => break,
+                        // A substitution inside quotes still runs: leave the quotes and split there, so
+                        // `echo "$(curl x)"` shows `curl x`. The closing quote then opens a harmless empty word.
+                        '`' | '$' if q == '`' || chars.peek() == Some(&'(') => {
+                            if q == '$' {
+                                chars.next();
+                            }
+                            end_word(&mut word, &mut in_word, &mut words);
+                            if !words.is_empty() {
+                                commands.push(std::mem::take(&mut words));
+                            }
+                            break;
+                        }
                         '\\' => {
                             if let Some(n) = chars.next() {
                                 word.push(n);
@@ -154,9 +166,8 @@ fn classify_words(words: &[String]) -> Option<NetworkCommand> {
         {
             label(sub)
         }
-        "npx" | "pnpx" | "bunx" => label(""),
         "cargo" if matches!(sub, "install" | "add" | "fetch" | "update") => label(sub),
-        "go" if matches!(sub, "get" | "install" | "mod") => label(sub),
+        "go" if matches!(sub, "get" | "install") => label(sub),
         "gem" | "brew" | "apt" | "apt-get" | "dnf" | "yum" | "apk"
             if matches!(sub, "install" | "update" | "upgrade") =>
         {

@@ -23,6 +23,15 @@ fn site() -> Stub {
         "/to-page" => StubResponse::redirect("/page"),
         "/loop" => StubResponse::redirect("/loop"),
         "/big" => StubResponse::new(200, "text/plain", vec![b'a'; 5 * 1024 * 1024 + 1]),
+        "/big-chunked" => StubResponse {
+            status: 200,
+            // No Content-Length: the cap has to trip while streaming.
+            headers: vec![
+                ("content-type".into(), "text/plain".into()),
+                ("transfer-encoding".into(), "chunked".into()),
+            ],
+            body: vec![b'a'; 5 * 1024 * 1024 + 1],
+        },
         "/just-fits" => StubResponse::new(200, "text/plain", vec![b'a'; 5 * 1024 * 1024]),
         path if path.starts_with("/go/") => {
             // `/go/<port>/<host>` redirects to that host on the stub's port.
@@ -195,6 +204,11 @@ async fn bodies_over_five_megabytes_are_refused() {
         outcome,
         ToolOutcome::failed("the response is larger than the 5 MB limit")
     );
+    let outcome = run(&tool, json!({"url": format!("{}/big-chunked", site.url())})).await;
+    assert_eq!(
+        outcome,
+        ToolOutcome::failed("the response is larger than the 5 MB limit")
+    );
     let outcome = run(&tool, json!({"url": format!("{}/just-fits", site.url())})).await;
     let ToolOutcome::Ok(out) = outcome else {
         panic!("{outcome:?}")
@@ -243,4 +257,27 @@ async fn bad_urls_and_statuses_are_clear_failures() {
         outcome,
         ToolOutcome::failed(format!("HTTP 404 from {}/missing: not found", site.url()))
     );
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out() {
+    // Accepts connections and never replies.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hold = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    let limits = FetchLimits {
+        total_timeout: std::time::Duration::from_millis(300),
+        ..FetchLimits::default()
+    };
+    let url = Url::parse(&format!("http://{addr}/slow")).unwrap();
+    let err = fetch(url, &NetworkPolicy::new(true, 0), &limits)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, FetchError::Timeout(_)), "{err:?}");
+    hold.abort();
 }
