@@ -7,13 +7,14 @@ use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
 use crate::llm::providers::RequestExtras;
+use crate::memory::MemoryStore;
 use crate::policy::approval::{
     ApprovalClassifier, ApprovalHook, ApprovalHookOptions, Approver, NonInteractiveApprover,
     RuleSet,
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::command_guard::CommandGuard;
-use crate::memory::MemoryStore;
+use crate::policy::exposure::ExposurePolicy;
 use crate::policy::path_guard::PathGuard;
 use crate::policy::redact::Redactor;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
@@ -107,6 +108,9 @@ pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<
     registry.register(Arc::new(tools::memory::SaveMemory::new(Arc::clone(
         &memory,
     ))));
+    for tool in tools::web::web_tools(&config.web) {
+        registry.register(tool);
+    }
     let registry = Arc::new(registry);
 
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
@@ -151,9 +155,12 @@ pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<
             context_window,
         },
     );
-    agent.add_turn_hook(Arc::new(hook));
     agent.set_memory(memory);
+    // Gates run in hook order. Policy refusals come first so nobody is asked to approve a call that would be
+    // refused anyway; approval (which may ask a person, and writes the audit log) comes last.
+    agent.add_turn_hook(Arc::new(ExposurePolicy));
     agent.add_turn_hook(Arc::new(MemoryGuardHook));
+    agent.add_turn_hook(Arc::new(hook));
     Ok(agent)
 }
 

@@ -4,6 +4,7 @@
 mod env;
 mod file;
 mod provider;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -11,6 +12,7 @@ use std::time::Duration;
 pub use env::EnvVars;
 pub use file::ConfigFile;
 pub use provider::resolve_provider;
+pub use web::{SearchProviderKind, WebSection, WebSettings};
 
 use crate::llm::client::ClientOptions;
 use crate::llm::providers::ResolvedProvider;
@@ -157,6 +159,8 @@ pub struct Config {
     pub approval: ApprovalMode,
     pub approvals: ApprovalRules,
     pub shell: ShellSettings,
+    /// `[web]`: search provider and `web_fetch` policy.
+    pub web: WebSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -244,6 +248,7 @@ impl Config {
             approval: ApprovalMode::default(),
             approvals: ApprovalRules::default(),
             shell: ShellSettings::default(),
+            web: WebSettings::default(),
             env,
         }
     }
@@ -311,6 +316,7 @@ impl Config {
         set(&mut self.approvals.allow, f.approvals.allow.clone());
         set(&mut self.approvals.deny, f.approvals.deny.clone());
         set(&mut self.shell.keep_env, f.shell.keep_env.clone());
+        self.web.apply_file(&f.web);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -356,6 +362,7 @@ impl Config {
         if let Some(v) = env.parsed::<ApprovalMode>("PAICLI_APPROVAL")? {
             self.approval = v;
         }
+        self.web.apply_env(&env)?;
         Ok(())
     }
 

@@ -12,6 +12,7 @@ pub mod schema;
 pub mod search;
 pub mod shell;
 pub mod spill;
+pub mod web;
 
 use std::path::PathBuf;
 use std::sync::Arc;

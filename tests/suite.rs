@@ -11,3 +11,4 @@ mod oneshot_cli;
 mod safety_cli;
 mod sse_fixtures;
 mod sse_props;
+mod web;

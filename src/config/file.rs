@@ -22,6 +22,8 @@ pub struct ConfigFile {
     pub approvals: ApprovalsSection,
     #[serde(default)]
     pub shell: ShellSection,
+    #[serde(default)]
+    pub web: super::WebSection,
 }
 
 /// `[llm]`
@@ -183,5 +185,6 @@ impl ConfigFile {
                 .extend(deny);
         }
         over(&mut self.shell.keep_env, top.shell.keep_env);
+        self.web.merge(top.web);
     }
 }

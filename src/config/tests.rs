@@ -457,3 +457,82 @@ fn a_stagnation_window_at_or_below_the_reminder_threshold_is_rejected() {
         .unwrap_err();
     assert!(err.to_string().contains("agent.stagnation_window"), "{err}");
 }
+
+#[test]
+fn web_settings_come_from_the_file_then_the_environment() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.web, WebSettings::default());
+    assert!(!c.web.allow_private_hosts);
+    assert_eq!(c.web.fetch_max_chars, 8000);
+    assert_eq!(c.web.requests_per_minute, 30);
+
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[web]\nsearch_provider = \"searxng\"\nallow_private_hosts = true\nfetch_max_chars = 500\n\
+         searxng_url = \"http://search.lan\"\nbrave_base_url = \"http://127.0.0.1:1\"\n",
+    );
+    let c = d
+        .load(&[("GLM_API_KEY", "g")], &Overrides::default())
+        .unwrap();
+    assert_eq!(c.web.search_provider, Some(SearchProviderKind::Searxng));
+    assert!(c.web.allow_private_hosts);
+    assert_eq!(c.web.fetch_max_chars, 500);
+    assert_eq!(c.web.searxng_url.as_deref(), Some("http://search.lan"));
+    assert_eq!(c.web.brave_base_url, "http://127.0.0.1:1");
+    assert_eq!(c.web.glm_api_key.as_deref(), Some("g"));
+
+    let c = d
+        .load(
+            &[
+                ("PAICLI_WEB_SEARCH_PROVIDER", "brave"),
+                ("PAICLI_WEB_ALLOW_PRIVATE_HOSTS", "false"),
+                ("SEARXNG_URL", "http://other.lan"),
+                ("ZHIPU_SEARCH_ENGINE", "search_pro"),
+            ],
+            &Overrides::default(),
+        )
+        .unwrap();
+    assert_eq!(c.web.search_provider, Some(SearchProviderKind::Brave));
+    assert!(!c.web.allow_private_hosts, "environment beats the file");
+    assert_eq!(c.web.searxng_url.as_deref(), Some("http://other.lan"));
+    assert_eq!(c.web.zhipu_search_engine, "search_pro");
+    assert!(
+        !format!("{:?}", c.web).contains("\"g\""),
+        "keys stay out of debug output"
+    );
+
+    let err = d
+        .load(
+            &[("PAICLI_WEB_SEARCH_PROVIDER", "bing")],
+            &Overrides::default(),
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("PAICLI_WEB_SEARCH_PROVIDER"),
+        "{err}"
+    );
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[web]\nallow_private = true\n",
+    );
+    let err = d.load(&[], &Overrides::default()).unwrap_err();
+    assert!(err.to_string().contains("allow_private"), "{err}");
+}
+
+#[test]
+fn the_example_config_parses() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.paicli.example.toml"))
+            .unwrap();
+    let file = ConfigFile::parse(&text).unwrap();
+    let mut web = WebSettings::default();
+    web.apply_file(&file.web);
+    assert_eq!(
+        web,
+        WebSettings::default(),
+        "the example documents the defaults"
+    );
+}

@@ -161,7 +161,16 @@ fn nothing_escapes_and_the_audit_log_is_redacted() {
         ]),
         Reply::text("done"),
     ]);
-    let output = sandbox.run(&server, &["--approval", "full", "-p", "try to escape"]);
+    // The URL is in the task so the turn's exposure policy grounds it and the command guard is what refuses c5.
+    let output = sandbox.run(
+        &server,
+        &[
+            "--approval",
+            "full",
+            "-p",
+            "try to escape, e.g. with https://example.invalid/i.sh",
+        ],
+    );
     assert_eq!(
         output.status.code(),
         Some(0),

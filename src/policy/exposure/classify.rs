@@ -1,0 +1,132 @@
+//! Reads the submitted text for the turn's web stance (spec §5): explicit no-web, headline only, local text
+//! transform, or allowed. These rules only ever take web tools away.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::literal_regex;
+use super::urls::urls_in_text;
+
+/// What the user's text says about going online this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebStance {
+    /// Nothing against it.
+    Allowed,
+    /// The user said not to go online.
+    Forbidden,
+    /// Only a headline was pasted: ask what to do instead of researching it.
+    HeadlineOnly,
+    /// A local edit of text the user gave (polish, translate, rate ...).
+    LocalTransform,
+}
+
+/// The classification of one submitted text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnExposure {
+    pub stance: WebStance,
+    /// Normalized http(s) URLs the user wrote.
+    pub grounded: Vec<String>,
+}
+
+static NO_WEB_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(concat!(
+        r"(不要|别|禁止|无需|不需要|不用|不必|请勿|勿|不准|不许|不能|不可以)\s*",
+        r"(再|去|使用|用|进行|上|打开)?\s*",
+        r"(联网|上网|网上|网络|互联网|在线搜索|网络搜索|搜索|搜|浏览器|浏览网页|访问网页|访问网络|查网页|网页|查资料)",
+        r"|(只|仅)(用|使用|根据|基于|参考)我(提供|给)的(资料|材料|内容|信息|文档)",
+        r"|离线(完成|回答|处理|模式)|断网"
+    ))
+});
+
+static NO_WEB_EN: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(concat!(
+        r"(?i)\b(do\s+not|don'?t|never|no\s+need\s+to|please\s+don'?t)\s+",
+        r"(browse|search|google|go\s+online|look\s+(it|this|things)\s+up\s+online",
+        r"|use\s+(the\s+)?(internet|web|network|browser|web\s+search|online\s+search)",
+        r"|access\s+(the\s+)?(internet|web|network))\b",
+        r"|\bwithout\s+(any\s+)?(web|internet|online|network)(\s+(search|searches|access|browsing|lookups?))?\b",
+        r"|\b(offline\s+only|only\s+offline|stay\s+offline|work\s+offline)\b",
+        r"|\bno\s+(web|internet|browsing|online\s+search|web\s+search|network\s+access)\b",
+        r"|\bonly\s+use\s+the\s+(material|materials|docs|documents|text)\s+I\s+(gave|provided)\b"
+    ))
+});
+
+/// Asking words: a text with one of these is a request, not a bare headline.
+static REQUEST_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(
+        r"请|帮我|帮忙|麻烦|能否|能不能|可否|可以帮|给我|写一|总结|翻译|解释|分析|生成|改成|修复|实现|运行|查看",
+    )
+});
+
+static REQUEST_EN: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(concat!(
+        r"(?i)^\s*(please|pls|help\s+me|could\s+you|can\s+you|would\s+you|i\s+want|i\s+need|i'd\s+like|let's)\b",
+        r"|(?i)\b(please|summari[sz]e|explain|translate|write|fix|implement|run|review)\b"
+    ))
+});
+
+static WRAPPED_TITLE: LazyLock<Regex> =
+    LazyLock::new(|| literal_regex(r"^(《[^《》\n]+》|【[^【】\n]+】[^\n？?。]*)$"));
+
+static MARKDOWN_HEADING: LazyLock<Regex> = LazyLock::new(|| literal_regex(r"^#{1,6}\s+\S[^\n]*$"));
+
+static ATTACHMENT_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(
+        r"(?i)[（(]\s*附[^（）()\n]{0,40}(面试题|源码|答案|PDF|代码|资料|下载|题库|笔记)[^（）()\n]{0,10}[）)]\s*$",
+    )
+});
+
+static COLON_QUESTION: LazyLock<Regex> =
+    LazyLock::new(|| literal_regex(r"^[^：\n]{2,48}：[^\n]{4,180}[？?]$"));
+
+static LOCAL_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(concat!(
+        r"标题|这段|段落|文案|这句|句子|这篇|文章|摘要|文本|短文|作文|邮件",
+        r"|(?i)\b(title|headline|paragraph|passage|sentence|essay|copy|blurb|text\s+below|following\s+text)\b"
+    ))
+});
+
+static LOCAL_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(concat!(
+        r"润色|改写|重写|翻译|删除|删掉|删减|评分|打分|精简|缩写|扩写|校对|修改措辞|优化表达",
+        r"|(?i)\b(polish|rewrite|rephrase|reword|translate|proofread|shorten|rate|grade|paraphrase)\b"
+    ))
+});
+
+/// Words that ask for something only the web has; they keep a text transform from turning web off.
+static WEB_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(concat!(
+        r"搜索|搜一下|查一下|查找|联网|上网|网上|最新|新闻|官网",
+        r"|(?i)\b(search|look\s+up|browse|online|latest|news|web)\b"
+    ))
+});
+
+/// Classifies the text the user submitted.
+pub fn classify(submitted: &str) -> TurnExposure {
+    let text = submitted.trim();
+    let grounded = urls_in_text(text);
+    let stance = if NO_WEB_ZH.is_match(text) || NO_WEB_EN.is_match(text) {
+        WebStance::Forbidden
+    } else if grounded.is_empty() && is_headline_only(text) {
+        WebStance::HeadlineOnly
+    } else if LOCAL_OBJECT.is_match(text)
+        && LOCAL_VERB.is_match(text)
+        && !WEB_REQUEST.is_match(text)
+    {
+        WebStance::LocalTransform
+    } else {
+        WebStance::Allowed
+    };
+    TurnExposure { stance, grounded }
+}
+
+fn is_headline_only(text: &str) -> bool {
+    if text.is_empty() || REQUEST_ZH.is_match(text) || REQUEST_EN.is_match(text) {
+        return false;
+    }
+    let single_line = !text.contains('\n');
+    (single_line && (WRAPPED_TITLE.is_match(text) || MARKDOWN_HEADING.is_match(text)))
+        || ATTACHMENT_SUFFIX.is_match(text)
+        || (single_line && text.chars().count() <= 220 && COLON_QUESTION.is_match(text))
+}

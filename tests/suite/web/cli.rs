@@ -1,0 +1,188 @@
+//! The per-turn exposure end to end: `paicli -p` against the scripted model and a local web page.
+
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+use serde_json::{Value, json};
+
+use super::stub::{Stub, StubResponse};
+use crate::support::{Reply, ScriptedServer};
+
+const PAGE: &str = "<html><head><title>Release notes</title></head><body><nav>menu</nav>\
+<main><h2>Version 2</h2><p>Now with <strong>web tools</strong>.</p></main></body></html>";
+
+struct Sandbox {
+    project: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Sandbox {
+    /// A project whose config lets `web_fetch` reach the local test page.
+    fn new() -> Self {
+        let project = tempfile::tempdir().unwrap();
+        std::fs::write(project.path().join("Hello.java"), "class Hello {}\n").unwrap();
+        std::fs::create_dir_all(project.path().join(".paicli")).unwrap();
+        std::fs::write(
+            project.path().join(".paicli/config.toml"),
+            "[web]\nallow_private_hosts = true\n",
+        )
+        .unwrap();
+        Sandbox {
+            project,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn run(&self, server: &ScriptedServer, prompt: &str) -> std::process::Output {
+        Command::cargo_bin("paicli")
+            .unwrap()
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("PAICLI_HOME", self.home.path().join(".paicli"))
+            .arg("-C")
+            .arg(self.project.path())
+            .args([
+                "--base-url",
+                &server.url(),
+                "--model",
+                "scripted-model",
+                "-p",
+                prompt,
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+}
+
+fn tool_names(body: &Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The content of the tool result answering `call_id` in a request body.
+fn tool_result(body: &Value, call_id: &str) -> String {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool" && m["tool_call_id"] == call_id)
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_else(|| panic!("no result for {call_id}"))
+        .to_string()
+}
+
+fn assert_success(output: &std::process::Output) {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn web_fetch_reads_the_given_url_and_refuses_one_nobody_gave() {
+    let site = Stub::start(|req| match req.path() {
+        "/notes" => StubResponse::new(200, "text/html; charset=utf-8", PAGE),
+        _ => StubResponse::new(200, "text/plain", "secret"),
+    });
+    let given = format!("{}/notes", site.url());
+    let invented = format!("{}/admin", site.url());
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "web_fetch", json!({"url": given}))]),
+        Reply::tool_calls([("call_2", "web_fetch", json!({"url": invented}))]),
+        Reply::text("Version 2 adds web tools."),
+    ]);
+    let sandbox = Sandbox::new();
+    let output = sandbox.run(&server, &format!("总结一下 {given} 的更新内容"));
+    assert_success(&output);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "Version 2 adds web tools.\n"
+    );
+
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 3);
+    let offered = tool_names(&requests[0].body);
+    assert!(
+        offered.contains(&"web_fetch".to_string()) && offered.contains(&"web_search".to_string()),
+        "{offered:?}"
+    );
+    let fetched = tool_result(&requests[1].body, "call_1");
+    assert!(
+        fetched.contains(&format!(
+            "Title: Release notes\nURL: {given}\nLength: 37 chars\n\n## Version 2\n\nNow with **web tools**."
+        )),
+        "{fetched}"
+    );
+    let refused = tool_result(&requests[2].body, "call_2");
+    assert!(refused.contains("[denied: UNGROUNDED_URL]"), "{refused}");
+    // Only the given page was requested.
+    let paths: Vec<String> = site.requests().iter().map(|r| r.target.clone()).collect();
+    assert_eq!(paths, vec!["/notes"]);
+}
+
+#[test]
+fn a_no_web_prompt_sends_no_web_tools_and_refuses_web_calls() {
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([
+            ("call_1", "web_search", json!({"query": "java hello"})),
+            (
+                "call_2",
+                "execute_command",
+                json!({"command": "curl -s https://example.com"}),
+            ),
+        ]),
+        Reply::text("Hello.java declares an empty class."),
+    ]);
+    let sandbox = Sandbox::new();
+    let output = sandbox.run(&server, "不要联网，解释一下 Hello.java");
+    assert_success(&output);
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        let names = tool_names(&request.body);
+        assert!(names.contains(&"read_file".to_string()), "{names:?}");
+        assert!(names.iter().all(|n| !n.starts_with("web_")), "{names:?}");
+    }
+    // Same exposure, byte-identical tools.
+    assert_eq!(requests[0].body["tools"], requests[1].body["tools"]);
+    for call in ["call_1", "call_2"] {
+        let result = tool_result(&requests[1].body, call);
+        assert!(result.contains("[denied: WEB_FORBIDDEN]"), "{result}");
+    }
+}
+
+#[test]
+fn a_bare_headline_gets_a_notice_and_no_web_tools() {
+    let server =
+        ScriptedServer::with_replies([Reply::text("What would you like me to do with it?")]);
+    let sandbox = Sandbox::new();
+    let output = sandbox.run(&server, "《深入理解 Java 虚拟机》");
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("headline only"), "{stderr}");
+    let names = tool_names(&server.chat_requests()[0].body);
+    assert_eq!(
+        names,
+        [
+            "edit_file",
+            "execute_command",
+            "glob_files",
+            "grep_code",
+            "list_dir",
+            "read_file",
+            "save_memory",
+            "write_file"
+        ]
+    );
+}
