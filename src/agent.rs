@@ -64,6 +64,9 @@ pub struct Agent {
     executor: Executor,
     /// Computed once: sorted and byte-stable so the request prefix stays cache-friendly.
     tool_specs: Arc<[ToolSpec]>,
+    /// Refreshed into `tool_specs` when its generation moves (MCP tools arrive and change at runtime).
+    registry: Arc<ToolRegistry>,
+    specs_generation: u64,
     tool_ctx: ToolContext,
     history: Vec<Message>,
     options: AgentOptions,
@@ -84,7 +87,9 @@ impl Agent {
     ) -> Self {
         Agent {
             client,
+            specs_generation: registry.generation(),
             tool_specs: registry.specs().into(),
+            registry,
             executor,
             tool_ctx,
             history: vec![Message::system(system_prompt)],
@@ -164,6 +169,9 @@ impl Agent {
             }
             let iteration = budget.begin_iteration();
             events.emit(AgentEvent::RequestStarted { iteration });
+            if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
+                self.tool_specs = specs;
+            }
             let tools = turn_hook::filter_tools(&scopes, &self.tool_specs);
             let response = match self.chat(&tools, events, &cancel).await {
                 Ok(r) => r,

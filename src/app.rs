@@ -6,6 +6,7 @@ use crate::agent::{Agent, AgentOptions, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
+use crate::mcp::{self, McpManager, StartOptions};
 use crate::policy::path_guard::PathGuard;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -25,14 +26,62 @@ pub enum SetupError {
 
 /// The agent for `config`: client, core tools, executor, path guard, spill store and system prompt.
 pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
+    build_agent_on(config, Arc::new(ToolRegistry::with_tools(tools::core_tools())))
+}
+
+/// The agent plus its MCP servers, which start in the background; their tools join the agent's list as they
+/// become ready. Must be called inside a Tokio runtime. Call [`McpManager::shutdown`] before exiting.
+pub fn build_agent_with_mcp(config: &Config) -> Result<(Agent, McpManager), SetupError> {
+    let registry = Arc::new(ToolRegistry::with_tools(tools::core_tools()));
+    let agent = build_agent_on(config, Arc::clone(&registry))?;
+    Ok((agent, start_mcp(config, registry)))
+}
+
+/// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
+pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
+    let lookup = |name: &str| config.env.get(name).map(str::to_string);
+    let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    McpManager::start(
+        servers,
+        registry,
+        StartOptions {
+            home: config.home.clone(),
+            project_root: config.project_root.clone(),
+            init_timeout: config.mcp.initialize_timeout,
+            call_timeout: config.mcp.call_timeout,
+            trust_project: config.mcp.trust_project_servers,
+        },
+    )
+}
+
+/// Gets the first turn's input ready: waits at most `mcp.startup_wait` for servers still starting, then expands
+/// `@server:uri` mentions. Returns the input and notices for the user (servers skipped or failed).
+pub async fn prepare_first_input(
+    config: &Config,
+    mcp: &McpManager,
+    input: &str,
+    cancel: &tokio_util::sync::CancellationToken,
+) -> (String, Vec<String>) {
+    tokio::select! {
+        _ = mcp.wait_for_startup(config.mcp.startup_wait) => {}
+        () = cancel.cancelled() => {}
+    }
+    let input = mcp::expand_mentions(mcp, input, cancel).await;
+    let mut notices = mcp.take_notices();
+    for status in mcp.status() {
+        if status.state == mcp::ServerState::Starting {
+            notices.push(format!(
+                "MCP server `{}` is still starting; its tools join when it is ready",
+                status.name
+            ));
+        }
+    }
+    (input, notices)
+}
+
+fn build_agent_on(config: &Config, registry: Arc<ToolRegistry>) -> Result<Agent, SetupError> {
     let provider = config.provider()?;
     let client = OpenAiClient::new(provider, config.client_options())?;
-
-    let mut registry = ToolRegistry::new();
-    for tool in tools::core_tools() {
-        registry.register(tool);
-    }
-    let registry = Arc::new(registry);
 
     let root = config.project_root.clone();
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {

@@ -43,6 +43,11 @@ struct Cli {
     #[arg(long, value_name = "N")]
     max_iterations: Option<u32>,
 
+    /// Approve and start the project's MCP servers (.mcp.json, .paicli/mcp.json) not approved yet; the approval
+    /// is remembered per project and command line in $PAICLI_HOME/mcp-trust.json.
+    #[arg(long)]
+    trust_project_mcp: bool,
+
     /// Approval mode for risky tools.
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
     approval: Option<String>,
@@ -78,7 +83,8 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         max_iterations: cli.max_iterations,
         approval,
     };
-    let config = Config::load(&project_dir, &overrides)?;
+    let mut config = Config::load(&project_dir, &overrides)?;
+    config.mcp.trust_project_servers |= cli.trust_project_mcp;
     let _log_guard = paicli::app::init_logging(&config);
 
     let Some(task) = cli.print.as_deref() else {
@@ -97,17 +103,26 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         );
     }
 
-    let mut agent = paicli::app::build_agent(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let (mut agent, mcp) = {
+        let _runtime = runtime.enter();
+        paicli::app::build_agent_with_mcp(&config)?
+    };
     let session_id = new_session_id();
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
-        oneshot::run(&mut agent, &task, cli.output_format, &session_id, cancel).await
+        let (task, notices) = paicli::app::prepare_first_input(&config, &mcp, &task, &cancel).await;
+        for notice in notices {
+            eprintln!("paicli: {notice}");
+        }
+        let code = oneshot::run(&mut agent, &task, cli.output_format, &session_id, cancel).await;
+        mcp.shutdown().await;
+        code
     });
     Ok(code)
 }

@@ -18,6 +18,8 @@ pub struct ConfigFile {
     pub tools: ToolsSection,
     #[serde(default)]
     pub approval: ApprovalSection,
+    #[serde(default)]
+    pub mcp: McpSection,
 }
 
 /// `[llm]`
@@ -79,6 +81,16 @@ pub struct ApprovalSection {
     pub mode: Option<ApprovalMode>,
 }
 
+/// `[mcp]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSection {
+    pub startup_wait_seconds: Option<u64>,
+    pub initialize_timeout_seconds: Option<u64>,
+    pub call_timeout_seconds: Option<u64>,
+    pub trust_project_servers: Option<bool>,
+}
+
 impl ConfigFile {
     /// Reads and parses `path`; `Ok(None)` when it does not exist.
     pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
@@ -133,5 +145,10 @@ impl ConfigFile {
         over(&mut s.offload.enabled, t.offload.enabled);
         over(&mut s.offload.threshold_chars, t.offload.threshold_chars);
         over(&mut self.approval.mode, top.approval.mode);
+        let (m, t) = (&mut self.mcp, top.mcp);
+        over(&mut m.startup_wait_seconds, t.startup_wait_seconds);
+        over(&mut m.initialize_timeout_seconds, t.initialize_timeout_seconds);
+        over(&mut m.call_timeout_seconds, t.call_timeout_seconds);
+        over(&mut m.trust_project_servers, t.trust_project_servers);
     }
 }
