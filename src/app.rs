@@ -26,7 +26,10 @@ pub enum SetupError {
 
 /// The agent for `config`: client, core tools, executor, path guard, spill store and system prompt.
 pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
-    build_agent_on(config, Arc::new(ToolRegistry::with_tools(tools::core_tools())))
+    build_agent_on(
+        config,
+        Arc::new(ToolRegistry::with_tools(tools::core_tools())),
+    )
 }
 
 /// The agent plus its MCP servers, which start in the background; their tools join the agent's list as they

@@ -290,7 +290,10 @@ impl Config {
         let m = &f.mcp;
         let secs = |v: Option<u64>| v.map(Duration::from_secs);
         set(&mut self.mcp.startup_wait, secs(m.startup_wait_seconds));
-        set(&mut self.mcp.initialize_timeout, secs(m.initialize_timeout_seconds));
+        set(
+            &mut self.mcp.initialize_timeout,
+            secs(m.initialize_timeout_seconds),
+        );
         set(&mut self.mcp.call_timeout, secs(m.call_timeout_seconds));
         set(&mut self.mcp.trust_project_servers, m.trust_project_servers);
     }

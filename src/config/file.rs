@@ -147,7 +147,10 @@ impl ConfigFile {
         over(&mut self.approval.mode, top.approval.mode);
         let (m, t) = (&mut self.mcp, top.mcp);
         over(&mut m.startup_wait_seconds, t.startup_wait_seconds);
-        over(&mut m.initialize_timeout_seconds, t.initialize_timeout_seconds);
+        over(
+            &mut m.initialize_timeout_seconds,
+            t.initialize_timeout_seconds,
+        );
         over(&mut m.call_timeout_seconds, t.call_timeout_seconds);
         over(&mut m.trust_project_servers, t.trust_project_servers);
     }

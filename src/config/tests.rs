@@ -354,7 +354,10 @@ fn mcp_settings_default_and_layer() {
         "[mcp]\nstartup_wait_seconds = 3\ncall_timeout_seconds = 5\ntrust_project_servers = true\n",
     );
     let c = d
-        .load(&[("PAICLI_MCP_STARTUP_WAIT_SECONDS", "1")], &Overrides::default())
+        .load(
+            &[("PAICLI_MCP_STARTUP_WAIT_SECONDS", "1")],
+            &Overrides::default(),
+        )
         .unwrap();
     assert_eq!(c.mcp.startup_wait, Duration::from_secs(1), "env beats file");
     assert_eq!(c.mcp.call_timeout, Duration::from_secs(5));

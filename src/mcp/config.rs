@@ -36,20 +36,22 @@ impl Launch {
     /// The command line (or URL) approvals are remembered by.
     pub fn command_line(&self) -> String {
         match self {
-            Launch::Stdio { command, args, .. } => {
-                std::iter::once(command.as_str())
-                    .chain(args.iter().map(String::as_str))
-                    .map(quote)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
+            Launch::Stdio { command, args, .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .map(quote)
+                .collect::<Vec<_>>()
+                .join(" "),
             Launch::Http { url, .. } => url.clone(),
         }
     }
 }
 
 fn quote(word: &str) -> String {
-    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c)) {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c))
+    {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
@@ -86,7 +88,11 @@ pub fn config_files(home: &Path, project_root: &Path) -> Vec<(PathBuf, Origin)> 
 }
 
 /// Loads and merges the config files. `lookup` resolves `${VAR}` (environment and `.env` files).
-pub fn load(home: &Path, project_root: &Path, lookup: &dyn Fn(&str) -> Option<String>) -> McpConfig {
+pub fn load(
+    home: &Path,
+    project_root: &Path,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> McpConfig {
     let mut merged: BTreeMap<String, (Value, Origin, PathBuf)> = BTreeMap::new();
     let mut file_errors = Vec::new();
     for (path, origin) in config_files(home, project_root) {
@@ -118,7 +124,9 @@ pub fn load(home: &Path, project_root: &Path, lookup: &dyn Fn(&str) -> Option<St
     };
     let servers = merged
         .into_iter()
-        .map(|(name, (entry, origin, source))| resolve(&name, &entry, origin, source, project_root, &vars))
+        .map(|(name, (entry, origin, source))| {
+            resolve(&name, &entry, origin, source, project_root, &vars)
+        })
         .collect();
     McpConfig {
         servers,
@@ -170,11 +178,12 @@ fn resolve(
     project_root: &Path,
     vars: &Vars<'_>,
 ) -> ServerConfig {
-    let raw: Result<RawServer, String> =
-        serde_json::from_value(entry.clone()).map_err(|e| format!("server `{name}`: invalid entry: {e}"));
+    let raw: Result<RawServer, String> = serde_json::from_value(entry.clone())
+        .map_err(|e| format!("server `{name}`: invalid entry: {e}"));
     let disabled = raw.as_ref().is_ok_and(|r| r.disabled);
     let launch = raw.and_then(|raw| {
-        resolve_launch(&raw, project_root, vars).map_err(|e| format!("server `{name}` ({}): {e}", source.display()))
+        resolve_launch(&raw, project_root, vars)
+            .map_err(|e| format!("server `{name}` ({}): {e}", source.display()))
     });
     ServerConfig {
         name: name.to_string(),
@@ -209,7 +218,10 @@ fn resolve_launch(raw: &RawServer, project_root: &Path, vars: &Vars<'_>) -> Resu
     }
 }
 
-fn expand_map(map: &BTreeMap<String, String>, vars: &Vars<'_>) -> Result<BTreeMap<String, String>, String> {
+fn expand_map(
+    map: &BTreeMap<String, String>,
+    vars: &Vars<'_>,
+) -> Result<BTreeMap<String, String>, String> {
     map.iter()
         .map(|(k, v)| Ok((k.clone(), expand(v, vars)?)))
         .collect()
@@ -233,7 +245,11 @@ pub fn expand(text: &str, vars: &Vars<'_>) -> Result<String, String> {
         };
         match value {
             Some(v) => out.push_str(&v),
-            None => return Err(format!("variable ${{{name}}} is not set (environment or .env)")),
+            None => {
+                return Err(format!(
+                    "variable ${{{name}}} is not set (environment or .env)"
+                ));
+            }
         }
         rest = &after[end + 1..];
     }
@@ -260,7 +276,10 @@ mod tests {
         let lookup = |k: &str| (k == "TOKEN").then(|| "s3cret".to_string());
         let v = vars(&lookup);
         assert_eq!(expand("${PROJECT_DIR}/a", &v).unwrap(), "/proj/a");
-        assert_eq!(expand("${HOME}/.x:${TOKEN}", &v).unwrap(), "/home/u/.x:s3cret");
+        assert_eq!(
+            expand("${HOME}/.x:${TOKEN}", &v).unwrap(),
+            "/home/u/.x:s3cret"
+        );
         assert_eq!(expand("no vars $HOME", &v).unwrap(), "no vars $HOME");
         assert_eq!(
             expand("Bearer ${MISSING}", &v).unwrap_err(),
@@ -293,10 +312,19 @@ mod tests {
         let lookup = |k: &str| (k == "TOKEN").then(|| "t".to_string());
         let cfg = load(home.path(), proj.path(), &lookup);
         assert!(cfg.file_errors.is_empty(), "{:?}", cfg.file_errors);
-        let names: Vec<_> = cfg.servers.iter().map(|s| (s.name.as_str(), s.origin)).collect();
+        let names: Vec<_> = cfg
+            .servers
+            .iter()
+            .map(|s| (s.name.as_str(), s.origin))
+            .collect();
         assert_eq!(
             names,
-            [("a", Origin::User), ("b", Origin::Project), ("c", Origin::Project), ("d", Origin::Project)]
+            [
+                ("a", Origin::User),
+                ("b", Origin::Project),
+                ("c", Origin::Project),
+                ("d", Origin::Project)
+            ]
         );
         let root = proj.path().to_string_lossy().into_owned();
         assert_eq!(
@@ -332,12 +360,31 @@ mod tests {
         let cfg = load(home.path(), proj.path(), &|_| None);
         assert_eq!(cfg.file_errors.len(), 1);
         assert!(cfg.file_errors[0].contains(".mcp.json"));
-        let by_name: BTreeMap<_, _> = cfg.servers.iter().map(|s| (s.name.as_str(), &s.launch)).collect();
+        let by_name: BTreeMap<_, _> = cfg
+            .servers
+            .iter()
+            .map(|s| (s.name.as_str(), &s.launch))
+            .collect();
         assert!(by_name["ok"].is_ok());
-        assert!(by_name["none"].as_ref().unwrap_err().contains("needs `command`"));
+        assert!(
+            by_name["none"]
+                .as_ref()
+                .unwrap_err()
+                .contains("needs `command`")
+        );
         assert!(by_name["both"].as_ref().unwrap_err().contains("not both"));
-        assert!(by_name["var"].as_ref().unwrap_err().contains("${NOPE} is not set"));
-        assert!(by_name["typed"].as_ref().unwrap_err().contains("invalid entry"));
+        assert!(
+            by_name["var"]
+                .as_ref()
+                .unwrap_err()
+                .contains("${NOPE} is not set")
+        );
+        assert!(
+            by_name["typed"]
+                .as_ref()
+                .unwrap_err()
+                .contains("invalid entry")
+        );
     }
 
     #[test]

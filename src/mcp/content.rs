@@ -11,7 +11,11 @@ use crate::tools::{ToolOutcome, ToolOutput};
 pub fn call_outcome(reply: &CallReply) -> ToolOutcome {
     let (text, images) = render_items(&reply.content);
     if reply.is_error {
-        let detail = if text.is_empty() { "(no details)" } else { &text };
+        let detail = if text.is_empty() {
+            "(no details)"
+        } else {
+            &text
+        };
         return ToolOutcome::failed(format!("MCP tool returned error: {detail}"));
     }
     ToolOutcome::Ok(ToolOutput {
@@ -43,7 +47,9 @@ pub fn render_items(items: &[Value]) -> (String, Vec<ContentPart>) {
                 "[audio: {mime}, {} base64 chars, not shown]",
                 str_field(item, "data").map_or(0, str::len)
             )),
-            "resource" => texts.push(render_embedded(item.get("resource").unwrap_or(&Value::Null))),
+            "resource" => texts.push(render_embedded(
+                item.get("resource").unwrap_or(&Value::Null),
+            )),
             "resource_link" => texts.push(format!(
                 "[resource link: {} {}]",
                 str_field(item, "name").unwrap_or(""),
@@ -63,7 +69,9 @@ pub fn render_resource_contents(server: &str, contents: &[Value], limit: usize) 
         let mime = str_field(item, "mimeType").unwrap_or("");
         let body = match (str_field(item, "text"), str_field(item, "blob")) {
             (Some(text), _) => text.to_string(),
-            (None, Some(blob)) => format!("[binary content, {} base64 chars, not shown]", blob.len()),
+            (None, Some(blob)) => {
+                format!("[binary content, {} base64 chars, not shown]", blob.len())
+            }
             (None, None) => String::new(),
         };
         out.push_str(&format!(
@@ -164,9 +172,14 @@ mod tests {
 
     #[test]
     fn resource_blocks_are_cut_to_the_limit() {
-        let contents = vec![json!({"uri": "a://\"b", "mimeType": "text/plain", "text": "x".repeat(50)})];
+        let contents =
+            vec![json!({"uri": "a://\"b", "mimeType": "text/plain", "text": "x".repeat(50)})];
         let full = render_resource_contents("s", &contents, 1000);
-        assert!(full.starts_with("<resource server=\"s\" uri=\"a://&quot;b\" mimeType=\"text/plain\">\n"));
+        assert!(
+            full.starts_with(
+                "<resource server=\"s\" uri=\"a://&quot;b\" mimeType=\"text/plain\">\n"
+            )
+        );
         let short = render_resource_contents("s", &contents, 20);
         assert!(short.ends_with("more characters cut]"));
     }

@@ -48,7 +48,9 @@ pub enum ServerState {
     /// `"disabled": true` in its config.
     Disabled,
     /// A project server the user has not approved for this command line.
-    NeedsApproval { command_line: String },
+    NeedsApproval {
+        command_line: String,
+    },
 }
 
 impl ServerState {
@@ -104,11 +106,17 @@ impl Inner {
 
     fn notice(&self, text: String) {
         tracing::info!("{text}");
-        self.notices.lock().unwrap_or_else(PoisonError::into_inner).push(text);
+        self.notices
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(text);
     }
 
     fn track(&self, task: JoinHandle<()>) {
-        self.tasks.lock().unwrap_or_else(PoisonError::into_inner).push(task);
+        self.tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(task);
     }
 
     fn set_state(&self, name: &str, state: ServerState) {
@@ -163,17 +171,25 @@ impl ServerLink {
         cancel: &CancellationToken,
     ) -> Result<CallReply, McpError> {
         let what = format!("tools/call `{tool}`");
-        self.bounded(&what, self.session.call_tool(tool, args), cancel).await
+        self.bounded(&what, self.session.call_tool(tool, args), cancel)
+            .await
     }
 
     /// Reads one resource with the same limits as a call.
-    pub async fn read_resource(&self, uri: &str, cancel: &CancellationToken) -> Result<Vec<Value>, McpError> {
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Value>, McpError> {
         self.bounded("resources/read", self.session.read_resource(uri), cancel)
             .await
     }
 
     /// Lists the server's resources with the same limits as a call.
-    pub async fn list_resources(&self, cancel: &CancellationToken) -> Result<Vec<RemoteResource>, McpError> {
+    pub async fn list_resources(
+        &self,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<RemoteResource>, McpError> {
         self.bounded("resources/list", self.session.list_resources(), cancel)
             .await
     }
@@ -229,7 +245,11 @@ pub struct McpManager {
 impl McpManager {
     /// Starts every enabled, approved server in the background and returns at once. Must run inside a Tokio
     /// runtime. Tools are added to `registry` as servers become ready.
-    pub fn start(config: McpConfig, registry: Arc<ToolRegistry>, options: StartOptions) -> McpManager {
+    pub fn start(
+        config: McpConfig,
+        registry: Arc<ToolRegistry>,
+        options: StartOptions,
+    ) -> McpManager {
         let (starting, _) = watch::channel(0);
         let inner = Arc::new(Inner {
             registry,
@@ -313,7 +333,10 @@ impl McpManager {
                 origin: slot.origin,
                 state: slot.state.clone(),
                 tools: slot.tools,
-                resources: slot.link.as_ref().is_some_and(|l| l.session.supports_resources()),
+                resources: slot
+                    .link
+                    .as_ref()
+                    .is_some_and(|l| l.session.supports_resources()),
                 tool_loads: slot.tool_loads,
             })
             .collect()
@@ -321,17 +344,29 @@ impl McpManager {
 
     /// The kept stderr lines of `name` (oldest first), or `None` for an unknown server.
     pub fn logs(&self, name: &str) -> Option<Vec<String>> {
-        self.inner.servers().get(name).map(|slot| slot.stderr.lines())
+        self.inner
+            .servers()
+            .get(name)
+            .map(|slot| slot.stderr.lines())
     }
 
     /// Notices for the user since the last call (skipped servers, failures, config problems).
     pub fn take_notices(&self) -> Vec<String> {
-        std::mem::take(&mut *self.inner.notices.lock().unwrap_or_else(PoisonError::into_inner))
+        std::mem::take(
+            &mut *self
+                .inner
+                .notices
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
     }
 
     /// The link to a ready server.
     pub fn link(&self, name: &str) -> Option<Arc<ServerLink>> {
-        self.inner.servers().get(name).and_then(|slot| slot.link.clone())
+        self.inner
+            .servers()
+            .get(name)
+            .and_then(|slot| slot.link.clone())
     }
 
     /// True when a server of that name is configured (in any state).
@@ -341,7 +376,13 @@ impl McpManager {
 
     /// Closes every session (stdio children get stdin closed, then a terminate, then a kill) and drops the tools.
     pub async fn shutdown(&self) {
-        let tasks = std::mem::take(&mut *self.inner.tasks.lock().unwrap_or_else(PoisonError::into_inner));
+        let tasks = std::mem::take(
+            &mut *self
+                .inner
+                .tasks
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
         for task in tasks {
             task.abort();
         }
@@ -366,7 +407,10 @@ fn initial_state(server: &ServerConfig, trust: &mut TrustStore, inner: &Inner) -
     let launch = match &server.launch {
         Ok(launch) => launch,
         Err(reason) => {
-            inner.notice(format!("MCP server `{}` not started: {reason}", server.name));
+            inner.notice(format!(
+                "MCP server `{}` not started: {reason}",
+                server.name
+            ));
             return ServerState::Failed(reason.clone());
         }
     };
@@ -384,7 +428,10 @@ fn initial_state(server: &ServerConfig, trust: &mut TrustStore, inner: &Inner) -
                 return ServerState::NeedsApproval { command_line };
             }
             if let Err(e) = trust.approve(root, &command_line) {
-                inner.notice(format!("could not remember the approval of `{}`: {e}", server.name));
+                inner.notice(format!(
+                    "could not remember the approval of `{}`: {e}",
+                    server.name
+                ));
             }
         }
     }
@@ -400,7 +447,14 @@ async fn start_server(inner: &Arc<Inner>, name: &str) {
         return;
     };
     let (changed_tx, mut changed_rx) = mpsc::unbounded_channel();
-    let session = match rmcp_session::connect(&launch, Arc::clone(&stderr), changed_tx, inner.options.init_timeout).await {
+    let session = match rmcp_session::connect(
+        &launch,
+        Arc::clone(&stderr),
+        changed_tx,
+        inner.options.init_timeout,
+    )
+    .await
+    {
         Ok(session) => session,
         Err(e) => {
             inner.fail(name, &e.to_string());

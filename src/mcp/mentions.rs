@@ -14,8 +14,9 @@ use super::manager::McpManager;
 pub const MAX_MENTION_CHARS: usize = 200_000;
 
 #[allow(clippy::expect_used)] // A constant pattern: a failure here is a bug caught by every test run.
-static MENTION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"@([a-zA-Z][\w-]*):([a-z]+://[^\s@]+)").expect("valid mention regex"));
+static MENTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"@([a-zA-Z][\w-]*):([a-z]+://[^\s@]+)").expect("valid mention regex")
+});
 
 /// A mention found in the input: byte range, server name and URI.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +45,11 @@ pub fn find_mentions(input: &str) -> Vec<Mention> {
 
 /// `input` with every mention replaced by its resource block (or an error block). Input without mentions is
 /// returned unchanged.
-pub async fn expand_mentions(manager: &McpManager, input: &str, cancel: &CancellationToken) -> String {
+pub async fn expand_mentions(
+    manager: &McpManager,
+    input: &str,
+    cancel: &CancellationToken,
+) -> String {
     let mentions = find_mentions(input);
     let mut out = input.to_string();
     // Right to left so earlier byte ranges stay valid.
@@ -62,7 +67,11 @@ pub async fn expand_mentions(manager: &McpManager, input: &str, cancel: &Cancell
     out
 }
 
-async fn read(manager: &McpManager, mention: &Mention, cancel: &CancellationToken) -> Result<String, String> {
+async fn read(
+    manager: &McpManager,
+    mention: &Mention,
+    cancel: &CancellationToken,
+) -> Result<String, String> {
     let Some(link) = manager.link(&mention.server) else {
         return Err(if manager.has_server(&mention.server) {
             format!("MCP server `{}` is not ready", mention.server)
@@ -74,7 +83,11 @@ async fn read(manager: &McpManager, mention: &Mention, cancel: &CancellationToke
         .read_resource(&mention.uri, cancel)
         .await
         .map_err(|e| e.to_string())?;
-    Ok(render_resource_contents(&mention.server, &contents, MAX_MENTION_CHARS))
+    Ok(render_resource_contents(
+        &mention.server,
+        &contents,
+        MAX_MENTION_CHARS,
+    ))
 }
 
 #[cfg(test)]
@@ -83,10 +96,15 @@ mod tests {
 
     #[test]
     fn finds_mentions_with_server_and_uri() {
-        let found = find_mentions("see @everything:demo://resource/static/document/architecture.md, and a@b.c");
+        let found = find_mentions(
+            "see @everything:demo://resource/static/document/architecture.md, and a@b.c",
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].server, "everything");
-        assert_eq!(found[0].uri, "demo://resource/static/document/architecture.md,");
+        assert_eq!(
+            found[0].uri,
+            "demo://resource/static/document/architecture.md,"
+        );
         assert!(find_mentions("mail me at x@example.com or @1bad:x://y").is_empty());
         let two = find_mentions("@a:file:///x @b-2:test://y/z");
         assert_eq!(

@@ -10,7 +10,10 @@ pub fn tool_name(server: &str, tool: &str) -> String {
     if full.len() <= MAX_TOOL_NAME {
         return full;
     }
-    let suffix = format!("_{:08x}", fnv1a(format!("{server}\u{0}{tool}").as_bytes()) as u32);
+    let suffix = format!(
+        "_{:08x}",
+        fnv1a(format!("{server}\u{0}{tool}").as_bytes()) as u32
+    );
     // Every character is ASCII after sanitizing, so byte cuts are character cuts.
     let keep = MAX_TOOL_NAME - suffix.len();
     format!("{}{suffix}", &full[..keep])
@@ -43,7 +46,10 @@ mod tests {
     #[test]
     fn short_names_are_prefixed_and_sanitized() {
         assert_eq!(tool_name("everything", "echo"), "mcp__everything__echo");
-        assert_eq!(tool_name("my server", "get.sum/v2"), "mcp__my_server__get_sum_v2");
+        assert_eq!(
+            tool_name("my server", "get.sum/v2"),
+            "mcp__my_server__get_sum_v2"
+        );
         assert_eq!(tool_name("s", "日本"), "mcp__s____");
         assert_eq!(tool_name("a-b_c", "X-1"), "mcp__a-b_c__X-1");
     }
@@ -58,7 +64,10 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a, tool_name("server", &long));
         assert!(a.starts_with("mcp__server__ttt"));
-        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        );
         // Exactly 64 is kept as is.
         let exact = "u".repeat(MAX_TOOL_NAME - "mcp__s__".len());
         assert_eq!(tool_name("s", &exact), format!("mcp__s__{exact}"));

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ReadResourceRequestParams,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
+    ReadResourceRequestParams,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -87,11 +88,13 @@ pub async fn connect(
                 for (name, value) in headers {
                     let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
                         .map_err(|e| McpError::Config(format!("bad header name `{name}`: {e}")))?;
-                    let value = reqwest::header::HeaderValue::from_str(value)
-                        .map_err(|e| McpError::Config(format!("bad value for header `{name}`: {e}")))?;
+                    let value = reqwest::header::HeaderValue::from_str(value).map_err(|e| {
+                        McpError::Config(format!("bad value for header `{name}`: {e}"))
+                    })?;
                     custom.insert(name, value);
                 }
-                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(custom);
                 let transport = StreamableHttpClientTransport::from_config(config);
                 handler
                     .serve(transport)
@@ -167,7 +170,10 @@ impl McpSession for RmcpSession {
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default(),
-            is_error: json.get("isError").and_then(Value::as_bool).unwrap_or(false),
+            is_error: json
+                .get("isError")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
         })
     }
 
@@ -178,7 +184,11 @@ impl McpSession for RmcpSession {
     }
 
     async fn list_resources(&self) -> Result<Vec<RemoteResource>, McpError> {
-        let resources = self.peer.list_all_resources().await.map_err(service_error)?;
+        let resources = self
+            .peer
+            .list_all_resources()
+            .await
+            .map_err(service_error)?;
         resources
             .iter()
             .map(|resource| {
@@ -215,7 +225,10 @@ impl McpSession for RmcpSession {
         let Some(mut service) = self.service.lock().await.take() else {
             return;
         };
-        if tokio::time::timeout(CLOSE_TIMEOUT, service.close()).await.is_err() {
+        if tokio::time::timeout(CLOSE_TIMEOUT, service.close())
+            .await
+            .is_err()
+        {
             tracing::warn!("MCP session did not close within {CLOSE_TIMEOUT:?}; dropping it");
         }
     }

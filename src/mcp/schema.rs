@@ -54,7 +54,9 @@ fn clean_object(map: &Map<String, Value>, top: bool) -> Map<String, Value> {
                     .map(|v| clean(v, false)),
             ),
             "description" => {
-                let text = value.as_str().map_or_else(|| value.to_string(), cut_description);
+                let text = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), cut_description);
                 out.insert(key.clone(), Value::String(text));
             }
             _ => {
@@ -76,7 +78,10 @@ fn merge_options(out: &mut Map<String, Value>, options: &[Value], top: bool) {
         Some(existing) if !existing.is_empty() => format!("{existing} ({note})"),
         _ => note,
     };
-    out.insert("description".into(), Value::String(cut_description(&description)));
+    out.insert(
+        "description".into(),
+        Value::String(cut_description(&description)),
+    );
     if top {
         out.insert("type".into(), json!("object"));
     } else {
@@ -123,8 +128,12 @@ mod tests {
     #[test]
     fn long_descriptions_are_cut_to_1000_chars() {
         let long = "é".repeat(MAX_DESCRIPTION + 10);
-        let out = sanitize_schema(&json!({"type": "object", "properties": {"p": {"description": long}}}));
-        let text = out["properties"]["p"]["description"].as_str().unwrap_or_default().to_string();
+        let out =
+            sanitize_schema(&json!({"type": "object", "properties": {"p": {"description": long}}}));
+        let text = out["properties"]["p"]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         assert_eq!(text.chars().count(), MAX_DESCRIPTION + 3);
         assert!(text.ends_with("..."));
         assert_eq!(cut_description("short"), "short");
@@ -132,8 +141,14 @@ mod tests {
 
     #[test]
     fn adds_missing_top_level_type_and_properties() {
-        assert_eq!(sanitize_schema(&json!({})), json!({"type": "object", "properties": {}}));
-        assert_eq!(sanitize_schema(&Value::Null), json!({"type": "object", "properties": {}}));
+        assert_eq!(
+            sanitize_schema(&json!({})),
+            json!({"type": "object", "properties": {}})
+        );
+        assert_eq!(
+            sanitize_schema(&Value::Null),
+            json!({"type": "object", "properties": {}})
+        );
         assert_eq!(
             sanitize_schema(&json!({"properties": {"x": {"type": "string"}}, "required": ["x"]})),
             json!({"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]})

@@ -54,6 +54,9 @@ mod tests {
         let lines = ring.lines();
         assert_eq!(lines.len(), STDERR_LINES);
         assert_eq!(lines[0], "line 5");
-        assert_eq!(ring.tail(2), format!("line {}\nline {}", STDERR_LINES + 3, STDERR_LINES + 4));
+        assert_eq!(
+            ring.tail(2),
+            format!("line {}\nline {}", STDERR_LINES + 3, STDERR_LINES + 4)
+        );
     }
 }

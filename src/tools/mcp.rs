@@ -18,7 +18,11 @@ use crate::mcp::{McpError, RemoteTool};
 const READ_RESOURCE_CHARS: usize = 200_000;
 
 /// The tools for one server's listing.
-pub fn server_tools(link: &Arc<ServerLink>, remote: &[RemoteTool], resources: bool) -> Vec<Arc<dyn Tool>> {
+pub fn server_tools(
+    link: &Arc<ServerLink>,
+    remote: &[RemoteTool],
+    resources: bool,
+) -> Vec<Arc<dyn Tool>> {
     let mut tools: Vec<Arc<dyn Tool>> = remote
         .iter()
         .map(|tool| Arc::new(McpTool::new(Arc::clone(link), tool)) as Arc<dyn Tool>)
@@ -59,7 +63,10 @@ impl McpTool {
         McpTool {
             name: tool_name(&link.name, &tool.name),
             remote_name: tool.name.clone(),
-            description: format!("{described}(MCP server: {}, tool: {})", link.name, tool.name),
+            description: format!(
+                "{described}(MCP server: {}, tool: {})",
+                link.name, tool.name
+            ),
             parameters: sanitize_schema(&tool.input_schema),
             link,
         }
@@ -78,7 +85,11 @@ impl Tool for McpTool {
         self.parameters.clone()
     }
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
-        match self.link.call_tool(&self.remote_name, args.clone(), &ctx.cancel).await {
+        match self
+            .link
+            .call_tool(&self.remote_name, args.clone(), &ctx.cancel)
+            .await
+        {
             Ok(reply) => call_outcome(&reply),
             Err(e) => failure(e),
         }
@@ -183,7 +194,11 @@ impl Tool for ReadResource {
             return ToolOutcome::failed("`uri` is required");
         };
         match self.link.read_resource(uri, &ctx.cancel).await {
-            Ok(contents) => ToolOutcome::ok(render_resource_contents(&self.link.name, &contents, READ_RESOURCE_CHARS)),
+            Ok(contents) => ToolOutcome::ok(render_resource_contents(
+                &self.link.name,
+                &contents,
+                READ_RESOURCE_CHARS,
+            )),
             Err(e) => failure(e),
         }
     }

@@ -75,7 +75,9 @@ impl ToolRegistry {
         for tool in tools {
             let name = tool.name().to_string();
             if state.tools.contains_key(&name) {
-                tracing::warn!("tool `{name}` from `{group}` clashes with an existing tool; skipped");
+                tracing::warn!(
+                    "tool `{name}` from `{group}` clashes with an existing tool; skipped"
+                );
                 continue;
             }
             state.tools.insert(name.clone(), tool);
@@ -236,11 +238,17 @@ mod tests {
         let r = registry(&["read_file"]);
         let mut seen = r.generation();
         assert!(r.specs_if_changed(&mut seen).is_none());
-        r.replace_group("s", vec![Arc::new(Named("mcp__s__b")), Arc::new(Named("mcp__s__a"))]);
+        r.replace_group(
+            "s",
+            vec![Arc::new(Named("mcp__s__b")), Arc::new(Named("mcp__s__a"))],
+        );
         let specs = r.specs_if_changed(&mut seen).unwrap();
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["mcp__s__a", "mcp__s__b", "read_file"]);
-        r.replace_group("s", vec![Arc::new(Named("mcp__s__c")), Arc::new(Named("read_file"))]);
+        r.replace_group(
+            "s",
+            vec![Arc::new(Named("mcp__s__c")), Arc::new(Named("read_file"))],
+        );
         assert_eq!(r.names(), ["mcp__s__c", "read_file"]);
         r.replace_group("s", Vec::new());
         assert_eq!(r.names(), ["read_file"]);

@@ -69,7 +69,11 @@ fn the_model_calls_an_mcp_tool_and_gets_the_wrapped_result() {
         return;
     };
     let sandbox = Sandbox::new();
-    sandbox.write_mcp_json(&sandbox.paicli_home().join("mcp.json"), "everything", &everything);
+    sandbox.write_mcp_json(
+        &sandbox.paicli_home().join("mcp.json"),
+        "everything",
+        &everything,
+    );
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([(
             "call_1",
@@ -86,7 +90,10 @@ fn the_model_calls_an_mcp_tool_and_gets_the_wrapped_result() {
     let requests = server.chat_requests();
     assert_eq!(requests.len(), 2);
     let names = tool_names(&requests[0].body);
-    assert!(names.contains(&"mcp__everything__echo".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"mcp__everything__echo".to_string()),
+        "{names:?}"
+    );
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted, "MCP tools are sorted in with the built-ins");
@@ -105,7 +112,11 @@ fn project_servers_run_only_once_approved() {
         return;
     };
     let sandbox = Sandbox::new();
-    sandbox.write_mcp_json(&sandbox.project.path().join(".mcp.json"), "proj", &everything);
+    sandbox.write_mcp_json(
+        &sandbox.project.path().join(".mcp.json"),
+        "proj",
+        &everything,
+    );
     let has_proj_tools = |server: &ScriptedServer| {
         tool_names(&server.chat_requests()[0].body).contains(&"mcp__proj__echo".to_string())
     };
