@@ -7,7 +7,7 @@ pub mod content;
 pub mod manager;
 pub mod mentions;
 pub mod names;
-pub mod rmcp_session;
+mod rmcp_session;
 pub mod schema;
 pub mod session;
 pub mod stderr_ring;

@@ -25,6 +25,8 @@ pub fn server_tools(
 ) -> Vec<Arc<dyn Tool>> {
     let mut tools: Vec<Arc<dyn Tool>> = remote
         .iter()
+        // A nameless tool cannot be called back; a broken listing entry must not take the others down.
+        .filter(|tool| !tool.name.is_empty())
         .map(|tool| Arc::new(McpTool::new(Arc::clone(link), tool)) as Arc<dyn Tool>)
         .collect();
     if resources {
