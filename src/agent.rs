@@ -91,8 +91,11 @@ pub struct TurnReport {
 pub struct Agent {
     client: Arc<dyn LlmClient>,
     executor: Executor,
-    /// Computed once: sorted and byte-stable so the request prefix stays cache-friendly.
+    /// Sorted and byte-stable so the request prefix stays cache-friendly; changes only with the registry.
     tool_specs: Arc<[ToolSpec]>,
+    /// Refreshed into `tool_specs` when its generation moves (MCP tools arrive and change at runtime).
+    registry: Arc<ToolRegistry>,
+    specs_generation: u64,
     tool_ctx: ToolContext,
     history: Vec<Message>,
     options: AgentOptions,
@@ -121,7 +124,9 @@ impl Agent {
     ) -> Self {
         Agent {
             client,
+            specs_generation: registry.generation(),
             tool_specs: registry.specs().into(),
+            registry,
             executor,
             tool_ctx,
             history: vec![Message::system(system_prompt)],
@@ -198,10 +203,22 @@ impl Agent {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TurnReport {
+        self.run_expanded_turn(input, input, events, cancel).await
+    }
+
+    /// [`Agent::run_turn`] for input whose `@file` / `@server:uri` mentions were expanded: turn policies and
+    /// memory recall judge `submitted` (what the user typed), the model receives `input`.
+    pub async fn run_expanded_turn(
+        &mut self,
+        submitted: &str,
+        input: &str,
+        events: &dyn EventSink,
+        cancel: CancellationToken,
+    ) -> TurnReport {
         let scopes: Vec<TurnScope> = self
             .turn_hooks
             .iter()
-            .map(|h| h.begin_turn(input))
+            .map(|h| h.begin_turn(submitted))
             .collect();
         for message in scopes.iter().flat_map(|s| s.notices.iter()) {
             events.emit(AgentEvent::Notice {
@@ -209,7 +226,7 @@ impl Agent {
             });
         }
         self.turn_starts.push(self.history.len());
-        self.inject_memory(input, events);
+        self.inject_memory(submitted, events);
         self.history.push(Message::user(input));
         let mut budget = AgentBudget::with_stagnation_window(
             self.options.max_iterations,
@@ -229,6 +246,10 @@ impl Agent {
                 break TurnOutcome::Cancelled;
             }
             self.inject_pending_diagnostics();
+            // MCP servers join late and may change their tools; the sorted list is rebuilt only then.
+            if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
+                self.tool_specs = specs;
+            }
             let tools = turn_hook::filter_tools(&scopes, &self.tool_specs);
             // Spill already happened in the executor; now clear, then summarize, if the next request needs it.
             self.compact_if_needed(Trigger::Threshold, &tools, events, &cancel)

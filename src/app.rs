@@ -7,6 +7,7 @@ use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
 use crate::llm::providers::RequestExtras;
+use crate::mcp::{self, McpManager, StartOptions};
 use crate::memory::MemoryStore;
 use crate::policy::approval::{
     ApprovalClassifier, ApprovalHook, ApprovalHookOptions, Approver, NonInteractiveApprover,
@@ -36,11 +37,69 @@ pub enum SetupError {
     },
 }
 
-/// The agent for `config`: client, core tools, executor, path guard, spill store, system prompt, and approval
-/// in `config.approval` mode with nobody to ask (as `paicli -p` runs).
+/// The agent for `config`: client, built-in tools, executor, path guard, spill store, system prompt, and approval
+/// in `config.approval` mode with nobody to ask (as `paicli -p` runs). No MCP servers.
 pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
     let hook = build_approval_hook(config, Arc::new(NonInteractiveApprover))?;
     build_agent_with_approval(config, hook)
+}
+
+/// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
+/// a handle to switch modes).
+pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
+    build_agent_on(config, hook).map(|(agent, _registry)| agent)
+}
+
+/// The agent plus its MCP servers, which start in the background; their tools join the agent's list as they
+/// become ready. Must be called inside a Tokio runtime. Call [`McpManager::shutdown`] before exiting.
+pub fn build_agent_with_mcp(
+    config: &Config,
+    hook: ApprovalHook,
+) -> Result<(Agent, McpManager), SetupError> {
+    let (agent, registry) = build_agent_on(config, hook)?;
+    Ok((agent, start_mcp(config, registry)))
+}
+
+/// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
+pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
+    let lookup = |name: &str| config.env.get(name).map(str::to_string);
+    let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    McpManager::start(
+        servers,
+        registry,
+        StartOptions {
+            home: config.home.clone(),
+            project_root: config.project_root.clone(),
+            init_timeout: config.mcp.initialize_timeout,
+            call_timeout: config.mcp.call_timeout,
+            trust_project: config.mcp.trust_project_servers,
+        },
+    )
+}
+
+/// Gets the first turn's input ready: waits at most `mcp.startup_wait` for servers still starting, then expands
+/// `@server:uri` mentions. Returns the input and notices for the user (servers skipped or failed).
+pub async fn prepare_first_input(
+    config: &Config,
+    mcp: &McpManager,
+    input: &str,
+    cancel: &tokio_util::sync::CancellationToken,
+) -> (String, Vec<String>) {
+    tokio::select! {
+        _ = mcp.wait_for_startup(config.mcp.startup_wait) => {}
+        () = cancel.cancelled() => {}
+    }
+    let input = mcp::expand_mentions(mcp, input, cancel).await;
+    let mut notices = mcp.take_notices();
+    for status in mcp.status() {
+        if status.state == mcp::ServerState::Starting {
+            notices.push(format!(
+                "MCP server `{}` is still starting; its tools join when it is ready",
+                status.name
+            ));
+        }
+    }
+    (input, notices)
 }
 
 /// The approval hook for `config`: its mode and `[approvals]` rules, the auto-mode classifier (same provider,
@@ -92,26 +151,23 @@ pub fn build_approval_hook(
     }))
 }
 
-/// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
-/// a handle to switch modes).
-pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
+/// The agent with the built-in tools; the registry is returned too so MCP servers can add theirs later.
+fn build_agent_on(
+    config: &Config,
+    hook: ApprovalHook,
+) -> Result<(Agent, Arc<ToolRegistry>), SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, config.client_options())?;
 
-    let mut registry = ToolRegistry::new();
-    for tool in tools::core_tools() {
-        registry.register(tool);
-    }
     let root = config.project_root.clone();
     let memory = Arc::new(MemoryStore::new(&config.home, &root));
-    registry.register(Arc::new(tools::memory::SaveMemory::new(Arc::clone(
+    let mut builtins = tools::core_tools();
+    builtins.push(Arc::new(tools::memory::SaveMemory::new(Arc::clone(
         &memory,
     ))));
-    for tool in tools::web::web_tools(&config.web) {
-        registry.register(tool);
-    }
-    let registry = Arc::new(registry);
+    builtins.extend(tools::web::web_tools(&config.web));
+    let registry = Arc::new(ToolRegistry::with_tools(builtins));
 
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
         path: root.clone(),
@@ -144,7 +200,7 @@ pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
     let mut agent = Agent::new(
         Arc::new(client),
-        registry,
+        Arc::clone(&registry),
         executor,
         ctx,
         system_prompt,
@@ -161,7 +217,7 @@ pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<
     agent.add_turn_hook(Arc::new(ExposurePolicy));
     agent.add_turn_hook(Arc::new(MemoryGuardHook));
     agent.add_turn_hook(Arc::new(hook));
-    Ok(agent)
+    Ok((agent, registry))
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`

@@ -161,8 +161,21 @@ pub struct Config {
     pub shell: ShellSettings,
     /// `[web]`: search provider and `web_fetch` policy.
     pub web: WebSettings,
+    pub mcp: McpSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
+}
+
+/// MCP client settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McpSettings {
+    /// The first turn waits at most this long for servers still starting; later ones join when ready.
+    pub startup_wait: Duration,
+    pub initialize_timeout: Duration,
+    /// Default limit on one MCP tool call.
+    pub call_timeout: Duration,
+    /// Start (and remember) project-level servers without asking.
+    pub trust_project_servers: bool,
 }
 
 impl Config {
@@ -249,6 +262,12 @@ impl Config {
             approvals: ApprovalRules::default(),
             shell: ShellSettings::default(),
             web: WebSettings::default(),
+            mcp: McpSettings {
+                startup_wait: Duration::from_secs(8),
+                initialize_timeout: Duration::from_secs(60),
+                call_timeout: Duration::from_secs(60),
+                trust_project_servers: false,
+            },
             env,
         }
     }
@@ -317,6 +336,15 @@ impl Config {
         set(&mut self.approvals.deny, f.approvals.deny.clone());
         set(&mut self.shell.keep_env, f.shell.keep_env.clone());
         self.web.apply_file(&f.web);
+        let m = &f.mcp;
+        let secs = |v: Option<u64>| v.map(Duration::from_secs);
+        set(&mut self.mcp.startup_wait, secs(m.startup_wait_seconds));
+        set(
+            &mut self.mcp.initialize_timeout,
+            secs(m.initialize_timeout_seconds),
+        );
+        set(&mut self.mcp.call_timeout, secs(m.call_timeout_seconds));
+        set(&mut self.mcp.trust_project_servers, m.trust_project_servers);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -363,6 +391,9 @@ impl Config {
             self.approval = v;
         }
         self.web.apply_env(&env)?;
+        if let Some(v) = env.parsed::<u64>("PAICLI_MCP_STARTUP_WAIT_SECONDS")? {
+            self.mcp.startup_wait = Duration::from_secs(v);
+        }
         Ok(())
     }
 

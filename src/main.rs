@@ -3,12 +3,14 @@
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
 use paicli::config::{ApprovalMode, Config, Overrides};
+use paicli::policy::approval::NonInteractiveApprover;
 use paicli::ui::oneshot::{self, OutputFormat};
 
 /// A terminal coding agent for any OpenAI-compatible model.
@@ -46,6 +48,10 @@ struct Cli {
     /// Input+output tokens per task before paicli stops and reports a partial result (0 = unlimited).
     #[arg(long, value_name = "TOKENS")]
     token_budget: Option<u64>,
+    /// Approve and start the project's MCP servers (.mcp.json, .paicli/mcp.json) not approved yet; the approval
+    /// is remembered per project and command line in $PAICLI_HOME/mcp-trust.json.
+    #[arg(long)]
+    trust_project_mcp: bool,
 
     /// Approval mode for risky tools.
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
@@ -83,7 +89,8 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         token_budget: cli.token_budget,
         approval,
     };
-    let config = Config::load(&project_dir, &overrides)?;
+    let mut config = Config::load(&project_dir, &overrides)?;
+    config.mcp.trust_project_servers |= cli.trust_project_mcp;
     let _log_guard = paicli::app::init_logging(&config);
 
     let Some(task) = cli.print.as_deref() else {
@@ -102,17 +109,29 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         );
     }
 
-    let mut agent = paicli::app::build_agent(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let (mut agent, mcp) = {
+        let _runtime = runtime.enter();
+        let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;
+        paicli::app::build_agent_with_mcp(&config, approval)?
+    };
     let session_id = new_session_id();
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
-        oneshot::run(&mut agent, &task, cli.output_format, &session_id, cancel).await
+        let (input, notices) =
+            paicli::app::prepare_first_input(&config, &mcp, &task, &cancel).await;
+        for notice in notices {
+            eprintln!("paicli: {notice}");
+        }
+        let format = cli.output_format;
+        let code = oneshot::run(&mut agent, &task, &input, format, &session_id, cancel).await;
+        mcp.shutdown().await;
+        code
     });
     Ok(code)
 }

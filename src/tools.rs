@@ -6,6 +6,7 @@ pub mod edit;
 pub mod executor;
 pub mod fs;
 pub mod gate;
+pub mod mcp;
 pub mod memory;
 pub mod registry;
 pub mod schema;

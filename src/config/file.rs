@@ -24,6 +24,8 @@ pub struct ConfigFile {
     pub shell: ShellSection,
     #[serde(default)]
     pub web: super::WebSection,
+    #[serde(default)]
+    pub mcp: McpSection,
 }
 
 /// `[llm]`
@@ -106,6 +108,16 @@ pub struct ShellSection {
     pub keep_env: Option<Vec<String>>,
 }
 
+/// `[mcp]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSection {
+    pub startup_wait_seconds: Option<u64>,
+    pub initialize_timeout_seconds: Option<u64>,
+    pub call_timeout_seconds: Option<u64>,
+    pub trust_project_servers: Option<bool>,
+}
+
 impl ConfigFile {
     /// The keys a project file set that only the user's own file may set, as `section.key` names.
     pub fn user_only_keys(&self) -> Vec<&'static str> {
@@ -186,5 +198,13 @@ impl ConfigFile {
         }
         over(&mut self.shell.keep_env, top.shell.keep_env);
         self.web.merge(top.web);
+        let (m, t) = (&mut self.mcp, top.mcp);
+        over(&mut m.startup_wait_seconds, t.startup_wait_seconds);
+        over(
+            &mut m.initialize_timeout_seconds,
+            t.initialize_timeout_seconds,
+        );
+        over(&mut m.call_timeout_seconds, t.call_timeout_seconds);
+        over(&mut m.trust_project_servers, t.trust_project_servers);
     }
 }

@@ -536,3 +536,26 @@ fn the_example_config_parses() {
         "the example documents the defaults"
     );
 }
+
+#[test]
+fn mcp_settings_default_and_layer() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.mcp.startup_wait, Duration::from_secs(8));
+    assert_eq!(c.mcp.call_timeout, Duration::from_secs(60));
+    assert!(!c.mcp.trust_project_servers);
+    d.write(
+        d.home.path(),
+        "config.toml",
+        "[mcp]\nstartup_wait_seconds = 3\ncall_timeout_seconds = 5\ntrust_project_servers = true\n",
+    );
+    let c = d
+        .load(
+            &[("PAICLI_MCP_STARTUP_WAIT_SECONDS", "1")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    assert_eq!(c.mcp.startup_wait, Duration::from_secs(1), "env beats file");
+    assert_eq!(c.mcp.call_timeout, Duration::from_secs(5));
+    assert!(c.mcp.trust_project_servers);
+}

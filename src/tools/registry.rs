@@ -1,7 +1,12 @@
 //! The tools on offer, keyed and listed by name so the request's tool list is byte-stable across turns.
+//!
+//! Built-in tools are registered once; groups of tools that arrive late and change at runtime (one MCP server's
+//! tools) are swapped atomically with [`ToolRegistry::replace_group`], and a generation counter tells the agent
+//! when to rebuild its cached definitions.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use serde_json::{Map, Value};
 
@@ -11,7 +16,16 @@ use crate::llm::ToolSpec;
 /// The tools on offer, kept sorted by name.
 #[derive(Default)]
 pub struct ToolRegistry {
+    state: RwLock<State>,
+    /// Bumped on every change, so cached definitions know when they are stale.
+    generation: AtomicU64,
+}
+
+#[derive(Default)]
+struct State {
     tools: BTreeMap<String, Arc<dyn Tool>>,
+    /// Tool names owned by each runtime group.
+    groups: BTreeMap<String, Vec<String>>,
 }
 
 impl ToolRegistry {
@@ -29,39 +43,91 @@ impl ToolRegistry {
         registry
     }
 
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Adds a tool; a tool with the same name is replaced.
     pub fn register(&mut self, tool: Arc<dyn Tool>) {
-        self.tools.insert(tool.name().to_string(), tool);
+        self.write().tools.insert(tool.name().to_string(), tool);
+        self.generation.fetch_add(1, Ordering::Release);
     }
 
     /// Removes a tool by name, returning it.
     pub fn unregister(&mut self, name: &str) -> Option<Arc<dyn Tool>> {
-        self.tools.remove(name)
+        let removed = self.write().tools.remove(name);
+        self.generation.fetch_add(1, Ordering::Release);
+        removed
+    }
+
+    /// Replaces every tool of `group` with `tools` in one step (an empty list removes the group). Readers see
+    /// either the old set or the new one, never a mix. A name held by the built-ins or another group is skipped.
+    pub fn replace_group(&self, group: &str, tools: Vec<Arc<dyn Tool>>) {
+        let mut state = self.write();
+        for name in state.groups.remove(group).unwrap_or_default() {
+            state.tools.remove(&name);
+        }
+        let mut owned = Vec::with_capacity(tools.len());
+        for tool in tools {
+            let name = tool.name().to_string();
+            if state.tools.contains_key(&name) {
+                tracing::warn!(
+                    "tool `{name}` from `{group}` clashes with an existing tool; skipped"
+                );
+                continue;
+            }
+            state.tools.insert(name.clone(), tool);
+            owned.push(name);
+        }
+        if !owned.is_empty() {
+            state.groups.insert(group.to_string(), owned);
+        }
+        self.generation.fetch_add(1, Ordering::Release);
+    }
+
+    /// Changes so far; compare with an earlier value to see whether the tool set changed.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Fresh definitions when the registry changed since `*seen` (which is then updated), else `None`.
+    pub fn specs_if_changed(&self, seen: &mut u64) -> Option<Arc<[ToolSpec]>> {
+        let now = self.generation();
+        if now == *seen {
+            return None;
+        }
+        *seen = now;
+        Some(self.specs().into())
     }
 
     /// The tool called `name`.
-    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
-        self.tools.get(name)
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.read().tools.get(name).cloned()
     }
 
     /// Tool names, sorted.
-    pub fn names(&self) -> Vec<&str> {
-        self.tools.keys().map(String::as_str).collect()
+    pub fn names(&self) -> Vec<String> {
+        self.read().tools.keys().cloned().collect()
     }
 
     /// Number of tools.
     pub fn len(&self) -> usize {
-        self.tools.len()
+        self.read().tools.len()
     }
 
     /// True when no tool is registered.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
+        self.read().tools.is_empty()
     }
 
     /// Definitions sorted by name; schemas have their keys sorted so serialization is byte-identical.
     pub fn specs(&self) -> Vec<ToolSpec> {
-        self.tools
+        self.read()
+            .tools
             .values()
             .map(|tool| ToolSpec {
                 name: tool.name().to_string(),
@@ -165,5 +231,27 @@ mod tests {
         assert!(r.get("a").is_none());
         assert!(r.get("b").is_some());
         assert!(ToolRegistry::new().is_empty());
+    }
+
+    #[test]
+    fn replace_group_swaps_one_groups_tools_and_bumps_the_generation() {
+        let r = registry(&["read_file"]);
+        let mut seen = r.generation();
+        assert!(r.specs_if_changed(&mut seen).is_none());
+        r.replace_group(
+            "s",
+            vec![Arc::new(Named("mcp__s__b")), Arc::new(Named("mcp__s__a"))],
+        );
+        let specs = r.specs_if_changed(&mut seen).unwrap();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["mcp__s__a", "mcp__s__b", "read_file"]);
+        r.replace_group(
+            "s",
+            vec![Arc::new(Named("mcp__s__c")), Arc::new(Named("read_file"))],
+        );
+        assert_eq!(r.names(), ["mcp__s__c", "read_file"]);
+        r.replace_group("s", Vec::new());
+        assert_eq!(r.names(), ["read_file"]);
+        assert!(r.specs_if_changed(&mut seen).is_some());
     }
 }

@@ -77,10 +77,12 @@ impl From<Usage> for UsageSummary {
     }
 }
 
-/// Runs `task` as one turn and prints it in `format`. Returns the process exit code.
+/// Runs one turn and prints it in `format`: `submitted` is the task as the user gave it, `input` the same with
+/// mentions expanded (see [`Agent::run_expanded_turn`]). Returns the process exit code.
 pub async fn run(
     agent: &mut Agent,
-    task: &str,
+    submitted: &str,
+    input: &str,
     format: OutputFormat,
     session_id: &str,
     cancel: CancellationToken,
@@ -89,12 +91,22 @@ pub async fn run(
     let report = match format {
         OutputFormat::Text => {
             let progress = TextProgress::new();
-            let report = agent.run_turn(task, &progress, cancel).await;
+            let report = agent
+                .run_expanded_turn(submitted, input, &progress, cancel)
+                .await;
             progress.finish();
             report
         }
-        OutputFormat::Json => agent.run_turn(task, &Discard, cancel).await,
-        OutputFormat::StreamJson => agent.run_turn(task, &JsonLines, cancel).await,
+        OutputFormat::Json => {
+            agent
+                .run_expanded_turn(submitted, input, &Discard, cancel)
+                .await
+        }
+        OutputFormat::StreamJson => {
+            agent
+                .run_expanded_turn(submitted, input, &JsonLines, cancel)
+                .await
+        }
     };
     let result = summarize(&report, agent.model(), session_id, started);
     match format {

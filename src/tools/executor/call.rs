@@ -39,10 +39,7 @@ pub(super) fn prepare(registry: &ToolRegistry, call: &ToolCall) -> Result<Ready,
             call.name
         )
     })?;
-    Ok(Ready {
-        tool: Arc::clone(tool),
-        args,
-    })
+    Ok(Ready { tool, args })
 }
 
 /// Passes the call through the context's gates in order; the first denial ends it. Arguments a gate rewrote are

@@ -1,0 +1,19 @@
+//! MCP client: server config (`mcp.json`), project-server approvals, the background manager, tool naming and
+//! schema cleanup, result conversion, resources and `@server:uri` mentions. The wire protocol is the official
+//! `rmcp` SDK, used only in [`rmcp_session`]; everything else sees the small [`McpSession`] trait.
+
+pub mod config;
+pub mod content;
+pub mod manager;
+pub mod mentions;
+pub mod names;
+mod rmcp_session;
+pub mod schema;
+pub mod session;
+pub mod stderr_ring;
+pub mod trust;
+
+pub use config::{Launch, McpConfig, Origin, ServerConfig};
+pub use manager::{McpManager, ServerState, ServerStatus, StartOptions};
+pub use mentions::expand_mentions;
+pub use session::{CallReply, McpError, McpSession, RemoteResource, RemoteTool};

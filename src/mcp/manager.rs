@@ -1,0 +1,519 @@
+//! Starts every configured server concurrently in the background, registers their tools as they become ready,
+//! keeps them current on `tools/list_changed`, and shuts them down. Nothing here ever blocks the user: the first
+//! turn waits at most the start-up budget, and late servers join when they are ready.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::config::{Launch, McpConfig, Origin, ServerConfig};
+use super::rmcp_session;
+use super::session::{CallReply, McpError, McpSession, RemoteResource};
+use super::stderr_ring::StderrRing;
+use super::trust::TrustStore;
+use crate::tools::ToolRegistry;
+
+/// Stderr lines quoted in a failure message.
+const FAILURE_TAIL_LINES: usize = 10;
+/// How long a `tools/list` may take.
+const LIST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How the manager starts servers.
+#[derive(Debug, Clone)]
+pub struct StartOptions {
+    /// `$PAICLI_HOME` (approvals live there).
+    pub home: PathBuf,
+    pub project_root: PathBuf,
+    /// Limit on `initialize`.
+    pub init_timeout: Duration,
+    /// Default limit on one `tools/call` or `resources/read`.
+    pub call_timeout: Duration,
+    /// Approve (and remember) project servers not approved yet, instead of skipping them.
+    pub trust_project: bool,
+}
+
+/// Where a server stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerState {
+    Starting,
+    Ready,
+    /// Could not start or was lost; the reason includes its last stderr lines.
+    Failed(String),
+    /// `"disabled": true` in its config.
+    Disabled,
+    /// A project server the user has not approved for this command line.
+    NeedsApproval {
+        command_line: String,
+    },
+}
+
+impl ServerState {
+    /// A one-word label for status lines.
+    pub fn label(&self) -> &'static str {
+        match self {
+            ServerState::Starting => "starting",
+            ServerState::Ready => "ready",
+            ServerState::Failed(_) => "failed",
+            ServerState::Disabled => "disabled",
+            ServerState::NeedsApproval { .. } => "needs approval",
+        }
+    }
+}
+
+/// A snapshot of one server for `/mcp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerStatus {
+    pub name: String,
+    pub origin: Origin,
+    pub state: ServerState,
+    /// Tools registered (including the resource tools).
+    pub tools: usize,
+    pub resources: bool,
+    /// Times the tool list was (re)loaded: 1 after start, +1 per `tools/list_changed`.
+    pub tool_loads: u64,
+}
+
+struct Slot {
+    origin: Origin,
+    launch: Option<Launch>,
+    state: ServerState,
+    tools: usize,
+    tool_loads: u64,
+    stderr: Arc<StderrRing>,
+    link: Option<Arc<ServerLink>>,
+}
+
+struct Inner {
+    registry: Arc<ToolRegistry>,
+    options: StartOptions,
+    servers: Mutex<BTreeMap<String, Slot>>,
+    /// Servers still starting; the first turn waits for zero (bounded).
+    starting: watch::Sender<usize>,
+    notices: Mutex<Vec<String>>,
+    tasks: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Inner {
+    fn servers(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Slot>> {
+        self.servers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn notice(&self, text: String) {
+        tracing::info!("{text}");
+        self.notices
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(text);
+    }
+
+    fn track(&self, task: JoinHandle<()>) {
+        self.tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(task);
+    }
+
+    fn set_state(&self, name: &str, state: ServerState) {
+        if let Some(slot) = self.servers().get_mut(name) {
+            slot.state = state;
+        }
+    }
+
+    /// Marks `name` failed, drops its tools, and says why (with its last stderr lines).
+    fn fail(&self, name: &str, reason: &str) {
+        let tail = self
+            .servers()
+            .get(name)
+            .map(|slot| slot.stderr.tail(FAILURE_TAIL_LINES))
+            .unwrap_or_default();
+        let message = if tail.is_empty() {
+            reason.to_string()
+        } else {
+            format!("{reason}\nlast stderr lines:\n{tail}")
+        };
+        self.registry.replace_group(&group(name), Vec::new());
+        if let Some(slot) = self.servers().get_mut(name) {
+            slot.state = ServerState::Failed(message.clone());
+            slot.tools = 0;
+            slot.link = None;
+        }
+        self.notice(format!("MCP server `{name}` failed: {message}"));
+    }
+}
+
+/// The registry group holding one server's tools.
+fn group(server: &str) -> String {
+    format!("mcp:{server}")
+}
+
+/// A ready server as its tools see it: calls with a deadline and cancellation, and loss reporting.
+pub struct ServerLink {
+    pub name: String,
+    session: Arc<dyn McpSession>,
+    stderr: Arc<StderrRing>,
+    call_timeout: Duration,
+    manager: Weak<Inner>,
+}
+
+impl ServerLink {
+    /// Calls `tool`; gives up after the call timeout or when `cancel` fires (the server is told it was
+    /// cancelled). A lost connection marks the server failed.
+    pub async fn call_tool(
+        &self,
+        tool: &str,
+        args: Map<String, Value>,
+        cancel: &CancellationToken,
+    ) -> Result<CallReply, McpError> {
+        let what = format!("tools/call `{tool}`");
+        self.bounded(&what, self.session.call_tool(tool, args), cancel)
+            .await
+    }
+
+    /// Reads one resource with the same limits as a call.
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Value>, McpError> {
+        self.bounded("resources/read", self.session.read_resource(uri), cancel)
+            .await
+    }
+
+    /// Lists the server's resources with the same limits as a call.
+    pub async fn list_resources(
+        &self,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<RemoteResource>, McpError> {
+        self.bounded("resources/list", self.session.list_resources(), cancel)
+            .await
+    }
+
+    async fn bounded<T>(
+        &self,
+        what: &str,
+        request: impl Future<Output = Result<T, McpError>>,
+        cancel: &CancellationToken,
+    ) -> Result<T, McpError> {
+        // Dropping the request future (deadline or cancel) makes the SDK send `notifications/cancelled`.
+        let result = tokio::select! {
+            result = tokio::time::timeout(self.call_timeout, request) => match result {
+                Ok(result) => result,
+                Err(_) => Err(McpError::Timeout { what: what.to_string(), secs: self.call_timeout.as_secs() }),
+            },
+            () = cancel.cancelled() => Err(McpError::Cancelled),
+        };
+        if let Err(McpError::Closed(_)) = &result {
+            self.lost();
+        } else if result.is_err() && self.session.is_closed() {
+            self.lost();
+        }
+        result.map_err(|e| match e {
+            McpError::Closed(why) => {
+                let tail = self.stderr.tail(FAILURE_TAIL_LINES);
+                if tail.is_empty() {
+                    McpError::Closed(format!("{why}; server `{}` exited", self.name))
+                } else {
+                    McpError::Closed(format!(
+                        "{why}; server `{}` exited. Last stderr lines:\n{tail}",
+                        self.name
+                    ))
+                }
+            }
+            other => other,
+        })
+    }
+
+    fn lost(&self) {
+        if let Some(inner) = self.manager.upgrade() {
+            inner.fail(&self.name, "the connection closed (the server exited)");
+        }
+    }
+}
+
+/// Every MCP server of the session. Cheap to clone.
+#[derive(Clone)]
+pub struct McpManager {
+    inner: Arc<Inner>,
+}
+
+impl McpManager {
+    /// Starts every enabled, approved server in the background and returns at once. Must run inside a Tokio
+    /// runtime. Tools are added to `registry` as servers become ready.
+    pub fn start(
+        config: McpConfig,
+        registry: Arc<ToolRegistry>,
+        options: StartOptions,
+    ) -> McpManager {
+        let (starting, _) = watch::channel(0);
+        let inner = Arc::new(Inner {
+            registry,
+            options,
+            servers: Mutex::new(BTreeMap::new()),
+            starting,
+            notices: Mutex::new(Vec::new()),
+            tasks: Mutex::new(Vec::new()),
+        });
+        for error in config.file_errors {
+            inner.notice(format!("MCP config skipped: {error}"));
+        }
+        let mut trust = TrustStore::load(&inner.options.home);
+        let mut to_start = Vec::new();
+        for server in config.servers {
+            let state = initial_state(&server, &mut trust, &inner);
+            if state == ServerState::Starting {
+                to_start.push(server.name.clone());
+            }
+            inner.servers().insert(
+                server.name.clone(),
+                Slot {
+                    origin: server.origin,
+                    launch: server.launch.ok(),
+                    state,
+                    tools: 0,
+                    tool_loads: 0,
+                    stderr: Arc::new(StderrRing::new()),
+                    link: None,
+                },
+            );
+        }
+        let manager = McpManager { inner };
+        for name in to_start {
+            manager.spawn_start(name);
+        }
+        manager
+    }
+
+    fn spawn_start(&self, name: String) {
+        self.inner.starting.send_modify(|n| *n += 1);
+        let inner = Arc::clone(&self.inner);
+        let task = tokio::spawn(async move {
+            start_server(&inner, &name).await;
+            inner.starting.send_modify(|n| *n = n.saturating_sub(1));
+        });
+        self.inner.track(task);
+    }
+
+    /// Waits until no server is starting, or `limit` passed. True when all finished starting.
+    pub async fn wait_for_startup(&self, limit: Duration) -> bool {
+        let mut rx = self.inner.starting.subscribe();
+        tokio::time::timeout(limit, rx.wait_for(|n| *n == 0))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
+    /// Approves a project server for this project and command line, remembers it, and starts it.
+    pub fn approve(&self, name: &str) -> Result<(), String> {
+        let command_line = match self.inner.servers().get(name).map(|s| s.state.clone()) {
+            Some(ServerState::NeedsApproval { command_line }) => command_line,
+            Some(_) => return Err(format!("MCP server `{name}` does not need approval")),
+            None => return Err(format!("no MCP server named `{name}`")),
+        };
+        let mut trust = TrustStore::load(&self.inner.options.home);
+        trust
+            .approve(&self.inner.options.project_root, &command_line)
+            .map_err(|e| format!("cannot save the approval: {e}"))?;
+        self.inner.set_state(name, ServerState::Starting);
+        self.spawn_start(name.to_string());
+        Ok(())
+    }
+
+    /// Every server, sorted by name.
+    pub fn status(&self) -> Vec<ServerStatus> {
+        self.inner
+            .servers()
+            .iter()
+            .map(|(name, slot)| ServerStatus {
+                name: name.clone(),
+                origin: slot.origin,
+                state: slot.state.clone(),
+                tools: slot.tools,
+                resources: slot
+                    .link
+                    .as_ref()
+                    .is_some_and(|l| l.session.supports_resources()),
+                tool_loads: slot.tool_loads,
+            })
+            .collect()
+    }
+
+    /// The kept stderr lines of `name` (oldest first), or `None` for an unknown server.
+    pub fn logs(&self, name: &str) -> Option<Vec<String>> {
+        self.inner
+            .servers()
+            .get(name)
+            .map(|slot| slot.stderr.lines())
+    }
+
+    /// Notices for the user since the last call (skipped servers, failures, config problems).
+    pub fn take_notices(&self) -> Vec<String> {
+        std::mem::take(
+            &mut *self
+                .inner
+                .notices
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    /// The link to a ready server.
+    pub fn link(&self, name: &str) -> Option<Arc<ServerLink>> {
+        self.inner
+            .servers()
+            .get(name)
+            .and_then(|slot| slot.link.clone())
+    }
+
+    /// True when a server of that name is configured (in any state).
+    pub fn has_server(&self, name: &str) -> bool {
+        self.inner.servers().contains_key(name)
+    }
+
+    /// Closes every session (stdio children get stdin closed, then a terminate, then a kill) and drops the tools.
+    pub async fn shutdown(&self) {
+        let tasks = std::mem::take(
+            &mut *self
+                .inner
+                .tasks
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        for task in tasks {
+            task.abort();
+        }
+        let links: Vec<(String, Arc<ServerLink>)> = self
+            .inner
+            .servers()
+            .iter_mut()
+            .filter_map(|(name, slot)| slot.link.take().map(|l| (name.clone(), l)))
+            .collect();
+        let closes = links.iter().map(|(name, link)| {
+            self.inner.registry.replace_group(&group(name), Vec::new());
+            link.session.close()
+        });
+        futures_util::future::join_all(closes).await;
+    }
+}
+
+fn initial_state(server: &ServerConfig, trust: &mut TrustStore, inner: &Inner) -> ServerState {
+    if server.disabled {
+        return ServerState::Disabled;
+    }
+    let launch = match &server.launch {
+        Ok(launch) => launch,
+        Err(reason) => {
+            inner.notice(format!(
+                "MCP server `{}` not started: {reason}",
+                server.name
+            ));
+            return ServerState::Failed(reason.clone());
+        }
+    };
+    if server.origin == Origin::Project {
+        let root = &inner.options.project_root;
+        let command_line = launch.command_line();
+        if !trust.is_approved(root, &command_line) {
+            if !inner.options.trust_project {
+                inner.notice(format!(
+                    "MCP server `{}` from {} is not approved for this project and was not started. Review its \
+                     command `{command_line}`, then run paicli once with --trust-project-mcp to approve it.",
+                    server.name,
+                    server.source.display()
+                ));
+                return ServerState::NeedsApproval { command_line };
+            }
+            if let Err(e) = trust.approve(root, &command_line) {
+                inner.notice(format!(
+                    "could not remember the approval of `{}`: {e}",
+                    server.name
+                ));
+            }
+        }
+    }
+    ServerState::Starting
+}
+
+async fn start_server(inner: &Arc<Inner>, name: &str) {
+    let Some((launch, stderr)) = inner
+        .servers()
+        .get(name)
+        .and_then(|slot| Some((slot.launch.clone()?, Arc::clone(&slot.stderr))))
+    else {
+        return;
+    };
+    let (changed_tx, mut changed_rx) = mpsc::unbounded_channel();
+    let session = match rmcp_session::connect(
+        &launch,
+        Arc::clone(&stderr),
+        changed_tx,
+        inner.options.init_timeout,
+    )
+    .await
+    {
+        Ok(session) => session,
+        Err(e) => {
+            inner.fail(name, &e.to_string());
+            return;
+        }
+    };
+    let link = Arc::new(ServerLink {
+        name: name.to_string(),
+        session: Arc::clone(&session),
+        stderr,
+        call_timeout: inner.options.call_timeout,
+        manager: Arc::downgrade(inner),
+    });
+    if let Some(slot) = inner.servers().get_mut(name) {
+        slot.link = Some(Arc::clone(&link));
+    }
+    if let Err(e) = load_tools(inner, &link).await {
+        inner.fail(name, &format!("tools/list failed: {e}"));
+        session.close().await;
+        return;
+    }
+    inner.set_state(name, ServerState::Ready);
+    let weak = Arc::downgrade(inner);
+    let listener = tokio::spawn(async move {
+        while changed_rx.recv().await.is_some() {
+            // Several notifications queued while listing need only one more listing.
+            while changed_rx.try_recv().is_ok() {}
+            let Some(inner) = weak.upgrade() else { return };
+            if let Err(e) = load_tools(&inner, &link).await {
+                tracing::warn!("MCP server `{}`: refreshing tools failed: {e}", link.name);
+            }
+        }
+    });
+    inner.track(listener);
+}
+
+/// Lists the server's tools and swaps them into the registry in one step.
+async fn load_tools(inner: &Inner, link: &Arc<ServerLink>) -> Result<(), McpError> {
+    let remote = match tokio::time::timeout(LIST_TIMEOUT, link.session.list_tools()).await {
+        Ok(result) => result?,
+        Err(_) => {
+            return Err(McpError::Timeout {
+                what: "tools/list".into(),
+                secs: LIST_TIMEOUT.as_secs(),
+            });
+        }
+    };
+    let tools = crate::tools::mcp::server_tools(link, &remote, link.session.supports_resources());
+    let count = tools.len();
+    let mut servers = inner.servers();
+    // Swap under the server map's lock so a concurrent failure cannot be overwritten by a stale listing.
+    let Some(slot) = servers.get_mut(&link.name) else {
+        return Ok(());
+    };
+    if slot.link.as_ref().is_none_or(|l| !Arc::ptr_eq(l, link)) {
+        return Ok(());
+    }
+    inner.registry.replace_group(&group(&link.name), tools);
+    slot.tools = count;
+    slot.tool_loads += 1;
+    Ok(())
+}

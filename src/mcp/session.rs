@@ -1,0 +1,71 @@
+//! The small interface paicli uses to talk to one connected MCP server, and the plain data it returns.
+
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+
+/// Why an MCP operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum McpError {
+    /// The server's configuration is unusable (missing variable, neither command nor url, ...).
+    #[error("{0}")]
+    Config(String),
+    /// The server could not be started or did not complete `initialize`.
+    #[error("{0}")]
+    Connect(String),
+    /// A request got no answer in time.
+    #[error("{what} timed out after {secs} s")]
+    Timeout { what: String, secs: u64 },
+    /// The user cancelled the call.
+    #[error("cancelled")]
+    Cancelled,
+    /// The connection is gone (the server exited or the HTTP session ended).
+    #[error("the server connection closed: {0}")]
+    Closed(String),
+    /// The server answered with a JSON-RPC error or something unreadable.
+    #[error("{0}")]
+    Server(String),
+}
+
+/// A tool as the server lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteTool {
+    pub name: String,
+    pub description: String,
+    /// The raw `inputSchema` (sanitized later).
+    pub input_schema: Value,
+}
+
+/// A `tools/call` reply: raw MCP content items (`{type: text|image|...}`) and the `isError` flag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallReply {
+    pub content: Vec<Value>,
+    pub is_error: bool,
+}
+
+/// A resource as the server lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteResource {
+    pub uri: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+}
+
+/// One connected server. Futures may be dropped at any time; a dropped call tells the server it was cancelled.
+#[async_trait]
+pub trait McpSession: Send + Sync {
+    /// Every tool the server offers now.
+    async fn list_tools(&self) -> Result<Vec<RemoteTool>, McpError>;
+    /// Calls a tool.
+    async fn call_tool(&self, name: &str, args: Map<String, Value>) -> Result<CallReply, McpError>;
+    /// True when the server declared the resources capability.
+    fn supports_resources(&self) -> bool;
+    /// Every resource the server lists.
+    async fn list_resources(&self) -> Result<Vec<RemoteResource>, McpError>;
+    /// The contents of one resource: raw MCP items (`{uri, mimeType, text}` or `{uri, mimeType, blob}`).
+    async fn read_resource(&self, uri: &str) -> Result<Vec<Value>, McpError>;
+    /// True once the connection is gone.
+    fn is_closed(&self) -> bool;
+    /// Ends the session (stdio: close stdin, wait, then terminate; HTTP: end the session).
+    async fn close(&self);
+}

@@ -1,0 +1,207 @@
+//! Tools backed by MCP servers: one [`McpTool`] per server tool, plus `list_resources` / `read_resource` for
+//! servers that offer resources. All are serial (a server tool may do anything) and go through the executor's
+//! gates, spill and boundary like every tool.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value, json};
+
+use super::{Tool, ToolContext, ToolOutcome};
+use crate::mcp::content::{call_outcome, render_resource_contents};
+use crate::mcp::manager::ServerLink;
+use crate::mcp::names::tool_name;
+use crate::mcp::schema::{cut_description, sanitize_schema};
+use crate::mcp::{McpError, RemoteTool};
+
+/// Characters a `read_resource` result may have before spill takes over.
+const READ_RESOURCE_CHARS: usize = 200_000;
+
+/// The tools for one server's listing.
+pub fn server_tools(
+    link: &Arc<ServerLink>,
+    remote: &[RemoteTool],
+    resources: bool,
+) -> Vec<Arc<dyn Tool>> {
+    let mut tools: Vec<Arc<dyn Tool>> = remote
+        .iter()
+        // A nameless tool cannot be called back; a broken listing entry must not take the others down.
+        .filter(|tool| !tool.name.is_empty())
+        .map(|tool| Arc::new(McpTool::new(Arc::clone(link), tool)) as Arc<dyn Tool>)
+        .collect();
+    if resources {
+        tools.push(Arc::new(ListResources::new(Arc::clone(link))));
+        tools.push(Arc::new(ReadResource::new(Arc::clone(link))));
+    }
+    tools
+}
+
+fn failure(e: McpError) -> ToolOutcome {
+    match e {
+        McpError::Cancelled => ToolOutcome::Cancelled {
+            partial: String::new(),
+        },
+        other => ToolOutcome::failed(other.to_string()),
+    }
+}
+
+/// One tool of one MCP server.
+pub struct McpTool {
+    name: String,
+    remote_name: String,
+    description: String,
+    parameters: Value,
+    link: Arc<ServerLink>,
+}
+
+impl McpTool {
+    /// The bridge for `tool` of the server behind `link`.
+    pub fn new(link: Arc<ServerLink>, tool: &RemoteTool) -> Self {
+        let described = if tool.description.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", cut_description(&tool.description))
+        };
+        McpTool {
+            name: tool_name(&link.name, &tool.name),
+            remote_name: tool.name.clone(),
+            description: format!(
+                "{described}(MCP server: {}, tool: {})",
+                link.name, tool.name
+            ),
+            parameters: sanitize_schema(&tool.input_schema),
+            link,
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for McpTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn description(&self) -> &str {
+        &self.description
+    }
+    fn parameters(&self) -> Value {
+        self.parameters.clone()
+    }
+    async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
+        match self
+            .link
+            .call_tool(&self.remote_name, args.clone(), &ctx.cancel)
+            .await
+        {
+            Ok(reply) => call_outcome(&reply),
+            Err(e) => failure(e),
+        }
+    }
+}
+
+/// `mcp__{server}__list_resources`.
+pub struct ListResources {
+    name: String,
+    description: String,
+    link: Arc<ServerLink>,
+}
+
+impl ListResources {
+    /// The listing tool for the server behind `link`.
+    pub fn new(link: Arc<ServerLink>) -> Self {
+        ListResources {
+            name: tool_name(&link.name, "list_resources"),
+            description: format!(
+                "List the resources (URIs with names and types) MCP server `{}` offers. (MCP server: {}, tool: \
+                 resources/list)",
+                link.name, link.name
+            ),
+            link,
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for ListResources {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn description(&self) -> &str {
+        &self.description
+    }
+    fn parameters(&self) -> Value {
+        json!({"type": "object", "properties": {}})
+    }
+    async fn execute(&self, _args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
+        match self.link.list_resources(&ctx.cancel).await {
+            Ok(resources) if resources.is_empty() => ToolOutcome::ok("(no resources)"),
+            Ok(resources) => ToolOutcome::ok(
+                resources
+                    .iter()
+                    .map(|r| {
+                        let mut line = format!("{} ({})", r.uri, r.name);
+                        if let Some(mime) = &r.mime_type {
+                            line.push_str(&format!(" [{mime}]"));
+                        }
+                        if let Some(description) = &r.description {
+                            line.push_str(&format!(": {description}"));
+                        }
+                        line
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            Err(e) => failure(e),
+        }
+    }
+}
+
+/// `mcp__{server}__read_resource`.
+pub struct ReadResource {
+    name: String,
+    description: String,
+    link: Arc<ServerLink>,
+}
+
+impl ReadResource {
+    /// The reading tool for the server behind `link`.
+    pub fn new(link: Arc<ServerLink>) -> Self {
+        ReadResource {
+            name: tool_name(&link.name, "read_resource"),
+            description: format!(
+                "Read one resource of MCP server `{}` by URI. (MCP server: {}, tool: resources/read)",
+                link.name, link.name
+            ),
+            link,
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for ReadResource {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn description(&self) -> &str {
+        &self.description
+    }
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {"uri": {"type": "string", "description": "The resource URI, as listed."}},
+            "required": ["uri"],
+        })
+    }
+    async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
+        let Some(uri) = args.get("uri").and_then(Value::as_str) else {
+            return ToolOutcome::failed("`uri` is required");
+        };
+        match self.link.read_resource(uri, &ctx.cancel).await {
+            Ok(contents) => ToolOutcome::ok(render_resource_contents(
+                &self.link.name,
+                &contents,
+                READ_RESOURCE_CHARS,
+            )),
+            Err(e) => failure(e),
+        }
+    }
+}
