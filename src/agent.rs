@@ -3,6 +3,7 @@
 pub mod budget;
 pub mod events;
 pub mod prompt;
+mod session_ops;
 pub mod turn_hook;
 mod turn_sinks;
 

@@ -3,6 +3,7 @@
 
 mod env;
 mod file;
+mod provenance;
 mod provider;
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::time::Duration;
 
 pub use env::EnvVars;
 pub use file::ConfigFile;
+pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::resolve_provider;
 
 use crate::llm::client::ClientOptions;
@@ -76,6 +78,17 @@ impl std::str::FromStr for ApprovalMode {
     }
 }
 
+/// `ui.language`: the interactive UI's language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UiLanguage {
+    /// From the locale variables (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+    #[default]
+    Auto,
+    En,
+    Zh,
+}
+
 /// Values given on the command line; they override everything else.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
@@ -136,6 +149,8 @@ pub struct Config {
     pub agent: AgentSettings,
     pub tools: ToolSettings,
     pub approval: ApprovalMode,
+    /// `ui.language`.
+    pub ui_language: UiLanguage,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -209,6 +224,7 @@ impl Config {
                 offload_threshold_chars: 32_000,
             },
             approval: ApprovalMode::default(),
+            ui_language: UiLanguage::default(),
             env,
         }
     }
@@ -268,6 +284,7 @@ impl Config {
             t.offload.threshold_chars,
         );
         set(&mut self.approval, f.approval.mode);
+        set(&mut self.ui_language, f.ui.language);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].

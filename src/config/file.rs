@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{ApprovalMode, ConfigError};
+use super::{ApprovalMode, ConfigError, UiLanguage};
 
 /// One config file; every field optional so layers merge field by field.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -18,6 +18,8 @@ pub struct ConfigFile {
     pub tools: ToolsSection,
     #[serde(default)]
     pub approval: ApprovalSection,
+    #[serde(default)]
+    pub ui: UiSection,
 }
 
 /// `[llm]`
@@ -79,6 +81,13 @@ pub struct ApprovalSection {
     pub mode: Option<ApprovalMode>,
 }
 
+/// `[ui]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UiSection {
+    pub language: Option<UiLanguage>,
+}
+
 impl ConfigFile {
     /// Reads and parses `path`; `Ok(None)` when it does not exist.
     pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
@@ -133,5 +142,6 @@ impl ConfigFile {
         over(&mut s.offload.enabled, t.offload.enabled);
         over(&mut s.offload.threshold_chars, t.offload.threshold_chars);
         over(&mut self.approval.mode, top.approval.mode);
+        over(&mut self.ui.language, top.ui.language);
     }
 }
