@@ -6,5 +6,7 @@ mod fs_tools;
 mod gates;
 mod llm_client;
 mod oneshot_cli;
+mod render_snapshots;
+mod repl_tmux;
 mod sse_fixtures;
 mod sse_props;

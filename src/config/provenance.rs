@@ -155,9 +155,15 @@ pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntr
             );
             push("llm.base_url", p.base_url.clone(), url_src);
             let mut key_envs = env(&["PAICLI_API_KEY"]);
-            key_envs.extend(info.iter().flat_map(|i| i.key_envs.iter().map(|k| k.to_string())));
+            key_envs.extend(
+                info.iter()
+                    .flat_map(|i| i.key_envs.iter().map(|k| k.to_string())),
+            );
             let key_src = origin(config, &layers, None, &key_envs, "llm.api_key", "not set");
-            let key = p.api_key.as_deref().map_or_else(|| "(none)".to_string(), mask_secret);
+            let key = p
+                .api_key
+                .as_deref()
+                .map_or_else(|| "(none)".to_string(), mask_secret);
             push("llm.api_key", key, key_src);
             push(
                 "llm.context_window",
@@ -199,7 +205,14 @@ pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntr
     push(
         "agent.token_budget",
         unlimited(config.agent.token_budget.map(|n| n.to_string())),
-        origin(config, &layers, None, &env(&["PAICLI_TOKEN_BUDGET"]), "agent.token_budget", "default"),
+        origin(
+            config,
+            &layers,
+            None,
+            &env(&["PAICLI_TOKEN_BUDGET"]),
+            "agent.token_budget",
+            "default",
+        ),
     );
     let t = &config.tools;
     push(
@@ -258,7 +271,14 @@ pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntr
     push(
         "home",
         config.home.display().to_string(),
-        origin(config, &layers, None, &env(&["PAICLI_HOME"]), "", "default ~/.paicli"),
+        origin(
+            config,
+            &layers,
+            None,
+            &env(&["PAICLI_HOME"]),
+            "",
+            "default ~/.paicli",
+        ),
     );
     out
 }
@@ -290,7 +310,10 @@ mod tests {
         .unwrap();
         let env = vec![
             ("PAICLI_HOME".to_string(), home.path().display().to_string()),
-            ("DEEPSEEK_API_KEY".to_string(), "sk-1234567890abcdef".to_string()),
+            (
+                "DEEPSEEK_API_KEY".to_string(),
+                "sk-1234567890abcdef".to_string(),
+            ),
             ("PAICLI_MAX_ITERATIONS".to_string(), "7".to_string()),
         ];
         let overrides = Overrides {
@@ -300,12 +323,19 @@ mod tests {
         let config = Config::load_with_env(project.path(), env, &overrides).unwrap();
         let entries = describe_config(&config, &overrides);
 
-        assert!(entry(&entries, "llm.provider").source.ends_with("config.toml"));
+        assert!(
+            entry(&entries, "llm.provider")
+                .source
+                .ends_with("config.toml")
+        );
         assert_eq!(entry(&entries, "llm.model").source, "flag --model");
         let key = entry(&entries, "llm.api_key");
         assert_eq!(key.value, "sk-…cdef");
         assert_eq!(key.source, "env DEEPSEEK_API_KEY");
-        assert_eq!(entry(&entries, "agent.max_iterations").source, "env PAICLI_MAX_ITERATIONS");
+        assert_eq!(
+            entry(&entries, "agent.max_iterations").source,
+            "env PAICLI_MAX_ITERATIONS"
+        );
         let parallel = entry(&entries, "tools.max_parallel");
         assert_eq!(parallel.value, "3");
         assert!(parallel.source.contains(".paicli"), "{}", parallel.source);

@@ -42,7 +42,10 @@ impl Price {
         let cached = cached.min(input);
         let per = |n: u64, p: f64| n as f64 * p / 1_000_000.0;
         per(input - cached, self.input_per_mtok)
-            + per(cached, self.cached_input_per_mtok.unwrap_or(self.input_per_mtok))
+            + per(
+                cached,
+                self.cached_input_per_mtok.unwrap_or(self.input_per_mtok),
+            )
             + per(output, self.output_per_mtok)
     }
 }

@@ -137,7 +137,13 @@ mod tests {
 
     #[test]
     fn sequences_and_plain_keys_do_not_cancel() {
-        for code in [KeyCode::Up, KeyCode::Down, KeyCode::Left, KeyCode::BackTab, KeyCode::Char('c')] {
+        for code in [
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::BackTab,
+            KeyCode::Char('c'),
+        ] {
             assert!(!cancels(&key(code, KeyModifiers::NONE)), "{code:?}");
         }
         assert!(!cancels(&Event::Paste("\u{1b}x".to_string())));

@@ -70,7 +70,10 @@ pub static COMMANDS: &[Command] = &[
         name: "clear",
         aliases: &[],
         usage: "",
-        help: ["start a new conversation (forget the history)", "开始新对话（清空历史）"],
+        help: [
+            "start a new conversation (forget the history)",
+            "开始新对话（清空历史）",
+        ],
         while_running: false,
         handler: session_cmds::clear,
     },
@@ -78,7 +81,10 @@ pub static COMMANDS: &[Command] = &[
         name: "cancel",
         aliases: &[],
         usage: "",
-        help: ["cancel the running task (ESC does the same)", "取消正在运行的任务（同 ESC）"],
+        help: [
+            "cancel the running task (ESC does the same)",
+            "取消正在运行的任务（同 ESC）",
+        ],
         while_running: true,
         handler: session_cmds::cancel,
     },
@@ -97,7 +103,10 @@ pub static COMMANDS: &[Command] = &[
         name: "config",
         aliases: &[],
         usage: "",
-        help: ["show the effective configuration and where each value came from", "显示生效配置及来源"],
+        help: [
+            "show the effective configuration and where each value came from",
+            "显示生效配置及来源",
+        ],
         while_running: true,
         handler: info::config,
     },
@@ -105,7 +114,10 @@ pub static COMMANDS: &[Command] = &[
         name: "context",
         aliases: &["ctx"],
         usage: "",
-        help: ["what fills the context window (estimated tokens)", "上下文占用（估算 token）"],
+        help: [
+            "what fills the context window (estimated tokens)",
+            "上下文占用（估算 token）",
+        ],
         while_running: true,
         handler: info::context,
     },
@@ -113,7 +125,10 @@ pub static COMMANDS: &[Command] = &[
         name: "cost",
         aliases: &[],
         usage: "",
-        help: ["tokens used and estimated cost of this session", "本会话的 token 用量和估算费用"],
+        help: [
+            "tokens used and estimated cost of this session",
+            "本会话的 token 用量和估算费用",
+        ],
         while_running: true,
         handler: info::cost,
     },
@@ -121,7 +136,10 @@ pub static COMMANDS: &[Command] = &[
         name: "export",
         aliases: &[],
         usage: "",
-        help: ["save the conversation as Markdown under $PAICLI_HOME/exports", "把对话导出为 Markdown"],
+        help: [
+            "save the conversation as Markdown under $PAICLI_HOME/exports",
+            "把对话导出为 Markdown",
+        ],
         while_running: false,
         handler: export::export,
     },
@@ -163,7 +181,11 @@ pub fn suggest(name: &str) -> Option<&'static str> {
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
         .map(|candidate| {
             let prefix = candidate.starts_with(&name) || name.starts_with(candidate);
-            let distance = if prefix { 0 } else { strsim::damerau_levenshtein(&name, candidate) };
+            let distance = if prefix {
+                0
+            } else {
+                strsim::damerau_levenshtein(&name, candidate)
+            };
             (distance, candidate)
         })
         .filter(|(d, c)| *d <= 2.max(c.len() / 3))

@@ -119,7 +119,10 @@ mod tests {
         assert_eq!(Lang::resolve(UiLanguage::Auto, &zh), Lang::Zh);
         let both = EnvVars::from_pairs([("LC_ALL", "en_US.UTF-8"), ("LANG", "zh_CN.UTF-8")]);
         assert_eq!(Lang::resolve(UiLanguage::Auto, &both), Lang::En);
-        assert_eq!(Lang::resolve(UiLanguage::Auto, &EnvVars::default()), Lang::En);
+        assert_eq!(
+            Lang::resolve(UiLanguage::Auto, &EnvVars::default()),
+            Lang::En
+        );
     }
 
     #[test]

@@ -40,7 +40,12 @@ pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i
                     break;
                 }
                 ctrl_c_armed = true;
-                session.say(&session.surface().style.dim(session.tr(Msg::PressCtrlCAgain)));
+                session.say(
+                    &session
+                        .surface()
+                        .style
+                        .dim(session.tr(Msg::PressCtrlCAgain)),
+                );
                 continue;
             }
             Err(ReadlineError::Eof) => break,

@@ -16,7 +16,11 @@ pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
         &session.config.project_root,
     );
     match write_export(&dir, &session.session_id, &markdown) {
-        Ok(path) => session.say(&format!("{} {}", session.tr(Msg::ExportedTo), path.display())),
+        Ok(path) => session.say(&format!(
+            "{} {}",
+            session.tr(Msg::ExportedTo),
+            path.display()
+        )),
         Err(e) => session.say_error(&format!("cannot export to {}: {e}", dir.display())),
     }
     Flow::Continue
@@ -31,16 +35,17 @@ fn write_export(dir: &Path, session_id: &str, markdown: &str) -> std::io::Result
 
 /// A fence longer than any backtick run in `text`, so the text cannot close it.
 fn fence_for(text: &str) -> String {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     "`".repeat(longest.max(2) + 1)
 }
 
 /// The conversation (without the system prompt) as a Markdown document.
-pub fn conversation_markdown(history: &[Message], session_id: &str, model: &str, root: &Path) -> String {
+pub fn conversation_markdown(
+    history: &[Message],
+    session_id: &str,
+    model: &str,
+    root: &Path,
+) -> String {
     let mut out = format!(
         "# paicli session {session_id}\n\n- model: {model}\n- project: {}\n- exported: {}\n",
         root.display(),
@@ -66,7 +71,10 @@ pub fn conversation_markdown(history: &[Message], session_id: &str, model: &str,
             Role::Tool => {
                 let id = message.tool_call_id.as_deref().unwrap_or("?");
                 let fence = fence_for(&text);
-                out.push_str(&format!("\n### Tool result ({id})\n\n{fence}\n{}\n{fence}\n", text.trim_end()));
+                out.push_str(&format!(
+                    "\n### Tool result ({id})\n\n{fence}\n{}\n{fence}\n",
+                    text.trim_end()
+                ));
             }
             Role::System => {}
         }

@@ -46,13 +46,29 @@ pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
     let system = history.first().map_or(0, estimate_message_tokens);
     let tools = session.tool_tokens();
     let conversation: u64 = history.iter().skip(1).map(estimate_message_tokens).sum();
-    let messages = history.iter().skip(1).filter(|m| m.role != Role::System).count();
+    let messages = history
+        .iter()
+        .skip(1)
+        .filter(|m| m.role != Role::System)
+        .count();
     let total = system + tools + conversation;
     let window = session.provider.context_window;
-    let pct = |n: u64| if window == 0 { 0.0 } else { n as f64 * 100.0 / window as f64 };
-    let row = |label: &str, n: u64| format!("  {label:<10} {:>8}  {:>5.1}%", format_count(n), pct(n));
+    let pct = |n: u64| {
+        if window == 0 {
+            0.0
+        } else {
+            n as f64 * 100.0 / window as f64
+        }
+    };
+    let row =
+        |label: &str, n: u64| format!("  {label:<10} {:>8}  {:>5.1}%", format_count(n), pct(n));
     let lines = [
-        format!("{} · {} {}", session.tr(Msg::ContextHeading), session.provider.model, format_count(window)),
+        format!(
+            "{} · {} {}",
+            session.tr(Msg::ContextHeading),
+            session.provider.model,
+            format_count(window)
+        ),
         row("system", system),
         row("tools", tools) + &format!("  ({} tools)", session.agent.tool_specs().len()),
         row("history", conversation) + &format!("  ({messages} messages)"),

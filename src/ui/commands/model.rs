@@ -39,7 +39,10 @@ fn show(session: &Session) {
 
 fn list(session: &Session) {
     let provider = session.provider.clone();
-    match session.runtime.block_on(list_models(&provider, LIST_TIMEOUT)) {
+    match session
+        .runtime
+        .block_on(list_models(&provider, LIST_TIMEOUT))
+    {
         Ok(ids) if ids.is_empty() => session.say("(the provider listed no models)"),
         Ok(ids) => {
             let lines: Vec<String> = ids
@@ -61,7 +64,10 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
         Some(name) => {
             let Some(info) = providers::lookup(name) else {
                 let known: Vec<&str> = providers::PROVIDERS.iter().map(|p| p.id).collect();
-                session.say_error(&format!("unknown provider {name:?}; known: {}", known.join(", ")));
+                session.say_error(&format!(
+                    "unknown provider {name:?}; known: {}",
+                    known.join(", ")
+                ));
                 return;
             };
             if info.id != session.provider.id {
@@ -101,7 +107,11 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
 fn save_default(session: &Session) {
     let path = session.config.home.join("config.toml");
     match write_default_model(&path, &session.provider.id, &session.provider.model) {
-        Ok(()) => session.say(&format!("{} {}", session.tr(Msg::ModelSaved), path.display())),
+        Ok(()) => session.say(&format!(
+            "{} {}",
+            session.tr(Msg::ModelSaved),
+            path.display()
+        )),
         Err(e) => session.say_error(&format!("cannot save {}: {e}", path.display())),
     }
 }
@@ -140,7 +150,11 @@ mod tests {
     fn saving_keeps_other_keys_and_comments() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
-        std::fs::write(&path, "# mine\n[llm]\nmodel = \"old\"\nidle_timeout_secs = 9\n").unwrap();
+        std::fs::write(
+            &path,
+            "# mine\n[llm]\nmodel = \"old\"\nidle_timeout_secs = 9\n",
+        )
+        .unwrap();
         write_default_model(&path, "openai", "gpt-4o").unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# mine\n"), "{text}");
@@ -155,7 +169,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/config.toml");
         write_default_model(&path, "custom", "m").unwrap();
-        let parsed = crate::config::ConfigFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let parsed =
+            crate::config::ConfigFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(parsed.llm.model.as_deref(), Some("m"));
     }
 }

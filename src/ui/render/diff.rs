@@ -29,7 +29,10 @@ pub fn render_diff(unified: &str, style: Style) -> Vec<String> {
         .collect();
     if body.len() > MAX_LINES {
         let more = body.len() - MAX_LINES;
-        out.push(format!("    {}", style.dim(&format!("… {more} more lines"))));
+        out.push(format!(
+            "    {}",
+            style.dim(&format!("… {more} more lines"))
+        ));
     }
     out
 }

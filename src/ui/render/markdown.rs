@@ -8,7 +8,8 @@ use super::table::render_table;
 /// Renders complete Markdown blocks as lines (no line endings). Every top-level block is followed by one blank
 /// line, so rendering a document in block-aligned pieces gives the same lines as rendering it whole.
 pub fn render_markdown(text: &str, width: usize, style: Style) -> Vec<String> {
-    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut r = Renderer::new(width, style);
     for event in Parser::new_ext(text, options) {
         r.event(event);
@@ -373,7 +374,10 @@ mod tests {
 
     #[test]
     fn blocks_are_separated_by_one_blank_line() {
-        assert_eq!(plain("# Title\n\nSome *text*.\n"), "# Title\n\nSome text.\n");
+        assert_eq!(
+            plain("# Title\n\nSome *text*.\n"),
+            "# Title\n\nSome text.\n"
+        );
     }
 
     #[test]

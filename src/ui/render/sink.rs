@@ -107,7 +107,9 @@ impl TerminalSink {
             inner.reasoning = true;
             return self.reasoning(inner, text);
         }
-        let body = text.replace("\r\n", "\n").replace('\n', self.surface.newline);
+        let body = text
+            .replace("\r\n", "\n")
+            .replace('\n', self.surface.newline);
         let _ = inner.out.write_all(style.dim(&body).as_bytes());
         let _ = inner.out.flush();
         inner.mid_line = !text.ends_with('\n');

@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use super::Style;
-use crate::llm::{Message, Usage};
 use crate::llm::providers::Price;
+use crate::llm::{Message, Usage};
 
 /// What the status line reports.
 #[derive(Clone, Debug)]

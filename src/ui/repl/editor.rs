@@ -62,9 +62,9 @@ impl Completer for ReplHelper {
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
-        let start = before
-            .rfind(char::is_whitespace)
-            .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
         let word = &before[start..];
         if start == 0 && word.starts_with('/') {
             return Ok((0, complete_command(word)));
@@ -111,7 +111,10 @@ pub fn complete_path(root: &Path, partial: &str) -> Vec<Pair> {
         .filter_map(Result::ok)
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            if !name.starts_with(prefix) || name == ".git" || (name.starts_with('.') && prefix.is_empty()) {
+            if !name.starts_with(prefix)
+                || name == ".git"
+                || (name.starts_with('.') && prefix.is_empty())
+            {
                 return None;
             }
             let slash = if e.path().is_dir() { "/" } else { "" };
@@ -152,9 +155,15 @@ mod tests {
 
     #[test]
     fn commands_complete_by_prefix_including_aliases() {
-        let names: Vec<String> = complete_command("/ex").into_iter().map(|p| p.display).collect();
+        let names: Vec<String> = complete_command("/ex")
+            .into_iter()
+            .map(|p| p.display)
+            .collect();
         assert_eq!(names, vec!["/exit", "/export"]);
-        let names: Vec<String> = complete_command("/q").into_iter().map(|p| p.display).collect();
+        let names: Vec<String> = complete_command("/q")
+            .into_iter()
+            .map(|p| p.display)
+            .collect();
         assert_eq!(names, vec!["/quit"]);
     }
 
@@ -165,9 +174,15 @@ mod tests {
         std::fs::create_dir(root.join("src")).unwrap();
         std::fs::write(root.join("src/main.rs"), "").unwrap();
         std::fs::write(root.join("README.md"), "").unwrap();
-        let got: Vec<String> = complete_path(&root, "s").into_iter().map(|p| p.replacement).collect();
+        let got: Vec<String> = complete_path(&root, "s")
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
         assert_eq!(got, vec!["@src/"]);
-        let got: Vec<String> = complete_path(&root, "src/m").into_iter().map(|p| p.replacement).collect();
+        let got: Vec<String> = complete_path(&root, "src/m")
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
         assert_eq!(got, vec!["@src/main.rs"]);
         assert!(complete_path(&root, "../").is_empty());
     }

@@ -31,7 +31,8 @@ pub fn should_save(line: &str) -> bool {
 
 /// Whether `text` appears to contain an API key, token, password or other credential.
 pub fn looks_secret(text: &str) -> bool {
-    SECRET_PATTERNS.iter().any(|re| re.is_match(text)) || text.split_whitespace().any(is_opaque_token)
+    SECRET_PATTERNS.iter().any(|re| re.is_match(text))
+        || text.split_whitespace().any(is_opaque_token)
 }
 
 /// A long run of base64/hex-like characters mixing cases and digits (keys, encoded blobs), not a path or word.

@@ -103,7 +103,11 @@ fn directory_block(rel: &str, dir: &Path) -> Result<String, String> {
         .filter_map(Result::ok)
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            if e.path().is_dir() { format!("{name}/") } else { name }
+            if e.path().is_dir() {
+                format!("{name}/")
+            } else {
+                name
+            }
         })
         .filter(|n| n != ".git/")
         .collect();
@@ -113,7 +117,10 @@ fn directory_block(rel: &str, dir: &Path) -> Result<String, String> {
     if total > MAX_DIR_ENTRIES {
         names.push(format!("[{} more entries]", total - MAX_DIR_ENTRIES));
     }
-    Ok(format!("<directory path=\"{rel}\">\n{}\n</directory>", names.join("\n")))
+    Ok(format!(
+        "<directory path=\"{rel}\">\n{}\n</directory>",
+        names.join("\n")
+    ))
 }
 
 #[cfg(test)]
@@ -149,7 +156,11 @@ mod tests {
         let e = expand_mentions("@../../etc/passwd @nope.txt mail me@x.org", &guard);
         assert_eq!(e.text, "@../../etc/passwd @nope.txt mail me@x.org");
         assert_eq!(e.skipped.len(), 2);
-        assert!(e.skipped[0].1.contains("outside the project root"), "{:?}", e.skipped);
+        assert!(
+            e.skipped[0].1.contains("outside the project root"),
+            "{:?}",
+            e.skipped
+        );
     }
 
     #[test]

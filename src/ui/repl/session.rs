@@ -14,7 +14,9 @@ use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::path_guard::PathGuard;
 use crate::ui::cancel::EscWatcher;
 use crate::ui::i18n::{Lang, Msg, tr};
-use crate::ui::render::{StatusInfo, Surface, TerminalSink, estimate_message_tokens, estimate_tokens, status_line};
+use crate::ui::render::{
+    StatusInfo, Surface, TerminalSink, estimate_message_tokens, estimate_tokens, status_line,
+};
 
 /// Everything slash commands and turns work on.
 pub struct Session {
@@ -36,7 +38,11 @@ pub struct Session {
 
 impl Session {
     /// Builds the agent for `config`.
-    pub fn new(config: Config, overrides: Overrides, session_id: String) -> Result<Session, SessionError> {
+    pub fn new(
+        config: Config,
+        overrides: Overrides,
+        session_id: String,
+    ) -> Result<Session, SessionError> {
         let provider = config.provider().map_err(SetupError::from)?;
         let agent = crate::app::build_agent(&config)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -44,10 +50,11 @@ impl Session {
             .enable_all()
             .build()
             .map_err(SessionError::Runtime)?;
-        let guard = PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
-            path: config.project_root.clone(),
-            source,
-        })?;
+        let guard =
+            PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
+                path: config.project_root.clone(),
+                source,
+            })?;
         let lang = Lang::resolve(config.ui_language, &config.env);
         let no_color = config.env.get("NO_COLOR").is_some();
         Ok(Session {
@@ -89,7 +96,12 @@ impl Session {
 
     /// Estimated tokens of the next request: history plus tool definitions.
     pub fn context_tokens(&self) -> u64 {
-        let history: u64 = self.agent.history().iter().map(estimate_message_tokens).sum();
+        let history: u64 = self
+            .agent
+            .history()
+            .iter()
+            .map(estimate_message_tokens)
+            .sum();
         history + self.tool_tokens()
     }
 
@@ -103,7 +115,10 @@ impl Session {
         let expanded = expand_mentions(submitted, &self.guard);
         let style = self.surface().style;
         for (mention, reason) in &expanded.skipped {
-            self.say(&style.yellow(&format!("! {mention} {}: {reason}", self.tr(Msg::MentionSkipped))));
+            self.say(&style.yellow(&format!(
+                "! {mention} {}: {reason}",
+                self.tr(Msg::MentionSkipped)
+            )));
         }
         // Turn hooks should see `submitted`, the model `expanded.text`; run_turn takes one text today.
         self.run_task(&expanded.text)
@@ -164,13 +179,21 @@ pub enum SessionError {
 /// What the user can do about an error, when there is something specific.
 fn next_step(error: &LlmError) -> Option<&'static str> {
     match error {
-        LlmError::Auth { .. } => Some("check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)"),
-        LlmError::Connect(_) => Some("check the network and the base URL (--base-url / PAICLI_BASE_URL)"),
-        LlmError::RateLimited { .. } => Some("the provider is rate limiting; wait a moment and try again"),
+        LlmError::Auth { .. } => {
+            Some("check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)")
+        }
+        LlmError::Connect(_) => {
+            Some("check the network and the base URL (--base-url / PAICLI_BASE_URL)")
+        }
+        LlmError::RateLimited { .. } => {
+            Some("the provider is rate limiting; wait a moment and try again")
+        }
         LlmError::ContextLengthExceeded { .. } => {
             Some("the conversation is too long for the model's window; /clear starts a new one")
         }
-        LlmError::Rejected { status: 404, .. } => Some("check the model name (/model list) and the base URL"),
+        LlmError::Rejected { status: 404, .. } => {
+            Some("check the model name (/model list) and the base URL")
+        }
         _ => Some("retry the task, or /model to switch the model"),
     }
 }
