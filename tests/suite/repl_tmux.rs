@@ -174,3 +174,4 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 }
 
 mod commands;
+mod input;

@@ -124,7 +124,7 @@ mod tests {
         assert!(s.push("First para").is_empty());
         assert!(s.push("graph.\n").is_empty());
         assert_eq!(s.push("\nSecond"), vec!["First paragraph.", ""]);
-        assert_eq!(s.finish(), vec!["Second"]);
+        assert_eq!(s.finish(), vec!["Second", ""]);
     }
 
     #[test]
