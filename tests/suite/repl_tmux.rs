@@ -133,6 +133,45 @@ fn esc_cancels_a_running_command_within_a_second_and_the_model_learns_it() {
 }
 
 #[test]
+fn ctrl_c_while_running_cancels_like_esc_and_the_repl_stays() {
+    let sandbox = Sandbox::new();
+    let n = fastrand::u32(10_000..99_999);
+    let marker = format!("sleep 31.{n}");
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "execute_command", json!({ "command": marker }))]),
+        Reply::text("Back again."),
+    ]);
+    let t = sandbox.start(&server);
+    t.submit("run the long command");
+    let deadline = Instant::now() + terminal::DEADLINE;
+    while !pgrep(&marker) {
+        assert!(
+            Instant::now() < deadline,
+            "the sleep never started:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pressed = Instant::now();
+    t.keys(&["C-c"]);
+    let screen = t.wait_prompt(2, Duration::from_secs(5));
+    assert!(
+        pressed.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        pressed.elapsed()
+    );
+    assert!(screen.contains("cancelled by user"), "{screen}");
+    assert!(!pgrep(&marker));
+    t.submit("again");
+    t.wait_prompt(3, terminal::DEADLINE);
+    // The signal handler used during the run must not break Ctrl-C at the prompt.
+    t.keys(&["C-c"]);
+    t.wait_for("press Ctrl-C again");
+    t.keys(&["C-c"]);
+    t.wait_until("exit", terminal::DEADLINE, |_| t.exited());
+}
+
+#[test]
 fn arrow_keys_and_shift_tab_do_not_cancel_a_running_task() {
     let sandbox = Sandbox::new();
     let marker = format!("paicli-arrows-{:08x}", fastrand::u32(..));
