@@ -91,7 +91,7 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "model",
         aliases: &[],
-        usage: "[list | <model> | <provider> <model>] [--save]",
+        usage: "[list | [provider] model] [--save]",
         help: [
             "show, list or switch the model; --save makes it the default",
             "显示、列出或切换模型；--save 保存为默认",

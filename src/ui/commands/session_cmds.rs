@@ -15,20 +15,24 @@ patterns you observed); Pitfalls (anything surprising). Only state what you veri
 pub(super) fn help(session: &mut Session, _args: &str) -> Flow {
     let style = session.surface().style;
     let mut lines = vec![style.bold(session.tr(Msg::CommandsHeading))];
-    let width = COMMANDS
+    let labels: Vec<String> = COMMANDS
         .iter()
-        .map(|c| label(c.name, c.aliases).chars().count())
-        .max()
-        .unwrap_or(0);
-    for c in COMMANDS {
-        let label = label(c.name, c.aliases);
+        .map(|c| {
+            let label = label(c.name, c.aliases);
+            if c.usage.is_empty() {
+                label
+            } else {
+                format!("{label} {}", c.usage)
+            }
+        })
+        .collect();
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (c, label) in COMMANDS.iter().zip(&labels) {
         let pad = " ".repeat(width - label.chars().count());
-        let usage = if c.usage.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", style.dim(c.usage))
-        };
-        lines.push(format!("  {label}{pad}  {}{usage}", c.help(session.lang)));
+        lines.push(format!(
+            "  {label}{pad}  {}",
+            style.dim(c.help(session.lang))
+        ));
     }
     lines.push(String::new());
     lines.push(style.dim(keys_help(session.lang)));

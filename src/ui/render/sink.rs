@@ -181,3 +181,97 @@ impl EventSink for TerminalSink {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::agent::ToolStatus;
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn raw_surface() -> Surface {
+        Surface {
+            newline: "\r\n",
+            ..Surface::plain(60)
+        }
+    }
+
+    fn run(events: Vec<AgentEvent>) -> String {
+        let out = Shared::default();
+        let sink = TerminalSink::new(raw_surface(), Lang::En, Box::new(out.clone()));
+        for e in events {
+            sink.emit(e);
+        }
+        sink.finish();
+        let bytes = out.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[test]
+    fn blank_reasoning_prints_no_thinking_heading() {
+        let text = run(vec![
+            AgentEvent::ReasoningDelta {
+                text: "\n  ".into(),
+            },
+            AgentEvent::TextDelta {
+                text: "Hi.\n".into(),
+            },
+        ]);
+        assert_eq!(text, "Hi.\r\n\r\n");
+    }
+
+    #[test]
+    fn reasoning_then_answer_then_tool_use_raw_mode_line_endings() {
+        let text = run(vec![
+            AgentEvent::ReasoningDelta {
+                text: "step one\nstep".into(),
+            },
+            AgentEvent::ReasoningDelta {
+                text: " two".into(),
+            },
+            AgentEvent::TextDelta {
+                text: "Reading".into(),
+            },
+            AgentEvent::ToolCallStarted {
+                id: "c".into(),
+                name: "read_file".into(),
+                arguments: r#"{"path":"a.txt"}"#.into(),
+            },
+            AgentEvent::ToolCallFinished {
+                id: "c".into(),
+                name: "read_file".into(),
+                status: ToolStatus::Ok,
+                detail: String::new(),
+                duration_ms: 5,
+                output_chars: 12,
+                diff: None,
+            },
+            AgentEvent::TurnCancelled,
+        ]);
+        assert_eq!(
+            text,
+            "✻ Thinking…\r\nstep one\r\nstep two\r\nReading\r\n\r\n● read_file a.txt\r\n  ⎿ read_file ok · 5 ms · 12 chars\r\n\
+             ⏹ cancelled by user\r\n"
+        );
+        assert!(
+            !text.replace("\r\n", "").contains('\n'),
+            "bare LF in raw mode"
+        );
+    }
+}
