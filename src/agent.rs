@@ -6,6 +6,7 @@ pub mod events;
 pub mod memory_guard;
 pub mod prompt;
 pub mod runaway;
+mod session_ops;
 pub mod tokens;
 pub mod turn_hook;
 mod turn_sinks;

@@ -3,6 +3,7 @@
 
 mod env;
 mod file;
+mod provenance;
 mod provider;
 mod web;
 
@@ -11,6 +12,7 @@ use std::time::Duration;
 
 pub use env::EnvVars;
 pub use file::ConfigFile;
+pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::resolve_provider;
 pub use web::{SearchProviderKind, WebSection, WebSettings};
 
@@ -76,6 +78,17 @@ impl std::str::FromStr for ApprovalMode {
             other => Err(format!("expected ask, auto, plan or full, got {other:?}")),
         }
     }
+}
+
+/// `ui.language`: the interactive UI's language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UiLanguage {
+    /// From the locale variables (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+    #[default]
+    Auto,
+    En,
+    Zh,
 }
 
 /// Values given on the command line; they override everything else.
@@ -162,6 +175,8 @@ pub struct Config {
     /// `[web]`: search provider and `web_fetch` policy.
     pub web: WebSettings,
     pub mcp: McpSettings,
+    /// `ui.language`.
+    pub ui_language: UiLanguage,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -268,6 +283,7 @@ impl Config {
                 call_timeout: Duration::from_secs(60),
                 trust_project_servers: false,
             },
+            ui_language: UiLanguage::default(),
             env,
         }
     }
@@ -345,6 +361,7 @@ impl Config {
         );
         set(&mut self.mcp.call_timeout, secs(m.call_timeout_seconds));
         set(&mut self.mcp.trust_project_servers, m.trust_project_servers);
+        set(&mut self.ui_language, f.ui.language);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].

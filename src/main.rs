@@ -94,9 +94,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let _log_guard = paicli::app::init_logging(&config);
 
     let Some(task) = cli.print.as_deref() else {
-        anyhow::bail!(
-            "interactive mode is not available in this build yet; run a task with: paicli -p \"your task\""
-        );
+        return Ok(paicli::ui::repl::run(config, overrides, new_session_id())?);
     };
     let task = if task == "-" {
         read_stdin_task()?

@@ -1,4 +1,9 @@
 //! Front-ends: everything that talks to the terminal or to a script.
 
 pub mod approval_prompt;
+pub mod cancel;
+pub mod commands;
+pub mod i18n;
 pub mod oneshot;
+pub mod render;
+pub mod repl;

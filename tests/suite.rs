@@ -9,6 +9,8 @@ mod llm_client;
 mod long_tasks;
 mod mcp_servers;
 mod oneshot_cli;
+mod render_snapshots;
+mod repl_tmux;
 mod safety_cli;
 mod sse_fixtures;
 mod sse_props;

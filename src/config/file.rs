@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{ApprovalMode, ConfigError};
+use super::{ApprovalMode, ConfigError, UiLanguage};
 
 /// One config file; every field optional so layers merge field by field.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -26,6 +26,8 @@ pub struct ConfigFile {
     pub web: super::WebSection,
     #[serde(default)]
     pub mcp: McpSection,
+    #[serde(default)]
+    pub ui: UiSection,
 }
 
 /// `[llm]`
@@ -118,6 +120,13 @@ pub struct McpSection {
     pub trust_project_servers: Option<bool>,
 }
 
+/// `[ui]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UiSection {
+    pub language: Option<UiLanguage>,
+}
+
 impl ConfigFile {
     /// The keys a project file set that only the user's own file may set, as `section.key` names.
     pub fn user_only_keys(&self) -> Vec<&'static str> {
@@ -206,5 +215,6 @@ impl ConfigFile {
         );
         over(&mut m.call_timeout_seconds, t.call_timeout_seconds);
         over(&mut m.trust_project_servers, t.trust_project_servers);
+        over(&mut self.ui.language, top.ui.language);
     }
 }

@@ -559,3 +559,21 @@ fn mcp_settings_default_and_layer() {
     assert_eq!(c.mcp.call_timeout, Duration::from_secs(5));
     assert!(c.mcp.trust_project_servers);
 }
+
+#[test]
+fn ui_language_comes_from_the_file_and_rejects_unknown_values() {
+    let d = dirs();
+    let env = [("DEEPSEEK_API_KEY", "k")];
+    assert_eq!(
+        d.load(&env, &Overrides::default()).unwrap().ui_language,
+        UiLanguage::Auto
+    );
+    d.write(d.home.path(), "config.toml", "[ui]\nlanguage = \"zh\"\n");
+    assert_eq!(
+        d.load(&env, &Overrides::default()).unwrap().ui_language,
+        UiLanguage::Zh
+    );
+    d.write(d.home.path(), "config.toml", "[ui]\nlanguage = \"fr\"\n");
+    let err = d.load(&env, &Overrides::default()).unwrap_err().to_string();
+    assert!(err.contains("language"), "{err}");
+}

@@ -1,0 +1,114 @@
+//! `/export`: the conversation as Markdown under `$PAICLI_HOME/exports/`.
+
+use std::path::{Path, PathBuf};
+
+use super::Flow;
+use crate::llm::{Message, Role};
+use crate::ui::i18n::Msg;
+use crate::ui::repl::Session;
+
+pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
+    let dir = session.config.home.join("exports");
+    let markdown = conversation_markdown(
+        session.agent.history(),
+        &session.session_id,
+        &format!("{}/{}", session.provider.id, session.provider.model),
+        &session.config.project_root,
+    );
+    match write_export(&dir, &session.session_id, &markdown) {
+        Ok(path) => session.say(&format!(
+            "{} {}",
+            session.tr(Msg::ExportedTo),
+            path.display()
+        )),
+        Err(e) => session.say_error(&format!("cannot export to {}: {e}", dir.display())),
+    }
+    Flow::Continue
+}
+
+fn write_export(dir: &Path, session_id: &str, markdown: &str) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(format!("session-{session_id}.md"));
+    std::fs::write(&path, markdown)?;
+    Ok(path)
+}
+
+/// A fence longer than any backtick run in `text`, so the text cannot close it.
+fn fence_for(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// The conversation (without the system prompt) as a Markdown document.
+pub fn conversation_markdown(
+    history: &[Message],
+    session_id: &str,
+    model: &str,
+    root: &Path,
+) -> String {
+    let mut out = format!(
+        "# paicli session {session_id}\n\n- model: {model}\n- project: {}\n- exported: {}\n",
+        root.display(),
+        chrono::Local::now().format("%Y-%m-%d %H:%M:%S")
+    );
+    for message in history.iter().filter(|m| m.role != Role::System) {
+        let text = message.content.text();
+        match message.role {
+            Role::User => out.push_str(&format!("\n## User\n\n{}\n", text.trim_end())),
+            Role::Assistant => {
+                out.push_str("\n## Assistant\n\n");
+                if !text.trim().is_empty() {
+                    out.push_str(&format!("{}\n", text.trim_end()));
+                }
+                for call in &message.tool_calls {
+                    let fence = fence_for(&call.arguments);
+                    out.push_str(&format!(
+                        "\nTool call `{}` ({}):\n\n{fence}json\n{}\n{fence}\n",
+                        call.name, call.id, call.arguments
+                    ));
+                }
+            }
+            Role::Tool => {
+                let id = message.tool_call_id.as_deref().unwrap_or("?");
+                let fence = fence_for(&text);
+                out.push_str(&format!(
+                    "\n### Tool result ({id})\n\n{fence}\n{}\n{fence}\n",
+                    text.trim_end()
+                ));
+            }
+            Role::System => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::ToolCall;
+
+    #[test]
+    fn roles_tool_calls_and_results_are_sections() {
+        let history = vec![
+            Message::system("sys"),
+            Message::user("read it"),
+            Message::assistant_tool_calls(
+                String::new(),
+                None,
+                vec![ToolCall {
+                    id: "c1".into(),
+                    name: "read_file".into(),
+                    arguments: "{\"path\":\"a\"}".into(),
+                }],
+            ),
+            Message::tool("c1".to_string(), "has ``` inside".to_string()),
+            Message::assistant("done"),
+        ];
+        let md = conversation_markdown(&history, "s1", "custom/m", Path::new("/p"));
+        assert!(!md.contains("sys"));
+        assert!(md.contains("## User\n\nread it\n"));
+        assert!(md.contains("Tool call `read_file` (c1):\n\n```json\n{\"path\":\"a\"}\n```\n"));
+        assert!(md.contains("### Tool result (c1)\n\n````\nhas ``` inside\n````\n"));
+        assert!(md.ends_with("## Assistant\n\ndone\n"));
+    }
+}

@@ -1,0 +1,176 @@
+//! `/model`: show the current model, list the provider's models, switch for this session, `--save` as default.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Flow;
+use crate::config::resolve_provider;
+use crate::llm::client::OpenAiClient;
+use crate::llm::models::list_models;
+use crate::llm::providers;
+use crate::ui::i18n::Msg;
+use crate::ui::repl::Session;
+
+/// How long `/model list` waits for the provider.
+const LIST_TIMEOUT: Duration = Duration::from_secs(20);
+
+pub(super) fn model(session: &mut Session, args: &str) -> Flow {
+    let save = args.split_whitespace().any(|a| a == "--save");
+    let words: Vec<&str> = args.split_whitespace().filter(|a| *a != "--save").collect();
+    match words.as_slice() {
+        [] if save => save_default(session),
+        [] => show(session),
+        ["list"] => list(session),
+        [model] => switch(session, None, model, save),
+        [provider, model] => switch(session, Some(provider), model, save),
+        _ => session.say_error("usage: /model [list | <model> | <provider> <model>] [--save]"),
+    }
+    Flow::Continue
+}
+
+fn show(session: &Session) {
+    let p = &session.provider;
+    session.say(&format!(
+        "{}/{} · window {} · {}",
+        p.id, p.model, p.context_window, p.base_url
+    ));
+}
+
+fn list(session: &Session) {
+    let provider = session.provider.clone();
+    match session
+        .runtime
+        .block_on(list_models(&provider, LIST_TIMEOUT))
+    {
+        Ok(ids) if ids.is_empty() => session.say("(the provider listed no models)"),
+        Ok(ids) => {
+            let lines: Vec<String> = ids
+                .iter()
+                .map(|id| {
+                    let mark = if *id == provider.model { "*" } else { " " };
+                    format!("{mark} {id}")
+                })
+                .collect();
+            session.say(&lines.join("\n"));
+        }
+        Err(e) => session.say_error(&format!("cannot list models: {e}")),
+    }
+}
+
+fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool) {
+    let mut llm = session.config.llm.clone();
+    match provider {
+        Some(name) => {
+            let Some(info) = providers::lookup(name) else {
+                let known: Vec<&str> = providers::PROVIDERS.iter().map(|p| p.id).collect();
+                session.say_error(&format!(
+                    "unknown provider {name:?}; known: {}",
+                    known.join(", ")
+                ));
+                return;
+            };
+            if info.id != session.provider.id {
+                // Endpoints and keys of the old provider do not carry over to another one.
+                llm.base_url = None;
+                llm.file_base_url = None;
+                llm.api_key = None;
+                llm.file_api_key = None;
+            }
+            llm.provider = Some(info.id.to_string());
+        }
+        None => llm.provider = Some(session.provider.id.clone()),
+    }
+    llm.model = Some(model.to_string());
+    let resolved = match resolve_provider(&llm, &session.config.env) {
+        Ok(p) => p,
+        Err(e) => return session.say_error(&e.to_string()),
+    };
+    let client = match OpenAiClient::new(resolved.clone(), session.config.client_options()) {
+        Ok(c) => c,
+        Err(e) => return session.say_error(&e.to_string()),
+    };
+    session.agent.set_client(Arc::new(client));
+    session.config.llm = llm;
+    session.provider = resolved;
+    session.say(&format!(
+        "{}: {}/{}",
+        session.tr(Msg::ModelSwitched),
+        session.provider.id,
+        session.provider.model
+    ));
+    if save {
+        save_default(session);
+    }
+}
+
+fn save_default(session: &Session) {
+    let path = session.config.home.join("config.toml");
+    match write_default_model(&path, &session.provider.id, &session.provider.model) {
+        Ok(()) => session.say(&format!(
+            "{} {}",
+            session.tr(Msg::ModelSaved),
+            path.display()
+        )),
+        Err(e) => session.say_error(&format!("cannot save {}: {e}", path.display())),
+    }
+}
+
+/// Sets `[llm] provider` and `model` in the TOML file at `path`, keeping its other keys and comments.
+pub fn write_default_model(path: &Path, provider: &str, model: &str) -> Result<(), String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut doc = text
+        .parse::<toml_edit::DocumentMut>()
+        .map_err(|e| format!("it is not valid TOML: {e}"))?;
+    let llm = doc
+        .entry("llm")
+        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let Some(llm) = llm.as_table_like_mut() else {
+        return Err("its llm key is not a table".to_string());
+    };
+    llm.insert("provider", toml_edit::value(provider));
+    llm.insert("model", toml_edit::value(model));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(path, doc.to_string()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn saving_keeps_other_keys_and_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "# mine\n[llm]\nmodel = \"old\"\nidle_timeout_secs = 9\n",
+        )
+        .unwrap();
+        write_default_model(&path, "openai", "gpt-4o").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("# mine\n"), "{text}");
+        assert!(text.contains("model = \"gpt-4o\""), "{text}");
+        assert!(text.contains("provider = \"openai\""), "{text}");
+        assert!(text.contains("idle_timeout_secs = 9"), "{text}");
+        crate::config::ConfigFile::parse(&text).unwrap();
+    }
+
+    #[test]
+    fn saving_creates_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/config.toml");
+        write_default_model(&path, "custom", "m").unwrap();
+        let parsed =
+            crate::config::ConfigFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(parsed.llm.model.as_deref(), Some("m"));
+    }
+}

@@ -1,0 +1,54 @@
+//! Terminal rendering of agent events: streaming Markdown, tool-call lines, diffs and the status line.
+//! Everything here builds strings; only [`TerminalSink`] writes, so the pieces are snapshot-testable.
+
+mod diff;
+mod markdown;
+mod markdown_stream;
+mod sink;
+mod status;
+mod style;
+mod table;
+mod tool_line;
+
+pub use diff::render_diff;
+pub use markdown::render_markdown;
+pub use markdown_stream::MarkdownStream;
+pub use sink::TerminalSink;
+pub use status::{StatusInfo, estimate_message_tokens, estimate_tokens, format_count, status_line};
+pub use style::Style;
+pub use tool_line::{tool_finished_line, tool_started_line};
+
+/// How output reaches the screen: colours on or off, width, and the line ending (`\r\n` while raw mode may be on).
+#[derive(Clone, Copy, Debug)]
+pub struct Surface {
+    pub style: Style,
+    pub width: usize,
+    pub newline: &'static str,
+}
+
+impl Surface {
+    /// The real stdout: colours unless `NO_COLOR` is set or stdout is not a terminal.
+    pub fn detect(no_color: bool) -> Surface {
+        use std::io::IsTerminal;
+        let tty = std::io::stdout().is_terminal();
+        let width = crossterm::terminal::size()
+            .map(|(w, _)| usize::from(w))
+            .ok()
+            .filter(|w| *w >= 20)
+            .unwrap_or(80);
+        Surface {
+            style: Style::new(tty && !no_color),
+            width,
+            newline: if tty { "\r\n" } else { "\n" },
+        }
+    }
+
+    /// Plain text at `width` with `\n` line endings (tests, pipes).
+    pub fn plain(width: usize) -> Surface {
+        Surface {
+            style: Style::new(false),
+            width,
+            newline: "\n",
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Markdown → terminal lines: headings, nested lists, quotes, code blocks and width-fitted tables.
+
+use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use super::Style;
+use super::table::render_table;
+
+/// Renders complete Markdown blocks as lines (no line endings). Every top-level block is followed by one blank
+/// line, so rendering a document in block-aligned pieces gives the same lines as rendering it whole.
+pub fn render_markdown(text: &str, width: usize, style: Style) -> Vec<String> {
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let mut r = Renderer::new(width, style);
+    for event in Parser::new_ext(text, options) {
+        r.event(event);
+    }
+    r.flush_line();
+    r.lines
+}
+
+#[derive(Default)]
+struct TableState {
+    aligns: Vec<Alignment>,
+    rows: Vec<Vec<String>>,
+    header_rows: usize,
+    cell: String,
+}
+
+struct ListLevel {
+    next_number: Option<u64>,
+}
+
+struct Renderer {
+    width: usize,
+    style: Style,
+    lines: Vec<String>,
+    line: String,
+    /// Whether `line` holds anything worth emitting (a bullet alone counts).
+    line_started: bool,
+    lists: Vec<ListLevel>,
+    /// Indentation of continuation lines inside the current list item.
+    item_indent: usize,
+    quote_depth: usize,
+    inline: Vec<Inline>,
+    heading: Option<HeadingLevel>,
+    code: Option<(String, String)>,
+    table: Option<TableState>,
+    links: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inline {
+    Emphasis,
+    Strong,
+    Strike,
+    Link,
+}
+
+impl Renderer {
+    fn new(width: usize, style: Style) -> Self {
+        Renderer {
+            width: width.max(20),
+            style,
+            lines: Vec::new(),
+            line: String::new(),
+            line_started: false,
+            lists: Vec::new(),
+            item_indent: 0,
+            quote_depth: 0,
+            inline: Vec::new(),
+            heading: None,
+            code: None,
+            table: None,
+            links: Vec::new(),
+        }
+    }
+
+    fn prefix(&self) -> String {
+        let mut p = String::new();
+        for _ in 0..self.quote_depth {
+            p.push_str(&self.style.dim("│ "));
+        }
+        p
+    }
+
+    fn push_line(&mut self, text: String) {
+        let line = format!("{}{text}", self.prefix());
+        self.lines.push(line.trim_end().to_string());
+    }
+
+    fn flush_line(&mut self) {
+        let text = std::mem::take(&mut self.line);
+        if self.line_started || !text.trim().is_empty() {
+            self.push_line(text);
+        }
+        self.line_started = false;
+    }
+
+    fn blank(&mut self) {
+        if self.lines.last().is_some_and(|l| !l.is_empty()) {
+            self.lines.push(String::new());
+        }
+    }
+
+    /// Starts a continuation line inside a list item.
+    fn newline_in_block(&mut self) {
+        self.flush_line();
+        self.line = " ".repeat(self.item_indent);
+    }
+
+    fn styled(&self, text: &str) -> String {
+        let s = self.style;
+        let mut out = text.to_string();
+        for i in &self.inline {
+            out = match i {
+                Inline::Emphasis => s.italic(&out),
+                Inline::Strong => s.bold(&out),
+                Inline::Strike => s.strike(&out),
+                Inline::Link => s.blue(&out),
+            };
+        }
+        if self.heading.is_some() {
+            out = s.heading(&out);
+        }
+        out
+    }
+
+    fn text(&mut self, text: &str) {
+        if let Some((_, code)) = &mut self.code {
+            code.push_str(text);
+            return;
+        }
+        if let Some(t) = &mut self.table {
+            t.cell.push_str(text);
+            return;
+        }
+        let styled = self.styled(text);
+        self.line.push_str(&styled);
+        self.line_started = true;
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) => self.text(&t),
+            Event::Code(t) => {
+                if let Some(table) = &mut self.table {
+                    table.cell.push_str(&t);
+                } else {
+                    let code = if self.style.color() {
+                        self.style.cyan(&t)
+                    } else {
+                        format!("`{t}`")
+                    };
+                    self.line.push_str(&code);
+                    self.line_started = true;
+                }
+            }
+            Event::Html(t) | Event::InlineHtml(t) => self.text(&t),
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(t) = &mut self.table {
+                    t.cell.push(' ');
+                } else {
+                    self.newline_in_block();
+                }
+            }
+            Event::Rule => {
+                self.flush_line();
+                let rule = "─".repeat(self.width.min(40));
+                self.push_line(self.style.dim(&rule));
+                self.blank();
+            }
+            Event::TaskListMarker(done) => self.text(if done { "[x] " } else { "[ ] " }),
+            Event::FootnoteReference(t) => self.text(&format!("[^{t}]")),
+            Event::InlineMath(t) | Event::DisplayMath(t) => self.text(&t),
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>) {
+        match tag {
+            Tag::Paragraph => {}
+            Tag::Heading { level, .. } => {
+                self.flush_line();
+                self.heading = Some(level);
+                if !self.style.color() {
+                    self.line = format!("{} ", "#".repeat(level as usize));
+                }
+            }
+            Tag::BlockQuote(_) => {
+                self.flush_line();
+                self.quote_depth += 1;
+            }
+            Tag::CodeBlock(kind) => {
+                self.flush_line();
+                let lang = match kind {
+                    CodeBlockKind::Fenced(lang) => lang.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                self.code = Some((lang, String::new()));
+            }
+            Tag::List(start) => {
+                self.flush_line();
+                self.lists.push(ListLevel { next_number: start });
+            }
+            Tag::Item => {
+                self.flush_line();
+                let depth = self.lists.len().saturating_sub(1);
+                let bullet = match self.lists.last_mut().and_then(|l| l.next_number.as_mut()) {
+                    Some(n) => {
+                        let b = format!("{n}. ");
+                        *n += 1;
+                        b
+                    }
+                    None => "• ".to_string(),
+                };
+                let indent = depth * 2;
+                self.item_indent = indent + bullet.chars().count();
+                self.line = format!("{}{}", " ".repeat(indent), self.style.dim(&bullet));
+                self.line_started = true;
+            }
+            Tag::Table(aligns) => {
+                self.flush_line();
+                self.table = Some(TableState {
+                    aligns,
+                    ..TableState::default()
+                });
+            }
+            Tag::TableHead | Tag::TableRow => {
+                if let Some(t) = &mut self.table {
+                    t.rows.push(Vec::new());
+                }
+            }
+            Tag::TableCell => {
+                if let Some(t) = &mut self.table {
+                    t.cell.clear();
+                }
+            }
+            Tag::Emphasis => self.inline.push(Inline::Emphasis),
+            Tag::Strong => self.inline.push(Inline::Strong),
+            Tag::Strikethrough => self.inline.push(Inline::Strike),
+            Tag::Link { dest_url, .. } => {
+                self.inline.push(Inline::Link);
+                self.links.push(dest_url.to_string());
+            }
+            Tag::Image { dest_url, .. } => {
+                self.text("[image: ");
+                self.links.push(dest_url.to_string());
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph => {
+                self.flush_line();
+                if self.lists.is_empty() {
+                    self.blank();
+                } else {
+                    // A loose list item: keep its paragraphs apart, indented under the bullet.
+                    self.lines.push(String::new());
+                    self.line = " ".repeat(self.item_indent);
+                }
+            }
+            TagEnd::Heading(_) => {
+                self.heading = None;
+                self.flush_line();
+                self.blank();
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush_line();
+                self.quote_depth = self.quote_depth.saturating_sub(1);
+                self.blank();
+            }
+            TagEnd::CodeBlock => self.end_code_block(),
+            TagEnd::List(_) => {
+                self.flush_line();
+                self.lists.pop();
+                if self.lists.is_empty() {
+                    self.item_indent = 0;
+                    // A loose list's last paragraph left an empty line behind.
+                    while self.lines.last().is_some_and(String::is_empty) {
+                        self.lines.pop();
+                    }
+                    self.blank();
+                }
+            }
+            TagEnd::Item => {
+                if self.line.trim().is_empty() && !self.line_started {
+                    self.line.clear();
+                }
+                self.flush_line();
+                while self.lines.last().is_some_and(String::is_empty) && !self.lists.is_empty() {
+                    self.lines.pop();
+                }
+            }
+            TagEnd::Table => {
+                if let Some(t) = self.table.take() {
+                    let lines = render_table(
+                        &t.rows,
+                        &t.aligns,
+                        t.header_rows,
+                        self.width.saturating_sub(self.quote_depth * 2),
+                        self.style,
+                    );
+                    for line in lines {
+                        self.push_line(line);
+                    }
+                    self.blank();
+                }
+            }
+            TagEnd::TableHead => {
+                if let Some(t) = &mut self.table {
+                    t.header_rows = t.rows.len();
+                }
+            }
+            TagEnd::TableCell => {
+                if let Some(t) = &mut self.table {
+                    let cell = std::mem::take(&mut t.cell).trim().to_string();
+                    if let Some(row) = t.rows.last_mut() {
+                        row.push(cell);
+                    }
+                }
+            }
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough => {
+                self.inline.pop();
+            }
+            TagEnd::Link => {
+                self.inline.pop();
+                if let Some(url) = self.links.pop()
+                    && !url.is_empty()
+                    && !self.line.contains(&url)
+                {
+                    let shown = self.style.dim(&format!(" ({url})"));
+                    self.line.push_str(&shown);
+                }
+            }
+            TagEnd::Image => {
+                if let Some(url) = self.links.pop() {
+                    self.text(&format!(" {url}]"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn end_code_block(&mut self) {
+        let Some((lang, code)) = self.code.take() else {
+            return;
+        };
+        let indent = " ".repeat(self.item_indent);
+        self.push_line(format!("{indent}{}", self.style.dim(&format!("```{lang}"))));
+        for line in code.strip_suffix('\n').unwrap_or(&code).split('\n') {
+            let styled = self.style.yellow(line);
+            self.push_line(format!("{indent}{styled}"));
+        }
+        self.push_line(format!("{indent}{}", self.style.dim("```")));
+        if self.lists.is_empty() {
+            self.blank();
+        } else {
+            self.line = indent;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(text: &str) -> String {
+        render_markdown(text, 60, Style::new(false)).join("\n")
+    }
+
+    #[test]
+    fn blocks_are_separated_by_one_blank_line() {
+        assert_eq!(
+            plain("# Title\n\nSome *text*.\n"),
+            "# Title\n\nSome text.\n"
+        );
+    }
+
+    #[test]
+    fn nested_lists_indent_and_number() {
+        let out = plain("1. one\n2. two\n   - inner\n3. three\n");
+        assert_eq!(out, "1. one\n2. two\n  • inner\n3. three\n");
+    }
+
+    #[test]
+    fn code_blocks_keep_their_lines() {
+        let out = plain("```rust\nfn main() {\n    x();\n}\n```\n");
+        assert_eq!(out, "```rust\nfn main() {\n    x();\n}\n```\n");
+    }
+}

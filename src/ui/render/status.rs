@@ -1,0 +1,118 @@
+//! The status line after each turn, and the character-based token estimate it (and `/context`) uses.
+
+use std::time::Duration;
+
+use super::Style;
+use crate::llm::providers::Price;
+use crate::llm::{Message, Usage};
+
+/// What the status line reports.
+#[derive(Clone, Debug)]
+pub struct StatusInfo {
+    pub model: String,
+    /// Estimated tokens in the context and the model's window.
+    pub context: Option<(u64, u64)>,
+    pub turn: Usage,
+    pub session: Usage,
+    pub price: Option<Price>,
+    pub elapsed: Duration,
+}
+
+/// `model · ctx 3% · turn in 1.2k out 80 cached 0 · session in … · $0.0012 · 2.4 s`, dimmed.
+pub fn status_line(info: &StatusInfo, style: Style) -> String {
+    let mut parts = vec![info.model.clone()];
+    if let Some((used, window)) = info.context
+        && window > 0
+    {
+        let pct = (used.saturating_mul(100) / window).min(999);
+        parts.push(format!("ctx {pct}%"));
+    }
+    let tokens = |u: &Usage| {
+        format!(
+            "in {} out {} cached {}",
+            format_count(u.prompt_tokens),
+            format_count(u.completion_tokens),
+            format_count(u.cached_tokens)
+        )
+    };
+    parts.push(format!("turn {}", tokens(&info.turn)));
+    parts.push(format!("session {}", tokens(&info.session)));
+    if let Some(price) = info.price {
+        let s = &info.session;
+        let cost = price.cost(s.prompt_tokens, s.completion_tokens, s.cached_tokens);
+        parts.push(format!("{}{cost:.4}", price.currency));
+    }
+    parts.push(format!("{:.1} s", info.elapsed.as_secs_f64()));
+    style.dim(&parts.join(" · "))
+}
+
+/// `950`, `1.2k`, `3.4M`.
+pub fn format_count(n: u64) -> String {
+    match n {
+        0..1000 => n.to_string(),
+        1000..1_000_000 => format!("{:.1}k", n as f64 / 1000.0),
+        _ => format!("{:.1}M", n as f64 / 1_000_000.0),
+    }
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
+            | 0xFF00..=0xFFEF)
+}
+
+/// Estimated tokens of `text`: CJK characters ÷ 1.5 plus other characters ÷ 4 (spec §3).
+pub fn estimate_tokens(text: &str) -> u64 {
+    let (cjk, other) = text.chars().fold((0u64, 0u64), |(c, o), ch| {
+        if is_cjk(ch) { (c + 1, o) } else { (c, o + 1) }
+    });
+    (cjk * 2).div_ceil(3) + other.div_ceil(4)
+}
+
+/// Estimated tokens of one message: its text, reasoning and tool calls, plus 4 for the framing.
+pub fn estimate_message_tokens(message: &Message) -> u64 {
+    let mut n = estimate_tokens(&message.content.text()) + 4;
+    if let Some(r) = &message.reasoning_content {
+        n += estimate_tokens(r);
+    }
+    for call in &message.tool_calls {
+        n += estimate_tokens(&call.name) + estimate_tokens(&call.arguments);
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_count_cjk_denser_than_latin() {
+        assert_eq!(estimate_tokens("abcdefgh"), 2);
+        assert_eq!(estimate_tokens("中文中文中文"), 4);
+        assert_eq!(estimate_tokens(""), 0);
+    }
+
+    #[test]
+    fn counts_are_short() {
+        assert_eq!(format_count(950), "950");
+        assert_eq!(format_count(1234), "1.2k");
+        assert_eq!(format_count(3_400_000), "3.4M");
+    }
+
+    #[test]
+    fn cost_is_omitted_without_a_price() {
+        let info = StatusInfo {
+            model: "m".into(),
+            context: Some((500, 1000)),
+            turn: Usage::default(),
+            session: Usage::default(),
+            price: None,
+            elapsed: Duration::from_millis(1500),
+        };
+        let line = status_line(&info, Style::new(false));
+        assert_eq!(
+            line,
+            "m · ctx 50% · turn in 0 out 0 cached 0 · session in 0 out 0 cached 0 · 1.5 s"
+        );
+    }
+}

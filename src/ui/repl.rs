@@ -1,0 +1,114 @@
+//! `paicli` with no task: the interactive loop. Reads a line, runs slash commands from the table in
+//! [`crate::ui::commands`], and everything else as a task through the agent.
+
+mod editor;
+mod history;
+mod mentions;
+mod session;
+
+use std::path::PathBuf;
+
+use rustyline::error::ReadlineError;
+
+use crate::config::{Config, Overrides};
+use crate::ui::commands::{self, Flow};
+use crate::ui::i18n::Msg;
+
+pub use editor::{complete_command, complete_path, join_continuations};
+pub use history::{looks_secret, should_save};
+pub use mentions::{Expanded, expand_mentions};
+pub use session::{Session, SessionError};
+
+/// The prompt shown before each input line.
+pub const PROMPT: &str = "› ";
+
+/// Runs the REPL until the user quits. Returns the process exit code.
+pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i32, SessionError> {
+    let mut session = Session::new(config, overrides, session_id)?;
+    print_banner(&session);
+    let mut editor = editor::build_editor(&session.config.project_root)?;
+    let history_path = session.config.home.join("history");
+    if history_path.exists() {
+        let _ = editor.load_history(&history_path);
+    }
+    let mut ctrl_c_armed = false;
+    loop {
+        let line = match editor.readline(PROMPT) {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => {
+                if ctrl_c_armed {
+                    break;
+                }
+                ctrl_c_armed = true;
+                session.say(
+                    &session
+                        .surface()
+                        .style
+                        .dim(session.tr(Msg::PressCtrlCAgain)),
+                );
+                continue;
+            }
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e.into()),
+        };
+        ctrl_c_armed = false;
+        let input = editor::join_continuations(&line);
+        if input.trim().is_empty() {
+            continue;
+        }
+        remember(&mut editor, &history_path, &input);
+        let flow = match commands::dispatch(&mut session, input.trim()) {
+            Some(flow) => flow,
+            None => {
+                session.run_user_task(&input);
+                Flow::Continue
+            }
+        };
+        match flow {
+            Flow::Continue => {}
+            Flow::Exit => break,
+            Flow::RunTask(prompt) => {
+                session.run_task(&prompt);
+            }
+        }
+    }
+    session.say(&session.surface().style.dim(session.tr(Msg::Bye)));
+    Ok(0)
+}
+
+fn print_banner(session: &Session) {
+    let style = session.surface().style;
+    let p = &session.provider;
+    session.say(&format!(
+        "{} {} · {}/{} · {}",
+        style.bold("paicli"),
+        env!("CARGO_PKG_VERSION"),
+        p.id,
+        p.model,
+        session.config.project_root.display()
+    ));
+    session.say(&style.dim(session.tr(Msg::Tip)));
+}
+
+/// Adds `input` to the in-memory history, and to the file when it holds no secret and is not too long.
+fn remember(editor: &mut editor::LineEditor, path: &PathBuf, input: &str) {
+    if !history::should_save(input) {
+        return;
+    }
+    let _ = editor.add_history_entry(input);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if editor.append_history(path).is_ok() {
+        restrict_permissions(path);
+    }
+}
+
+#[cfg(unix)]
+fn restrict_permissions(path: &PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+}
+
+#[cfg(not(unix))]
+fn restrict_permissions(_path: &PathBuf) {}

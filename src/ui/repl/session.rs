@@ -1,0 +1,199 @@
+//! The state of one interactive session: the agent, the configuration it came from, and running totals.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio_util::sync::CancellationToken;
+
+use super::mentions::expand_mentions;
+use crate::agent::{Agent, TurnOutcome, TurnReport};
+use crate::app::SetupError;
+use crate::config::{Config, Overrides};
+use crate::llm::LlmError;
+use crate::llm::providers::{ResolvedProvider, price_of};
+use crate::policy::path_guard::PathGuard;
+use crate::ui::cancel::EscWatcher;
+use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::render::{
+    StatusInfo, Surface, TerminalSink, estimate_message_tokens, estimate_tokens, status_line,
+};
+
+/// Everything slash commands and turns work on.
+pub struct Session {
+    pub agent: Agent,
+    pub config: Config,
+    /// The command-line flags, for `/config`'s provenance.
+    pub overrides: Overrides,
+    /// The provider and model requests currently go to.
+    pub provider: ResolvedProvider,
+    pub runtime: tokio::runtime::Runtime,
+    pub lang: Lang,
+    pub session_id: String,
+    /// Turns run so far and model requests they made.
+    pub turns: u32,
+    pub requests: u32,
+    guard: Arc<PathGuard>,
+    no_color: bool,
+}
+
+impl Session {
+    /// Builds the agent for `config`.
+    pub fn new(
+        config: Config,
+        overrides: Overrides,
+        session_id: String,
+    ) -> Result<Session, SessionError> {
+        let provider = config.provider().map_err(SetupError::from)?;
+        let agent = crate::app::build_agent(&config)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(SessionError::Runtime)?;
+        let guard =
+            PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
+                path: config.project_root.clone(),
+                source,
+            })?;
+        let lang = Lang::resolve(config.ui_language, &config.env);
+        let no_color = config.env.get("NO_COLOR").is_some();
+        Ok(Session {
+            agent,
+            config,
+            overrides,
+            provider,
+            runtime,
+            lang,
+            session_id,
+            turns: 0,
+            requests: 0,
+            guard: Arc::new(guard),
+            no_color,
+        })
+    }
+
+    /// How output looks right now (the terminal may have been resized).
+    pub fn surface(&self) -> Surface {
+        Surface::detect(self.no_color)
+    }
+
+    /// The message `msg` in the session's language.
+    pub fn tr(&self, msg: Msg) -> &'static str {
+        tr(self.lang, msg)
+    }
+
+    /// Prints `text` line by line.
+    pub fn say(&self, text: &str) {
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        TerminalSink::stdout(self.surface(), self.lang).print_lines(&lines);
+    }
+
+    /// Prints an error in red.
+    pub fn say_error(&self, text: &str) {
+        let style = self.surface().style;
+        self.say(&style.red(&format!("{}: {text}", self.tr(Msg::ErrorPrefix))));
+    }
+
+    /// Estimated tokens of the next request: history plus tool definitions.
+    pub fn context_tokens(&self) -> u64 {
+        let history: u64 = self
+            .agent
+            .history()
+            .iter()
+            .map(estimate_message_tokens)
+            .sum();
+        history + self.tool_tokens()
+    }
+
+    /// Estimated tokens of the tool definitions.
+    pub fn tool_tokens(&self) -> u64 {
+        serde_json::to_string(self.agent.tool_specs()).map_or(0, |s| estimate_tokens(&s))
+    }
+
+    /// Runs a user's input as a turn: `@path` mentions expanded, ESC watched, status line printed.
+    pub fn run_user_task(&mut self, submitted: &str) -> TurnReport {
+        let expanded = expand_mentions(submitted, &self.guard);
+        let style = self.surface().style;
+        for (mention, reason) in &expanded.skipped {
+            self.say(&style.yellow(&format!(
+                "! {mention} {}: {reason}",
+                self.tr(Msg::MentionSkipped)
+            )));
+        }
+        // Turn hooks should see `submitted`, the model `expanded.text`; run_turn takes one text today.
+        self.run_task(&expanded.text)
+    }
+
+    /// Runs `prompt` as one turn with ESC / Ctrl-C cancellation and prints the status line after it.
+    pub fn run_task(&mut self, prompt: &str) -> TurnReport {
+        let started = Instant::now();
+        let surface = self.surface();
+        let sink = TerminalSink::stdout(surface, self.lang);
+        let cancel = CancellationToken::new();
+        let watcher = EscWatcher::start(cancel.clone());
+        let agent = &mut self.agent;
+        let report = self.runtime.block_on(async {
+            let on_signal = cancel.clone();
+            let ctrl_c = tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    on_signal.cancel();
+                }
+            });
+            let report = agent.run_turn(prompt, &sink, cancel.clone()).await;
+            ctrl_c.abort();
+            report
+        });
+        sink.finish();
+        watcher.stop();
+        self.turns += 1;
+        self.requests += report.requests;
+        if let TurnOutcome::Failed(e) = &report.outcome
+            && let Some(hint) = next_step(e)
+        {
+            self.say(&format!("  {}: {hint}", self.tr(Msg::NextStep)));
+        }
+        let info = StatusInfo {
+            model: self.provider.model.clone(),
+            context: Some((self.context_tokens(), self.provider.context_window)),
+            turn: report.usage,
+            session: self.agent.session_usage(),
+            price: price_of(&self.provider.id, &self.provider.model),
+            elapsed: started.elapsed(),
+        };
+        self.say(&status_line(&info, surface.style));
+        report
+    }
+}
+
+/// Why the session could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("cannot start the line editor: {0}")]
+    Editor(#[from] rustyline::error::ReadlineError),
+}
+
+/// What the user can do about an error, when there is something specific.
+fn next_step(error: &LlmError) -> Option<&'static str> {
+    match error {
+        LlmError::Auth { .. } => {
+            Some("check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)")
+        }
+        LlmError::Connect(_) => {
+            Some("check the network and the base URL (--base-url / PAICLI_BASE_URL)")
+        }
+        LlmError::RateLimited { .. } => {
+            Some("the provider is rate limiting; wait a moment and try again")
+        }
+        LlmError::ContextLengthExceeded { .. } => {
+            Some("the conversation is too long for the model's window; /clear starts a new one")
+        }
+        LlmError::Rejected { status: 404, .. } => {
+            Some("check the model name (/model list) and the base URL")
+        }
+        _ => Some("retry the task, or /model to switch the model"),
+    }
+}

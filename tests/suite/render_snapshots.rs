@@ -1,0 +1,182 @@
+//! What the REPL prints, as snapshots: Markdown (whole and streamed at awkward splits), tool lines, diffs.
+
+use paicli::agent::ToolStatus;
+use paicli::ui::render::{
+    MarkdownStream, Style, render_diff, render_markdown, tool_finished_line, tool_started_line,
+};
+
+const DOC: &str = "\
+# Release notes
+
+Intro with *emphasis*, **strong** and `code`, plus a [link](https://example.com).
+
+## Steps
+
+1. Build the project
+2. Run the tests
+   - unit
+   - integration
+3. Ship it
+
+- [x] done item
+- [ ] open item
+
+> A quote
+> over two lines.
+
+```rust
+fn main() {
+
+    println!(\"hi\");
+}
+```
+
+| 模块 | 说明 | Status |
+|:-----|:----:|-------:|
+| 渲染器 | 流式 Markdown 渲染，表格按显示宽度对齐 | ok |
+| cancel | ESC watcher | 进行中 |
+
+---
+
+Done.
+";
+
+fn plain(text: &str, width: usize) -> String {
+    render_markdown(text, width, Style::new(false)).join("\n")
+}
+
+/// Feeds `pieces` through a stream and collects every line it prints.
+fn streamed(pieces: &[&str], width: usize) -> String {
+    let mut s = MarkdownStream::new(width, Style::new(false));
+    let mut lines = Vec::new();
+    for p in pieces {
+        lines.extend(s.push(p));
+    }
+    lines.extend(s.finish());
+    lines.join("\n")
+}
+
+fn visible_escapes(text: &str) -> String {
+    text.replace('\x1b', "\\e")
+}
+
+#[test]
+fn markdown_document() {
+    insta::assert_snapshot!(plain(DOC, 80));
+}
+
+#[test]
+fn cjk_table_fitted_to_a_narrow_terminal() {
+    let table = "| 名称 | 描述 |\n|---|---|\n| 渲染器 | 流式 Markdown 渲染，表格按显示宽度对齐，过长的单元格会换行 |\n| esc | a lone ESC cancels within 200 ms |\n";
+    let out = plain(table, 36);
+    for line in out.lines() {
+        assert!(unicode_width::UnicodeWidthStr::width(line) <= 36, "{line}");
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn streamed_message_split_at_awkward_points() {
+    // Splits inside a fence marker, between the two newlines of a blank line, inside a table row, mid-word.
+    let pieces = [
+        "# Release no",
+        "tes\n",
+        "\nIntro with *emph",
+        "asis*, **strong** and `code`, plus a [link](https://example.com).\n",
+        "\n## Steps\n\n1. Build the project\n2. Run",
+        " the tests\n   - unit\n   - integration\n3. Ship it\n",
+        "\n",
+        "- [x] done item\n- [ ] open item\n\n> A quote\n> over two lines.\n\n``",
+        "`rust\nfn main() {\n",
+        "\n",
+        "    println!(\"hi\");\n}\n`",
+        "``\n\n| 模块 | 说明 | Status |\n|:-----|:----:|-------:|\n| 渲染器 | 流式 Markdown",
+        " 渲染，表格按显示宽度对齐 | ok |\n| cancel | ESC watcher | 进行中 |\n\n---\n\nDone.",
+        "\n",
+    ];
+    assert_eq!(pieces.concat(), DOC);
+    let out = streamed(&pieces, 80);
+    assert_eq!(out, plain(DOC, 80));
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn streaming_in_any_chunk_size_matches_the_whole_render() {
+    let chars: Vec<char> = DOC.chars().collect();
+    for size in 1..=9 {
+        let pieces: Vec<String> = chars.chunks(size).map(|c| c.iter().collect()).collect();
+        let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        assert_eq!(streamed(&refs, 80), plain(DOC, 80), "chunk size {size}");
+    }
+}
+
+#[test]
+fn tool_call_lines() {
+    let s = Style::new(false);
+    let lines = [
+        tool_started_line("read_file", r#"{"path":"src/main.rs","offset":1}"#, s),
+        tool_finished_line("read_file", ToolStatus::Ok, "", 12, 3456, s),
+        tool_started_line("execute_command", r#"{"command":"cargo test\n  --all"}"#, s),
+        tool_finished_line(
+            "execute_command",
+            ToolStatus::Failed,
+            "exit status 101: 2 tests failed",
+            15_300,
+            0,
+            s,
+        ),
+        tool_started_line("grep_code", r#"{"pattern":"fn main","path":"src"}"#, s),
+        tool_finished_line(
+            "grep_code",
+            ToolStatus::Denied,
+            "PATH_OUT_OF_BOUNDS: outside the root",
+            0,
+            0,
+            s,
+        ),
+        tool_started_line("execute_command", r#"{"command":"sleep 30"}"#, s),
+        tool_finished_line(
+            "execute_command",
+            ToolStatus::Cancelled,
+            "aborted by user",
+            410,
+            0,
+            s,
+        ),
+        tool_started_line("mcp__x__y", r#"{"a":1,"b":[true]}"#, s),
+        tool_started_line("web_fetch", "not json", s),
+    ];
+    insta::assert_snapshot!(lines.join("\n"));
+    let colored = [
+        tool_started_line("read_file", r#"{"path":"a.rs"}"#, Style::new(true)),
+        tool_finished_line("read_file", ToolStatus::Ok, "", 3, 10, Style::new(true)),
+    ];
+    insta::assert_snapshot!(
+        "tool_call_lines_colored",
+        visible_escapes(&colored.join("\n"))
+    );
+}
+
+#[test]
+fn diff_view() {
+    let diff = "\
+--- a/src/Hello.java
++++ b/src/Hello.java
+@@ -1,5 +1,5 @@
+ public class Hello {
+     public static void main(String[] args) {
+-        System.out.println(\"Hello World\");
++        System.out.println(\"Hello PaiCLI\");
+     }
+ }
+";
+    insta::assert_snapshot!(render_diff(diff, Style::new(false)).join("\n"));
+    insta::assert_snapshot!(
+        "diff_view_colored",
+        visible_escapes(&render_diff(diff, Style::new(true)).join("\n"))
+    );
+    let long: String = (0..60).map(|i| format!("+line {i}\n")).collect();
+    let folded = render_diff(&format!("@@ -0,0 +1,60 @@\n{long}"), Style::new(false));
+    assert_eq!(folded.len(), 41);
+    assert_eq!(folded[40], "    … 21 more lines");
+}

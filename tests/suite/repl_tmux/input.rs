@@ -1,0 +1,64 @@
+//! Line input: multiline, tab completion, the history file (no secrets), the Chinese UI.
+
+use super::Sandbox;
+use super::terminal;
+use crate::support::{Reply, ScriptedServer};
+
+#[test]
+fn trailing_backslash_continues_the_input_on_a_new_line() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("got both lines")]);
+    let t = sandbox.start(&server);
+    t.submit("line one \\");
+    t.submit("line two");
+    t.wait_for("got both lines");
+    let user = server.chat_requests()[0].body["messages"][1]["content"].clone();
+    assert_eq!(user, "line one \nline two");
+}
+
+#[test]
+fn tab_completes_commands_and_project_paths() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("seen")]);
+    let t = sandbox.start(&server);
+    t.keys(&["-l", "/cos"]);
+    t.keys(&["Tab"]);
+    t.wait_for("› /cost");
+    t.keys(&["Enter"]);
+    t.wait_for("no prices known");
+    t.keys(&["-l", "read @no"]);
+    t.keys(&["Tab"]);
+    t.wait_for("read @notes.txt");
+    t.keys(&["Enter"]);
+    t.wait_for("seen");
+    let user = server.chat_requests()[0].body["messages"][1]["content"].clone();
+    assert!(
+        user.as_str().unwrap().contains("<file path=\"notes.txt\">"),
+        "{user}"
+    );
+}
+
+#[test]
+fn history_file_keeps_tasks_but_not_secrets() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::start();
+    let t = sandbox.start(&server);
+    t.submit("/nosuch token=abcdefgh12345678");
+    t.wait_for("unknown command /nosuch");
+    t.submit("/cost");
+    t.wait_for("no prices known");
+    t.submit("/exit");
+    t.wait_until("exit", terminal::DEADLINE, |_| t.exited());
+    let history = std::fs::read_to_string(sandbox.paicli_home().join("history")).unwrap();
+    assert!(history.contains("/cost"), "{history}");
+    assert!(!history.contains("abcdefgh12345678"), "{history}");
+}
+
+#[test]
+fn the_ui_speaks_chinese_in_a_chinese_locale() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::start();
+    let t = sandbox.start_with(&server, &[("LC_ALL", "zh_CN.UTF-8")]);
+    t.submit("/cancel");
+    t.wait_for("没有正在运行的任务");
+}
