@@ -6,6 +6,7 @@ use crate::agent::{Agent, AgentOptions, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
+use crate::lsp::LspManager;
 use crate::policy::path_guard::PathGuard;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -75,6 +76,16 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
             token_budget: config.agent.token_budget,
         },
     ))
+}
+
+/// The diagnostics source for the agent loop (language servers plus the syntax check); `None` when `[lsp]` is
+/// disabled. Nothing starts until a file needs checking. Call `close()` on it before exiting so servers shut
+/// down cleanly.
+pub fn build_lsp(config: &Config) -> Option<Arc<LspManager>> {
+    config
+        .lsp
+        .enabled
+        .then(|| Arc::new(LspManager::new(&config.project_root, &config.lsp)))
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use env::EnvVars;
-pub use file::ConfigFile;
+pub use file::{ConfigFile, LspServerSection};
 pub use provider::resolve_provider;
 
 use crate::llm::client::ClientOptions;
@@ -125,6 +125,18 @@ pub struct ToolSettings {
     pub offload_threshold_chars: usize,
 }
 
+/// Diagnostics after edits (`[lsp]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LspSettings {
+    pub enabled: bool,
+    /// Longest wait for language servers per tool batch; then the syntax check stands in.
+    pub wait: Duration,
+    /// Diagnostics listed per injected message.
+    pub max_diagnostics: usize,
+    /// `[lsp.servers.<name>]` entries; they add to or replace the built-in servers of the same name.
+    pub servers: std::collections::BTreeMap<String, LspServerSection>,
+}
+
 /// The fully resolved configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -136,6 +148,7 @@ pub struct Config {
     pub agent: AgentSettings,
     pub tools: ToolSettings,
     pub approval: ApprovalMode,
+    pub lsp: LspSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -209,6 +222,12 @@ impl Config {
                 offload_threshold_chars: 32_000,
             },
             approval: ApprovalMode::default(),
+            lsp: LspSettings {
+                enabled: true,
+                wait: Duration::from_millis(3000),
+                max_diagnostics: 20,
+                servers: std::collections::BTreeMap::new(),
+            },
             env,
         }
     }
@@ -268,6 +287,10 @@ impl Config {
             t.offload.threshold_chars,
         );
         set(&mut self.approval, f.approval.mode);
+        set(&mut self.lsp.enabled, f.lsp.enabled);
+        set(&mut self.lsp.wait, f.lsp.wait_ms.map(Duration::from_millis));
+        set(&mut self.lsp.max_diagnostics, f.lsp.max_diagnostics);
+        self.lsp.servers.clone_from(&f.lsp.servers);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -306,6 +329,15 @@ impl Config {
         }
         if let Some(v) = env.parsed::<ApprovalMode>("PAICLI_APPROVAL")? {
             self.approval = v;
+        }
+        if let Some(v) = env.flag("PAICLI_LSP_ENABLED")? {
+            self.lsp.enabled = v;
+        }
+        if let Some(v) = env.parsed::<u64>("PAICLI_LSP_WAIT_MS")? {
+            self.lsp.wait = Duration::from_millis(v);
+        }
+        if let Some(v) = env.parsed::<usize>("PAICLI_LSP_MAX_DIAGNOSTICS")? {
+            self.lsp.max_diagnostics = v;
         }
         Ok(())
     }

@@ -5,6 +5,7 @@ mod executor;
 mod fs_tools;
 mod gates;
 mod llm_client;
+mod lsp_diagnostics;
 mod oneshot_cli;
 mod sse_fixtures;
 mod sse_props;

@@ -1,5 +1,6 @@
 //! The TOML config file (`config.toml`). Unknown keys are errors so typos do not pass silently.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -18,6 +19,8 @@ pub struct ConfigFile {
     pub tools: ToolsSection,
     #[serde(default)]
     pub approval: ApprovalSection,
+    #[serde(default)]
+    pub lsp: LspSection,
 }
 
 /// `[llm]`
@@ -79,6 +82,30 @@ pub struct ApprovalSection {
     pub mode: Option<ApprovalMode>,
 }
 
+/// `[lsp]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LspSection {
+    pub enabled: Option<bool>,
+    pub wait_ms: Option<u64>,
+    pub max_diagnostics: Option<usize>,
+    /// `[lsp.servers.<name>]`: a layer's entry replaces the same name's entry below it.
+    #[serde(default)]
+    pub servers: BTreeMap<String, LspServerSection>,
+}
+
+/// `[lsp.servers.<name>]`: a language server command and the file extensions it checks.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LspServerSection {
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Extensions without the dot (`["py", "pyi"]`); may be left out for a built-in server name.
+    #[serde(default)]
+    pub extensions: Vec<String>,
+}
+
 impl ConfigFile {
     /// Reads and parses `path`; `Ok(None)` when it does not exist.
     pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
@@ -133,5 +160,10 @@ impl ConfigFile {
         over(&mut s.offload.enabled, t.offload.enabled);
         over(&mut s.offload.threshold_chars, t.offload.threshold_chars);
         over(&mut self.approval.mode, top.approval.mode);
+        let (s, t) = (&mut self.lsp, top.lsp);
+        over(&mut s.enabled, t.enabled);
+        over(&mut s.wait_ms, t.wait_ms);
+        over(&mut s.max_diagnostics, t.max_diagnostics);
+        s.servers.extend(t.servers);
     }
 }
