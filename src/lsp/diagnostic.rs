@@ -43,11 +43,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// Converts a server's diagnostic; hints are dropped (they are editor decorations such as "unused").
-    pub fn from_lsp(
-        path: PathBuf,
-        source: &str,
-        d: &lsp_types::Diagnostic,
-    ) -> Option<Diagnostic> {
+    pub fn from_lsp(path: PathBuf, source: &str, d: &lsp_types::Diagnostic) -> Option<Diagnostic> {
         use lsp_types::DiagnosticSeverity as S;
         let severity = match d.severity {
             // LSP leaves a missing severity to the client; a checker's silence is more likely an error.
@@ -99,6 +95,8 @@ pub fn new_problems(previous: &[Diagnostic], current: &[Diagnostic]) -> Vec<Diag
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     fn diag(line: u32, message: &str) -> Diagnostic {
@@ -117,7 +115,10 @@ mod tests {
     fn moved_problems_are_old_and_duplicates_are_new() {
         let before = [diag(3, "x is not defined")];
         let after = [diag(5, "x is not defined"), diag(9, "x is not defined")];
-        assert_eq!(new_problems(&before, &after), vec![diag(9, "x is not defined")]);
+        assert_eq!(
+            new_problems(&before, &after),
+            vec![diag(9, "x is not defined")]
+        );
         assert!(new_problems(&after, &[]).is_empty());
         assert_eq!(new_problems(&[], &before), before.to_vec());
     }
@@ -130,11 +131,16 @@ mod tests {
                 lsp_types::Position::new(2, 5),
             ),
             message: " \"y\" is not defined ".into(),
-            code: Some(lsp_types::NumberOrString::String("reportUndefinedVariable".into())),
+            code: Some(lsp_types::NumberOrString::String(
+                "reportUndefinedVariable".into(),
+            )),
             ..Default::default()
         };
         let got = Diagnostic::from_lsp("a.py".into(), "pyright", &d).unwrap();
-        assert_eq!((got.line, got.column, got.severity), (3, 5, Severity::Error));
+        assert_eq!(
+            (got.line, got.column, got.severity),
+            (3, 5, Severity::Error)
+        );
         assert_eq!(got.message, "\"y\" is not defined");
         assert_eq!(got.code.as_deref(), Some("reportUndefinedVariable"));
         d.severity = Some(lsp_types::DiagnosticSeverity::HINT);

@@ -35,12 +35,16 @@ pub async fn read_message<R: AsyncBufRead + Unpin>(
             return if first {
                 Ok(None)
             } else {
-                Err(FramingError::Header("stream ended inside the headers".into()))
+                Err(FramingError::Header(
+                    "stream ended inside the headers".into(),
+                ))
             };
         }
         first = false;
         if line.last() != Some(&b'\n') {
-            return Err(FramingError::Header("header line too long or cut off".into()));
+            return Err(FramingError::Header(
+                "header line too long or cut off".into(),
+            ));
         }
         let text = String::from_utf8_lossy(&line);
         let text = text.trim_end_matches(['\r', '\n']);

@@ -13,13 +13,13 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::DiagnosticsSource;
 use super::diagnostic::{Diagnostic, new_problems};
 use super::language::{BUILTIN_SERVERS, Language};
 use super::report::render_problems;
 use super::server::{LspServer, ServerSpec};
 use super::status::{LspStatus, ServerState, ServerStatus};
 use super::syntax::check_syntax;
-use super::DiagnosticsSource;
 use crate::config::{LspServerSection, LspSettings};
 use slot::Slot;
 
@@ -107,7 +107,9 @@ impl LspManager {
         let ready = {
             let mut slots = lock(&self.slots);
             match slots.get(&spec.name) {
-                Some(Slot::Running(server)) if server.is_alive() => return Some(Arc::clone(server)),
+                Some(Slot::Running(server)) if server.is_alive() => {
+                    return Some(Arc::clone(server));
+                }
                 Some(Slot::Starting(start)) => start.ready(),
                 previous => {
                     if let Some(Slot::Running(_)) = previous {
@@ -180,7 +182,11 @@ impl LspManager {
         let mut groups: BTreeMap<&str, (&ServerSpec, Vec<&Checked>)> = BTreeMap::new();
         for f in checked {
             if let Some(spec) = self.spec_for(&f.rel) {
-                groups.entry(&spec.name).or_insert((spec, Vec::new())).1.push(f);
+                groups
+                    .entry(&spec.name)
+                    .or_insert((spec, Vec::new()))
+                    .1
+                    .push(f);
             }
         }
         let from_servers: HashMap<PathBuf, Vec<Diagnostic>> = join_all(
@@ -308,4 +314,40 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    use super::*;
+
+    fn section(command: &str, extensions: &[&str]) -> LspServerSection {
+        LspServerSection {
+            command: command.into(),
+            args: Vec::new(),
+            extensions: extensions.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn configured_servers_replace_builtins_by_name_and_win_by_extension() {
+        let configured = BTreeMap::from([
+            ("pyright".to_string(), section("my-pyright", &[])),
+            ("mine".to_string(), section("my-ls", &[".C", "txt"])),
+        ]);
+        let settings = LspSettings {
+            enabled: true,
+            wait: Duration::from_millis(10),
+            max_diagnostics: 20,
+            servers: configured,
+        };
+        let lsp = LspManager::new(Path::new("/project"), &settings);
+        let name = |file: &str| lsp.spec_for(Path::new(file)).map(|s| s.name.as_str());
+        assert_eq!(name("a.c"), Some("mine"));
+        assert_eq!(name("notes.TXT"), Some("mine"));
+        assert_eq!(name("a.cpp"), Some("clangd"));
+        assert_eq!(name("a.rs"), Some("rust-analyzer"));
+        assert_eq!(name("README"), None);
+        let py = lsp
+            .spec_for(Path::new("a.pyi"))
+            .map(|s| (s.name.as_str(), s.command.as_str()));
+        assert_eq!(py, Some(("pyright", "my-pyright")));
+        assert_eq!(lsp.specs.iter().filter(|s| s.name == "pyright").count(), 1);
+    }
+}

@@ -18,7 +18,11 @@ pub fn render_problems(problems: &[Diagnostic], max: usize) -> Option<String> {
         "{HEADER} New problems in the files you just changed (errors first). Fix the errors before going on.\n"
     );
     for d in sorted.iter().take(max) {
-        let code = d.code.as_deref().map(|c| format!(" [{c}]")).unwrap_or_default();
+        let code = d
+            .code
+            .as_deref()
+            .map(|c| format!(" [{c}]"))
+            .unwrap_or_default();
         text.push_str(&format!(
             "- {} {}:{}:{}: {}{code} ({})\n",
             d.severity.as_str(),
@@ -42,6 +46,8 @@ fn one_line(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
     use crate::lsp::Severity;
 

@@ -135,7 +135,10 @@ impl LspServer {
         });
         let tasks = vec![
             tokio::spawn(inbox::write_loop(stdin, rx, spec.name.clone())),
-            tokio::spawn(inbox::read_loop(BufReader::new(stdout), Arc::clone(&shared))),
+            tokio::spawn(inbox::read_loop(
+                BufReader::new(stdout),
+                Arc::clone(&shared),
+            )),
             tokio::spawn(log_stderr(BufReader::new(stderr), spec.name.clone())),
         ];
         let mut server = LspServer {

@@ -57,7 +57,11 @@ impl fmt::Display for LspStatus {
         }
         write!(f, "Problems in the files checked so far:")?;
         for d in &self.diagnostics {
-            let code = d.code.as_deref().map(|c| format!(" [{c}]")).unwrap_or_default();
+            let code = d
+                .code
+                .as_deref()
+                .map(|c| format!(" [{c}]"))
+                .unwrap_or_default();
             write!(
                 f,
                 "\n  {} {}:{}:{}: {}{code} ({})",

@@ -61,7 +61,9 @@ fn at(node: Node<'_>, rel: &Path, message: String) -> Diagnostic {
     let start = node.start_position();
     Diagnostic {
         path: rel.to_path_buf(),
-        line: u32::try_from(start.row).unwrap_or(u32::MAX).saturating_add(1),
+        line: u32::try_from(start.row)
+            .unwrap_or(u32::MAX)
+            .saturating_add(1),
         column: u32::try_from(start.column)
             .unwrap_or(u32::MAX)
             .saturating_add(1),
@@ -74,7 +76,11 @@ fn at(node: Node<'_>, rel: &Path, message: String) -> Diagnostic {
 
 /// The first line of the erroneous text, shortened.
 fn snippet(text: &str) -> String {
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
     match line.char_indices().nth(30) {
         Some((i, _)) => format!("{}…", &line[..i]),
         None => line.to_string(),
@@ -89,29 +95,54 @@ mod tests {
     #[test]
     fn every_language_finds_its_errors_and_accepts_correct_code() {
         let cases: &[(&str, &str, &str, u32)] = &[
-            ("a.rs", "fn main() {\n    let x = 1;\n}\n", "fn main() {\n    let x = ;\n}\n", 2),
-            ("a.py", "def f(x):\n    return x\n", "def f(x):\n    return (x\n", 2),
+            (
+                "a.rs",
+                "fn main() {\n    let x = 1;\n}\n",
+                "fn main() {\n    let x = ;\n}\n",
+                2,
+            ),
+            (
+                "a.py",
+                "def f(x):\n    return x\n",
+                "def f(x):\n    return (x\n",
+                2,
+            ),
             (
                 "A.java",
                 "class A {\n  void f() { int x = 1; }\n}\n",
                 "class A {\n  void f() { int x = 1 }\n}\n",
                 2,
             ),
-            ("a.js", "function f() {\n  return [1, 2];\n}\n", "function f() {\n  return [1, 2;\n}\n", 2),
+            (
+                "a.js",
+                "function f() {\n  return [1, 2];\n}\n",
+                "function f() {\n  return [1, 2;\n}\n",
+                2,
+            ),
             (
                 "a.ts",
                 "const x: number = 1;\nexport { x };\n",
                 "const x: number = 1;\nexport { x ;\n",
                 2,
             ),
-            ("a.tsx", "const e = <div>hi</div>;\n", "const e = <div>hi</span;\n", 1),
+            (
+                "a.tsx",
+                "const e = <div>hi</div>;\n",
+                "const e = <div>hi</span;\n",
+                1,
+            ),
             (
                 "a.go",
                 "package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n}\n",
                 "package main\n\nfunc main() {\n\tx := \n}\n",
                 4,
             ),
-            ("a.c", "int main(void) {\n  return 0;\n}\n", "int main(void) {\n  return 0\n}\n", 2),
+            (
+                "a.c",
+                "int main(void) {\n  return 0;\n}\n",
+                "int main(void) {\n  return 0\n}\n",
+                2,
+            ),
             (
                 "a.cpp",
                 "#include <vector>\nint main() { std::vector<int> v{1}; return v[0]; }\n",
@@ -128,7 +159,11 @@ mod tests {
                 found.iter().any(|d| d.line == *line),
                 "{file}: expected an error on line {line}, got {found:?}"
             );
-            assert!(found.iter().all(|d| d.severity == Severity::Error && d.source == SOURCE));
+            assert!(
+                found
+                    .iter()
+                    .all(|d| d.severity == Severity::Error && d.source == SOURCE)
+            );
         }
     }
 

@@ -44,6 +44,8 @@ pub fn uri_path(uri: &str) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     #[test]
@@ -52,7 +54,10 @@ mod tests {
         let uri = file_uri(path);
         assert_eq!(uri, "file:///tmp/my%20dir/a%2Bb%23c/%C3%BC.py");
         assert_eq!(uri_path(&uri).unwrap(), path);
-        assert_eq!(uri_path("file:///tmp/my%20dir/a+b%23c/%c3%bc.py").unwrap(), path);
+        assert_eq!(
+            uri_path("file:///tmp/my%20dir/a+b%23c/%c3%bc.py").unwrap(),
+            path
+        );
         assert_eq!(uri_path("file://localhost/x").unwrap(), Path::new("/x"));
         assert_eq!(uri_path("untitled:1"), None);
         assert_eq!(uri_path("file:///bad%zz"), None);

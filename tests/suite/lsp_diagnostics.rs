@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 mod agent;
 mod fallback;
+mod protocol;
 mod real_servers;
 
 /// A temp project with the real write and edit tools.

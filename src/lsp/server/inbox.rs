@@ -122,11 +122,7 @@ fn answer_request(shared: &Shared, method: &str, params: &Value) -> Result<Value
 }
 
 fn store_publish(shared: &Shared, params: &Value) {
-    let Some(path) = params
-        .get("uri")
-        .and_then(Value::as_str)
-        .and_then(uri_path)
-    else {
+    let Some(path) = params.get("uri").and_then(Value::as_str).and_then(uri_path) else {
         return;
     };
     let raw = params.get("diagnostics").cloned().unwrap_or(Value::Null);

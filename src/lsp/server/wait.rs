@@ -43,7 +43,8 @@ impl LspServer {
                 Err(e) => tracing::debug!(server = self.name(), "pull diagnostics: {e}"),
             }
         }
-        self.pushed_diagnostics(path, ticket, deadline, settle).await
+        self.pushed_diagnostics(path, ticket, deadline, settle)
+            .await
     }
 
     /// `textDocument/diagnostic`; `Ok(None)` for an "unchanged" report (the pushed ones stand).

@@ -130,18 +130,42 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
         return;
     }
     let project = Project::new();
-    std::fs::write(project.root.join("calc.py"), "def add(a, b):\n    return a + b\n").unwrap();
-    std::fs::write(project.root.join("main.c"), "int main(void) {\n    return 0;\n}\n").unwrap();
+    std::fs::write(
+        project.root.join("calc.py"),
+        "def add(a, b):\n    return a + b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.root.join("main.c"),
+        "int main(void) {\n    return 0;\n}\n",
+    )
+    .unwrap();
     let script = Arc::new(Script {
         replies: Mutex::new(
             vec![
                 calls(&[
-                    ("c1", "edit_file", json!({"path": "calc.py", "old_text": "a + b", "new_text": "a + c"})),
-                    ("c2", "edit_file", json!({"path": "main.c", "old_text": "return 0;", "new_text": "return 0"})),
+                    (
+                        "c1",
+                        "edit_file",
+                        json!({"path": "calc.py", "old_text": "a + b", "new_text": "a + c"}),
+                    ),
+                    (
+                        "c2",
+                        "edit_file",
+                        json!({"path": "main.c", "old_text": "return 0;", "new_text": "return 0"}),
+                    ),
                 ]),
                 calls(&[
-                    ("c3", "edit_file", json!({"path": "calc.py", "old_text": "a + c", "new_text": "a + b"})),
-                    ("c4", "edit_file", json!({"path": "main.c", "old_text": "return 0", "new_text": "return 0;"})),
+                    (
+                        "c3",
+                        "edit_file",
+                        json!({"path": "calc.py", "old_text": "a + c", "new_text": "a + b"}),
+                    ),
+                    (
+                        "c4",
+                        "edit_file",
+                        json!({"path": "main.c", "old_text": "return 0", "new_text": "return 0;"}),
+                    ),
                 ]),
                 ChatResponse {
                     content: "fixed".into(),
@@ -181,9 +205,17 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
         },
     );
     let report = agent
-        .run_turn("break then fix", &EventLog::default(), CancellationToken::new())
+        .run_turn(
+            "break then fix",
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
         .await;
-    assert!(matches!(report.outcome, TurnOutcome::Finished { .. }), "{:?}", report.outcome);
+    assert!(
+        matches!(report.outcome, TurnOutcome::Finished { .. }),
+        "{:?}",
+        report.outcome
+    );
 
     let requests = script.requests.lock().unwrap().clone();
     assert_eq!(requests.len(), 3);
@@ -197,9 +229,16 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
     assert!(text.contains("calc.py:2:"), "{text}");
     assert!(text.contains("\"c\" is not defined"), "{text}");
     assert!(text.to_lowercase().contains("expected ';'"), "{text}");
-    assert!(text.contains("(pyright)") && text.contains("(clangd)"), "{text}");
+    assert!(
+        text.contains("(pyright)") && text.contains("(clangd)"),
+        "{text}"
+    );
 
     // After the fixing edits: nothing injected.
-    assert!(injected(&requests[2]).is_empty(), "{:?}", injected(&requests[2]));
+    assert!(
+        injected(&requests[2]).is_empty(),
+        "{:?}",
+        injected(&requests[2])
+    );
     manager.close().await;
 }

@@ -41,7 +41,15 @@ async fn a_hanging_server_falls_back_within_the_wait() {
     assert!(started.elapsed() < BOUND, "took {:?}", started.elapsed());
     let status = lsp.status();
     assert_eq!(state(&lsp, "hang"), ServerState::Starting);
-    assert_eq!(status.servers.iter().find(|s| s.name == "hang").unwrap().starts, 1);
+    assert_eq!(
+        status
+            .servers
+            .iter()
+            .find(|s| s.name == "hang")
+            .unwrap()
+            .starts,
+        1
+    );
     lsp.close().await;
 }
 
@@ -65,7 +73,15 @@ async fn a_server_that_exits_at_once_falls_back_and_is_restarted_next_time() {
     assert!(text.contains("error a.py:1:"), "{text}");
     assert!(matches!(state(&lsp, "gone"), ServerState::Failed(_)));
     let status = lsp.status();
-    assert_eq!(status.servers.iter().find(|s| s.name == "gone").unwrap().starts, 2);
+    assert_eq!(
+        status
+            .servers
+            .iter()
+            .find(|s| s.name == "gone")
+            .unwrap()
+            .starts,
+        2
+    );
     assert!(status.to_string().contains("started 2 times"), "{status}");
 }
 
@@ -101,7 +117,10 @@ async fn without_servers_every_listed_language_gets_the_syntax_check() {
     files.extend(project.write("notes.md", "# ((( not code\n").await);
     let text = check(&lsp, &files).await.expect("syntax diagnostics");
     for (path, _) in broken {
-        assert!(text.contains(&format!(" {path}:")), "{path} missing in\n{text}");
+        assert!(
+            text.contains(&format!(" {path}:")),
+            "{path} missing in\n{text}"
+        );
     }
     assert!(!text.contains("notes.md"), "{text}");
     assert_eq!(state(&lsp, "clangd"), ServerState::NotInstalled);

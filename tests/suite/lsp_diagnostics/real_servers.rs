@@ -16,15 +16,16 @@ async fn pyright_reports_an_undefined_name_and_the_fix_injects_nothing() {
     let lsp = project.manager(&[], WAIT);
 
     let files = project
-        .write("app/main.py", "def greet(name):\n    return \"hi \" + name\n")
+        .write(
+            "app/main.py",
+            "def greet(name):\n    return \"hi \" + name\n",
+        )
         .await;
     let started = Instant::now();
     assert_eq!(check(&lsp, &files).await, None);
     eprintln!("pyright clean: {:?}", started.elapsed());
 
-    let files = project
-        .replace("app/main.py", "+ name", "+ nme")
-        .await;
+    let files = project.replace("app/main.py", "+ name", "+ nme").await;
     let started = Instant::now();
     let text = check(&lsp, &files).await.expect("diagnostics injected");
     eprintln!("pyright broken: {:?}\n{text}", started.elapsed());
@@ -47,7 +48,10 @@ async fn clangd_reports_a_missing_semicolon_and_the_fix_injects_nothing() {
     let lsp = project.manager(&[], WAIT);
 
     let files = project
-        .write("src/main.c", "int main(void) {\n    int x = 1;\n    return x;\n}\n")
+        .write(
+            "src/main.c",
+            "int main(void) {\n    int x = 1;\n    return x;\n}\n",
+        )
         .await;
     assert_eq!(check(&lsp, &files).await, None);
 
