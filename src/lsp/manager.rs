@@ -102,38 +102,46 @@ impl LspManager {
         self.specs.iter().find(|s| s.extensions.contains(&ext))
     }
 
-    /// The running server for `spec`, starting it if needed; `None` when it is not ready by `deadline`.
+    /// The running server for `spec`, starting it if needed; `None` when it is not ready by `deadline`. A dead
+    /// server, or a start-up that failed since the last batch, is replaced by a new start.
     async fn server(&self, spec: &ServerSpec, deadline: Instant) -> Option<Arc<LspServer>> {
-        let ready = {
-            let mut slots = lock(&self.slots);
-            match slots.get(&spec.name) {
-                Some(Slot::Running(server)) if server.is_alive() => {
-                    return Some(Arc::clone(server));
-                }
-                Some(Slot::Starting(start)) => start.ready(),
-                previous => {
-                    if let Some(Slot::Running(_)) = previous {
-                        tracing::warn!(server = spec.name, "language server died; restarting it");
+        loop {
+            let (ready, fresh) = {
+                let mut slots = lock(&self.slots);
+                match slots.get(&spec.name) {
+                    Some(Slot::Running(server)) if server.is_alive() => {
+                        return Some(Arc::clone(server));
                     }
-                    *lock(&self.starts).entry(spec.name.clone()).or_default() += 1;
-                    let start = slot::Start::spawn(spec.clone(), self.root.clone());
-                    let ready = start.ready();
-                    slots.insert(spec.name.clone(), Slot::Starting(start));
-                    ready
+                    Some(Slot::Starting(start)) if !start.failed() => (start.ready(), false),
+                    previous => {
+                        if let Some(Slot::Running(_)) = previous {
+                            tracing::warn!(
+                                server = spec.name,
+                                "language server died; restarting it"
+                            );
+                        }
+                        *lock(&self.starts).entry(spec.name.clone()).or_default() += 1;
+                        let start = slot::Start::spawn(spec.clone(), self.root.clone());
+                        let ready = start.ready();
+                        slots.insert(spec.name.clone(), Slot::Starting(start));
+                        (ready, true)
+                    }
                 }
-            }
-        };
-        let outcome = tokio::time::timeout_at(deadline, ready).await.ok()?;
-        let mut slots = lock(&self.slots);
-        match outcome {
-            Ok(server) => {
-                slots.insert(spec.name.clone(), Slot::Running(Arc::clone(&server)));
-                Some(server)
-            }
-            Err(e) => {
-                tracing::warn!(server = spec.name, "language server unavailable: {e}");
-                slots.insert(spec.name.clone(), Slot::Failed(e));
-                None
+            };
+            let outcome = tokio::time::timeout_at(deadline, ready).await.ok()?;
+            let mut slots = lock(&self.slots);
+            match outcome {
+                Ok(server) => {
+                    slots.insert(spec.name.clone(), Slot::Running(Arc::clone(&server)));
+                    return Some(server);
+                }
+                Err(e) => {
+                    tracing::warn!(server = spec.name, "language server unavailable: {e}");
+                    slots.insert(spec.name.clone(), Slot::Failed(e));
+                    if fresh {
+                        return None;
+                    }
+                }
             }
         }
     }

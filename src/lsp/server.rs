@@ -188,9 +188,7 @@ impl LspServer {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let (tx, rx) = oneshot::channel();
         lock(&self.shared.pending).insert(id, tx);
-        let sent = self.shared.outbox.send(json!({
-            "jsonrpc": "2.0", "id": id, "method": method, "params": params,
-        }));
+        let sent = self.shared.outbox.send(message(Some(id), method, params));
         if sent.is_err() {
             lock(&self.shared.pending).remove(&id);
             return Err(ServerError::Exited);
@@ -221,9 +219,7 @@ impl LspServer {
 
     /// Sends a notification (fire and forget).
     fn notify(&self, method: &str, params: Value) {
-        let _ = self.shared.outbox.send(json!({
-            "jsonrpc": "2.0", "method": method, "params": params,
-        }));
+        let _ = self.shared.outbox.send(message(None, method, params));
     }
 
     /// Tells the server the current text of `path` (absolute): `didOpen` the first time, `didChange` with the full
@@ -309,6 +305,18 @@ impl Drop for LspServer {
 /// Locks a std mutex, ignoring poisoning: the data (maps of pending calls and diagnostics) stays consistent.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A request (with `id`) or notification; null params are left out, as `shutdown` and `exit` expect.
+fn message(id: Option<i64>, method: &str, params: Value) -> Value {
+    let mut m = json!({ "jsonrpc": "2.0", "method": method });
+    if let Some(id) = id {
+        m["id"] = json!(id);
+    }
+    if !params.is_null() {
+        m["params"] = params;
+    }
+    m
 }
 
 /// What paicli tells a server about itself: a plain client that wants diagnostics, pushed or pulled.

@@ -118,3 +118,18 @@ fn require(command: &str) -> bool {
     }
     found
 }
+
+#[test]
+fn build_lsp_follows_the_enabled_switch() {
+    let project = TempDir::new().unwrap();
+    let home = TempDir::new().unwrap();
+    let load = |enabled: &str| {
+        let env = vec![
+            ("PAICLI_HOME".to_string(), home.path().display().to_string()),
+            ("PAICLI_LSP_ENABLED".to_string(), enabled.to_string()),
+        ];
+        paicli::config::Config::load_with_env(project.path(), env, &Default::default()).unwrap()
+    };
+    assert!(paicli::app::build_lsp(&load("true")).is_some());
+    assert!(paicli::app::build_lsp(&load("false")).is_none());
+}

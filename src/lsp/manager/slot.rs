@@ -49,6 +49,11 @@ impl Start {
         Start { ready, abort }
     }
 
+    /// True once the start-up has ended in failure (such a start is replaced, not waited for).
+    pub(super) fn failed(&self) -> bool {
+        self.ready.peek().is_some_and(Result::is_err)
+    }
+
     /// Resolves when the server is up or has failed; any number of waiters may hold one.
     pub(super) fn ready(&self) -> Ready {
         self.ready.clone()
