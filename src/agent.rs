@@ -11,6 +11,7 @@ pub mod tokens;
 pub mod turn_hook;
 mod turn_sinks;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -18,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::llm::{
     ChatResponse, Content, ContentPart, LlmClient, LlmError, Message, ToolSpec, Usage,
 };
+use crate::lsp::{self, DiagnosticsSource};
 use crate::memory::MemoryStore;
 use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegistry};
 
@@ -102,6 +104,10 @@ pub struct Agent {
     options: AgentOptions,
     session_usage: Usage,
     pending_diagnostics: Vec<String>,
+    /// Checks files this turn wrote or edited before the next request (language servers, syntax check).
+    diagnostics: Option<Arc<dyn DiagnosticsSource>>,
+    /// Files changed since the last check, relative to the project root.
+    unchecked_files: Vec<PathBuf>,
     turn_hooks: Vec<Arc<dyn TurnHook>>,
     /// Counts what the next request will cost (provider usage when known).
     meter: ContextMeter,
@@ -139,6 +145,8 @@ impl Agent {
             options,
             session_usage: Usage::default(),
             pending_diagnostics: Vec::new(),
+            diagnostics: None,
+            unchecked_files: Vec::new(),
             turn_hooks: Vec::new(),
             meter: ContextMeter::default(),
             turn_starts: Vec::new(),
@@ -197,6 +205,12 @@ impl Agent {
         self.pending_diagnostics.push(text);
     }
 
+    /// Checks the files each turn writes or edits before the model's next request; new problems are shown to
+    /// the model as one user message.
+    pub fn set_diagnostics(&mut self, source: Arc<dyn DiagnosticsSource>) {
+        self.diagnostics = Some(source);
+    }
+
     /// Runs one user turn to its end. Events go to `events`; `cancel` stops it at the next await point.
     pub async fn run_turn(
         &mut self,
@@ -227,6 +241,8 @@ impl Agent {
             });
         }
         self.turn_starts.push(self.history.len());
+        // Only this turn's edits are checked.
+        self.unchecked_files.clear();
         self.inject_memory(submitted, events);
         self.history.push(Message::user(input));
         let mut budget = AgentBudget::with_stagnation_window(
@@ -246,7 +262,7 @@ impl Agent {
             if cancel.is_cancelled() {
                 break TurnOutcome::Cancelled;
             }
-            self.inject_pending_diagnostics();
+            self.inject_pending_diagnostics(&cancel).await;
             // MCP servers join late and may change their tools; the sorted list is rebuilt only then.
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
                 self.tool_specs = specs;
@@ -298,6 +314,11 @@ impl Agent {
                 .executor
                 .run_batch(&response.tool_calls, &ctx, &observer)
                 .await;
+            for path in lsp::changed_files(&results) {
+                if !self.unchecked_files.contains(&path) {
+                    self.unchecked_files.push(path);
+                }
+            }
             let guard_calls: Vec<GuardCall<'_>> = response
                 .tool_calls
                 .iter()
@@ -485,7 +506,16 @@ impl Agent {
         }
     }
 
-    fn inject_pending_diagnostics(&mut self) {
+    /// Shows the model what its last edits broke: queued texts plus a check of the files changed since the
+    /// last request (bounded by the source's own wait, so a slow language server cannot stall the turn).
+    async fn inject_pending_diagnostics(&mut self, cancel: &CancellationToken) {
+        let files = std::mem::take(&mut self.unchecked_files);
+        if let Some(source) = self.diagnostics.clone()
+            && !files.is_empty()
+            && let Some(text) = source.check(&files, cancel).await
+        {
+            self.pending_diagnostics.push(text);
+        }
         if self.pending_diagnostics.is_empty() {
             return;
         }

@@ -7,6 +7,7 @@ use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
 use crate::llm::providers::RequestExtras;
+use crate::lsp::LspManager;
 use crate::mcp::{self, McpManager, StartOptions};
 use crate::memory::MemoryStore;
 use crate::policy::approval::{
@@ -50,14 +51,34 @@ pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<
     build_agent_on(config, hook).map(|(agent, _registry)| agent)
 }
 
-/// The agent plus its MCP servers, which start in the background; their tools join the agent's list as they
-/// become ready. Must be called inside a Tokio runtime. Call [`McpManager::shutdown`] before exiting.
-pub fn build_agent_with_mcp(
-    config: &Config,
-    hook: ApprovalHook,
-) -> Result<(Agent, McpManager), SetupError> {
-    let (agent, registry) = build_agent_on(config, hook)?;
-    Ok((agent, start_mcp(config, registry)))
+/// The background services of a session: MCP servers and language servers. Shut them down before exiting.
+pub struct Services {
+    pub mcp: McpManager,
+    /// `None` when `[lsp]` is disabled.
+    pub lsp: Option<Arc<LspManager>>,
+}
+
+impl Services {
+    /// Stops every MCP server and language server cleanly.
+    pub async fn shutdown(&self) {
+        self.mcp.shutdown().await;
+        if let Some(lsp) = &self.lsp {
+            lsp.close().await;
+        }
+    }
+}
+
+/// The agent with everything a session has: MCP servers starting in the background (their tools join as they
+/// become ready) and diagnostics after edits. Must be called inside a Tokio runtime; call
+/// [`Services::shutdown`] before exiting.
+pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Services), SetupError> {
+    let (mut agent, registry) = build_agent_on(config, hook)?;
+    let lsp = build_lsp(config);
+    if let Some(lsp) = &lsp {
+        agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
+    }
+    let mcp = start_mcp(config, registry);
+    Ok((agent, Services { mcp, lsp }))
 }
 
 /// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
@@ -218,6 +239,16 @@ fn build_agent_on(
     agent.add_turn_hook(Arc::new(MemoryGuardHook));
     agent.add_turn_hook(Arc::new(hook));
     Ok((agent, registry))
+}
+
+/// The diagnostics source for the agent loop (language servers plus the syntax check); `None` when `[lsp]` is
+/// disabled. Nothing starts until a file needs checking. Call `close()` on it before exiting so servers shut
+/// down cleanly.
+pub fn build_lsp(config: &Config) -> Option<Arc<LspManager>> {
+    config
+        .lsp
+        .enabled
+        .then(|| Arc::new(LspManager::new(&config.project_root, &config.lsp)))
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`

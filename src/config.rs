@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use env::EnvVars;
-pub use file::ConfigFile;
+
+pub use file::{ConfigFile, LspServerSection};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::resolve_provider;
 pub use web::{SearchProviderKind, WebSection, WebSettings};
@@ -159,6 +160,18 @@ pub struct ShellSettings {
     pub keep_env: Vec<String>,
 }
 
+/// Diagnostics after edits (`[lsp]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LspSettings {
+    pub enabled: bool,
+    /// Longest wait for language servers per tool batch; then the syntax check stands in.
+    pub wait: Duration,
+    /// Diagnostics listed per injected message.
+    pub max_diagnostics: usize,
+    /// `[lsp.servers.<name>]` entries; they add to or replace the built-in servers of the same name.
+    pub servers: std::collections::BTreeMap<String, LspServerSection>,
+}
+
 /// The fully resolved configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -177,6 +190,7 @@ pub struct Config {
     pub mcp: McpSettings,
     /// `ui.language`.
     pub ui_language: UiLanguage,
+    pub lsp: LspSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
 }
@@ -284,6 +298,12 @@ impl Config {
                 trust_project_servers: false,
             },
             ui_language: UiLanguage::default(),
+            lsp: LspSettings {
+                enabled: true,
+                wait: Duration::from_millis(3000),
+                max_diagnostics: 20,
+                servers: std::collections::BTreeMap::new(),
+            },
             env,
         }
     }
@@ -362,6 +382,10 @@ impl Config {
         set(&mut self.mcp.call_timeout, secs(m.call_timeout_seconds));
         set(&mut self.mcp.trust_project_servers, m.trust_project_servers);
         set(&mut self.ui_language, f.ui.language);
+        set(&mut self.lsp.enabled, f.lsp.enabled);
+        set(&mut self.lsp.wait, f.lsp.wait_ms.map(Duration::from_millis));
+        set(&mut self.lsp.max_diagnostics, f.lsp.max_diagnostics);
+        self.lsp.servers.clone_from(&f.lsp.servers);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -410,6 +434,15 @@ impl Config {
         self.web.apply_env(&env)?;
         if let Some(v) = env.parsed::<u64>("PAICLI_MCP_STARTUP_WAIT_SECONDS")? {
             self.mcp.startup_wait = Duration::from_secs(v);
+        }
+        if let Some(v) = env.flag("PAICLI_LSP_ENABLED")? {
+            self.lsp.enabled = v;
+        }
+        if let Some(v) = env.parsed::<u64>("PAICLI_LSP_WAIT_MS")? {
+            self.lsp.wait = Duration::from_millis(v);
+        }
+        if let Some(v) = env.parsed::<usize>("PAICLI_LSP_MAX_DIAGNOSTICS")? {
+            self.lsp.max_diagnostics = v;
         }
         Ok(())
     }

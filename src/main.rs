@@ -112,23 +112,23 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let (mut agent, mcp) = {
+    let (mut agent, services) = {
         let _runtime = runtime.enter();
         let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;
-        paicli::app::build_agent_with_mcp(&config, approval)?
+        paicli::app::build_session(&config, approval)?
     };
     let session_id = new_session_id();
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
         let (input, notices) =
-            paicli::app::prepare_first_input(&config, &mcp, &task, &cancel).await;
+            paicli::app::prepare_first_input(&config, &services.mcp, &task, &cancel).await;
         for notice in notices {
             eprintln!("paicli: {notice}");
         }
         let format = cli.output_format;
         let code = oneshot::run(&mut agent, &task, &input, format, &session_id, cancel).await;
-        mcp.shutdown().await;
+        services.shutdown().await;
         code
     });
     Ok(code)

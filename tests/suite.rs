@@ -7,6 +7,7 @@ mod fs_tools;
 mod gates;
 mod llm_client;
 mod long_tasks;
+mod lsp_diagnostics;
 mod mcp_servers;
 mod oneshot_cli;
 mod render_snapshots;

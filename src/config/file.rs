@@ -1,5 +1,6 @@
 //! The TOML config file (`config.toml`). Unknown keys are errors so typos do not pass silently.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -28,6 +29,8 @@ pub struct ConfigFile {
     pub mcp: McpSection,
     #[serde(default)]
     pub ui: UiSection,
+    #[serde(default)]
+    pub lsp: LspSection,
 }
 
 /// `[llm]`
@@ -127,6 +130,30 @@ pub struct UiSection {
     pub language: Option<UiLanguage>,
 }
 
+/// `[lsp]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LspSection {
+    pub enabled: Option<bool>,
+    pub wait_ms: Option<u64>,
+    pub max_diagnostics: Option<usize>,
+    /// `[lsp.servers.<name>]`: a layer's entry replaces the same name's entry below it.
+    #[serde(default)]
+    pub servers: BTreeMap<String, LspServerSection>,
+}
+
+/// `[lsp.servers.<name>]`: a language server command and the file extensions it checks.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LspServerSection {
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Extensions without the dot (`["py", "pyi"]`); may be left out for a built-in server name.
+    #[serde(default)]
+    pub extensions: Vec<String>,
+}
+
 impl ConfigFile {
     /// The keys a project file set that only the user's own file may set, as `section.key` names.
     pub fn user_only_keys(&self) -> Vec<&'static str> {
@@ -216,5 +243,10 @@ impl ConfigFile {
         over(&mut m.call_timeout_seconds, t.call_timeout_seconds);
         over(&mut m.trust_project_servers, t.trust_project_servers);
         over(&mut self.ui.language, top.ui.language);
+        let (s, t) = (&mut self.lsp, top.lsp);
+        over(&mut s.enabled, t.enabled);
+        over(&mut s.wait_ms, t.wait_ms);
+        over(&mut s.max_diagnostics, t.max_diagnostics);
+        s.servers.extend(t.servers);
     }
 }

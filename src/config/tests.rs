@@ -577,3 +577,42 @@ fn ui_language_comes_from_the_file_and_rejects_unknown_values() {
     let err = d.load(&env, &Overrides::default()).unwrap_err().to_string();
     assert!(err.contains("language"), "{err}");
 }
+
+#[test]
+fn lsp_section_layers_servers_by_name_and_env_wins() {
+    let d = dirs();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert!(c.lsp.enabled);
+    assert_eq!(c.lsp.wait, Duration::from_millis(3000));
+    assert_eq!(c.lsp.max_diagnostics, 20);
+    assert!(c.lsp.servers.is_empty());
+
+    d.write(
+        d.home.path(),
+        "config.toml",
+        "[lsp]\nwait_ms = 500\n[lsp.servers.pyright]\ncommand = \"user-pyright\"\n\
+         [lsp.servers.mine]\ncommand = \"my-ls\"\nargs = [\"--stdio\"]\nextensions = [\"foo\"]\n",
+    );
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[lsp]\nmax_diagnostics = 5\n[lsp.servers.pyright]\ncommand = \"project-pyright\"\nargs = [\"-x\"]\n",
+    );
+    let c = d
+        .load(&[("PAICLI_LSP_ENABLED", "false")], &Overrides::default())
+        .unwrap();
+    assert!(!c.lsp.enabled);
+    assert_eq!(c.lsp.wait, Duration::from_millis(500));
+    assert_eq!(c.lsp.max_diagnostics, 5);
+    assert_eq!(c.lsp.servers["pyright"].command, "project-pyright");
+    assert_eq!(c.lsp.servers["pyright"].args, vec!["-x".to_string()]);
+    assert_eq!(c.lsp.servers["mine"].extensions, vec!["foo".to_string()]);
+
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        "[lsp.servers.x]\ncommand = \"a\"\nextension = [\"py\"]\n",
+    );
+    let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
+    assert!(err.contains("extension"), "{err}");
+}

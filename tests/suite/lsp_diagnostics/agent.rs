@@ -1,0 +1,182 @@
+//! A scripted session through the real `Agent`: edits break a Python and a C file, the servers' diagnostics are
+//! injected before the next model request, and the fixing edit injects nothing.
+//!
+//! The source is wired in with `Agent::set_diagnostics`, exactly as the app does.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use paicli::agent::{Agent, AgentOptions, EventLog, TurnOutcome};
+use paicli::llm::{
+    ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, ToolCall, ToolSpec, Usage,
+};
+use paicli::lsp::HEADER;
+use paicli::tools::{self, Executor, ExecutorOptions, ToolRegistry};
+
+use super::*;
+
+/// Replies in order and records what each request carried.
+struct Script {
+    replies: Mutex<VecDeque<ChatResponse>>,
+    requests: Mutex<Vec<Vec<Message>>>,
+}
+
+#[async_trait]
+impl LlmClient for Script {
+    async fn chat(
+        &self,
+        messages: &[Message],
+        _tools: &[ToolSpec],
+        _sink: &dyn DeltaSink,
+        _cancel: &CancellationToken,
+    ) -> Result<ChatResponse, LlmError> {
+        self.requests.lock().unwrap().push(messages.to_vec());
+        self.replies
+            .lock()
+            .unwrap()
+            .pop_front()
+            .ok_or_else(|| LlmError::InvalidResponse("script exhausted".into()))
+    }
+
+    fn model(&self) -> &str {
+        "scripted"
+    }
+}
+
+/// Collects the files successful edits changed since the last model request.
+fn calls(list: &[(&str, &str, Value)]) -> ChatResponse {
+    ChatResponse {
+        tool_calls: list
+            .iter()
+            .map(|(id, name, args)| ToolCall {
+                id: (*id).into(),
+                name: (*name).into(),
+                arguments: args.to_string(),
+            })
+            .collect(),
+        finish_reason: Some("tool_calls".into()),
+        usage: Some(Usage::default()),
+        ..ChatResponse::default()
+    }
+}
+
+/// The diagnostics messages a request carried.
+fn injected(request: &[Message]) -> Vec<String> {
+    request
+        .iter()
+        .filter(|m| m.role == Role::User && m.text().starts_with(HEADER))
+        .map(Message::text)
+        .collect()
+}
+
+#[tokio::test]
+async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_nothing() {
+    if !require("pyright-langserver") || !require("clangd") {
+        return;
+    }
+    let project = Project::new();
+    std::fs::write(
+        project.root.join("calc.py"),
+        "def add(a, b):\n    return a + b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.root.join("main.c"),
+        "int main(void) {\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let script = Arc::new(Script {
+        replies: Mutex::new(
+            vec![
+                calls(&[
+                    (
+                        "c1",
+                        "edit_file",
+                        json!({"path": "calc.py", "old_text": "a + b", "new_text": "a + c"}),
+                    ),
+                    (
+                        "c2",
+                        "edit_file",
+                        json!({"path": "main.c", "old_text": "return 0;", "new_text": "return 0"}),
+                    ),
+                ]),
+                calls(&[
+                    (
+                        "c3",
+                        "edit_file",
+                        json!({"path": "calc.py", "old_text": "a + c", "new_text": "a + b"}),
+                    ),
+                    (
+                        "c4",
+                        "edit_file",
+                        json!({"path": "main.c", "old_text": "return 0", "new_text": "return 0;"}),
+                    ),
+                ]),
+                ChatResponse {
+                    content: "fixed".into(),
+                    finish_reason: Some("stop".into()),
+                    ..ChatResponse::default()
+                },
+            ]
+            .into(),
+        ),
+        requests: Mutex::default(),
+    });
+    let manager = Arc::new(project.manager(&[], Duration::from_secs(20)));
+
+    let mut registry = ToolRegistry::new();
+    for tool in tools::core_tools() {
+        registry.register(tool);
+    }
+    let registry = Arc::new(registry);
+    let executor = Executor::new(Arc::clone(&registry), ExecutorOptions::default());
+    let ctx = project.ctx.clone();
+    let mut agent = Agent::new(
+        Arc::clone(&script) as Arc<dyn LlmClient>,
+        registry,
+        executor,
+        ctx,
+        "system prompt".into(),
+        AgentOptions::default(),
+    );
+    agent.set_diagnostics(Arc::clone(&manager) as Arc<dyn DiagnosticsSource>);
+    let report = agent
+        .run_turn(
+            "break then fix",
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
+        .await;
+    assert!(
+        matches!(report.outcome, TurnOutcome::Finished { .. }),
+        "{:?}",
+        report.outcome
+    );
+
+    let requests = script.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 3);
+    assert!(injected(&requests[0]).is_empty());
+
+    // After the breaking edits: one message, last in the request, naming both servers' findings.
+    let second = &requests[1];
+    assert_eq!(injected(second).len(), 1);
+    let text = second.last().unwrap().text();
+    assert!(text.starts_with(HEADER), "{text}");
+    assert!(text.contains("calc.py:2:"), "{text}");
+    assert!(text.contains("\"c\" is not defined"), "{text}");
+    assert!(text.to_lowercase().contains("expected ';'"), "{text}");
+    assert!(
+        text.contains("(pyright)") && text.contains("(clangd)"),
+        "{text}"
+    );
+
+    // After the fixing edits: nothing injected.
+    assert_eq!(
+        injected(&requests[2]).len(),
+        1,
+        "only the earlier message, kept in the history: {:?}",
+        injected(&requests[2])
+    );
+    manager.close().await;
+}
