@@ -112,7 +112,7 @@ fn require(command: &str) -> bool {
     if !found {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
-            "{command} is not installed; .ci/run installs it"
+            "{command} is not installed; scripts/test installs it"
         );
         eprintln!("skipping: {command} is not installed");
     }
