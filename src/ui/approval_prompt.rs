@@ -5,12 +5,14 @@
 //! model), `s` skip, `m` edit the arguments as JSON. Five invalid answers, or end of input, reject.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use async_trait::async_trait;
 
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver};
+use crate::ui::cancel::KeyboardControl;
 
 /// Invalid answers after which the call is rejected.
 pub const MAX_INVALID_ANSWERS: usize = 5;
@@ -19,14 +21,26 @@ pub const FOLD_AFTER_CHARS: usize = 600;
 /// Lines of one argument shown before it is folded.
 pub const FOLD_AFTER_LINES: usize = 12;
 
-/// Asks at the terminal: the prompt on stderr, the answer from stdin (read on a blocking thread).
-pub struct TerminalApprover;
+/// Asks at the terminal: the prompt on stderr, the answer from stdin (read on a blocking thread) while the turn's
+/// ESC watcher is paused, so the answer is read as a normal line and not taken for a cancel key.
+pub struct TerminalApprover {
+    keyboard: Arc<KeyboardControl>,
+}
+
+impl TerminalApprover {
+    /// An approver that borrows the keyboard from the watchers sharing `keyboard`.
+    pub fn new(keyboard: Arc<KeyboardControl>) -> Self {
+        TerminalApprover { keyboard }
+    }
+}
 
 #[async_trait]
 impl Approver for TerminalApprover {
     async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
         let request = request.clone();
+        let keyboard = Arc::clone(&self.keyboard);
         let asked = tokio::task::spawn_blocking(move || {
+            let _lent = keyboard.pause();
             prompt_approval(&request, &mut io::stdin().lock(), &mut io::stderr().lock())
         })
         .await;

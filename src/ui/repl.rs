@@ -72,6 +72,7 @@ pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i
             }
         }
     }
+    session.shutdown();
     session.say(&session.surface().style.dim(session.tr(Msg::Bye)));
     Ok(0)
 }

@@ -214,3 +214,45 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 
 mod commands;
 mod input;
+
+#[test]
+fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_1",
+            "execute_command",
+            json!({"command": "echo approved-run > ran.txt"}),
+        )]),
+        Reply::tool_calls([(
+            "call_2",
+            "execute_command",
+            json!({"command": "echo rejected-run > no.txt"}),
+        )]),
+        Reply::text("All done."),
+    ]);
+    let t = sandbox.start_with(&server, &[("PAICLI_APPROVAL", "ask")]);
+    t.submit("write the files");
+    let prompts = |screen: &str| screen.matches("Approve? [y/Enter]").count();
+    t.wait_until("the first approval prompt", terminal::DEADLINE, |s| {
+        prompts(s) == 1
+    });
+    t.keys(&["y", "Enter"]);
+    t.wait_until("the second approval prompt", terminal::DEADLINE, |s| {
+        prompts(s) == 2
+    });
+    t.keys(&["n", "Enter"]);
+    t.wait_for("Reason for the model");
+    t.submit("not that one");
+    t.wait_for("All done.");
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.path().join("ran.txt")).unwrap(),
+        "approved-run\n"
+    );
+    assert!(!sandbox.project.path().join("no.txt").exists());
+    let rejected = tool_messages(&server, 2);
+    assert!(
+        rejected.iter().any(|m| m.contains("not that one")),
+        "the reason goes back to the model: {rejected:?}"
+    );
+}
