@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::llm::dsml::{self, DsmlScan};
 use crate::llm::{
     ChatResponse, Content, ContentPart, LlmClient, LlmError, Message, ToolSpec, Usage,
 };
@@ -42,6 +43,49 @@ remains and why. 4. Next steps: what the user should do next. Never claim the ta
 
 /// Context window assumed when none is configured.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
+
+/// DeepSeek sometimes writes tool calls as DSML text instead of `tool_calls` (spec §4). One valid block that calls
+/// only offered tools becomes real calls; other DSML is shown as text with a notice that nothing was executed.
+/// `held` is the answer text the stream guard kept off the screen.
+fn resolve_dsml(
+    mut response: ChatResponse,
+    tools: &[ToolSpec],
+    held: &str,
+    events: &dyn EventSink,
+) -> ChatResponse {
+    let show_held = || {
+        if !held.is_empty() {
+            events.emit(AgentEvent::TextDelta {
+                text: held.to_string(),
+            });
+        }
+    };
+    if !response.tool_calls.is_empty() {
+        show_held();
+        return response;
+    }
+    let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    match dsml::scan(&response.content, &offered) {
+        DsmlScan::None => show_held(),
+        DsmlScan::Calls { calls, text } => {
+            events.emit(AgentEvent::Notice {
+                message: format!(
+                    "the model wrote {} tool call(s) as DSML text; running them as tool calls",
+                    calls.len()
+                ),
+            });
+            response.content = text;
+            response.tool_calls = calls;
+        }
+        DsmlScan::Leftover { why } => {
+            show_held();
+            events.emit(AgentEvent::Notice {
+                message: format!("tool call not executed: the answer holds DSML markup that paicli cannot run ({why})"),
+            });
+        }
+    }
+    response
+}
 
 /// Limits of one turn.
 #[derive(Clone, Debug)]
@@ -402,7 +446,7 @@ impl Agent {
         match self.client.chat(&self.history, tools, &sink, cancel).await {
             Ok(response) => {
                 self.meter.record(sent, response.usage);
-                Ok(response)
+                Ok(resolve_dsml(response, tools, &sink.take_held(), events))
             }
             Err(LlmError::Cancelled) => {
                 self.append_interrupted_answer(&sink.streamed_text());

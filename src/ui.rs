@@ -3,6 +3,7 @@
 pub mod approval_prompt;
 pub mod cancel;
 pub mod commands;
+pub mod hints;
 pub mod i18n;
 pub mod oneshot;
 pub mod render;

@@ -3,13 +3,16 @@
 use std::sync::Mutex;
 
 use super::events::{AgentEvent, EventSink, ToolStatus};
+use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
 use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome};
 
-/// Forwards stream deltas as events and remembers the answer text streamed so far.
+/// Forwards stream deltas as events and remembers the answer text shown so far. Answer text that may be the
+/// start of DSML tool-call markup is held back until the reply ends (see [`crate::llm::dsml`]).
 pub(super) struct EventDeltaSink<'a> {
     events: &'a dyn EventSink,
     text: Mutex<String>,
+    dsml: Mutex<DsmlStreamGuard>,
 }
 
 impl<'a> EventDeltaSink<'a> {
@@ -17,7 +20,17 @@ impl<'a> EventDeltaSink<'a> {
         EventDeltaSink {
             events,
             text: Mutex::new(String::new()),
+            dsml: Mutex::new(DsmlStreamGuard::default()),
         }
+    }
+
+    /// The answer text still held back because it may be DSML; the caller decides whether to show it.
+    pub(super) fn take_held(&self) -> String {
+        let mut guard = match self.dsml.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        std::mem::take(&mut *guard).finish()
     }
 
     /// The answer text that reached the user (kept when a reply is interrupted).
@@ -34,11 +47,18 @@ impl DeltaSink for EventDeltaSink<'_> {
         match delta {
             StreamDelta::Reasoning(text) => self.events.emit(AgentEvent::ReasoningDelta { text }),
             StreamDelta::Content(text) => {
-                match self.text.lock() {
-                    Ok(mut t) => t.push_str(&text),
-                    Err(poisoned) => poisoned.into_inner().push_str(&text),
+                let shown = match self.dsml.lock() {
+                    Ok(mut g) => g.push(&text),
+                    Err(poisoned) => poisoned.into_inner().push(&text),
+                };
+                if shown.is_empty() {
+                    return;
                 }
-                self.events.emit(AgentEvent::TextDelta { text });
+                match self.text.lock() {
+                    Ok(mut t) => t.push_str(&shown),
+                    Err(poisoned) => poisoned.into_inner().push_str(&shown),
+                }
+                self.events.emit(AgentEvent::TextDelta { text: shown });
             }
         }
     }

@@ -9,7 +9,8 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, AgentEvent, EventSink, TurnOutcome, TurnReport};
-use crate::llm::{LlmError, Usage};
+use crate::llm::Usage;
+use crate::ui::hints::{Frontend, next_step};
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -115,7 +116,7 @@ pub async fn run(
                 && let TurnOutcome::Failed(e) = &report.outcome
             {
                 eprintln!("error: {error}");
-                if let Some(hint) = next_step(e) {
+                if let Some(hint) = next_step(e, Frontend::OneShot) {
                     eprintln!("hint: {hint}");
                 }
             }
@@ -161,28 +162,6 @@ pub fn exit_code(outcome: &TurnOutcome) -> i32 {
         TurnOutcome::Partial { .. } => EXIT_PARTIAL,
         TurnOutcome::Cancelled => EXIT_CANCELLED,
         TurnOutcome::Failed(_) => EXIT_FAILURE,
-    }
-}
-
-/// What the user can do about an error, when there is something specific.
-fn next_step(error: &LlmError) -> Option<&'static str> {
-    match error {
-        LlmError::Auth { .. } => {
-            Some("check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)")
-        }
-        LlmError::Connect(_) => {
-            Some("check the network and the base URL (--base-url / PAICLI_BASE_URL)")
-        }
-        LlmError::RateLimited { .. } => {
-            Some("the provider is rate limiting; wait a moment and try again")
-        }
-        LlmError::ContextLengthExceeded { .. } => {
-            Some("the conversation is too long for the model's window")
-        }
-        LlmError::Rejected { status: 404, .. } => {
-            Some("check the model name (--model) and the base URL")
-        }
-        _ => None,
     }
 }
 

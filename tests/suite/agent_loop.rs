@@ -553,3 +553,82 @@ async fn turn_hooks_filter_tools_gate_calls_and_notify_per_turn() {
         "the next turn has every tool again"
     );
 }
+
+fn dsml_block(tool: &str, param: &str, value: &str) -> String {
+    format!(
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"{tool}\">\n<｜DSML｜parameter name=\"{param}\" string=\"true\">{value}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>"
+    )
+}
+
+fn shown_text(events: &EventLog) -> String {
+    events
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn dsml_tool_calls_in_the_answer_text_run_as_real_calls() {
+    let project = Project::new();
+    let client = ScriptedClient::new(vec![
+        answer(&format!(
+            "Let me look.\n{}",
+            dsml_block("list_dir", "path", ".")
+        )),
+        answer("It holds Hello.java."),
+    ]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let events = EventLog::default();
+    let report = agent
+        .run_turn("what is here?", &events, CancellationToken::new())
+        .await;
+    match &report.outcome {
+        TurnOutcome::Finished { text } => assert_eq!(text, "It holds Hello.java."),
+        other => panic!("unexpected outcome {other:?}"),
+    }
+    assert!(
+        !shown_text(&events).contains("DSML"),
+        "markup never reaches the screen"
+    );
+    assert!(shown_text(&events).starts_with("Let me look."));
+    let second = &client.requests()[1].messages;
+    assert_valid_pairing(second);
+    assert_eq!(second[2].text(), "Let me look.");
+    assert_eq!(second[2].tool_calls[0].id, "dsml_call_0");
+    assert_eq!(second[2].tool_calls[0].name, "list_dir");
+    assert!(
+        second[3].text().contains("Hello.java"),
+        "{}",
+        second[3].text()
+    );
+}
+
+#[tokio::test]
+async fn dsml_that_cannot_run_is_shown_with_a_notice() {
+    let project = Project::new();
+    let content = format!(
+        "Trying.\n{}",
+        dsml_block("format_disk", "device", "/dev/sda")
+    );
+    let client = ScriptedClient::new(vec![answer(&content)]);
+    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let events = EventLog::default();
+    let report = agent
+        .run_turn("go", &events, CancellationToken::new())
+        .await;
+    assert!(matches!(report.outcome, TurnOutcome::Finished { .. }));
+    assert_eq!(
+        shown_text(&events),
+        content,
+        "the held-back text is shown after all"
+    );
+    assert!(events.events().iter().any(|e| matches!(
+        e,
+        AgentEvent::Notice { message } if message.starts_with("tool call not executed") && message.contains("format_disk")
+    )));
+    assert_eq!(client.requests().len(), 1, "nothing ran, the turn ends");
+}

@@ -10,12 +10,12 @@ use crate::agent::{Agent, TurnOutcome, TurnReport};
 use crate::app::Services;
 use crate::app::SetupError;
 use crate::config::{Config, Overrides};
-use crate::llm::LlmError;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::policy::path_guard::PathGuard;
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::cancel::{EscWatcher, KeyboardControl};
+use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::render::{
     StatusInfo, Surface, TerminalSink, estimate_message_tokens, estimate_tokens, status_line,
@@ -199,7 +199,7 @@ impl Session {
         self.turns += 1;
         self.requests += report.requests;
         if let TurnOutcome::Failed(e) = &report.outcome
-            && let Some(hint) = next_step(e)
+            && let Some(hint) = next_step(e, Frontend::Repl)
         {
             self.say(&format!("  {}: {hint}", self.tr(Msg::NextStep)));
         }
@@ -225,26 +225,4 @@ pub enum SessionError {
     Runtime(std::io::Error),
     #[error("cannot start the line editor: {0}")]
     Editor(#[from] rustyline::error::ReadlineError),
-}
-
-/// What the user can do about an error, when there is something specific.
-fn next_step(error: &LlmError) -> Option<&'static str> {
-    match error {
-        LlmError::Auth { .. } => {
-            Some("check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)")
-        }
-        LlmError::Connect(_) => {
-            Some("check the network and the base URL (--base-url / PAICLI_BASE_URL)")
-        }
-        LlmError::RateLimited { .. } => {
-            Some("the provider is rate limiting; wait a moment and try again")
-        }
-        LlmError::ContextLengthExceeded { .. } => {
-            Some("the conversation is too long for the model's window; /clear starts a new one")
-        }
-        LlmError::Rejected { status: 404, .. } => {
-            Some("check the model name (/model list) and the base URL")
-        }
-        _ => Some("retry the task, or /model to switch the model"),
-    }
 }
