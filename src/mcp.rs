@@ -16,4 +16,4 @@ pub mod trust;
 pub use config::{Launch, McpConfig, Origin, ServerConfig};
 pub use manager::{McpManager, ServerState, ServerStatus, StartOptions};
 pub use mentions::expand_mentions;
-pub use session::{CallReply, McpError, McpSession, RemoteResource, RemoteTool};
+pub use session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};

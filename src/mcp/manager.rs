@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{Launch, McpConfig, Origin, ServerConfig};
 use super::rmcp_session;
-use super::session::{CallReply, McpError, McpSession, RemoteResource};
+use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource};
 use super::stderr_ring::StderrRing;
 use super::trust::TrustStore;
 use crate::tools::ToolRegistry;
@@ -359,6 +359,109 @@ impl McpManager {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner),
         )
+    }
+
+    /// Stops `name` if it runs and starts it again from its configuration (tools are withdrawn meanwhile).
+    pub async fn restart(&self, name: &str) -> Result<(), String> {
+        let (state, launchable) = self.slot_state(name)?;
+        match state {
+            ServerState::NeedsApproval { .. } => {
+                return Err(format!(
+                    "MCP server `{name}` is not approved yet: /mcp approve {name}"
+                ));
+            }
+            ServerState::Disabled => {
+                return Err(format!(
+                    "MCP server `{name}` is disabled: /mcp enable {name}"
+                ));
+            }
+            _ if !launchable => {
+                return Err(format!(
+                    "MCP server `{name}` has no usable configuration (see /mcp)"
+                ));
+            }
+            _ => {}
+        }
+        self.stop_server(name).await;
+        self.inner.set_state(name, ServerState::Starting);
+        self.spawn_start(name.to_string());
+        Ok(())
+    }
+
+    /// Stops `name` and withdraws its tools for the rest of this session (the config files are not changed).
+    pub async fn disable(&self, name: &str) -> Result<(), String> {
+        let (state, _) = self.slot_state(name)?;
+        if state == ServerState::Disabled {
+            return Err(format!("MCP server `{name}` is already disabled"));
+        }
+        self.stop_server(name).await;
+        self.inner.set_state(name, ServerState::Disabled);
+        Ok(())
+    }
+
+    /// Starts a disabled server for this session; a project server still needs its approval.
+    pub fn enable(&self, name: &str) -> Result<(), String> {
+        let (state, _) = self.slot_state(name)?;
+        if state != ServerState::Disabled {
+            return Err(format!("MCP server `{name}` is not disabled"));
+        }
+        let (origin, launch) = {
+            let servers = self.inner.servers();
+            let slot = servers
+                .get(name)
+                .ok_or_else(|| format!("no MCP server named `{name}`"))?;
+            (slot.origin, slot.launch.clone())
+        };
+        let launch =
+            launch.ok_or_else(|| format!("MCP server `{name}` has no usable configuration"))?;
+        if origin == Origin::Project {
+            let command_line = launch.command_line();
+            let trust = TrustStore::load(&self.inner.options.home);
+            if !trust.is_approved(&self.inner.options.project_root, &command_line) {
+                self.inner
+                    .set_state(name, ServerState::NeedsApproval { command_line });
+                return Err(format!(
+                    "MCP server `{name}` comes from the project and is not approved yet: /mcp approve {name}"
+                ));
+            }
+        }
+        self.inner.set_state(name, ServerState::Starting);
+        self.spawn_start(name.to_string());
+        Ok(())
+    }
+
+    /// The prompt templates of a ready server.
+    pub async fn prompts(&self, name: &str) -> Result<Vec<RemotePrompt>, String> {
+        let link = self
+            .link(name)
+            .ok_or_else(|| format!("MCP server `{name}` is not ready"))?;
+        if !link.session.supports_prompts() {
+            return Ok(Vec::new());
+        }
+        tokio::time::timeout(LIST_TIMEOUT, link.session.list_prompts())
+            .await
+            .map_err(|_| format!("prompts/list timed out after {} s", LIST_TIMEOUT.as_secs()))?
+            .map_err(|e| e.to_string())
+    }
+
+    fn slot_state(&self, name: &str) -> Result<(ServerState, bool), String> {
+        self.inner
+            .servers()
+            .get(name)
+            .map(|slot| (slot.state.clone(), slot.launch.is_some()))
+            .ok_or_else(|| format!("no MCP server named `{name}`"))
+    }
+
+    /// Closes the server's session (if any) and withdraws its tools.
+    async fn stop_server(&self, name: &str) {
+        let link = self.inner.servers().get_mut(name).and_then(|slot| {
+            slot.tools = 0;
+            slot.link.take()
+        });
+        self.inner.registry.replace_group(&group(name), Vec::new());
+        if let Some(link) = link {
+            link.session.close().await;
+        }
     }
 
     /// The link to a ready server.

@@ -21,7 +21,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 
 use super::config::Launch;
-use super::session::{CallReply, McpError, McpSession, RemoteResource, RemoteTool};
+use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
 use super::stderr_ring::StderrRing;
 
 /// How long closing a session may take before it is abandoned (the child is killed on drop).
@@ -215,6 +215,41 @@ impl McpSession for RmcpSession {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default())
+    }
+
+    fn supports_prompts(&self) -> bool {
+        self.peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.prompts.is_some())
+    }
+
+    async fn list_prompts(&self) -> Result<Vec<RemotePrompt>, McpError> {
+        let prompts = self.peer.list_all_prompts().await.map_err(service_error)?;
+        prompts
+            .iter()
+            .map(|prompt| {
+                let json = to_json(prompt)?;
+                let arguments = json
+                    .get("arguments")
+                    .and_then(Value::as_array)
+                    .map(|args| {
+                        args.iter()
+                            .filter_map(|a| {
+                                let name = string_field(a, "name")?;
+                                let required =
+                                    a.get("required").and_then(Value::as_bool) == Some(true);
+                                Some(if required { format!("{name}*") } else { name })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Ok(RemotePrompt {
+                    name: string_field(&json, "name").unwrap_or_default(),
+                    description: string_field(&json, "description"),
+                    arguments,
+                })
+            })
+            .collect()
     }
 
     fn is_closed(&self) -> bool {

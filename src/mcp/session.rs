@@ -51,6 +51,15 @@ pub struct RemoteResource {
     pub mime_type: Option<String>,
 }
 
+/// A prompt template as the server lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemotePrompt {
+    pub name: String,
+    pub description: Option<String>,
+    /// Argument names; a trailing `*` marks a required one.
+    pub arguments: Vec<String>,
+}
+
 /// One connected server. Futures may be dropped at any time; a dropped call tells the server it was cancelled.
 #[async_trait]
 pub trait McpSession: Send + Sync {
@@ -64,6 +73,10 @@ pub trait McpSession: Send + Sync {
     async fn list_resources(&self) -> Result<Vec<RemoteResource>, McpError>;
     /// The contents of one resource: raw MCP items (`{uri, mimeType, text}` or `{uri, mimeType, blob}`).
     async fn read_resource(&self, uri: &str) -> Result<Vec<Value>, McpError>;
+    /// True when the server declared the prompts capability.
+    fn supports_prompts(&self) -> bool;
+    /// Every prompt template the server lists (shown to the user; paicli does not run prompts).
+    async fn list_prompts(&self) -> Result<Vec<RemotePrompt>, McpError>;
     /// True once the connection is gone.
     fn is_closed(&self) -> bool;
     /// Ends the session (stdio: close stdin, wait, then terminate; HTTP: end the session).

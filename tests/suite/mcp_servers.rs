@@ -468,3 +468,64 @@ async fn timeouts_and_cancellation_send_notifications_cancelled() {
     assert_eq!(h.state("peer"), ServerState::Ready, "the session survives");
     h.manager.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_disable_enable_and_prompts_on_a_real_server() {
+    let Some(everything) = peers::everything() else {
+        return;
+    };
+    let h = start(
+        vec![stdio("everything", &everything, &["stdio"])],
+        PROMPT,
+        PROMPT,
+    );
+    h.ready().await;
+    assert_eq!(h.state("everything"), ServerState::Ready);
+
+    let prompts = h.manager.prompts("everything").await.unwrap();
+    assert!(!prompts.is_empty(), "server-everything lists prompts");
+    assert!(prompts.iter().all(|p| !p.name.is_empty()), "{prompts:?}");
+
+    h.manager.disable("everything").await.unwrap();
+    assert_eq!(h.state("everything"), ServerState::Disabled);
+    assert!(h.registry.names().is_empty(), "{:?}", h.registry.names());
+    let refused = h.manager.restart("everything").await.unwrap_err();
+    assert!(refused.contains("/mcp enable everything"), "{refused}");
+    assert!(h.manager.disable("everything").await.is_err());
+
+    h.manager.enable("everything").unwrap();
+    h.until("the server to come back", |h| {
+        h.state("everything") == ServerState::Ready
+            && h.registry.get("mcp__everything__echo").is_some()
+    })
+    .await;
+    assert!(
+        ok_text(
+            h.call("mcp__everything__echo", json!({"message": "again"}))
+                .await
+        )
+        .contains("again")
+    );
+
+    h.manager.restart("everything").await.unwrap();
+    h.until("the restarted server", |h| {
+        h.state("everything") == ServerState::Ready
+            && h.registry.get("mcp__everything__echo").is_some()
+    })
+    .await;
+    assert!(
+        ok_text(
+            h.call("mcp__everything__echo", json!({"message": "after restart"}))
+                .await
+        )
+        .contains("after restart")
+    );
+    assert!(
+        h.manager
+            .restart("nobody")
+            .await
+            .unwrap_err()
+            .contains("no MCP server named `nobody`")
+    );
+    h.manager.shutdown().await;
+}
