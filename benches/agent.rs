@@ -133,10 +133,11 @@ fn session_gaps(project: &Path, home: &Path) -> Vec<Duration> {
     let server = ScriptedServer::start();
     let handles: Vec<_> = (0..SESSION_TURNS)
         .map(|i| {
+            // Distinct arguments each turn: twenty identical calls would (rightly) stop on stagnation.
             server.push(Reply::tool_calls([(
                 format!("call_{i}"),
                 "read_file",
-                json!({"path": "Hello.java"}),
+                json!({"path": "Hello.java", "offset": 1, "limit": i + 1}),
             )]))
         })
         .collect();

@@ -6,6 +6,7 @@ use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
 use crate::config::{Config, ConfigError};
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
+use crate::llm::lazy::LazyOpenAiClient;
 use crate::llm::providers::RequestExtras;
 use crate::lsp::LspManager;
 use crate::mcp::{self, McpManager, StartOptions};
@@ -152,7 +153,8 @@ pub fn build_approval_hook(
     if let Some(model) = config.env.get("PAICLI_AUTO_CLASSIFIER_MODEL") {
         classifier_provider.model = model.to_string();
     }
-    let classifier_client = OpenAiClient::new(classifier_provider, config.client_options())?;
+    // Built on the first command the classifier judges: most sessions never pay for a second TLS setup.
+    let classifier_client = LazyOpenAiClient::new(classifier_provider, config.client_options());
 
     let guard = PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
         path: config.project_root.clone(),

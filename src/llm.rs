@@ -4,6 +4,7 @@ pub mod client;
 pub mod dsml;
 pub mod error;
 pub mod error_wording;
+pub mod lazy;
 pub mod models;
 pub mod providers;
 pub mod retry;

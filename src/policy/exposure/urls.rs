@@ -8,8 +8,9 @@ use url::Url;
 use super::literal_regex;
 
 // Stops at whitespace, quotes and CJK punctuation, which often follow a pasted link without a space.
-static URL_IN_TEXT: LazyLock<Regex> =
-    LazyLock::new(|| literal_regex(r#"(?i)\bhttps?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#));
+static URL_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
+    literal_regex(r#"(?i)(?-u:\b)https?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#)
+});
 
 /// Normalizes an http(s) URL: lower-case scheme and host (the parser does that), no fragment, no trailing slash
 /// when there is no query. `None` for anything that is not an absolute http(s) URL.
