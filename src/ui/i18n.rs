@@ -66,6 +66,7 @@ pub enum Msg {
     AuditEmpty,
     PolicyGuards,
     PolicyNoRules,
+    PolicySessionRules,
     MemoryOff,
     MemoryEmpty,
     MemorySaved,
@@ -157,6 +158,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         }
         (Lang::En, PolicyNoRules) => "none",
         (Lang::Zh, PolicyNoRules) => "无",
+        (Lang::En, PolicySessionRules) => "this session (approved with `a`):",
+        (Lang::Zh, PolicySessionRules) => "本会话（用 `a` 批准）：",
         (Lang::En, MemoryOff) => "long-term memory is not available in this session",
         (Lang::Zh, MemoryOff) => "本会话没有长期记忆",
         (Lang::En, MemoryEmpty) => "no memories saved yet (/save <fact>)",

@@ -196,7 +196,7 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
     lines.extend(list(&session.config.approvals.allow));
     lines.push("  [approvals] deny:".to_string());
     lines.extend(list(&session.config.approvals.deny));
-    lines.push("  this session (approved with `a`):".to_string());
+    lines.push(format!("  {}", session.tr(Msg::PolicySessionRules)));
     let learned: Vec<String> = session
         .approval
         .session_rules()
