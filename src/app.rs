@@ -124,6 +124,14 @@ pub async fn prepare_first_input(
     (input, notices)
 }
 
+/// Where the audit log lives: `PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit` (the hook writes there, `/audit` reads).
+pub fn audit_dir(config: &Config) -> std::path::PathBuf {
+    config
+        .env
+        .get("PAICLI_AUDIT_DIR")
+        .map_or_else(|| config.home.join("audit"), std::path::PathBuf::from)
+}
+
 /// The approval hook for `config`: its mode and `[approvals]` rules, the auto-mode classifier (same provider,
 /// no thinking, small `max_tokens`, model `PAICLI_AUTO_CLASSIFIER_MODEL` if set), the audit log in
 /// `$PAICLI_HOME/audit` (or `PAICLI_AUDIT_DIR`), and `approver` for questions to a person.
@@ -142,10 +150,7 @@ pub fn build_approval_hook(
             .filter(|(k, _)| secret_names.contains(k))
             .map(|(_, v)| v.to_string()),
     );
-    let audit_dir = config
-        .env
-        .get("PAICLI_AUDIT_DIR")
-        .map_or_else(|| config.home.join("audit"), std::path::PathBuf::from);
+    let audit_dir = audit_dir(config);
 
     let mut classifier_provider = provider;
     classifier_provider.extras = RequestExtras::None;

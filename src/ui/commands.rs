@@ -4,8 +4,15 @@
 
 mod export;
 mod info;
+mod memory_cmds;
 mod model;
+mod safety_cmds;
+mod services_cmds;
 mod session_cmds;
+
+pub use memory_cmds::{SaveRequest, entry_line, parse_save};
+pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
+pub use services_cmds::mcp_line;
 
 use crate::ui::i18n::{Lang, Msg};
 use crate::ui::repl::Session;
@@ -151,6 +158,102 @@ pub static COMMANDS: &[Command] = &[
         while_running: false,
         handler: session_cmds::init,
     },
+    Command {
+        name: "compact",
+        aliases: &[],
+        usage: "[focus]",
+        help: [
+            "summarize the conversation so far to free context (optional focus for the summary)",
+            "压缩对话以释放上下文（可指定摘要重点）",
+        ],
+        while_running: false,
+        handler: services_cmds::compact,
+    },
+    Command {
+        name: "mode",
+        aliases: &[],
+        usage: "[ask|auto|plan|full]",
+        help: [
+            "show or switch the approval mode (Shift+Tab cycles)",
+            "显示或切换审批模式（Shift+Tab 循环切换）",
+        ],
+        while_running: true,
+        handler: safety_cmds::mode,
+    },
+    Command {
+        name: "hitl",
+        aliases: &[],
+        usage: "[on|default]",
+        help: [
+            "human in the loop: on = ask mode, default = auto mode",
+            "人工审批：on = ask 模式，default = auto 模式",
+        ],
+        while_running: true,
+        handler: safety_cmds::hitl,
+    },
+    Command {
+        name: "policy",
+        aliases: &[],
+        usage: "",
+        help: [
+            "the approval mode, allow/deny rules, session approvals and guards",
+            "审批模式、允许/拒绝规则、本会话批准和防护",
+        ],
+        while_running: true,
+        handler: safety_cmds::policy,
+    },
+    Command {
+        name: "audit",
+        aliases: &[],
+        usage: "[N]",
+        help: [
+            "the latest N audit log entries (default 10)",
+            "最近 N 条审计记录（默认 10）",
+        ],
+        while_running: true,
+        handler: safety_cmds::audit,
+    },
+    Command {
+        name: "memory",
+        aliases: &["mem"],
+        usage: "[list|search <q>|delete <id>|verify <id>|replace <id> <fact>|clear]",
+        help: ["show and manage long-term memory", "查看和管理长期记忆"],
+        while_running: false,
+        handler: memory_cmds::memory,
+    },
+    Command {
+        name: "save",
+        aliases: &[],
+        usage: "[--global|--project] [--force] <fact>",
+        help: [
+            "remember a fact across sessions (project by default)",
+            "跨会话记住一条事实（默认本项目）",
+        ],
+        while_running: false,
+        handler: memory_cmds::save,
+    },
+    Command {
+        name: "mcp",
+        aliases: &[],
+        usage: "[logs <name>|approve <name>]",
+        help: [
+            "MCP servers: state and tools, stderr logs, approve a project server",
+            "MCP 服务器：状态和工具、stderr 日志、批准项目服务器",
+        ],
+        while_running: true,
+        handler: services_cmds::mcp,
+    },
+    Command {
+        name: "lsp",
+        aliases: &[],
+        usage: "",
+        help: [
+            "language servers and the problems the last checks found",
+            "语言服务器及最近检查发现的问题",
+        ],
+        while_running: true,
+        handler: services_cmds::lsp,
+    },
 ];
 
 /// Splits `/name args` into the name and the trimmed arguments. Input like `/usr/bin/env is broken` (a path) is
@@ -186,11 +289,12 @@ pub fn suggest(name: &str) -> Option<&'static str> {
             } else {
                 strsim::damerau_levenshtein(&name, candidate)
             };
-            (distance, candidate)
+            // On a tie the candidate of the typed length wins: `/modle` is `/model`, not `/mode`.
+            (distance, candidate.len().abs_diff(name.len()), candidate)
         })
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .filter(|(d, _, c)| *d <= 2.max(c.len() / 3))
         .min()
-        .map(|(_, c)| c)
+        .map(|(_, _, c)| c)
 }
 
 /// Runs `input` if it is a slash command; `None` means it is a task for the model.
@@ -226,6 +330,7 @@ mod tests {
     fn aliases_find_their_command() {
         assert_eq!(find("quit").map(|c| c.name), Some("exit"));
         assert_eq!(find("ctx").map(|c| c.name), Some("context"));
+        assert_eq!(find("mem").map(|c| c.name), Some("memory"));
         assert!(find("nope").is_none());
     }
 
@@ -233,6 +338,8 @@ mod tests {
     fn typos_get_a_suggestion() {
         assert_eq!(suggest("modle"), Some("model"));
         assert_eq!(suggest("hepl"), Some("help"));
+        assert_eq!(suggest("mdoe"), Some("mode"));
+        assert_eq!(suggest("polcy"), Some("policy"));
         assert_eq!(suggest("xyzzy"), None);
     }
 

@@ -57,6 +57,32 @@ pub enum Msg {
     ModelSaved,
     ContextHeading,
     MentionSkipped,
+    ApprovalModeIs,
+    ModeAsk,
+    ModeAuto,
+    ModePlan,
+    ModeFull,
+    ShiftTabCycles,
+    AuditEmpty,
+    PolicyGuards,
+    PolicyNoRules,
+    PolicySessionRules,
+    MemoryOff,
+    MemoryEmpty,
+    MemorySaved,
+    MemoryDuplicate,
+    MemoryConflict,
+    MemoryConflictHint,
+    MemoryDeleted,
+    MemoryVerified,
+    MemoryReplaced,
+    MemoryCleared,
+    MemoryClearConfirm,
+    NothingCompacted,
+    DiagnosticsOff,
+    McpNone,
+    McpApproved,
+    McpNoLogs,
 }
 
 /// The text of `msg` in `lang`.
@@ -105,6 +131,77 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, ContextHeading) => "上下文（估算 token）",
         (Lang::En, MentionSkipped) => "not attached",
         (Lang::Zh, MentionSkipped) => "未附加",
+        (Lang::En, ApprovalModeIs) => "approval mode",
+        (Lang::Zh, ApprovalModeIs) => "审批模式",
+        (Lang::En, ModeAsk) => "every edit, command and MCP call asks you first",
+        (Lang::Zh, ModeAsk) => "每次编辑、命令和 MCP 调用都先询问你",
+        (Lang::En, ModeAuto) => {
+            "edits run; a classifier judges each command; MCP calls and reverts are refused"
+        }
+        (Lang::Zh, ModeAuto) => "编辑直接执行；命令由分类器判断；MCP 调用和回退被拒绝",
+        (Lang::En, ModePlan) => "read-only tools until you approve a plan",
+        (Lang::Zh, ModePlan) => "批准计划前只能使用只读工具",
+        (Lang::En, ModeFull) => "everything runs without asking; the guards still apply",
+        (Lang::Zh, ModeFull) => "全部直接执行，不再询问；防护仍然生效",
+        (Lang::En, ShiftTabCycles) => "Shift+Tab at the prompt cycles auto → plan → ask → full",
+        (Lang::Zh, ShiftTabCycles) => "在提示符处按 Shift+Tab 循环切换 auto → plan → ask → full",
+        (Lang::En, AuditEmpty) => "no audit entries yet in",
+        (Lang::Zh, AuditEmpty) => "还没有审计记录：",
+        (Lang::En, PolicyGuards) => {
+            "Always on, in every mode: path fence (files stay inside the project), command guard (destructive \
+             commands are refused), secret scrubbing (keys are masked in the audit log and removed from the \
+             command environment)"
+        }
+        (Lang::Zh, PolicyGuards) => {
+            "在所有模式下始终生效：路径围栏（文件限于项目内）、命令防护（拒绝破坏性命令）、密钥清洗（审计日志中打码，\
+             命令环境中移除）"
+        }
+        (Lang::En, PolicyNoRules) => "none",
+        (Lang::Zh, PolicyNoRules) => "无",
+        (Lang::En, PolicySessionRules) => "this session (approved with `a`):",
+        (Lang::Zh, PolicySessionRules) => "本会话（用 `a` 批准）：",
+        (Lang::En, MemoryOff) => "long-term memory is not available in this session",
+        (Lang::Zh, MemoryOff) => "本会话没有长期记忆",
+        (Lang::En, MemoryEmpty) => "no memories saved yet (/save <fact>)",
+        (Lang::Zh, MemoryEmpty) => "还没有保存的记忆（/save <事实>）",
+        (Lang::En, MemorySaved) => "saved",
+        (Lang::Zh, MemorySaved) => "已保存",
+        (Lang::En, MemoryDuplicate) => "already saved; marked as verified",
+        (Lang::Zh, MemoryDuplicate) => "已存在；已标记为已验证",
+        (Lang::En, MemoryConflict) => "not saved: it may contradict",
+        (Lang::Zh, MemoryConflict) => "未保存：可能与以下记忆矛盾",
+        (Lang::En, MemoryConflictHint) => {
+            "use /save --force <fact> to keep both, or /memory replace <id> <fact> to replace one"
+        }
+        (Lang::Zh, MemoryConflictHint) => {
+            "用 /save --force <事实> 同时保留，或用 /memory replace <id> <事实> 替换其中一条"
+        }
+        (Lang::En, MemoryDeleted) => "deleted",
+        (Lang::Zh, MemoryDeleted) => "已删除",
+        (Lang::En, MemoryVerified) => "verified",
+        (Lang::Zh, MemoryVerified) => "已验证",
+        (Lang::En, MemoryReplaced) => "replaced",
+        (Lang::Zh, MemoryReplaced) => "已替换",
+        (Lang::En, MemoryCleared) => "memories deleted",
+        (Lang::Zh, MemoryCleared) => "条记忆已删除",
+        (Lang::En, MemoryClearConfirm) => {
+            "this deletes every saved memory (this project's and the global ones); run /memory clear --yes"
+        }
+        (Lang::Zh, MemoryClearConfirm) => {
+            "这会删除所有记忆（本项目和全局）；确认请运行 /memory clear --yes"
+        }
+        (Lang::En, NothingCompacted) => "nothing compacted",
+        (Lang::Zh, NothingCompacted) => "未压缩",
+        (Lang::En, DiagnosticsOff) => "diagnostics are off ([lsp] enabled = false)",
+        (Lang::Zh, DiagnosticsOff) => "诊断已关闭（[lsp] enabled = false）",
+        (Lang::En, McpNone) => {
+            "no MCP servers configured ($PAICLI_HOME/mcp.json or .paicli/mcp.json)"
+        }
+        (Lang::Zh, McpNone) => "没有配置 MCP 服务器（$PAICLI_HOME/mcp.json 或 .paicli/mcp.json）",
+        (Lang::En, McpApproved) => "approved for this project; starting",
+        (Lang::Zh, McpApproved) => "已为本项目批准；正在启动",
+        (Lang::En, McpNoLogs) => "no stderr output kept for",
+        (Lang::Zh, McpNoLogs) => "没有保留的 stderr 输出：",
     }
 }
 
@@ -134,7 +231,16 @@ mod tests {
 
     #[test]
     fn every_message_has_both_languages() {
-        for msg in [Msg::Tip, Msg::Cancelled, Msg::MentionSkipped] {
+        for msg in [
+            Msg::Tip,
+            Msg::Cancelled,
+            Msg::MentionSkipped,
+            Msg::ModeAuto,
+            Msg::PolicyGuards,
+            Msg::MemoryConflictHint,
+            Msg::DiagnosticsOff,
+            Msg::McpNone,
+        ] {
             assert_ne!(tr(Lang::En, msg), tr(Lang::Zh, msg));
         }
     }

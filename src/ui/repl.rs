@@ -4,6 +4,7 @@
 mod editor;
 mod history;
 mod mentions;
+mod mode_key;
 mod session;
 
 use std::path::PathBuf;
@@ -32,8 +33,23 @@ pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i
         let _ = editor.load_history(&history_path);
     }
     let mut ctrl_c_armed = false;
+    // The line being edited when Shift+Tab was pressed, and the cursor, to put back after the mode switch.
+    let mut resume: Option<(String, usize)> = None;
     loop {
-        let line = match editor.readline(PROMPT) {
+        let read = match resume.take() {
+            Some((line, pos)) => {
+                editor.readline_with_initial(PROMPT, mode_key::split_at_cursor(&line, pos))
+            }
+            None => editor.readline(PROMPT),
+        };
+        if let Ok(line) = &read
+            && let Some(pos) = editor.helper().and_then(|h| h.mode_key.take())
+        {
+            commands::cycle_mode(&mut session);
+            resume = Some((line.clone(), pos));
+            continue;
+        }
+        let line = match read {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => {
                 if ctrl_c_armed {

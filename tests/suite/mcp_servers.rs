@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod oneshot;
-mod peers;
+pub mod peers;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

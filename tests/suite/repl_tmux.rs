@@ -214,6 +214,9 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 
 mod commands;
 mod input;
+mod memory_cmds;
+mod safety_cmds;
+mod services_cmds;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {

@@ -99,6 +99,11 @@ impl RuleSet {
         }
     }
 
+    /// The rules in the order they were added (for `/policy`).
+    pub fn rules(&self) -> &[ApprovalRule] {
+        &self.rules
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }

@@ -52,11 +52,11 @@ fn keys_help(lang: Lang) -> &'static str {
     match lang {
         Lang::En => {
             "Keys: ESC or Ctrl-C stops a running task · Ctrl-C twice or Ctrl-D exits · Alt-Enter or a trailing \\ \
-             for a new line · Tab completes /commands and @paths"
+             for a new line · Tab completes /commands and @paths · Shift+Tab cycles the approval mode"
         }
         Lang::Zh => {
             "按键：ESC 或 Ctrl-C 停止运行中的任务 · 连按两次 Ctrl-C 或 Ctrl-D 退出 · Alt-Enter 或行尾 \\ 换行 · \
-             Tab 补全 /命令 和 @路径"
+             Tab 补全 /命令 和 @路径 · Shift+Tab 切换审批模式"
         }
     }
 }

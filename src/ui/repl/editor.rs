@@ -2,13 +2,18 @@
 //! Alt-Enter), bracketed paste, and a history file that never stores secrets.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Cmd, Config, Context, EditMode, Editor, Helper, KeyCode, KeyEvent, Modifiers};
+use rustyline::{
+    Cmd, Config, Context, EditMode, Editor, EventHandler, Helper, KeyCode, KeyEvent, Modifiers,
+};
+
+use super::mode_key::{ModeKey, ModeKeyHandler};
 
 use crate::ui::commands::COMMANDS;
 
@@ -21,6 +26,8 @@ pub type LineEditor = Editor<ReplHelper, DefaultHistory>;
 /// Completion and multiline validation for the prompt.
 pub struct ReplHelper {
     root: PathBuf,
+    /// Shift+Tab presses for the REPL to act on.
+    pub mode_key: Arc<ModeKey>,
 }
 
 impl ReplHelper {
@@ -28,11 +35,13 @@ impl ReplHelper {
     pub fn new(root: &Path) -> Self {
         ReplHelper {
             root: root.to_path_buf(),
+            mode_key: Arc::default(),
         }
     }
 }
 
-/// Builds the editor with history size, bracketed paste and the Alt-Enter newline binding.
+/// Builds the editor with history size, bracketed paste, the Alt-Enter newline binding and Shift+Tab for the
+/// approval mode (see [`super::mode_key`]).
 pub fn build_editor(root: &Path) -> rustyline::Result<LineEditor> {
     let config = Config::builder()
         .auto_add_history(false)
@@ -41,7 +50,13 @@ pub fn build_editor(root: &Path) -> rustyline::Result<LineEditor> {
         .max_history_size(2000)?
         .build();
     let mut editor = LineEditor::with_config(config)?;
-    editor.set_helper(Some(ReplHelper::new(root)));
+    let helper = ReplHelper::new(root);
+    let mode_key = Arc::clone(&helper.mode_key);
+    editor.set_helper(Some(helper));
+    editor.bind_sequence(
+        KeyEvent(KeyCode::BackTab, Modifiers::NONE),
+        EventHandler::Conditional(Box::new(ModeKeyHandler(mode_key))),
+    );
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::ALT), Cmd::Newline);
     editor.bind_sequence(KeyEvent::alt('\r'), Cmd::Newline);
     Ok(editor)
@@ -137,7 +152,7 @@ impl Highlighter for ReplHelper {}
 
 impl Validator for ReplHelper {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        if ctx.input().ends_with('\\') {
+        if ctx.input().ends_with('\\') && !self.mode_key.is_pressed() {
             Ok(ValidationResult::Incomplete)
         } else {
             Ok(ValidationResult::Valid(None))

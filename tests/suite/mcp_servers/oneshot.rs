@@ -83,7 +83,8 @@ fn the_model_calls_an_mcp_tool_and_gets_the_wrapped_result() {
         )]),
         Reply::text("done"),
     ]);
-    let output = sandbox.run(&server, &[]);
+    // Auto mode refuses MCP calls without a person (spec §6.3); this test is about the bridge.
+    let output = sandbox.run(&server, &["--approval", "full"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
     assert_eq!(String::from_utf8_lossy(&output.stdout), "done\n");

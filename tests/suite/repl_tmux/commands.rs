@@ -12,7 +12,7 @@ fn help_lists_every_command_and_unknown_commands_get_a_suggestion() {
     let server = ScriptedServer::start();
     let t = sandbox.start(&server);
     t.submit("/help");
-    let screen = t.wait_for("/export");
+    let screen = t.wait_for("Shift+Tab cycles the approval mode");
     for name in [
         "/exit /quit",
         "/clear",
@@ -22,6 +22,16 @@ fn help_lists_every_command_and_unknown_commands_get_a_suggestion() {
         "/context /ctx",
         "/cost",
         "/init",
+        "/compact",
+        "/mode",
+        "/hitl",
+        "/policy",
+        "/audit",
+        "/memory /mem",
+        "/save",
+        "/mcp",
+        "/lsp",
+        "Shift+Tab cycles the approval mode",
     ] {
         assert!(screen.contains(name), "{name} missing:\n{screen}");
     }

@@ -1,0 +1,253 @@
+//! `/mode`, `/hitl`, `/audit`, `/policy`: the approval mode, the audit log, and what is allowed.
+
+use super::Flow;
+use crate::config::ApprovalMode;
+use crate::policy::audit::{ApprovedBy, AuditEntry, AuditLog, AuditOutcome};
+use crate::policy::redact::Redactor;
+use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::repl::Session;
+
+/// Entries `/audit` shows without an argument.
+const DEFAULT_AUDIT_ENTRIES: usize = 10;
+/// Most entries `/audit N` shows.
+const MAX_AUDIT_ENTRIES: usize = 1000;
+
+/// The modes in Shift+Tab order.
+const CYCLE: [ApprovalMode; 4] = [
+    ApprovalMode::Auto,
+    ApprovalMode::Plan,
+    ApprovalMode::Ask,
+    ApprovalMode::Full,
+];
+
+/// The mode Shift+Tab switches to from `mode`: auto → plan → ask → full → auto.
+pub fn next_mode(mode: ApprovalMode) -> ApprovalMode {
+    let i = CYCLE.iter().position(|m| *m == mode).unwrap_or(0);
+    CYCLE[(i + 1) % CYCLE.len()]
+}
+
+/// The lowercase name of `mode`, as `/mode` and the config spell it.
+pub fn mode_name(mode: ApprovalMode) -> &'static str {
+    match mode {
+        ApprovalMode::Ask => "ask",
+        ApprovalMode::Auto => "auto",
+        ApprovalMode::Plan => "plan",
+        ApprovalMode::Full => "full",
+    }
+}
+
+fn mode_help(mode: ApprovalMode) -> Msg {
+    match mode {
+        ApprovalMode::Ask => Msg::ModeAsk,
+        ApprovalMode::Auto => Msg::ModeAuto,
+        ApprovalMode::Plan => Msg::ModePlan,
+        ApprovalMode::Full => Msg::ModeFull,
+    }
+}
+
+/// `approval mode: plan — read-only tools until you approve a plan`.
+pub fn mode_line(mode: ApprovalMode, lang: Lang) -> String {
+    format!(
+        "{}: {} — {}",
+        tr(lang, Msg::ApprovalModeIs),
+        mode_name(mode),
+        tr(lang, mode_help(mode))
+    )
+}
+
+/// Switches to the next mode (Shift+Tab) and shows it.
+pub fn cycle_mode(session: &mut Session) {
+    let mode = next_mode(session.approval.mode());
+    switch_to(session, mode);
+}
+
+fn switch_to(session: &Session, mode: ApprovalMode) {
+    session.approval.set_mode(mode);
+    let style = session.surface().style;
+    session.say(&style.cyan(&mode_line(mode, session.lang)));
+}
+
+pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
+    match args {
+        "" => {
+            let current = session.approval.mode();
+            let style = session.surface().style;
+            let mut lines = vec![style.bold(&format!(
+                "{}: {}",
+                session.tr(Msg::ApprovalModeIs),
+                mode_name(current)
+            ))];
+            for m in CYCLE {
+                let mark = if m == current { "*" } else { " " };
+                lines.push(format!(
+                    "{mark} {:<5} {}",
+                    mode_name(m),
+                    style.dim(session.tr(mode_help(m)))
+                ));
+            }
+            lines.push(style.dim(session.tr(Msg::ShiftTabCycles)));
+            session.say(&lines.join("\n"));
+        }
+        "next" => cycle_mode(session),
+        other => match other.parse::<ApprovalMode>() {
+            Ok(m) => switch_to(session, m),
+            Err(e) => session.say_error(&format!("{e} (usage: /mode [ask|auto|plan|full])")),
+        },
+    }
+    Flow::Continue
+}
+
+pub(super) fn hitl(session: &mut Session, args: &str) -> Flow {
+    match args {
+        "" => session.say(&mode_line(session.approval.mode(), session.lang)),
+        "on" => switch_to(session, ApprovalMode::Ask),
+        "default" => switch_to(session, ApprovalMode::Auto),
+        other => session.say_error(&format!(
+            "unknown /hitl argument {other:?}: on (= ask mode) or default (= auto mode)"
+        )),
+    }
+    Flow::Continue
+}
+
+pub(super) fn audit(session: &mut Session, args: &str) -> Flow {
+    let n = match args {
+        "" => DEFAULT_AUDIT_ENTRIES,
+        text => match text.parse::<usize>() {
+            Ok(n) if n > 0 => n.min(MAX_AUDIT_ENTRIES),
+            _ => {
+                session.say_error(&format!(
+                    "expected a positive number of entries, got {text:?} (usage: /audit [N])"
+                ));
+                return Flow::Continue;
+            }
+        },
+    };
+    let dir = crate::app::audit_dir(&session.config);
+    // Entries are redacted when written; reading needs no secrets.
+    let log = AuditLog::new(dir.clone(), Redactor::new(Vec::new()));
+    match log.read_recent(n) {
+        Ok(entries) if entries.is_empty() => {
+            session.say(&format!(
+                "{} {}",
+                session.tr(Msg::AuditEmpty),
+                dir.display()
+            ));
+        }
+        Ok(entries) => {
+            let width = session.surface().width;
+            let lines: Vec<String> = entries.iter().map(|e| audit_line(e, width)).collect();
+            session.say(&lines.join("\n"));
+        }
+        Err(e) => session.say_error(&format!(
+            "cannot read the audit log in {}: {e}",
+            dir.display()
+        )),
+    }
+    Flow::Continue
+}
+
+/// One entry on one line: time, tool, outcome, approver, duration, then the arguments cut to `width` columns.
+pub fn audit_line(entry: &AuditEntry, width: usize) -> String {
+    let time = chrono::DateTime::parse_from_rfc3339(&entry.timestamp).map_or_else(
+        |_| entry.timestamp.clone(),
+        |t| t.format("%m-%d %H:%M:%S").to_string(),
+    );
+    let outcome = match entry.outcome {
+        AuditOutcome::Allow => "allow",
+        AuditOutcome::Deny => "deny",
+        AuditOutcome::Error => "error",
+    };
+    let approver = match entry.approver {
+        ApprovedBy::Hitl => "hitl",
+        ApprovedBy::Policy => "policy",
+        ApprovedBy::AutoClassifier => "auto-classifier",
+        ApprovedBy::Config => "config",
+        ApprovedBy::None => "none",
+    };
+    let head = format!(
+        "{time}  {:<16} {outcome:<5} {approver:<15} {:>6}ms  ",
+        entry.tool, entry.duration_ms
+    );
+    let args: String = entry.args.split_whitespace().collect::<Vec<_>>().join(" ");
+    let room = width.saturating_sub(head.chars().count()).max(20);
+    format!("{head}{}", cut_chars(&args, room))
+}
+
+fn cut_chars(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
+pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
+    let style = session.surface().style;
+    let none = session.tr(Msg::PolicyNoRules).to_string();
+    let list = |rules: &[String]| {
+        if rules.is_empty() {
+            vec![format!("    {none}")]
+        } else {
+            rules.iter().map(|r| format!("    {r}")).collect()
+        }
+    };
+    let mut lines = vec![mode_line(session.approval.mode(), session.lang)];
+    lines.push("  [approvals] allow:".to_string());
+    lines.extend(list(&session.config.approvals.allow));
+    lines.push("  [approvals] deny:".to_string());
+    lines.extend(list(&session.config.approvals.deny));
+    lines.push(format!("  {}", session.tr(Msg::PolicySessionRules)));
+    let learned: Vec<String> = session
+        .approval
+        .session_rules()
+        .rules()
+        .iter()
+        .map(|r| r.describe())
+        .collect();
+    lines.extend(list(&learned));
+    lines.push(style.dim(session.tr(Msg::PolicyGuards)));
+    session.say(&lines.join("\n"));
+    Flow::Continue
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_tab_cycles_auto_plan_ask_full() {
+        let mut mode = ApprovalMode::Auto;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            mode = next_mode(mode);
+            seen.push(mode_name(mode));
+        }
+        assert_eq!(seen, ["plan", "ask", "full", "auto"]);
+    }
+
+    #[test]
+    fn an_audit_line_fits_the_terminal() {
+        let entry = AuditEntry {
+            timestamp: "2026-03-04T05:06:07+00:00".to_string(),
+            tool: "write_file".to_string(),
+            args: format!(
+                "{{\"path\":\"a.txt\",\n\"content\":\"{}\"}}",
+                "x".repeat(300)
+            ),
+            outcome: AuditOutcome::Allow,
+            reason: String::new(),
+            approver: ApprovedBy::Policy,
+            duration_ms: 12,
+            metadata: serde_json::Value::Null,
+        };
+        let line = audit_line(&entry, 100);
+        assert!(
+            line.starts_with(
+                "03-04 05:06:07  write_file       allow policy              12ms  {\"path\":\"a.txt\", \"content\""
+            ),
+            "{line}"
+        );
+        assert_eq!(line.chars().count(), 100, "{line}");
+        assert!(line.ends_with('…'));
+    }
+}
