@@ -44,8 +44,7 @@ impl Sandbox {
             .arg(self.project.path())
             .args(["--base-url", &server.url(), "--model", "scripted-model"])
             .args(extra)
-            // Auto mode never runs MCP tools without a person; this test is about the MCP round trip.
-            .args(["--approval", "full", "-p", "echo something"])
+            .args(["-p", "echo something"])
             .stdin(Stdio::null())
             .output()
             .unwrap()
