@@ -430,6 +430,19 @@ impl McpManager {
         Ok(())
     }
 
+    /// The resources of a ready server (none when it does not declare the capability).
+    pub async fn resources(&self, name: &str) -> Result<Vec<RemoteResource>, String> {
+        let link = self
+            .link(name)
+            .ok_or_else(|| format!("MCP server `{name}` is not ready"))?;
+        if !link.session.supports_resources() {
+            return Ok(Vec::new());
+        }
+        link.list_resources(&CancellationToken::new())
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     /// The prompt templates of a ready server.
     pub async fn prompts(&self, name: &str) -> Result<Vec<RemotePrompt>, String> {
         let link = self

@@ -235,10 +235,11 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "mcp",
         aliases: &[],
-        usage: "[logs <name>|approve <name>]",
+        usage: "[logs|approve|restart|disable|enable|resources|prompts <name>]",
         help: [
-            "MCP servers: state and tools, stderr logs, approve a project server",
-            "MCP 服务器：状态和工具、stderr 日志、批准项目服务器",
+            "MCP servers: state and tools; stderr logs, approve a project server, restart, disable or enable \
+             one for this session, list its resources or prompts",
+            "MCP 服务器：状态和工具；stderr 日志、批准项目服务器、重启、本次会话禁用或启用、列出资源或提示模板",
         ],
         while_running: true,
         handler: services_cmds::mcp,

@@ -83,6 +83,11 @@ pub enum Msg {
     McpNone,
     McpApproved,
     McpNoLogs,
+    McpRestarting,
+    McpDisabled,
+    McpEnabling,
+    McpNoResources,
+    McpNoPrompts,
 }
 
 /// The text of `msg` in `lang`.
@@ -202,6 +207,16 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, McpApproved) => "已为本项目批准；正在启动",
         (Lang::En, McpNoLogs) => "no stderr output kept for",
         (Lang::Zh, McpNoLogs) => "没有保留的 stderr 输出：",
+        (Lang::En, McpRestarting) => "restarting",
+        (Lang::Zh, McpRestarting) => "正在重启",
+        (Lang::En, McpDisabled) => "stopped and disabled for this session",
+        (Lang::Zh, McpDisabled) => "已停止，本次会话中禁用",
+        (Lang::En, McpEnabling) => "enabled; starting",
+        (Lang::Zh, McpEnabling) => "已启用；正在启动",
+        (Lang::En, McpNoResources) => "the server lists no resources",
+        (Lang::Zh, McpNoResources) => "该服务器没有列出资源",
+        (Lang::En, McpNoPrompts) => "the server lists no prompts",
+        (Lang::Zh, McpNoPrompts) => "该服务器没有列出提示模板",
     }
 }
 

@@ -485,6 +485,11 @@ async fn restart_disable_enable_and_prompts_on_a_real_server() {
     let prompts = h.manager.prompts("everything").await.unwrap();
     assert!(!prompts.is_empty(), "server-everything lists prompts");
     assert!(prompts.iter().all(|p| !p.name.is_empty()), "{prompts:?}");
+    let resources = h.manager.resources("everything").await.unwrap();
+    assert!(
+        resources.iter().any(|r| !r.uri.is_empty()),
+        "server-everything lists resources"
+    );
 
     h.manager.disable("everything").await.unwrap();
     assert_eq!(h.state("everything"), ServerState::Disabled);

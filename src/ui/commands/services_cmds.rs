@@ -6,7 +6,8 @@ use crate::mcp::{Origin, ServerState, ServerStatus};
 use crate::ui::i18n::Msg;
 use crate::ui::repl::Session;
 
-const MCP_USAGE: &str = "usage: /mcp [logs <name> | approve <name>]";
+const MCP_USAGE: &str =
+    "usage: /mcp [logs|approve|restart|disable|enable|resources|prompts <name>]";
 
 /// One `/mcp` line: name, where it is configured, its state and tool count, and what to do about it.
 pub fn mcp_line(s: &ServerStatus) -> String {
@@ -72,9 +73,71 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 Err(e) => session.say_error(&e),
             }
         }
+        ["restart", name] => {
+            let result = session.runtime.block_on(mcp.restart(name));
+            report(session, name, result, Msg::McpRestarting);
+        }
+        ["disable", name] => {
+            let result = session.runtime.block_on(mcp.disable(name));
+            report(session, name, result, Msg::McpDisabled);
+        }
+        ["enable", name] => {
+            // Starting spawns onto the runtime.
+            let result = {
+                let _inside = session.runtime.enter();
+                mcp.enable(name)
+            };
+            report(session, name, result, Msg::McpEnabling);
+        }
+        ["resources", name] => match session.runtime.block_on(mcp.resources(name)) {
+            Ok(list) if list.is_empty() => {
+                session.say(&format!("{name}: {}", session.tr(Msg::McpNoResources)));
+            }
+            Ok(list) => {
+                let lines: Vec<String> = list
+                    .iter()
+                    .map(|r| {
+                        let mut line = format!("@{name}:{}  {}", r.uri, r.name);
+                        if let Some(d) = r.description.as_deref().filter(|d| !d.is_empty()) {
+                            line.push_str(&format!(" — {d}"));
+                        }
+                        line
+                    })
+                    .collect();
+                session.say(&lines.join("\n"));
+            }
+            Err(e) => session.say_error(&e),
+        },
+        ["prompts", name] => match session.runtime.block_on(mcp.prompts(name)) {
+            Ok(list) if list.is_empty() => {
+                session.say(&format!("{name}: {}", session.tr(Msg::McpNoPrompts)));
+            }
+            Ok(list) => {
+                let lines: Vec<String> = list
+                    .iter()
+                    .map(|p| {
+                        let mut line = format!("{}({})", p.name, p.arguments.join(", "));
+                        if let Some(d) = p.description.as_deref().filter(|d| !d.is_empty()) {
+                            line.push_str(&format!(" — {d}"));
+                        }
+                        line
+                    })
+                    .collect();
+                session.say(&lines.join("\n"));
+            }
+            Err(e) => session.say_error(&e),
+        },
         _ => session.say_error(MCP_USAGE),
     }
     Flow::Continue
+}
+
+/// Says `done` for `name`, or the error.
+fn report(session: &Session, name: &str, result: Result<(), String>, done: Msg) {
+    match result {
+        Ok(()) => session.say(&format!("{name}: {}", session.tr(done))),
+        Err(e) => session.say_error(&e),
+    }
 }
 
 pub(super) fn lsp(session: &mut Session, _args: &str) -> Flow {

@@ -133,5 +133,31 @@ fn mcp_shows_servers_their_logs_and_approves_project_servers() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(run("/mcp restart peer").contains("usage: /mcp [logs <name> | approve <name>]"));
+    let wait_state = |run: &mut dyn FnMut(&str) -> String, name: &str, state: &str| {
+        let deadline = Instant::now() + terminal::DEADLINE;
+        loop {
+            let out = run("/mcp");
+            if line_of(&out, name).contains(state) {
+                return out;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{name} never became {state}:\n{out}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    assert!(run("/mcp disable peer").contains("peer: stopped and disabled for this session"));
+    let out = wait_state(&mut run, "peer", " disabled");
+    assert!(!line_of(&out, "peer").ends_with("3 tools"), "{out}");
+    assert!(run("/mcp restart peer").contains("/mcp enable peer"));
+    assert!(run("/mcp enable peer").contains("peer: enabled; starting"));
+    wait_state(&mut run, "peer", " ready ");
+    assert!(run("/mcp restart peer").contains("peer: restarting"));
+    let out = wait_state(&mut run, "peer", " ready ");
+    assert!(line_of(&out, "peer").ends_with("3 tools"), "{out}");
+    assert!(run("/mcp prompts peer").contains("peer: the server lists no prompts"));
+    assert!(run("/mcp resources peer").contains("peer: the server lists no resources"));
+    assert!(run("/mcp restart nope").contains("no MCP server named `nope`"));
+    assert!(run("/mcp frobnicate peer").contains("usage: /mcp [logs|approve|restart"));
 }
