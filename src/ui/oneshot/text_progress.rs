@@ -4,6 +4,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use crate::agent::{AgentEvent, EventSink, ToolStatus};
+use crate::ui::render::compaction_line;
 
 /// Longest argument preview on a tool line.
 const ARGS_PREVIEW_CHARS: usize = 120;
@@ -114,7 +115,8 @@ impl EventSink for TextProgress {
                 Self::flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
                 eprintln!(
-                    "· context compacted: {stage} ({messages} messages, ~{tokens_before} → ~{tokens_after} tokens)"
+                    "{}",
+                    compaction_line(stage, tokens_before, tokens_after, messages)
                 );
             }
             AgentEvent::TurnCancelled => {

@@ -168,8 +168,11 @@ impl EventSink for TerminalSink {
                 messages,
             } => {
                 self.flush_answer(&mut inner);
-                let line = style.dim(&format!(
-                    "· context compacted: {stage} ({messages} messages, ~{tokens_before} → ~{tokens_after} tokens)"
+                let line = style.dim(&super::compaction_line(
+                    stage,
+                    tokens_before,
+                    tokens_after,
+                    messages,
                 ));
                 self.write_lines(&mut inner, &[line]);
             }

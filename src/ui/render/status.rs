@@ -81,6 +81,18 @@ pub fn estimate_message_tokens(message: &Message) -> u64 {
     n
 }
 
+/// The one-line report of a compaction, shared by the REPL and `-p` output.
+pub fn compaction_line(
+    stage: impl std::fmt::Display,
+    tokens_before: u64,
+    tokens_after: u64,
+    messages: usize,
+) -> String {
+    format!(
+        "· context compacted: {stage} ({messages} messages, ~{tokens_before} → ~{tokens_after} tokens)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
