@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: the scripted server and test doubles for the LLM layer.
 #![allow(dead_code, unused_imports)]
 
+pub mod agent_harness;
 pub mod recording_sink;
 pub mod scripted_server;
 

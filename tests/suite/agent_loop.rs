@@ -2,201 +2,44 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use paicli::agent::{
-    Agent, AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome,
+use crate::support::agent_harness::{
+    self as harness, FnClient, Project, Request, Step, assert_valid_pairing,
 };
-use paicli::llm::{
-    ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, StreamDelta, ToolCall, ToolSpec,
-    Usage,
-};
-use paicli::policy::path_guard::PathGuard;
-use paicli::tools::{
-    self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolLimits, ToolRegistry,
-};
+use paicli::agent::{AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome};
+use paicli::llm::{ChatResponse, LlmError, Message, Role, ToolSpec};
+use paicli::tools::ToolContext;
 
-/// One scripted model reply.
-enum Step {
-    Reply(ChatResponse),
-    /// Streams `text`, then waits until the request is cancelled.
-    StreamThenHang(String),
-    Fail(LlmError),
-}
+const HELLO: &str = "public class Hello {\n    public static void main(String[] a) {\n        System.out.println(\"Hello World\");\n    }\n}\n";
 
-/// What one request carried.
-#[derive(Clone)]
-struct Request {
-    messages: Vec<Message>,
-    tools: Vec<ToolSpec>,
-}
-
-#[derive(Default)]
-struct ScriptedClient {
-    steps: Mutex<VecDeque<Step>>,
-    requests: Mutex<Vec<Request>>,
-}
-
-impl ScriptedClient {
-    fn new(steps: Vec<Step>) -> Arc<Self> {
-        Arc::new(ScriptedClient {
-            steps: Mutex::new(steps.into()),
-            requests: Mutex::default(),
-        })
-    }
-
-    fn requests(&self) -> Vec<Request> {
-        self.requests.lock().unwrap().clone()
-    }
-}
-
-#[async_trait]
-impl LlmClient for ScriptedClient {
-    async fn chat(
-        &self,
-        messages: &[Message],
-        tools: &[ToolSpec],
-        sink: &dyn DeltaSink,
-        cancel: &CancellationToken,
-    ) -> Result<ChatResponse, LlmError> {
-        self.requests.lock().unwrap().push(Request {
-            messages: messages.to_vec(),
-            tools: tools.to_vec(),
-        });
-        let step = self.steps.lock().unwrap().pop_front();
-        match step {
-            Some(Step::Reply(r)) => {
-                if !r.reasoning.is_empty() {
-                    sink.on_delta(StreamDelta::Reasoning(r.reasoning.clone()));
-                }
-                if !r.content.is_empty() {
-                    sink.on_delta(StreamDelta::Content(r.content.clone()));
-                }
-                Ok(r)
-            }
-            Some(Step::StreamThenHang(text)) => {
-                sink.on_delta(StreamDelta::Content(text));
-                cancel.cancelled().await;
-                Err(LlmError::Cancelled)
-            }
-            Some(Step::Fail(e)) => Err(e),
-            None => Err(LlmError::InvalidResponse("script exhausted".into())),
-        }
-    }
-
-    fn model(&self) -> &str {
-        "scripted"
-    }
+/// A temp project holding `Hello.java`.
+fn hello_project() -> Project {
+    let project = Project::new();
+    project.write("Hello.java", HELLO);
+    project
 }
 
 fn answer(text: &str) -> Step {
-    Step::Reply(ChatResponse {
-        content: text.into(),
-        finish_reason: Some("stop".into()),
-        usage: Some(Usage {
-            prompt_tokens: 100,
-            completion_tokens: 10,
-            ..Usage::default()
-        }),
-        ..ChatResponse::default()
-    })
+    Step::Reply(harness::answer(text))
 }
 
+/// Tool calls, with reasoning (kept on the assistant message for providers that echo it).
 fn calls(list: &[(&str, &str, serde_json::Value)]) -> Step {
     Step::Reply(ChatResponse {
         reasoning: "let me look".into(),
-        tool_calls: list
-            .iter()
-            .map(|(id, name, args)| ToolCall {
-                id: (*id).into(),
-                name: (*name).into(),
-                arguments: args.to_string(),
-            })
-            .collect(),
-        finish_reason: Some("tool_calls".into()),
-        usage: Some(Usage {
-            prompt_tokens: 100,
-            completion_tokens: 10,
-            ..Usage::default()
-        }),
-        ..ChatResponse::default()
+        ..harness::calls(list)
     })
-}
-
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-impl Project {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("Hello.java"),
-            "public class Hello {\n    public static void main(String[] a) {\n        System.out.println(\"Hello World\");\n    }\n}\n",
-        )
-        .unwrap();
-        Project { dir }
-    }
-
-    fn agent(&self, client: Arc<ScriptedClient>, options: AgentOptions) -> Agent {
-        let root = self.dir.path().canonicalize().unwrap();
-        let mut registry = ToolRegistry::new();
-        for tool in tools::core_tools() {
-            registry.register(tool);
-        }
-        let registry = Arc::new(registry);
-        let executor = Executor::new(Arc::clone(&registry), ExecutorOptions::default());
-        let ctx = ToolContext {
-            root: root.clone(),
-            guard: Arc::new(PathGuard::new(&root).unwrap()),
-            spill: Arc::new(SpillStore::new(&root, true, 32_000)),
-            cancel: CancellationToken::new(),
-            limits: ToolLimits::default(),
-            gates: Vec::new(),
-        };
-        Agent::new(
-            client,
-            registry,
-            executor,
-            ctx,
-            "system prompt".into(),
-            options,
-        )
-    }
-}
-
-/// Every assistant tool call is answered by exactly one tool message right after it, and no tool message is
-/// orphaned: what providers require of a request.
-fn assert_valid_pairing(messages: &[Message]) {
-    let mut i = 0;
-    while i < messages.len() {
-        let m = &messages[i];
-        assert_ne!(m.role, Role::Tool, "orphan tool message at {i}");
-        i += 1;
-        if m.role == Role::Assistant && !m.tool_calls.is_empty() {
-            for call in &m.tool_calls {
-                let answer = messages.get(i).expect("tool result missing");
-                assert_eq!(answer.role, Role::Tool, "expected a tool message at {i}");
-                assert_eq!(
-                    answer.tool_call_id.as_deref(),
-                    Some(call.id.as_str()),
-                    "results out of call order"
-                );
-                i += 1;
-            }
-        }
-    }
 }
 
 #[tokio::test]
 async fn read_edit_answer_round_trip_keeps_history_paired() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         calls(&[("call_1", "read_file", json!({"path": "Hello.java"}))]),
         calls(&[(
             "call_2",
@@ -205,7 +48,7 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
         )]),
         answer("Changed the greeting to Hello PaiCLI."),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let events = EventLog::default();
     let report = agent
         .run_turn("change the greeting", &events, CancellationToken::new())
@@ -217,7 +60,7 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
     }
     assert_eq!(report.requests, 3);
     assert_eq!(report.usage.prompt_tokens, 300);
-    let source = std::fs::read_to_string(project.dir.path().join("Hello.java")).unwrap();
+    let source = std::fs::read_to_string(project.root.join("Hello.java")).unwrap();
     assert!(
         source.contains("System.out.println(\"Hello PaiCLI\");"),
         "{source}"
@@ -272,8 +115,8 @@ async fn read_edit_answer_round_trip_keeps_history_paired() {
 
 #[tokio::test]
 async fn parallel_calls_unknown_tools_and_bad_arguments_answer_in_call_order() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         calls(&[
             ("a", "list_dir", json!({"path": "."})),
             ("b", "no_such_tool", json!({})),
@@ -282,7 +125,7 @@ async fn parallel_calls_unknown_tools_and_bad_arguments_answer_in_call_order() {
         ]),
         answer("done"),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let report = agent
         .run_turn(
             "look around",
@@ -321,8 +164,8 @@ impl EventSink for CancelOnToolStart {
 
 #[tokio::test]
 async fn cancelling_a_running_command_leaves_a_valid_history() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         calls(&[
             (
                 "call_1",
@@ -333,7 +176,7 @@ async fn cancelling_a_running_command_leaves_a_valid_history() {
         ]),
         answer("next turn works"),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let cancel = CancellationToken::new();
     let sink = CancelOnToolStart {
         log: EventLog::default(),
@@ -373,12 +216,12 @@ async fn cancelling_a_running_command_leaves_a_valid_history() {
 
 #[tokio::test]
 async fn cancelling_mid_stream_keeps_the_partial_answer_marked() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         Step::StreamThenHang("Half an ans".into()),
         answer("ok"),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
     struct CancelOnText(CancellationToken);
@@ -400,8 +243,8 @@ async fn cancelling_mid_stream_keeps_the_partial_answer_marked() {
 
 #[tokio::test]
 async fn iteration_limit_ends_with_a_tool_less_partial_report() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         calls(&[("c1", "list_dir", json!({"path": "."}))]),
         calls(&[("c2", "list_dir", json!({"path": "."}))]),
         answer("Done: listed files. Verified: nothing. Not done: the edit. Next steps: rerun."),
@@ -411,7 +254,7 @@ async fn iteration_limit_ends_with_a_tool_less_partial_report() {
         token_budget: None,
         ..AgentOptions::default()
     };
-    let mut agent = project.agent(Arc::clone(&client), options);
+    let mut agent = project.agent(client.clone(), options, vec![], vec![]);
     let report = agent
         .run_turn("do a lot", &EventLog::default(), CancellationToken::new())
         .await;
@@ -440,15 +283,15 @@ async fn iteration_limit_ends_with_a_tool_less_partial_report() {
 
 #[tokio::test]
 async fn a_model_error_fails_the_turn_and_keeps_the_session() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         Step::Fail(LlmError::Auth {
             status: 401,
             message: "bad key".into(),
         }),
         answer("second try"),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let events = EventLog::default();
     let report = agent
         .run_turn("hi", &events, CancellationToken::new())
@@ -514,13 +357,13 @@ impl paicli::agent::TurnHook for OfflineHook {
 
 #[tokio::test]
 async fn turn_hooks_filter_tools_gate_calls_and_notify_per_turn() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         calls(&[("c1", "list_dir", json!({"path": "."}))]),
         answer("ok"),
         answer("ok again"),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     agent.add_turn_hook(Arc::new(OfflineHook));
     let events = EventLog::default();
     agent
@@ -573,15 +416,15 @@ fn shown_text(events: &EventLog) -> String {
 
 #[tokio::test]
 async fn dsml_tool_calls_in_the_answer_text_run_as_real_calls() {
-    let project = Project::new();
-    let client = ScriptedClient::new(vec![
+    let project = hello_project();
+    let client = FnClient::steps(vec![
         answer(&format!(
             "Let me look.\n{}",
             dsml_block("list_dir", "path", ".")
         )),
         answer("It holds Hello.java."),
     ]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let events = EventLog::default();
     let report = agent
         .run_turn("what is here?", &events, CancellationToken::new())
@@ -609,13 +452,13 @@ async fn dsml_tool_calls_in_the_answer_text_run_as_real_calls() {
 
 #[tokio::test]
 async fn dsml_that_cannot_run_is_shown_with_a_notice() {
-    let project = Project::new();
+    let project = hello_project();
     let content = format!(
         "Trying.\n{}",
         dsml_block("format_disk", "device", "/dev/sda")
     );
-    let client = ScriptedClient::new(vec![answer(&content)]);
-    let mut agent = project.agent(Arc::clone(&client), AgentOptions::default());
+    let client = FnClient::steps(vec![answer(&content)]);
+    let mut agent = project.agent(client.clone(), AgentOptions::default(), vec![], vec![]);
     let events = EventLog::default();
     let report = agent
         .run_turn("go", &events, CancellationToken::new())

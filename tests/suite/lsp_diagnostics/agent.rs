@@ -3,63 +3,13 @@
 //!
 //! The source is wired in with `Agent::set_diagnostics`, exactly as the app does.
 
-use std::collections::VecDeque;
-use std::sync::Mutex;
-
-use async_trait::async_trait;
+use crate::support::agent_harness::{FnClient, answer, calls};
 use paicli::agent::{Agent, AgentOptions, EventLog, TurnOutcome};
-use paicli::llm::{
-    ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, ToolCall, ToolSpec, Usage,
-};
+use paicli::llm::{LlmClient, Message, Role};
 use paicli::lsp::HEADER;
 use paicli::tools::{self, Executor, ExecutorOptions, ToolRegistry};
 
 use super::*;
-
-/// Replies in order and records what each request carried.
-struct Script {
-    replies: Mutex<VecDeque<ChatResponse>>,
-    requests: Mutex<Vec<Vec<Message>>>,
-}
-
-#[async_trait]
-impl LlmClient for Script {
-    async fn chat(
-        &self,
-        messages: &[Message],
-        _tools: &[ToolSpec],
-        _sink: &dyn DeltaSink,
-        _cancel: &CancellationToken,
-    ) -> Result<ChatResponse, LlmError> {
-        self.requests.lock().unwrap().push(messages.to_vec());
-        self.replies
-            .lock()
-            .unwrap()
-            .pop_front()
-            .ok_or_else(|| LlmError::InvalidResponse("script exhausted".into()))
-    }
-
-    fn model(&self) -> &str {
-        "scripted"
-    }
-}
-
-/// Collects the files successful edits changed since the last model request.
-fn calls(list: &[(&str, &str, Value)]) -> ChatResponse {
-    ChatResponse {
-        tool_calls: list
-            .iter()
-            .map(|(id, name, args)| ToolCall {
-                id: (*id).into(),
-                name: (*name).into(),
-                arguments: args.to_string(),
-            })
-            .collect(),
-        finish_reason: Some("tool_calls".into()),
-        usage: Some(Usage::default()),
-        ..ChatResponse::default()
-    }
-}
 
 /// The diagnostics messages a request carried.
 fn injected(request: &[Message]) -> Vec<String> {
@@ -86,43 +36,33 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
         "int main(void) {\n    return 0;\n}\n",
     )
     .unwrap();
-    let script = Arc::new(Script {
-        replies: Mutex::new(
-            vec![
-                calls(&[
-                    (
-                        "c1",
-                        "edit_file",
-                        json!({"path": "calc.py", "old_text": "a + b", "new_text": "a + c"}),
-                    ),
-                    (
-                        "c2",
-                        "edit_file",
-                        json!({"path": "main.c", "old_text": "return 0;", "new_text": "return 0"}),
-                    ),
-                ]),
-                calls(&[
-                    (
-                        "c3",
-                        "edit_file",
-                        json!({"path": "calc.py", "old_text": "a + c", "new_text": "a + b"}),
-                    ),
-                    (
-                        "c4",
-                        "edit_file",
-                        json!({"path": "main.c", "old_text": "return 0", "new_text": "return 0;"}),
-                    ),
-                ]),
-                ChatResponse {
-                    content: "fixed".into(),
-                    finish_reason: Some("stop".into()),
-                    ..ChatResponse::default()
-                },
-            ]
-            .into(),
-        ),
-        requests: Mutex::default(),
-    });
+    let script = FnClient::script(vec![
+        calls(&[
+            (
+                "c1",
+                "edit_file",
+                json!({"path": "calc.py", "old_text": "a + b", "new_text": "a + c"}),
+            ),
+            (
+                "c2",
+                "edit_file",
+                json!({"path": "main.c", "old_text": "return 0;", "new_text": "return 0"}),
+            ),
+        ]),
+        calls(&[
+            (
+                "c3",
+                "edit_file",
+                json!({"path": "calc.py", "old_text": "a + c", "new_text": "a + b"}),
+            ),
+            (
+                "c4",
+                "edit_file",
+                json!({"path": "main.c", "old_text": "return 0", "new_text": "return 0;"}),
+            ),
+        ]),
+        answer("fixed"),
+    ]);
     let manager = Arc::new(project.manager(&[], Duration::from_secs(20)));
 
     let mut registry = ToolRegistry::new();
@@ -154,7 +94,7 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
         report.outcome
     );
 
-    let requests = script.requests.lock().unwrap().clone();
+    let requests: Vec<Vec<Message>> = script.requests().into_iter().map(|r| r.messages).collect();
     assert_eq!(requests.len(), 3);
     assert!(injected(&requests[0]).is_empty());
 
