@@ -6,7 +6,7 @@ use super::*;
 
 fn store() -> (tempfile::TempDir, MemoryStore) {
     let home = tempfile::tempdir().unwrap();
-    let store = MemoryStore::new(&home.path().join("home"), Path::new("/work/project"));
+    let store = MemoryStore::new(&home.path().join("home"), Path::new("/srv/example-project"));
     (home, store)
 }
 
@@ -247,7 +247,7 @@ fn concurrent_writers_from_threads_lose_nothing() {
         .map(|t| {
             let home = Arc::clone(&home);
             std::thread::spawn(move || {
-                let store = MemoryStore::new(&home, Path::new("/work/project"));
+                let store = MemoryStore::new(&home, Path::new("/srv/example-project"));
                 for i in 0..15 {
                     let fact = format!("writer {t} fact number {i} about component alpha{t}x{i}");
                     let keep = SaveOptions {
@@ -262,6 +262,6 @@ fn concurrent_writers_from_threads_lose_nothing() {
     for h in handles {
         h.join().unwrap();
     }
-    let store = MemoryStore::new(&home, Path::new("/work/project"));
+    let store = MemoryStore::new(&home, Path::new("/srv/example-project"));
     assert_eq!(store.list(None).unwrap().len(), 60);
 }
