@@ -104,6 +104,17 @@ fn print_banner(session: &Session) {
         p.model,
         session.config.project_root.display()
     ));
+    let servers = session.services.mcp.status();
+    if !servers.is_empty() {
+        let ready = servers
+            .iter()
+            .filter(|s| s.state == crate::mcp::ServerState::Ready)
+            .count();
+        session.say(&style.dim(&format!(
+            "MCP {ready}/{} ready (/mcp for details)",
+            servers.len()
+        )));
+    }
     session.say(&style.dim(session.tr(Msg::Tip)));
 }
 

@@ -81,6 +81,12 @@ fn mcp_shows_servers_their_logs_and_approves_project_servers() {
     .unwrap();
     let server = ScriptedServer::start();
     let t = sandbox.start(&server);
+    // The banner counts the configured servers (the user's may still be starting; the project's waits).
+    assert!(
+        t.screen().contains("/2 ready (/mcp for details)"),
+        "{}",
+        t.screen()
+    );
     let mut prompts = 1;
     let mut run = |command: &str| {
         t.submit(command);
