@@ -11,7 +11,7 @@
 mod fence;
 pub mod parse;
 mod rules;
-mod unwrap;
+pub mod unwrap;
 
 use std::path::PathBuf;
 use std::sync::Arc;

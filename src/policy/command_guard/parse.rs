@@ -3,6 +3,9 @@
 //!
 //! It never fails: text it does not understand stays part of a word, so the rules see it rather than skip it.
 
+/// How a substitution stands in a word's `text` (its command line is in `substitutions`).
+pub const SUBSTITUTION: &str = "$(…)";
+
 /// One word after quote removal. Substitutions are kept as `$(…)` in `text`; their inner command lines are in
 /// `substitutions` so the rules can check them too.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -330,7 +333,7 @@ impl Lexer {
 
     fn substitute(&mut self, inner: String) {
         self.in_word = true;
-        self.word.text.push_str("$(…)");
+        self.word.text.push_str(SUBSTITUTION);
         self.word.substitutions.push(inner.clone());
         self.substitutions.push(inner);
     }

@@ -19,7 +19,7 @@ fn is_assignment(word: &str) -> bool {
 }
 
 /// Options of a wrapper that take a separate value.
-fn skip_options<'a>(words: &'a [String], with_value: &[&str]) -> &'a [String] {
+pub fn skip_options<'a>(words: &'a [String], with_value: &[&str]) -> &'a [String] {
     let mut rest = words;
     while let Some(first) = rest.first() {
         if first == "--" {

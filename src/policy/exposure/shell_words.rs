@@ -1,90 +1,40 @@
-//! A small shell word splitter for spotting network commands inside `execute_command`.
-//!
-//! Enough for this check only: quotes and backslashes, and `; | & ( ) \n`, `$(` and backticks as command
-//! separators, so `echo ok && curl x` and `$(wget y)` are both seen. It can move onto the shared shell tokenizer
-//! (`policy::command_guard`) once that exists.
+//! Spotting network commands inside `execute_command`, on the command guard's shell parser
+//! (`policy::command_guard::parse`): quoting, `&&`/`;`/pipes, subshells, `$(...)`, backticks, here-documents and
+//! `bash -c` scripts are all seen, so `echo ok && curl x` and `$(wget y)` are both found.
 
-/// Splits `command` into simple commands, each a list of words with quotes removed.
+use crate::policy::command_guard::{parse, unwrap};
+
+/// How deep `bash -c` scripts and substitutions inside substitutions are followed.
+const MAX_NESTING: usize = 8;
+
+/// Splits `command` into simple commands, each a list of words with quotes removed: the line's own commands
+/// first, then those inside `bash -c` scripts and substitutions.
 pub fn split_commands(command: &str) -> Vec<Vec<String>> {
     let mut commands = Vec::new();
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = command.chars().peekable();
-    let end_word = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
-        if *in_word {
-            words.push(std::mem::take(word));
-            *in_word = false;
-        }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                for q in chars.by_ref() {
-                    if q == '\'' {
-                        break;
-                    }
-                    word.push(q);
-                }
-            }
-            '"' => {
-                in_word = true;
-                while let Some(q) = chars.next() {
-                    match q {
-                        '"' => break,
-                        // A substitution inside quotes still runs: leave the quotes and split there, so
-                        // `echo "$(curl x)"` shows `curl x`. The closing quote then opens a harmless empty word.
-                        '`' | '$' if q == '`' || chars.peek() == Some(&'(') => {
-                            if q == '$' {
-                                chars.next();
-                            }
-                            end_word(&mut word, &mut in_word, &mut words);
-                            if !words.is_empty() {
-                                commands.push(std::mem::take(&mut words));
-                            }
-                            break;
-                        }
-                        '\\' => {
-                            if let Some(n) = chars.next() {
-                                word.push(n);
-                            }
-                        }
-                        _ => word.push(q),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(n) = chars.next() {
-                    word.push(n);
-                }
-            }
-            ';' | '|' | '&' | '(' | ')' | '\n' | '`' | '{' | '}' => {
-                end_word(&mut word, &mut in_word, &mut words);
-                if !words.is_empty() {
-                    commands.push(std::mem::take(&mut words));
-                }
-            }
-            '$' if chars.peek() == Some(&'(') => {
-                chars.next();
-                end_word(&mut word, &mut in_word, &mut words);
-                if !words.is_empty() {
-                    commands.push(std::mem::take(&mut words));
-                }
-            }
-            c if c.is_whitespace() => end_word(&mut word, &mut in_word, &mut words),
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    end_word(&mut word, &mut in_word, &mut words);
-    if !words.is_empty() {
-        commands.push(words);
-    }
+    collect_commands(command, 0, &mut commands);
     commands
+}
+
+fn collect_commands(line: &str, depth: usize, out: &mut Vec<Vec<String>>) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    let script = parse::parse(line);
+    let mut nested = Vec::new();
+    for command in script.commands() {
+        let words: Vec<String> = command.words.iter().map(|w| w.text.clone()).collect();
+        // A word that is only a substitution runs nothing by itself; its inner line is collected below.
+        if words.iter().all(|w| w == parse::SUBSTITUTION) {
+            continue;
+        }
+        if let Some(inner) = unwrap::shell_script(unwrap::unwrap_command(&words)) {
+            nested.push(inner.to_string());
+        }
+        out.push(words);
+    }
+    for inner in nested.iter().chain(&script.substitutions) {
+        collect_commands(inner, depth + 1, out);
+    }
 }
 
 /// A simple command that reaches the network.
@@ -96,11 +46,6 @@ pub struct NetworkCommand {
     pub urls: Option<Vec<String>>,
 }
 
-/// Programs that wrap another command (`sudo curl ...`, `timeout 5 wget ...`).
-const WRAPPERS: &[&str] = &[
-    "sudo", "env", "nohup", "time", "timeout", "command", "exec", "nice", "xargs", "stdbuf",
-];
-
 /// The network commands in `command`, in order.
 pub fn network_commands(command: &str) -> Vec<NetworkCommand> {
     split_commands(command)
@@ -110,32 +55,20 @@ pub fn network_commands(command: &str) -> Vec<NetworkCommand> {
 }
 
 fn classify_words(words: &[String]) -> Option<NetworkCommand> {
-    let mut i = 0;
-    // Skip `VAR=value` prefixes and wrapper programs with their options (`timeout -s KILL 5 curl ...`).
-    while let Some(word) = words.get(i) {
-        if is_assignment(word) {
-            i += 1;
-        } else if WRAPPERS.contains(&program_name(word)) {
-            i += 1;
-            while let Some(arg) = words.get(i) {
-                if matches!(
-                    arg.as_str(),
-                    "-u" | "-g" | "-s" | "-k" | "-n" | "-C" | "--signal"
-                ) {
-                    i += 2;
-                } else if arg.starts_with('-') || is_assignment(arg) || is_duration(arg) {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-        } else {
-            break;
-        }
+    // The guard refuses `sudo` itself; here it is only one more wrapper around the command that goes online.
+    let mut rest = unwrap::unwrap_command(words);
+    while rest
+        .first()
+        .is_some_and(|w| matches!(unwrap::program_name(w).as_str(), "sudo" | "doas"))
+    {
+        rest = unwrap::unwrap_command(unwrap::skip_options(
+            &rest[1..],
+            &["-u", "-g", "-C", "-h", "-p"],
+        ));
     }
-    let rest = words.get(i..).unwrap_or_default();
     let (first, args) = rest.split_first()?;
-    let program = program_name(first);
+    let program = unwrap::program_name(first);
+    let program = program.as_str();
     let sub = subcommand(args);
     let label = |s: &str| Some(format!("{program} {s}").trim_end().to_string());
     let found = match program {
@@ -192,21 +125,4 @@ fn subcommand(args: &[String]) -> &str {
         }
     }
     ""
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
-
-/// `5`, `2.5`, `10s`, `1m` (a `timeout` or `nice` argument).
-fn is_duration(word: &str) -> bool {
-    let digits = word.trim_end_matches(['s', 'm', 'h', 'd']);
-    !digits.is_empty() && digits.parse::<f64>().is_ok()
-}
-
-/// `/usr/bin/curl` → `curl`.
-fn program_name(word: &str) -> &str {
-    word.rsplit('/').next().unwrap_or(word)
 }
