@@ -147,6 +147,8 @@ pub struct Agent {
     history: Vec<Message>,
     options: AgentOptions,
     session_usage: Usage,
+    /// Tokens summary requests spent that the running turn has not counted yet.
+    compaction_usage: Usage,
     pending_diagnostics: Vec<String>,
     /// Checks files this turn wrote or edited before the next request (language servers, syntax check).
     diagnostics: Option<Arc<dyn DiagnosticsSource>>,
@@ -188,6 +190,7 @@ impl Agent {
             }),
             options,
             session_usage: Usage::default(),
+            compaction_usage: Usage::default(),
             pending_diagnostics: Vec::new(),
             diagnostics: None,
             unchecked_files: Vec::new(),
@@ -315,6 +318,7 @@ impl Agent {
             // Spill already happened in the executor; now clear, then summarize, if the next request needs it.
             self.compact_if_needed(Trigger::Threshold, &tools, events, &cancel)
                 .await;
+            self.absorb_compaction_usage(&mut budget, &mut turn_usage);
             if cancel.is_cancelled() {
                 break TurnOutcome::Cancelled;
             }
@@ -489,6 +493,13 @@ impl Agent {
         }
     }
 
+    /// Counts tokens spent on summaries (already in the session total) toward the turn and its budget.
+    fn absorb_compaction_usage(&mut self, budget: &mut AgentBudget, turn_usage: &mut Usage) {
+        let spent = std::mem::take(&mut self.compaction_usage);
+        budget.record_tokens(spent.prompt_tokens, spent.completion_tokens);
+        turn_usage.add(&spent);
+    }
+
     fn record_usage(
         &mut self,
         response: &ChatResponse,
@@ -496,6 +507,7 @@ impl Agent {
         budget: &mut AgentBudget,
         turn_usage: &mut Usage,
     ) {
+        self.absorb_compaction_usage(budget, turn_usage);
         let Some(usage) = response.usage else { return };
         budget.record_tokens(usage.prompt_tokens, usage.completion_tokens);
         turn_usage.add(&usage);

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::tokens::estimate_request;
 use super::{Agent, AgentEvent, EventSink};
-use crate::llm::{Message, Role, ToolSpec};
+use crate::llm::{Message, Role, ToolSpec, Usage};
 
 pub use clear::{CLEARED_MARKER, clear_old_results};
 pub use summarize::{REQUIRED_HEADINGS, SummaryError, SummaryLimits};
@@ -183,14 +183,27 @@ impl Agent {
         let cut = choose_cut(&self.history, &self.turn_starts, keep_turns)
             .ok_or(CompactionError::NothingToCompact)?;
         let before = estimate_request(&self.history, tools);
+        let mut spent = Usage::default();
         let summary = summarize::summarize(
             self.client.as_ref(),
             &self.history[1..cut],
             focus,
             self.thresholds.summary_limits(),
             cancel,
+            &mut spent,
         )
-        .await?;
+        .await;
+        if spent != Usage::default() {
+            // Summary requests cost tokens like any other: the session total shows them, and the turn that
+            // triggered them counts them against its budget (see `Agent::absorb_compaction_usage`).
+            self.session_usage.add(&spent);
+            self.compaction_usage.add(&spent);
+            events.emit(AgentEvent::Usage {
+                response: spent,
+                session: self.session_usage,
+            });
+        }
+        let summary = summary?;
         let tail = &self.history[cut..];
         let mut rebuilt = Vec::with_capacity(tail.len() + 3);
         rebuilt.push(self.history[0].clone());

@@ -2,7 +2,7 @@
 
 use tokio_util::sync::CancellationToken;
 
-use crate::llm::{LlmClient, LlmError, Message, NullSink, Role};
+use crate::llm::{LlmClient, LlmError, Message, NullSink, Role, Usage};
 
 /// The four headings every summary must have, in order.
 pub const REQUIRED_HEADINGS: [&str; 4] = [
@@ -40,13 +40,15 @@ pub struct SummaryLimits {
     pub summary_chars: usize,
 }
 
-/// Summarizes `messages` (system prompt excluded) into one text with the four headings.
+/// Summarizes `messages` (system prompt excluded) into one text with the four headings. The tokens every summary
+/// request used are added to `spent`, also when summarizing fails.
 pub async fn summarize(
     client: &dyn LlmClient,
     messages: &[Message],
     focus: Option<&str>,
     limits: SummaryLimits,
     cancel: &CancellationToken,
+    spent: &mut Usage,
 ) -> Result<String, SummaryError> {
     let text = serialize(messages);
     let segments = split_segments(&text, limits.segment_chars);
@@ -59,7 +61,7 @@ pub async fn summarize(
             limits.summary_chars,
             focus_line(focus)
         );
-        summaries.push(summarize_one(client, &task, cancel).await?);
+        summaries.push(summarize_one(client, &task, cancel, spent).await?);
     }
     // Merge hierarchically: groups that fit one request, until one summary is left.
     while summaries.len() > 1 {
@@ -89,7 +91,7 @@ of at most {} characters.{}\n\n{}",
                 focus_line(focus),
                 group.join("\n\n---\n\n")
             );
-            next.push(summarize_one(client, &task, cancel).await?);
+            next.push(summarize_one(client, &task, cancel, spent).await?);
         }
         summaries = next;
     }
@@ -108,10 +110,14 @@ async fn summarize_one(
     client: &dyn LlmClient,
     task: &str,
     cancel: &CancellationToken,
+    spent: &mut Usage,
 ) -> Result<String, SummaryError> {
     let mut messages = vec![Message::system(SUMMARY_PROMPT), Message::user(task)];
     for attempt in 0..2 {
         let response = client.chat(&messages, &[], &NullSink, cancel).await?;
+        if let Some(usage) = &response.usage {
+            spent.add(usage);
+        }
         if has_required_headings(&response.content) {
             return Ok(response.content.trim().to_string());
         }

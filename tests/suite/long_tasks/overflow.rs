@@ -119,6 +119,10 @@ async fn context_length_error_compacts_and_retries_once() {
             ..
         }
     )));
+    // Four answered requests (two tool calls, the summary, the retry), each reporting 10 prompt tokens: the
+    // summary's tokens count for the turn and the session like any other request's.
+    assert_eq!(report.usage.prompt_tokens, 40, "{:?}", report.usage);
+    assert_eq!(agent.session_usage().prompt_tokens, 40);
 }
 
 #[tokio::test]
