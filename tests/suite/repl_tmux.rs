@@ -82,7 +82,9 @@ fn a_task_streams_its_answer_and_prints_the_status_line() {
     assert!(screen.contains("The answer is 42."), "{screen}");
     assert!(screen.contains("│ a   │ 中文 │"), "{screen}");
     assert!(
-        screen.contains("scripted-model · ctx ") && screen.contains("turn in 10 out 5 cached 0"),
+        screen.contains("scripted-model · ctx ")
+            && screen.contains("turn in 10 out 5 cached 0")
+            && screen.contains("full mode (shift+tab)"),
         "{screen}"
     );
     let sent = &server.chat_requests()[0].body;

@@ -16,6 +16,8 @@ pub struct StatusInfo {
     pub session: Usage,
     pub price: Option<Price>,
     pub elapsed: Duration,
+    /// The approval mode, shown last with the key that cycles it (REPL only).
+    pub mode: Option<&'static str>,
 }
 
 /// `model · ctx 3% · turn in 1.2k out 80 cached 0 · session in … · $0.0012 · 2.4 s`, dimmed.
@@ -43,6 +45,9 @@ pub fn status_line(info: &StatusInfo, style: Style) -> String {
         parts.push(format!("{}{cost:.4}", price.currency));
     }
     parts.push(format!("{:.1} s", info.elapsed.as_secs_f64()));
+    if let Some(mode) = info.mode {
+        parts.push(format!("{mode} mode (shift+tab)"));
+    }
     style.dim(&parts.join(" · "))
 }
 
@@ -120,11 +125,20 @@ mod tests {
             session: Usage::default(),
             price: None,
             elapsed: Duration::from_millis(1500),
+            mode: None,
         };
         let line = status_line(&info, Style::new(false));
         assert_eq!(
             line,
             "m · ctx 50% · turn in 0 out 0 cached 0 · session in 0 out 0 cached 0 · 1.5 s"
+        );
+        let with_mode = StatusInfo {
+            mode: Some("plan"),
+            ..info
+        };
+        assert!(
+            status_line(&with_mode, Style::new(false))
+                .ends_with(" · 1.5 s · plan mode (shift+tab)")
         );
     }
 }

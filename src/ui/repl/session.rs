@@ -238,6 +238,7 @@ impl Session {
             session: self.agent.session_usage(),
             price: price_of(&self.provider.id, &self.provider.model),
             elapsed: started.elapsed(),
+            mode: Some(crate::ui::commands::mode_name(self.approval.mode())),
         };
         self.say(&status_line(&info, surface.style));
         report
