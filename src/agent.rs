@@ -2,13 +2,12 @@
 
 pub mod budget;
 pub mod compaction;
-pub mod events;
 pub mod memory_guard;
 pub mod prompt;
 pub mod runaway;
 mod session_ops;
 pub mod tokens;
-pub mod turn_hook;
+mod turn_scopes;
 mod turn_sinks;
 
 use std::path::PathBuf;
@@ -24,15 +23,16 @@ use crate::lsp::{self, DiagnosticsSource};
 use crate::memory::MemoryStore;
 use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegistry};
 
+pub use crate::protocol::events::CompactionStage;
+pub use crate::protocol::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use crate::protocol::{ToolFilter, TurnHook, TurnScope};
 pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
 use compaction::Trigger;
-pub use compaction::{CompactionError, CompactionStage, Thresholds};
-pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use compaction::{CompactionError, Thresholds};
 pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
 use runaway::GuardCall;
 pub use runaway::RunawayGuard;
 use tokens::ContextMeter;
-pub use turn_hook::{ToolFilter, TurnHook, TurnScope};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
 /// Told to the model when a budget stops the loop; it gets one tool-less call to report.
@@ -314,7 +314,7 @@ impl Agent {
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
                 self.tool_specs = specs;
             }
-            let tools = turn_hook::filter_tools(&scopes, &self.tool_specs);
+            let tools = turn_scopes::filter_tools(&scopes, &self.tool_specs);
             // Spill already happened in the executor; now clear, then summarize, if the next request needs it.
             self.compact_if_needed(Trigger::Threshold, &tools, events, &cancel)
                 .await;

@@ -4,6 +4,9 @@ use std::sync::Arc;
 
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
 use crate::config::{Config, ConfigError};
+use crate::guard::command_guard::CommandGuard;
+use crate::guard::path_guard::PathGuard;
+use crate::guard::redact::Redactor;
 use crate::llm::LlmError;
 use crate::llm::client::OpenAiClient;
 use crate::llm::lazy::LazyOpenAiClient;
@@ -16,10 +19,7 @@ use crate::policy::approval::{
     RuleSet,
 };
 use crate::policy::audit::AuditLog;
-use crate::policy::command_guard::CommandGuard;
 use crate::policy::exposure::ExposurePolicy;
-use crate::policy::path_guard::PathGuard;
-use crate::policy::redact::Redactor;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
 /// `max_tokens` of a classifier request: the answer is one short JSON object.

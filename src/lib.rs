@@ -5,10 +5,12 @@
 pub mod agent;
 pub mod app;
 pub mod config;
+pub mod guard;
 pub mod llm;
 pub mod lsp;
 pub mod mcp;
 pub mod memory;
 pub mod policy;
+pub mod protocol;
 pub mod tools;
 pub mod ui;

@@ -10,10 +10,11 @@ pub mod providers;
 pub mod retry;
 pub mod sse;
 pub mod stream;
-pub mod types;
 
+pub use crate::protocol::message::{
+    ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage,
+};
 pub use error::LlmError;
-pub use types::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;

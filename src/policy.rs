@@ -1,9 +1,5 @@
-//! Policies that decide what tools may do.
+//! Gates that plug into the tool executor and read tools' declared traits: exposure, approval and audit.
 
 pub mod approval;
 pub mod audit;
-pub mod command_guard;
 pub mod exposure;
-pub mod network;
-pub mod path_guard;
-pub mod redact;

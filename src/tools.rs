@@ -5,7 +5,6 @@ pub mod boundary;
 pub mod edit;
 pub mod executor;
 pub mod fs;
-pub mod gate;
 pub mod mcp;
 pub mod memory;
 pub mod registry;
@@ -23,109 +22,15 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::llm::ContentPart;
-use crate::policy::path_guard::PathGuard;
+use crate::guard::path_guard::PathGuard;
 
+pub use crate::protocol::{
+    CallGate, FileDiff, GateCall, GateVerdict, ToolOutcome, ToolOutput, ToolTraits,
+};
 pub use args::Args;
 pub use executor::{Executor, ExecutorOptions, ToolCallResult, ToolObserver};
-pub use gate::{CallGate, GateCall, GateVerdict};
 pub use registry::ToolRegistry;
 pub use spill::SpillStore;
-
-/// A unified diff of one file change, for the UI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileDiff {
-    /// Path relative to the project root.
-    pub path: String,
-    /// Unified diff text (`---`/`+++`/`@@` hunks).
-    pub unified: String,
-}
-
-/// What a successful tool call produced.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ToolOutput {
-    /// Text for the model (before spill and boundary wrapping).
-    pub text: String,
-    /// Images to show the model in a follow-up user message.
-    pub images: Vec<ContentPart>,
-    /// URLs this result makes trustworthy to fetch (typed provenance, never parsed from text).
-    pub discovered_urls: Vec<String>,
-    /// The change a write or edit made.
-    pub diff: Option<FileDiff>,
-    /// Files written or edited (relative paths), for diagnostics and snapshots.
-    pub changed_files: Vec<PathBuf>,
-}
-
-impl ToolOutput {
-    /// A plain text result.
-    pub fn text(text: impl Into<String>) -> Self {
-        ToolOutput {
-            text: text.into(),
-            ..Default::default()
-        }
-    }
-}
-
-/// The typed result of a tool call. Success is never inferred from text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ToolOutcome {
-    Ok(ToolOutput),
-    /// A policy refused the call; `code` is a stable reason code such as `PATH_OUT_OF_BOUNDS`.
-    Denied {
-        code: String,
-        reason: String,
-    },
-    /// The tool ran (or tried to) and failed; `reason` tells the model what went wrong.
-    Failed {
-        reason: String,
-    },
-    /// The user cancelled; `partial` holds whatever output there was.
-    Cancelled {
-        partial: String,
-    },
-}
-
-impl ToolOutcome {
-    /// A failure with a reason.
-    pub fn failed(reason: impl Into<String>) -> Self {
-        ToolOutcome::Failed {
-            reason: reason.into(),
-        }
-    }
-
-    /// A denial with a code and a reason.
-    pub fn denied(code: impl Into<String>, reason: impl Into<String>) -> Self {
-        ToolOutcome::Denied {
-            code: code.into(),
-            reason: reason.into(),
-        }
-    }
-
-    /// A success with plain text.
-    pub fn ok(text: impl Into<String>) -> Self {
-        ToolOutcome::Ok(ToolOutput::text(text))
-    }
-
-    /// True for `Ok`.
-    pub fn is_ok(&self) -> bool {
-        matches!(self, ToolOutcome::Ok(_))
-    }
-
-    /// The text the model sees for this outcome, before spill and wrapping.
-    pub fn model_text(&self) -> String {
-        match self {
-            ToolOutcome::Ok(out) => out.text.clone(),
-            ToolOutcome::Denied { code, reason } => format!("[denied: {code}] {reason}"),
-            ToolOutcome::Failed { reason } => format!("[error] {reason}"),
-            ToolOutcome::Cancelled { partial } if partial.is_empty() => {
-                "[aborted by user]".to_string()
-            }
-            ToolOutcome::Cancelled { partial } => {
-                format!("[aborted by user] partial output:\n{partial}")
-            }
-        }
-    }
-}
 
 /// Limits the tools work within.
 #[derive(Clone, Debug)]
@@ -196,6 +101,14 @@ pub trait Tool: Send + Sync {
     /// True when the tool has no side effects and may run beside others.
     fn parallel_safe(&self) -> bool {
         false
+    }
+    /// What the tool is: risk, audit, external content, network, edits, batching.
+    fn traits(&self) -> ToolTraits {
+        if self.parallel_safe() {
+            ToolTraits::READ_ONLY
+        } else {
+            ToolTraits::default()
+        }
     }
     /// Runs the call. `args` has already been validated against `parameters()`.
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome;

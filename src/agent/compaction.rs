@@ -6,11 +6,10 @@
 pub mod clear;
 pub mod summarize;
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::tokens::estimate_request;
-use super::{Agent, AgentEvent, EventSink};
+use super::{Agent, AgentEvent, CompactionStage, EventSink};
 use crate::llm::{Message, Role, ToolSpec, Usage};
 
 pub use clear::{CLEARED_MARKER, clear_old_results};
@@ -63,25 +62,6 @@ impl Thresholds {
             segment_chars: budget_chars.clamp(2_000, MAX_SEGMENT_CHARS),
             summary_chars: (budget_chars / 2).clamp(1_000, MAX_SUMMARY_CHARS),
         }
-    }
-}
-
-/// What a compaction step did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CompactionStage {
-    /// Old tool results were replaced by placeholders.
-    ClearedToolResults,
-    /// Old turns were replaced by a structured summary.
-    Summarized,
-}
-
-impl std::fmt::Display for CompactionStage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            CompactionStage::ClearedToolResults => "cleared old tool results",
-            CompactionStage::Summarized => "summarized earlier conversation",
-        })
     }
 }
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use regex::Regex;
 
-use super::turn_hook::{TurnHook, TurnScope};
-use crate::tools::{CallGate, GateCall, GateVerdict, ToolContext, ToolOutcome};
+use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
+use crate::protocol::{TurnHook, TurnScope};
 
 /// Denial code for a memory save after external content.
 pub const MEMORY_EXTERNAL_CONTEXT: &str = "MEMORY_EXTERNAL_CONTEXT";
@@ -62,7 +62,7 @@ pub struct ExternalContextGate {
 
 #[async_trait]
 impl CallGate for ExternalContextGate {
-    async fn check(&self, call: GateCall<'_>, _ctx: &ToolContext) -> GateVerdict {
+    async fn check(&self, call: GateCall<'_>) -> GateVerdict {
         if call.name == "save_memory"
             && !self.user_asked
             && self.external_seen.load(Ordering::SeqCst)

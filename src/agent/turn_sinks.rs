@@ -2,9 +2,9 @@
 
 use std::sync::Mutex;
 
-use super::events::{AgentEvent, EventSink, ToolStatus};
 use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
+use crate::protocol::{AgentEvent, EventSink, ToolStatus};
 use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome};
 
 /// Forwards stream deltas as events and remembers the answer text shown so far. Answer text that may be the

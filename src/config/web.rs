@@ -1,7 +1,7 @@
 //! `[web]` settings: the search provider and its keys, and the `web_fetch` network policy.
 
 use super::{ConfigError, EnvVars};
-use crate::policy::network::DEFAULT_REQUESTS_PER_MINUTE;
+use crate::guard::network::DEFAULT_REQUESTS_PER_MINUTE;
 
 /// A web search backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]

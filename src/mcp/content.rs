@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::session::CallReply;
-use crate::llm::ContentPart;
-use crate::tools::{ToolOutcome, ToolOutput};
+use crate::protocol::ContentPart;
+use crate::protocol::{ToolOutcome, ToolOutput};
 
 /// The outcome of a `tools/call` reply.
 pub fn call_outcome(reply: &CallReply) -> ToolOutcome {

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::redact::Redactor;
+use crate::guard::redact::Redactor;
 
 /// Chars of `args` (and `reason`) kept in an entry.
 pub const MAX_ARGS_CHARS: usize = 1000;

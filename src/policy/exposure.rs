@@ -17,9 +17,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use regex::Regex;
 
-use crate::agent::{ToolFilter, TurnHook, TurnScope};
-use crate::llm::ToolSpec;
-use crate::tools::{CallGate, GateCall, GateVerdict, ToolContext, ToolOutcome};
+use crate::protocol::ToolSpec;
+use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
+use crate::protocol::{ToolFilter, TurnHook, TurnScope};
 
 pub use classify::{TurnExposure, WebStance, classify};
 pub use shell_words::{NetworkCommand, network_commands, split_commands};
@@ -224,7 +224,7 @@ impl ExposureGate {
 
 #[async_trait]
 impl CallGate for ExposureGate {
-    async fn check(&self, call: GateCall<'_>, _ctx: &ToolContext) -> GateVerdict {
+    async fn check(&self, call: GateCall<'_>) -> GateVerdict {
         let state = &self.0;
         let (advertised, is_web) = match &*lock(&state.offer) {
             Some(offer) if offer.known.contains(call.name) => (

@@ -171,7 +171,7 @@ impl Executor {
             match call::prepare(&self.registry, call) {
                 Err(reason) => (ToolOutcome::failed(reason), None),
                 Ok(mut ready) => {
-                    let parallel_safe = ready.tool.parallel_safe();
+                    let traits = ready.tool.traits();
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
                     let args = ready.args.clone();
                     let outcome = match gated {
@@ -187,15 +187,8 @@ impl Executor {
                             .await
                         }
                     };
-                    call::report_to_gates(
-                        call,
-                        &args,
-                        parallel_safe,
-                        &outcome,
-                        started.elapsed(),
-                        ctx,
-                    )
-                    .await;
+                    call::report_to_gates(call, &args, traits, &outcome, started.elapsed(), ctx)
+                        .await;
                     (outcome, Some(args))
                 }
             }

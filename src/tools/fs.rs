@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::{Args, ToolContext, ToolOutcome};
-use crate::policy::path_guard::PathGuardError;
+use crate::guard::path_guard::PathGuardError;
 
 pub use list::ListDir;
 pub use read::ReadFile;

@@ -24,7 +24,7 @@ mod tests {
     use serde_json::{Map, Value, json};
     use tokio_util::sync::CancellationToken;
 
-    use crate::policy::path_guard::PathGuard;
+    use crate::guard::path_guard::PathGuard;
     use crate::tools::{Args, SpillStore, ToolContext, ToolLimits, ToolOutcome};
 
     /// A context over `root` whose turn is already cancelled, so the walk loops must notice.

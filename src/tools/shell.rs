@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput};
-use crate::policy::command_guard::{COMMAND_GUARD, CommandGuard};
+use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use process::{Ending, RunSpec};
 
 /// The tool's name.

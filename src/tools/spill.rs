@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
-use crate::policy::path_guard::normalize_lexically;
+use crate::guard::path_guard::normalize_lexically;
 
 /// Default spill threshold in chars.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 32_000;

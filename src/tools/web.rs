@@ -14,7 +14,7 @@ use url::Url;
 use super::fs::object_schema;
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput};
 use crate::config::WebSettings;
-use crate::policy::network::{HopCheck, NetworkError, NetworkPolicy};
+use crate::guard::network::{HopCheck, NetworkError, NetworkPolicy};
 
 pub use fetch::{FetchError, FetchLimits, FetchedPage};
 pub use search::{SearchError, SearchHit, SearchProvider, choose_provider};

@@ -13,7 +13,6 @@ use crate::support::agent_harness::{
 };
 use paicli::agent::{AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome};
 use paicli::llm::{ChatResponse, LlmError, Message, Role, ToolSpec};
-use paicli::tools::ToolContext;
 
 const HELLO: &str = "public class Hello {\n    public static void main(String[] a) {\n        System.out.println(\"Hello World\");\n    }\n}\n";
 
@@ -329,11 +328,7 @@ struct DenyListDir;
 
 #[async_trait]
 impl paicli::tools::CallGate for DenyListDir {
-    async fn check(
-        &self,
-        call: paicli::tools::GateCall<'_>,
-        _ctx: &ToolContext,
-    ) -> paicli::tools::GateVerdict {
+    async fn check(&self, call: paicli::tools::GateCall<'_>) -> paicli::tools::GateVerdict {
         if call.name == "list_dir" {
             paicli::tools::GateVerdict::deny("NO_LISTING", "not this turn")
         } else {

@@ -8,6 +8,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use paicli::agent::TurnHook;
 use paicli::config::ApprovalMode;
+use paicli::guard::command_guard::CommandGuard;
+use paicli::guard::path_guard::PathGuard;
+use paicli::guard::redact::Redactor;
 use paicli::llm::client::{ClientOptions, OpenAiClient};
 use paicli::llm::retry::RetryPolicy;
 use paicli::policy::approval::{
@@ -15,11 +18,8 @@ use paicli::policy::approval::{
     Approver, NonInteractiveApprover, RuleSet,
 };
 use paicli::policy::audit::{ApprovedBy, AuditLog, AuditOutcome};
-use paicli::policy::command_guard::CommandGuard;
-use paicli::policy::path_guard::PathGuard;
-use paicli::policy::redact::Redactor;
 use paicli::tools::{
-    CallGate, GateCall, GateVerdict, SpillStore, ToolContext, ToolLimits, ToolOutcome,
+    CallGate, GateCall, GateVerdict, SpillStore, ToolContext, ToolLimits, ToolOutcome, ToolTraits,
 };
 use serde_json::{Map, Value, json};
 
@@ -157,9 +157,19 @@ async fn check(
         id,
         name: tool,
         args: a,
-        parallel_safe: tool == "read_file",
+        traits: traits_of(tool),
+        cancel: &ctx.cancel,
     };
-    gate.check(call, ctx).await
+    gate.check(call).await
+}
+
+/// What `tool` declares about itself (tools outside the core set, such as MCP ones, get the cautious default).
+fn traits_of(tool: &str) -> ToolTraits {
+    paicli::tools::core_tools()
+        .into_iter()
+        .find(|t| t.name() == tool)
+        .map(|t| t.traits())
+        .unwrap_or_default()
 }
 
 async fn after(
@@ -169,11 +179,13 @@ async fn after(
     a: &Map<String, Value>,
     outcome: &ToolOutcome,
 ) {
+    let cancel = tokio_util::sync::CancellationToken::new();
     let call = GateCall {
         id,
         name: tool,
         args: a,
-        parallel_safe: false,
+        traits: traits_of(tool),
+        cancel: &cancel,
     };
     gate.after(call, outcome, Duration::from_millis(7)).await;
 }

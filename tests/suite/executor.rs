@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use paicli::guard::path_guard::PathGuard;
 use paicli::llm::ToolCall;
-use paicli::policy::path_guard::PathGuard;
 use paicli::tools::boundary::wrap;
 use paicli::tools::executor::NullObserver;
 use paicli::tools::shell::ExecuteCommand;

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use paicli::policy::path_guard::PathGuard;
+use paicli::guard::path_guard::PathGuard;
 use paicli::tools::edit::EditFile;
 use paicli::tools::fs::{ListDir, ReadFile, WriteFile};
 use paicli::tools::search::{GlobFiles, GrepCode};

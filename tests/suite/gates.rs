@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use paicli::guard::path_guard::PathGuard;
 use paicli::llm::ToolCall;
-use paicli::policy::path_guard::PathGuard;
 use paicli::tools::executor::NullObserver;
 use paicli::tools::{
     CallGate, Executor, ExecutorOptions, GateCall, GateVerdict, SpillStore, Tool, ToolContext,
@@ -59,7 +59,7 @@ impl Scripted {
 
 #[async_trait]
 impl CallGate for Scripted {
-    async fn check(&self, call: GateCall<'_>, _ctx: &ToolContext) -> GateVerdict {
+    async fn check(&self, call: GateCall<'_>) -> GateVerdict {
         let args = Value::Object(call.args.clone());
         self.seen
             .lock()
@@ -83,7 +83,7 @@ struct Hanging;
 
 #[async_trait]
 impl CallGate for Hanging {
-    async fn check(&self, _call: GateCall<'_>, _ctx: &ToolContext) -> GateVerdict {
+    async fn check(&self, _call: GateCall<'_>) -> GateVerdict {
         std::future::pending().await
     }
 }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use paicli::config::{LspServerSection, LspSettings};
+use paicli::guard::path_guard::PathGuard;
 use paicli::lsp::{DiagnosticsSource, LspManager};
-use paicli::policy::path_guard::PathGuard;
 use paicli::tools::edit::EditFile;
 use paicli::tools::fs::WriteFile;
 use paicli::tools::{SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome};

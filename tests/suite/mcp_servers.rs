@@ -15,8 +15,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use paicli::guard::path_guard::PathGuard;
 use paicli::mcp::{Launch, McpConfig, McpManager, Origin, ServerConfig, ServerState, StartOptions};
-use paicli::policy::path_guard::PathGuard;
 use paicli::tools::{SpillStore, ToolContext, ToolLimits, ToolOutcome, ToolRegistry};
 
 /// Generous bound for things that must happen promptly (a cold `npx`-style start can take seconds on CI).

@@ -9,11 +9,11 @@ use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
 use paicli::agent::{Agent, AgentOptions, TurnHook};
+use paicli::guard::path_guard::PathGuard;
 use paicli::llm::{
     ChatResponse, DeltaSink, LlmClient, LlmError, Message, Role, StreamDelta, ToolCall, ToolSpec,
     Usage,
 };
-use paicli::policy::path_guard::PathGuard;
 use paicli::tools::{
     self, Executor, ExecutorOptions, SpillStore, Tool, ToolContext, ToolLimits, ToolRegistry,
 };

@@ -14,11 +14,11 @@ use super::{
     ApprovalAnswer, ApprovalClassifier, ApprovalMode, ApprovalRequest, Approver, ClassifierVerdict,
     Risk, RuleSet, allowing_flag, risk_of,
 };
-use crate::agent::{TurnHook, TurnScope};
+use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord, is_audited};
-use crate::policy::command_guard::{COMMAND_GUARD, CommandGuard};
+use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
+use crate::protocol::{TurnHook, TurnScope};
 use crate::tools::shell::EXECUTE_COMMAND;
-use crate::tools::{CallGate, GateCall, GateVerdict, ToolContext, ToolOutcome};
 
 /// Consecutive auto-mode denials in one turn after which a person is asked instead.
 pub const ESCALATE_AFTER_DENIALS: u32 = 3;
@@ -220,14 +220,14 @@ impl TurnGate {
         self.decide(call, ApprovedBy::Hitl, verdict)
     }
 
-    async fn classify(&self, call: &GateCall<'_>, ctx: &ToolContext) -> GateVerdict {
+    async fn classify(&self, call: &GateCall<'_>) -> GateVerdict {
         let key = call_key(call);
         if lock(&self.state).classifier_allowed.contains(&key) {
             return self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow);
         }
         let verdict = match &self.shared.options.classifier {
             Some(c) => {
-                c.classify(&self.request, call.name, call.args, &ctx.cancel)
+                c.classify(&self.request, call.name, call.args, call.cancel)
                     .await
             }
             None => ClassifierVerdict::Ask("no safety classifier is configured".to_string()),
@@ -247,8 +247,8 @@ impl TurnGate {
 
 #[async_trait]
 impl CallGate for TurnGate {
-    async fn check(&self, call: GateCall<'_>, ctx: &ToolContext) -> GateVerdict {
-        if call.parallel_safe {
+    async fn check(&self, call: GateCall<'_>) -> GateVerdict {
+        if call.traits.parallel_safe {
             return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
         }
         let options = &self.shared.options;
@@ -308,7 +308,7 @@ impl CallGate for TurnGate {
             ApprovalMode::Auto if risk == Risk::Medium => {
                 self.decide(&call, ApprovedBy::Policy, GateVerdict::Allow)
             }
-            ApprovalMode::Auto if call.name == EXECUTE_COMMAND => self.classify(&call, ctx).await,
+            ApprovalMode::Auto if call.name == EXECUTE_COMMAND => self.classify(&call).await,
             ApprovalMode::Auto => {
                 let reason = format!(
                     "auto mode never runs `{}` without a person's approval",

@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::policy::command_guard::parse;
+use crate::guard::command_guard::parse;
 use crate::tools::shell::EXECUTE_COMMAND;
 
 /// Programs whose arguments are code: approving the program would approve anything.

@@ -2,7 +2,7 @@
 //! (`policy::command_guard::parse`): quoting, `&&`/`;`/pipes, subshells, `$(...)`, backticks, here-documents and
 //! `bash -c` scripts are all seen, so `echo ok && curl x` and `$(wget y)` are both found.
 
-use crate::policy::command_guard::{parse, unwrap};
+use crate::guard::command_guard::{parse, unwrap};
 
 /// How deep `bash -c` scripts and substitutions inside substitutions are followed.
 const MAX_NESTING: usize = 8;

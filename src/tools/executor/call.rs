@@ -12,7 +12,8 @@ use tokio::time::{Instant, sleep_until, timeout};
 use crate::llm::ToolCall;
 use crate::tools::shell::{EXECUTE_COMMAND, format_duration};
 use crate::tools::{
-    GateCall, GateVerdict, Tool, ToolContext, ToolOutcome, ToolRegistry, boundary, schema,
+    GateCall, GateVerdict, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits, boundary,
+    schema,
 };
 
 /// The one tool whose range reads are never spilled (they already are the way to read a spill file).
@@ -54,10 +55,11 @@ pub(super) async fn pass_gates(
             id: &call.id,
             name: &call.name,
             args: &ready.args,
-            parallel_safe: ready.tool.parallel_safe(),
+            traits: ready.tool.traits(),
+            cancel: &ctx.cancel,
         };
         let verdict = tokio::select! {
-            verdict = gate.check(gate_call, ctx) => verdict,
+            verdict = gate.check(gate_call) => verdict,
             () = ctx.cancel.cancelled() => return Err(ToolOutcome::Cancelled { partial: String::new() }),
         };
         match verdict {
@@ -81,7 +83,7 @@ pub(super) async fn pass_gates(
 pub(super) async fn report_to_gates(
     call: &ToolCall,
     args: &Map<String, Value>,
-    parallel_safe: bool,
+    traits: ToolTraits,
     outcome: &ToolOutcome,
     duration: Duration,
     ctx: &ToolContext,
@@ -91,7 +93,8 @@ pub(super) async fn report_to_gates(
             id: &call.id,
             name: &call.name,
             args,
-            parallel_safe,
+            traits,
+            cancel: &ctx.cancel,
         };
         gate.after(gate_call, outcome, duration).await;
     }

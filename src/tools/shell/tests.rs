@@ -9,7 +9,7 @@ use tempfile::TempDir;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
-use crate::policy::path_guard::PathGuard;
+use crate::guard::path_guard::PathGuard;
 use crate::tools::{SpillStore, ToolLimits};
 
 fn context(dir: &TempDir, timeout: Duration) -> ToolContext {

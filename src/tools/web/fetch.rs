@@ -7,7 +7,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, USER_AGENT};
 use tokio::time::Instant;
 use url::Url;
 
-use crate::policy::network::{HopCheck, NetworkError};
+use crate::guard::network::{HopCheck, NetworkError};
 
 /// Limits of one fetch.
 #[derive(Clone, Debug)]

@@ -2,8 +2,8 @@
 
 use super::Flow;
 use crate::config::ApprovalMode;
+use crate::guard::redact::Redactor;
 use crate::policy::audit::{ApprovedBy, AuditEntry, AuditLog, AuditOutcome};
-use crate::policy::redact::Redactor;
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::repl::Session;
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::policy::path_guard::PathGuard;
+use crate::guard::path_guard::PathGuard;
 
 /// Most characters of one attached file.
 const MAX_FILE_CHARS: usize = 200_000;

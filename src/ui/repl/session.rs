@@ -10,9 +10,9 @@ use crate::agent::{Agent, AgentEvent, CompactionError, EventSink, TurnOutcome, T
 use crate::app::Services;
 use crate::app::SetupError;
 use crate::config::{Config, Overrides};
+use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
-use crate::policy::path_guard::PathGuard;
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::cancel::{EscWatcher, KeyboardControl};
 use crate::ui::hints::{Frontend, next_step};

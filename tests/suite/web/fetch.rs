@@ -5,8 +5,8 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use paicli::policy::network::{Admitted, HopCheck, NetworkError, NetworkPolicy, Resolver};
-use paicli::policy::path_guard::PathGuard;
+use paicli::guard::network::{Admitted, HopCheck, NetworkError, NetworkPolicy, Resolver};
+use paicli::guard::path_guard::PathGuard;
 use paicli::tools::web::{FetchError, FetchLimits, WebFetch, fetch::fetch};
 use paicli::tools::{SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome};
 use serde_json::{Map, Value, json};

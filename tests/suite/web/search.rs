@@ -1,7 +1,7 @@
 //! `web_search` against local stand-ins of each provider's HTTP API.
 
 use paicli::config::{SearchProviderKind, WebSettings};
-use paicli::policy::path_guard::PathGuard;
+use paicli::guard::path_guard::PathGuard;
 use paicli::tools::web::WebSearch;
 use paicli::tools::{SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome, ToolOutput};
 use serde_json::{Map, Value, json};

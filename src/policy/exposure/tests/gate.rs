@@ -3,26 +3,22 @@
 use serde_json::{Map, Value, json};
 
 use super::*;
-use crate::policy::path_guard::PathGuard;
-use crate::tools::{SpillStore, ToolLimits, ToolOutput};
+use tokio_util::sync::CancellationToken;
+
+use crate::protocol::{ToolOutput, ToolTraits};
 
 struct Turn {
     scope: TurnScope,
-    ctx: ToolContext,
-    _dir: tempfile::TempDir,
+    cancel: CancellationToken,
 }
 
 fn turn(input: &str) -> Turn {
-    let dir = tempfile::tempdir().unwrap();
-    let guard = PathGuard::new(dir.path()).unwrap();
-    let spill = SpillStore::new(dir.path(), false, 32_000);
     let scope = ExposurePolicy.begin_turn(input);
     // The agent filters before the first request; the gate then knows what was offered.
     scope.filter.as_ref().unwrap().filter(&all_specs());
     Turn {
         scope,
-        ctx: ToolContext::new(guard, spill, ToolLimits::default()),
-        _dir: dir,
+        cancel: CancellationToken::new(),
     }
 }
 
@@ -33,9 +29,10 @@ impl Turn {
             id: "call_1",
             name,
             args: &args,
-            parallel_safe: true,
+            traits: ToolTraits::READ_ONLY,
+            cancel: &self.cancel,
         };
-        self.scope.gates[0].check(call, &self.ctx).await
+        self.scope.gates[0].check(call).await
     }
 
     async fn code(&self, name: &str, args: Value) -> Option<String> {
@@ -187,7 +184,8 @@ async fn search_results_ground_web_fetch_through_typed_urls_only() {
         id: "call_2",
         name: "web_search",
         args: &args,
-        parallel_safe: true,
+        traits: ToolTraits::READ_ONLY,
+        cancel: &t.cancel,
     };
     let gate = &t.scope.gates[0];
     // A URL only mentioned in result text grounds nothing.
@@ -259,10 +257,11 @@ async fn calls_to_tools_the_turn_did_not_offer_are_refused() {
         id: "c",
         name: "web_fetch",
         args: &args,
-        parallel_safe: true,
+        traits: ToolTraits::READ_ONLY,
+        cancel: &t.cancel,
     };
     assert!(matches!(
-        fresh.gates[0].check(call, &t.ctx).await,
+        fresh.gates[0].check(call).await,
         GateVerdict::Deny { code, .. } if code == TOOL_NOT_ADVERTISED
     ));
 }

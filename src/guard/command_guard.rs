@@ -16,7 +16,7 @@ pub mod unwrap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::policy::path_guard::PathGuard;
+use crate::guard::path_guard::PathGuard;
 
 pub use fence::WriteFence;
 
@@ -50,6 +50,18 @@ impl GuardDenial {
     }
 }
 
+/// What the guard knows about a line it did not refuse. Only `Known` lines may run without a person (or `full`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandAssessment {
+    /// Every command name and write target could be known statically.
+    Known,
+    /// Something cannot be known before it runs (a substitution as the command name, `eval`, a script fed to a
+    /// shell on stdin, process substitution, an alias): never auto-run; `why` says what, for the person.
+    Opaque { why: String },
+    /// It writes one of paicli's control files (see [`crate::guard::control_files`]).
+    ControlFile { path: String },
+}
+
 /// Checks command lines before they run.
 #[derive(Clone)]
 pub struct CommandGuard {
@@ -64,9 +76,9 @@ impl CommandGuard {
         }
     }
 
-    /// `Ok` when `line` may run; otherwise the first rule it breaks.
-    pub fn check(&self, line: &str) -> Result<(), GuardDenial> {
-        rules::check_line(line, &self.fence, 0)
+    /// `Err` with the first rule `line` breaks; otherwise what could be known about it.
+    pub fn check(&self, line: &str) -> Result<CommandAssessment, GuardDenial> {
+        rules::check_line(line, &self.fence, 0).map(|()| CommandAssessment::Known)
     }
 }
 

@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use crate::llm::ToolSpec;
-use crate::tools::CallGate;
+use super::gate::CallGate;
+use super::message::ToolSpec;
 
 /// Narrows the tool list sent with each request of a turn.
 pub trait ToolFilter: Send + Sync {
@@ -30,13 +30,4 @@ pub struct TurnScope {
 pub trait TurnHook: Send + Sync {
     /// Starts a turn for `submitted`, the text the user typed (not expanded `@file` or resource content).
     fn begin_turn(&self, submitted: &str) -> TurnScope;
-}
-
-/// Applies every scope's filter in order.
-pub(crate) fn filter_tools(scopes: &[TurnScope], tools: &[ToolSpec]) -> Vec<ToolSpec> {
-    let mut offered = tools.to_vec();
-    for filter in scopes.iter().filter_map(|s| s.filter.as_ref()) {
-        offered = filter.filter(&offered);
-    }
-    offered
 }

@@ -1,7 +1,7 @@
 //! Checks every call passes after its arguments are validated and before it runs: the turn's tool exposure,
 //! approval (human or classifier), and an `after` hook for the audit log.
 //!
-//! Gates run in the order they are listed in [`ToolContext::gates`](super::ToolContext); the first denial wins.
+//! Gates run in the order the turn's tool context lists them; the first denial wins.
 //! Path and command guards are not gates: they live in the tools, so no gate can switch them off.
 
 use std::time::Duration;
@@ -9,7 +9,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
-use super::{ToolContext, ToolOutcome};
+use tokio_util::sync::CancellationToken;
+
+use super::{ToolOutcome, ToolTraits};
 
 /// The call a gate looks at.
 #[derive(Clone, Copy, Debug)]
@@ -19,8 +21,10 @@ pub struct GateCall<'a> {
     pub name: &'a str,
     /// Validated arguments (what the tool will receive unless a gate rewrites them).
     pub args: &'a Map<String, Value>,
-    /// Whether the tool is read-only.
-    pub parallel_safe: bool,
+    /// What the tool declared itself to be.
+    pub traits: ToolTraits,
+    /// Fires when the user cancels the turn (a gate that waits, e.g. on a classifier, selects on it).
+    pub cancel: &'a CancellationToken,
 }
 
 /// A gate's decision.
@@ -51,7 +55,7 @@ impl GateVerdict {
 pub trait CallGate: Send + Sync {
     /// Decides whether `call` may run. Only side-effecting calls run one at a time, so a gate that asks a human
     /// should allow parallel-safe calls without asking.
-    async fn check(&self, call: GateCall<'_>, ctx: &ToolContext) -> GateVerdict;
+    async fn check(&self, call: GateCall<'_>) -> GateVerdict;
 
     /// Told how every call that reached the gates ended (including denials by this or an earlier gate).
     async fn after(&self, _call: GateCall<'_>, _outcome: &ToolOutcome, _duration: Duration) {}

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::llm::Usage;
-use crate::tools::ToolOutcome;
+use super::message::Usage;
+use super::outcome::ToolOutcome;
 
 /// How a tool call ended, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -61,7 +61,7 @@ pub enum AgentEvent {
     Usage { response: Usage, session: Usage },
     /// The history was compacted to fit the context window.
     Compacted {
-        stage: super::CompactionStage,
+        stage: CompactionStage,
         /// Tokens of the next request before and after (estimated or provider-counted).
         tokens_before: u64,
         tokens_after: u64,
@@ -107,5 +107,24 @@ impl EventSink for EventLog {
             Ok(mut e) => e.push(event),
             Err(poisoned) => poisoned.into_inner().push(event),
         }
+    }
+}
+
+/// What a compaction step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionStage {
+    /// Old tool results were replaced by placeholders.
+    ClearedToolResults,
+    /// Old turns were replaced by a structured summary.
+    Summarized,
+}
+
+impl std::fmt::Display for CompactionStage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CompactionStage::ClearedToolResults => "cleared old tool results",
+            CompactionStage::Summarized => "summarized earlier conversation",
+        })
     }
 }

@@ -4,7 +4,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::policy::path_guard::{PathGuard, PathGuardError};
+use crate::guard::path_guard::{PathGuard, PathGuardError};
 
 /// Devices a command may always write to.
 const HARMLESS_DEVICES: [&str; 5] = [

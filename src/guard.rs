@@ -1,0 +1,8 @@
+//! Pure checks the tools call: paths fenced to the project, the command guard and its shell parser, network
+//! (SSRF) checks and redaction. A leaf layer: it uses only `protocol` and `config`.
+
+pub mod command_guard;
+pub mod control_files;
+pub mod network;
+pub mod path_guard;
+pub mod redact;

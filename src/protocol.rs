@@ -1,0 +1,18 @@
+//! Plain shared types with no behaviour of their own, and the small traits front-ends and gates plug in with.
+//! Every module may use this one; it uses none.
+
+pub mod approval;
+pub mod events;
+pub mod gate;
+pub mod hooks;
+pub mod message;
+pub mod outcome;
+pub mod traits;
+
+pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover};
+pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use gate::{CallGate, GateCall, GateVerdict};
+pub use hooks::{ToolFilter, TurnHook, TurnScope};
+pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
+pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
+pub use traits::{Risk, ToolTraits};

@@ -1,0 +1,60 @@
+//! What a person is asked to approve, their answer, and the [`Approver`] that asks them.
+
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+
+use super::traits::Risk;
+
+/// What a person is asked to approve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApprovalRequest {
+    pub tool: String,
+    pub risk: Risk,
+    pub args: Map<String, Value>,
+    /// What `a` (approve for the session) would remember, e.g. ``commands starting with `cargo test` ``.
+    pub session_rule: String,
+    /// Why a person is asked (e.g. the classifier's reason when escalating), if there is more to say.
+    pub note: Option<String>,
+}
+
+/// A person's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApprovalAnswer {
+    /// `y` / Enter.
+    Approve,
+    /// `a`: approve and remember the request's session rule.
+    ApproveForSession,
+    /// `n`, with an optional reason for the model; also five invalid answers or end of input.
+    Reject { reason: Option<String> },
+    /// `s`: do not run it, carry on.
+    Skip,
+    /// `m`: run with these arguments instead.
+    Modify(Map<String, Value>),
+}
+
+/// Asks a person to approve a call.
+#[async_trait]
+pub trait Approver: Send + Sync {
+    /// False when nobody can be asked (`paicli -p`): calls that need a person are denied instead.
+    fn is_interactive(&self) -> bool {
+        true
+    }
+    /// Asks and waits for the answer.
+    async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer;
+}
+
+/// The approver of non-interactive runs: there is nobody to ask, so it always rejects.
+pub struct NonInteractiveApprover;
+
+#[async_trait]
+impl Approver for NonInteractiveApprover {
+    fn is_interactive(&self) -> bool {
+        false
+    }
+
+    async fn ask(&self, _request: &ApprovalRequest) -> ApprovalAnswer {
+        ApprovalAnswer::Reject {
+            reason: Some("nobody can approve calls in a non-interactive run".to_string()),
+        }
+    }
+}

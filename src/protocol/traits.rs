@@ -1,0 +1,82 @@
+//! What a tool is: each tool declares its [`ToolTraits`], and every gate reads them instead of its name.
+
+/// How much harm a tool can do (spec §6.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Risk {
+    /// Read-only or harmless.
+    None,
+    /// Edits files inside the project.
+    Medium,
+    /// Runs commands, rewinds history, or reaches an external server.
+    High,
+}
+
+impl Risk {
+    /// `none`, `medium` or `high`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Risk::None => "none",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+        }
+    }
+}
+
+/// What a tool is, declared by the tool itself (or by the MCP bridge for server tools). Approval, audit, the memory
+/// guard, exposure, diagnostics and snapshots read these through the registry; none of them matches tool names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolTraits {
+    /// How much harm a call can do; `Medium` and `High` calls pass approval.
+    pub risk: Risk,
+    /// Every call is written to the audit log.
+    pub audited: bool,
+    /// Its results carry content from outside the project (web pages, command output, MCP servers), which must
+    /// not be saved to memory unchecked.
+    pub external_content: bool,
+    /// It reaches the network (web tools); exposure filters it per turn.
+    pub network: bool,
+    /// It writes or edits project files (reported in `ToolOutput::changed_files`): diagnostics and snapshots
+    /// follow its changes.
+    pub edits_files: bool,
+    /// It runs its `command` argument in a shell: the command guard and the classifier judge that line.
+    pub runs_commands: bool,
+    /// No side effects: it may run beside other parallel-safe calls.
+    pub parallel_safe: bool,
+    /// A batch containing it runs one call at a time, in order (e.g. a tool that rewinds what others see).
+    pub serial_batch: bool,
+}
+
+impl ToolTraits {
+    /// A read-only local tool: no risk, not audited, parallel-safe.
+    pub const READ_ONLY: ToolTraits = ToolTraits {
+        risk: Risk::None,
+        audited: false,
+        external_content: false,
+        network: false,
+        edits_files: false,
+        runs_commands: false,
+        parallel_safe: true,
+        serial_batch: false,
+    };
+
+    /// A tool with side effects of `risk`, audited, run one at a time.
+    pub const fn side_effect(risk: Risk) -> ToolTraits {
+        ToolTraits {
+            risk,
+            audited: true,
+            external_content: false,
+            network: false,
+            edits_files: false,
+            runs_commands: false,
+            parallel_safe: false,
+            serial_batch: false,
+        }
+    }
+}
+
+impl Default for ToolTraits {
+    /// The cautious default for a tool that declares nothing: side effects, high risk, audited.
+    fn default() -> Self {
+        ToolTraits::side_effect(Risk::High)
+    }
+}
