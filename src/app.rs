@@ -88,7 +88,7 @@ pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
     let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
     McpManager::start(
         servers,
-        registry,
+        crate::tools::mcp::RegistryPublisher::new(registry),
         StartOptions {
             home: config.home.clone(),
             project_root: config.project_root.clone(),

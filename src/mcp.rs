@@ -14,6 +14,6 @@ pub mod stderr_ring;
 pub mod trust;
 
 pub use config::{Launch, McpConfig, Origin, ServerConfig};
-pub use manager::{McpManager, ServerState, ServerStatus, StartOptions};
+pub use manager::{McpManager, ServerLink, ServerState, ServerStatus, StartOptions, ToolPublisher};
 pub use mentions::expand_mentions;
 pub use session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};

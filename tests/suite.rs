@@ -5,6 +5,7 @@ mod approval;
 mod executor;
 mod fs_tools;
 mod gates;
+mod layers;
 mod llm_client;
 mod long_tasks;
 mod lsp_diagnostics;

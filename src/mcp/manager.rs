@@ -14,10 +14,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{Launch, McpConfig, Origin, ServerConfig};
 use super::rmcp_session;
-use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource};
+use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
 use super::stderr_ring::StderrRing;
 use super::trust::TrustStore;
-use crate::tools::ToolRegistry;
 
 /// Stderr lines quoted in a failure message.
 const FAILURE_TAIL_LINES: usize = 10;
@@ -90,7 +89,7 @@ struct Slot {
 }
 
 struct Inner {
-    registry: Arc<ToolRegistry>,
+    publisher: Arc<dyn ToolPublisher>,
     options: StartOptions,
     servers: Mutex<BTreeMap<String, Slot>>,
     /// Servers still starting; the first turn waits for zero (bounded).
@@ -137,7 +136,7 @@ impl Inner {
         } else {
             format!("{reason}\nlast stderr lines:\n{tail}")
         };
-        self.registry.replace_group(&group(name), Vec::new());
+        self.publisher.withdraw(name);
         if let Some(slot) = self.servers().get_mut(name) {
             slot.state = ServerState::Failed(message.clone());
             slot.tools = 0;
@@ -147,9 +146,13 @@ impl Inner {
     }
 }
 
-/// The registry group holding one server's tools.
-fn group(server: &str) -> String {
-    format!("mcp:{server}")
+/// Where servers' tools go. The tools layer implements it (`tools::mcp::RegistryPublisher`) and turns each
+/// listing into callable tools, so this module never depends on the tool registry.
+pub trait ToolPublisher: Send + Sync {
+    /// Replaces the tools of `link`'s server with `remote`'s; returns how many tools the server now offers.
+    fn publish(&self, link: &Arc<ServerLink>, remote: &[RemoteTool]) -> usize;
+    /// Withdraws every tool of `server`.
+    fn withdraw(&self, server: &str);
 }
 
 /// A ready server as its tools see it: calls with a deadline and cancellation, and loss reporting.
@@ -162,6 +165,11 @@ pub struct ServerLink {
 }
 
 impl ServerLink {
+    /// True when the server offers resources (its tools then include `list_resources` / `read_resource`).
+    pub fn supports_resources(&self) -> bool {
+        self.session.supports_resources()
+    }
+
     /// Calls `tool`; gives up after the call timeout or when `cancel` fires (the server is told it was
     /// cancelled). A lost connection marks the server failed.
     pub async fn call_tool(
@@ -244,15 +252,15 @@ pub struct McpManager {
 
 impl McpManager {
     /// Starts every enabled, approved server in the background and returns at once. Must run inside a Tokio
-    /// runtime. Tools are added to `registry` as servers become ready.
+    /// runtime. Tools are published through `publisher` as servers become ready.
     pub fn start(
         config: McpConfig,
-        registry: Arc<ToolRegistry>,
+        publisher: Arc<dyn ToolPublisher>,
         options: StartOptions,
     ) -> McpManager {
         let (starting, _) = watch::channel(0);
         let inner = Arc::new(Inner {
-            registry,
+            publisher,
             options,
             servers: Mutex::new(BTreeMap::new()),
             starting,
@@ -471,7 +479,7 @@ impl McpManager {
             slot.tools = 0;
             slot.link.take()
         });
-        self.inner.registry.replace_group(&group(name), Vec::new());
+        self.inner.publisher.withdraw(name);
         if let Some(link) = link {
             link.session.close().await;
         }
@@ -509,7 +517,7 @@ impl McpManager {
             .filter_map(|(name, slot)| slot.link.take().map(|l| (name.clone(), l)))
             .collect();
         let closes = links.iter().map(|(name, link)| {
-            self.inner.registry.replace_group(&group(name), Vec::new());
+            self.inner.publisher.withdraw(name);
             link.session.close()
         });
         futures_util::future::join_all(closes).await;
@@ -618,8 +626,6 @@ async fn load_tools(inner: &Inner, link: &Arc<ServerLink>) -> Result<(), McpErro
             });
         }
     };
-    let tools = crate::tools::mcp::server_tools(link, &remote, link.session.supports_resources());
-    let count = tools.len();
     let mut servers = inner.servers();
     // Swap under the server map's lock so a concurrent failure cannot be overwritten by a stale listing.
     let Some(slot) = servers.get_mut(&link.name) else {
@@ -628,8 +634,7 @@ async fn load_tools(inner: &Inner, link: &Arc<ServerLink>) -> Result<(), McpErro
     if slot.link.as_ref().is_none_or(|l| !Arc::ptr_eq(l, link)) {
         return Ok(());
     }
-    inner.registry.replace_group(&group(&link.name), tools);
-    slot.tools = count;
+    slot.tools = inner.publisher.publish(link, &remote);
     slot.tool_loads += 1;
     Ok(())
 }

@@ -7,15 +7,45 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Tool, ToolContext, ToolOutcome};
+use super::{Tool, ToolContext, ToolOutcome, ToolRegistry};
 use crate::mcp::content::{call_outcome, render_resource_contents};
-use crate::mcp::manager::ServerLink;
+use crate::mcp::manager::{ServerLink, ToolPublisher};
 use crate::mcp::names::tool_name;
 use crate::mcp::schema::{cut_description, sanitize_schema};
 use crate::mcp::{McpError, RemoteTool};
 
 /// Characters a `read_resource` result may have before spill takes over.
 const READ_RESOURCE_CHARS: usize = 200_000;
+
+/// Publishes each MCP server's tools into the registry, one registry group per server.
+pub struct RegistryPublisher {
+    registry: Arc<ToolRegistry>,
+}
+
+impl RegistryPublisher {
+    /// A publisher into `registry`.
+    pub fn new(registry: Arc<ToolRegistry>) -> Arc<Self> {
+        Arc::new(RegistryPublisher { registry })
+    }
+}
+
+/// The registry group holding one server's tools.
+fn group(server: &str) -> String {
+    format!("mcp:{server}")
+}
+
+impl ToolPublisher for RegistryPublisher {
+    fn publish(&self, link: &Arc<ServerLink>, remote: &[RemoteTool]) -> usize {
+        let tools = server_tools(link, remote, link.supports_resources());
+        let count = tools.len();
+        self.registry.replace_group(&group(&link.name), tools);
+        count
+    }
+
+    fn withdraw(&self, server: &str) {
+        self.registry.replace_group(&group(server), Vec::new());
+    }
+}
 
 /// The tools for one server's listing.
 pub fn server_tools(

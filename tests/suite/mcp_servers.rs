@@ -58,7 +58,7 @@ fn start(servers: Vec<ServerConfig>, init_timeout: Duration, call_timeout: Durat
             servers,
             file_errors: Vec::new(),
         },
-        Arc::clone(&registry),
+        paicli::tools::mcp::RegistryPublisher::new(Arc::clone(&registry)),
         StartOptions {
             home: home.path().to_path_buf(),
             project_root: dir.path().to_path_buf(),

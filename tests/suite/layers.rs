@@ -1,0 +1,179 @@
+//! The module map in `docs/architecture.md` holds: every `crate::…` path under `src/` points down the layers.
+//!
+//! Test code inside `src/` (files named `tests.rs`, folders named `tests/`, and a trailing `#[cfg(test)] mod`)
+//! may reach any layer to build its fixtures, so it is not scanned.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each top-level module and the modules it may use. Keep in step with `docs/architecture.md`.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("protocol", &[]),
+    ("config", &["protocol"]),
+    ("llm", &["protocol", "config"]),
+    ("guard", &["protocol", "config"]),
+    ("mcp", &["protocol", "config"]),
+    ("lsp", &["protocol", "config"]),
+    ("session", &["protocol", "config", "llm"]),
+    ("memory", &["protocol", "config", "llm"]),
+    (
+        "tools",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory",
+        ],
+    ),
+    ("policy", &["protocol", "config", "llm", "guard"]),
+    (
+        "agent",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "tools",
+            "policy",
+        ],
+    ),
+    (
+        "app",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "tools",
+            "policy", "agent",
+        ],
+    ),
+    (
+        "ui",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "tools",
+            "policy", "agent", "app",
+        ],
+    ),
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "tests") {
+                rust_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && path.file_name().is_some_and(|n| n != "tests.rs")
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of `text` before a trailing `#[cfg(test)]` module.
+fn non_test_code(text: &str) -> &str {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim() == "#[cfg(test)]" {
+            let rest = &text[offset + line.len()..];
+            if rest.trim_start().starts_with("mod ") {
+                return &text[..offset];
+            }
+        }
+        offset += line.len();
+    }
+    text
+}
+
+/// Every top-level module named by a `crate::…` path in `code`, including the members of `use crate::{a, b::c}`.
+fn modules_used(code: &str) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (at, _) in code.match_indices("crate::") {
+        // `paicli_crate::` or `$crate::` are not ours.
+        if code[..at]
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        {
+            continue;
+        }
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 1;
+            let mut start = 0;
+            let mut end = group.len();
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = i;
+                            break;
+                        }
+                    }
+                    ',' if depth == 1 => {
+                        used.insert(ident(group[start..i].trim()));
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            used.insert(ident(group[start..end].trim()));
+        } else {
+            used.insert(ident(rest));
+        }
+    }
+    used.remove("");
+    used
+}
+
+#[test]
+fn imports_point_down_the_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut wrong = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let module = first.trim_end_matches(".rs");
+        if matches!(module, "lib" | "main") {
+            continue;
+        }
+        let Some(may_use) = allowed.get(module) else {
+            wrong.push(format!(
+                "src/{module}: a top-level module missing from the map"
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(file).unwrap();
+        for used in modules_used(non_test_code(&text)) {
+            if used != module && !may_use.contains(&used.as_str()) {
+                wrong.push(format!("{}: {module} → {used}", rel.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the documented direction (docs/architecture.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_sees_grouped_and_nested_paths() {
+    let code = "use crate::{agent::X, tools::{a, b}};\nlet y = crate::llm::f();\n// $crate::no\n";
+    let got: Vec<String> = modules_used(code).into_iter().collect();
+    assert_eq!(got, ["agent", "llm", "tools"]);
+    let with_tests =
+        "use crate::protocol::A;\n#[cfg(test)]\nmod tests {\n    use crate::ui::B;\n}\n";
+    assert_eq!(
+        modules_used(non_test_code(with_tests))
+            .into_iter()
+            .collect::<Vec<_>>(),
+        ["protocol"]
+    );
+}
