@@ -7,15 +7,24 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Tool, ToolContext, ToolOutcome};
+use super::{Tool, ToolContext, ToolOutcome, ToolTraits};
 use crate::mcp::content::{call_outcome, render_resource_contents};
 use crate::mcp::manager::ServerLink;
 use crate::mcp::names::tool_name;
 use crate::mcp::schema::{cut_description, sanitize_schema};
 use crate::mcp::{McpError, RemoteTool};
+use crate::protocol::Risk;
 
 /// Characters a `read_resource` result may have before spill takes over.
 const READ_RESOURCE_CHARS: usize = 200_000;
+
+/// What every server tool is. A server's `readOnlyHint` annotation is its own claim about itself, and the server
+/// may be one a cloned repository configured: so no server tool is trusted to be harmless. High risk, audited, and
+/// what it returns is external content.
+const SERVER_TOOL: ToolTraits = ToolTraits {
+    external_content: true,
+    ..ToolTraits::side_effect(Risk::High)
+};
 
 /// The tools for one server's listing.
 pub fn server_tools(
@@ -83,6 +92,9 @@ impl Tool for McpTool {
     fn description(&self) -> &str {
         &self.description
     }
+    fn traits(&self) -> ToolTraits {
+        SERVER_TOOL
+    }
     fn parameters(&self) -> Value {
         self.parameters.clone()
     }
@@ -127,6 +139,9 @@ impl Tool for ListResources {
     }
     fn description(&self) -> &str {
         &self.description
+    }
+    fn traits(&self) -> ToolTraits {
+        SERVER_TOOL
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {}})
@@ -183,6 +198,9 @@ impl Tool for ReadResource {
     }
     fn description(&self) -> &str {
         &self.description
+    }
+    fn traits(&self) -> ToolTraits {
+        SERVER_TOOL
     }
     fn parameters(&self) -> Value {
         json!({

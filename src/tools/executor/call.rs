@@ -1,7 +1,7 @@
 //! One call from lookup to content: cancellation check, lookup, argument check, run under a deadline, then
 //! spill and the untrusted-data boundary.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use tokio::task::JoinError;
 use tokio::time::{Instant, sleep_until, timeout};
 
 use crate::llm::ToolCall;
-use crate::tools::shell::{EXECUTE_COMMAND, format_duration};
+use crate::tools::shell::format_duration;
 use crate::tools::{
     GateCall, GateVerdict, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits, boundary,
     schema,
@@ -50,12 +50,15 @@ pub(super) async fn pass_gates(
     ready: &mut Ready,
     ctx: &ToolContext,
 ) -> Result<(), ToolOutcome> {
+    let traits = ready.tool.traits();
+    let mut targets = ready.tool.write_targets(&ready.args, ctx);
     for gate in &ctx.gates {
         let gate_call = GateCall {
             id: &call.id,
             name: &call.name,
             args: &ready.args,
-            traits: ready.tool.traits(),
+            traits,
+            write_targets: &targets,
             cancel: &ctx.cancel,
         };
         let verdict = tokio::select! {
@@ -72,6 +75,8 @@ pub(super) async fn pass_gates(
                         call.name
                     ))
                 })?;
+                // Edited arguments may write elsewhere: later gates judge the new targets.
+                targets = ready.tool.write_targets(&ready.args, ctx);
             }
             GateVerdict::Deny { code, reason } => return Err(ToolOutcome::Denied { code, reason }),
         }
@@ -79,11 +84,17 @@ pub(super) async fn pass_gates(
     Ok(())
 }
 
+/// What the gates are told about a call that reached them.
+pub(super) struct Reported<'a> {
+    pub args: &'a Map<String, Value>,
+    pub traits: ToolTraits,
+    pub write_targets: &'a [PathBuf],
+}
+
 /// Tells every gate how a call that reached them ended.
 pub(super) async fn report_to_gates(
     call: &ToolCall,
-    args: &Map<String, Value>,
-    traits: ToolTraits,
+    reported: Reported<'_>,
     outcome: &ToolOutcome,
     duration: Duration,
     ctx: &ToolContext,
@@ -92,8 +103,9 @@ pub(super) async fn report_to_gates(
         let gate_call = GateCall {
             id: &call.id,
             name: &call.name,
-            args,
-            traits,
+            args: reported.args,
+            traits: reported.traits,
+            write_targets: reported.write_targets,
             cancel: &ctx.cancel,
         };
         gate.after(gate_call, outcome, duration).await;
@@ -150,11 +162,12 @@ fn outcome_of(name: &str, joined: Result<ToolOutcome, JoinError>) -> ToolOutcome
 pub(super) fn content(
     ctx: &ToolContext,
     tool: &str,
+    traits: Option<ToolTraits>,
     args: Option<&Map<String, Value>>,
     outcome: &ToolOutcome,
 ) -> String {
     let text = outcome.model_text();
-    let text = match spill_rule(ctx, tool, args) {
+    let text = match spill_rule(ctx, tool, traits, args) {
         SpillRule::Spill => ctx.spill.offload(tool, &text),
         SpillRule::Keep => text,
         SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, &path),
@@ -170,8 +183,14 @@ enum SpillRule {
     PointAt(String),
 }
 
-fn spill_rule(ctx: &ToolContext, tool: &str, args: Option<&Map<String, Value>>) -> SpillRule {
-    if tool == EXECUTE_COMMAND {
+fn spill_rule(
+    ctx: &ToolContext,
+    tool: &str,
+    traits: Option<ToolTraits>,
+    args: Option<&Map<String, Value>>,
+) -> SpillRule {
+    // A command tool sizes its own output (it spills past its inline limit itself).
+    if traits.is_some_and(|t| t.runs_commands) {
         return SpillRule::Keep;
     }
     let Some(args) = args.filter(|_| tool == READ_FILE) else {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::text::{SNIFF_BYTES, classify, decode_lossy, human_size};
 use super::{Param, display, object_schema, resolve_arg, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 /// Lines returned when only `offset` is given.
 const DEFAULT_LIMIT: usize = 200;
@@ -49,8 +49,8 @@ impl Tool for ReadFile {
         object_schema(PARAMS, &["path"])
     }
 
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
