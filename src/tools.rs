@@ -30,7 +30,7 @@ pub use crate::protocol::{
 pub use args::Args;
 pub use executor::{Executor, ExecutorOptions, ToolCallResult, ToolObserver};
 pub use registry::ToolRegistry;
-pub use spill::SpillStore;
+pub use spill::{SpillRule, SpillStore};
 
 /// Limits the tools work within.
 #[derive(Clone, Debug)]
@@ -107,6 +107,10 @@ pub trait Tool: Send + Sync {
     /// can tell a write to a control file. Empty when the tool writes nothing (or the path is refused anyway).
     fn write_targets(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> Vec<PathBuf> {
         Vec::new()
+    }
+    /// How a large result of a call with `args` is treated (default: spilled past the threshold).
+    fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {
+        SpillRule::Spill
     }
     /// Runs the call. `args` has already been validated against `parameters()`.
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome;

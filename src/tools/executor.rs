@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use std::path::PathBuf;
 
-use super::{ToolContext, ToolOutcome, ToolRegistry, ToolTraits};
+use super::{SpillRule, ToolContext, ToolOutcome, ToolRegistry, ToolTraits};
 use crate::llm::ToolCall;
 use plan::Step;
 
@@ -171,8 +171,8 @@ impl Executor {
                     finish(
                         call,
                         Finished {
-                            args: None,
                             traits: None,
+                            spill: SpillRule::Spill,
                             outcome: ToolOutcome::failed("internal error: call was not run"),
                         },
                         ctx,
@@ -195,21 +195,22 @@ impl Executor {
         observer.on_start(index, call);
         let started = std::time::Instant::now();
         let traits = self.registry.traits_of(&call.name);
-        let (outcome, args) = if ctx.cancel.is_cancelled() {
+        let (outcome, spill) = if ctx.cancel.is_cancelled() {
             (
                 ToolOutcome::Cancelled {
                     partial: String::new(),
                 },
-                None,
+                SpillRule::Spill,
             )
         } else {
             match call::prepare(&self.registry, call) {
-                Err(reason) => (ToolOutcome::failed(reason), None),
+                Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill),
                 Ok(mut ready) => {
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
                     let args = ready.args.clone();
                     let targets = ready.tool.write_targets(&args, ctx);
                     let traits = ready.tool.traits();
+                    let spill = ready.tool.spill_rule(&args, &ctx.spill);
                     let outcome = match gated {
                         Err(outcome) => outcome,
                         Ok(()) => {
@@ -229,13 +230,13 @@ impl Executor {
                         write_targets: &targets,
                     };
                     call::report_to_gates(call, reported, &outcome, started.elapsed(), ctx).await;
-                    (outcome, Some(args))
+                    (outcome, spill)
                 }
             }
         };
         let finished = Finished {
-            args: args.as_ref(),
             traits,
+            spill,
             outcome,
         };
         let result = finish(call, finished, ctx, started.elapsed());
@@ -245,29 +246,29 @@ impl Executor {
 }
 
 /// How a call ended, before it becomes a result.
-struct Finished<'a> {
-    /// The arguments it ran with, when they were valid.
-    args: Option<&'a serde_json::Map<String, serde_json::Value>>,
+struct Finished {
     traits: Option<ToolTraits>,
+    /// What the tool said about spilling its result (calls that never ran spill as usual).
+    spill: SpillRule,
     outcome: ToolOutcome,
 }
 
 /// Builds a call's result: its outcome and the content the model sees.
 fn finish(
     call: &ToolCall,
-    finished: Finished<'_>,
+    finished: Finished,
     ctx: &ToolContext,
     duration: Duration,
 ) -> ToolCallResult {
     let Finished {
-        args,
         traits,
+        spill,
         outcome,
     } = finished;
     ToolCallResult {
         call_id: call.id.clone(),
         tool: call.name.clone(),
-        content: call::content(ctx, &call.name, traits, args, &outcome),
+        content: call::content(ctx, &call.name, &spill, &outcome),
         outcome,
         duration,
         traits,

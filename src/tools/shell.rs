@@ -10,7 +10,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
+use super::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::protocol::Risk;
 use process::{Ending, RunSpec};
@@ -54,6 +54,11 @@ impl Tool for ExecuteCommand {
             runs_commands: true,
             ..ToolTraits::side_effect(Risk::High)
         }
+    }
+
+    fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {
+        // The tool spills past its own inline limit, keeping the head.
+        SpillRule::Keep
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

@@ -208,7 +208,7 @@ impl TurnGate {
             session_rule: if remember {
                 rule.describe()
             } else {
-                "nothing: this call is asked about every time".to_string()
+                "only this one call (such calls are asked about every time)".to_string()
             },
             note,
         };

@@ -1,7 +1,7 @@
 //! One call from lookup to content: cancellation check, lookup, argument check, run under a deadline, then
 //! spill and the untrusted-data boundary.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,12 +12,9 @@ use tokio::time::{Instant, sleep_until, timeout};
 use crate::llm::ToolCall;
 use crate::tools::shell::format_duration;
 use crate::tools::{
-    GateCall, GateVerdict, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits, boundary,
-    schema,
+    GateCall, GateVerdict, SpillRule, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits,
+    boundary, schema,
 };
-
-/// The one tool whose range reads are never spilled (they already are the way to read a spill file).
-const READ_FILE: &str = "read_file";
 
 /// A call that passed lookup and argument checks.
 pub(super) struct Ready {
@@ -158,51 +155,19 @@ fn outcome_of(name: &str, joined: Result<ToolOutcome, JoinError>) -> ToolOutcome
     }
 }
 
-/// What the model sees: the outcome's text, spilled if large (unless exempt), then boundary-wrapped.
+/// What the model sees: the outcome's text, spilled if large (unless the tool says otherwise), then
+/// boundary-wrapped.
 pub(super) fn content(
     ctx: &ToolContext,
     tool: &str,
-    traits: Option<ToolTraits>,
-    args: Option<&Map<String, Value>>,
+    spill: &SpillRule,
     outcome: &ToolOutcome,
 ) -> String {
     let text = outcome.model_text();
-    let text = match spill_rule(ctx, tool, traits, args) {
+    let text = match spill {
         SpillRule::Spill => ctx.spill.offload(tool, &text),
         SpillRule::Keep => text,
-        SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, &path),
+        SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, path),
     };
     boundary::wrap(tool, &text)
-}
-
-enum SpillRule {
-    Spill,
-    /// Already sized by the tool (execute_command) or explicitly ranged (read_file with offset/limit).
-    Keep,
-    /// A whole read of a spill file: never copied again, previewed pointing at the same file.
-    PointAt(String),
-}
-
-fn spill_rule(
-    ctx: &ToolContext,
-    tool: &str,
-    traits: Option<ToolTraits>,
-    args: Option<&Map<String, Value>>,
-) -> SpillRule {
-    // A command tool sizes its own output (it spills past its inline limit itself).
-    if traits.is_some_and(|t| t.runs_commands) {
-        return SpillRule::Keep;
-    }
-    let Some(args) = args.filter(|_| tool == READ_FILE) else {
-        return SpillRule::Spill;
-    };
-    if args.contains_key("offset") || args.contains_key("limit") {
-        return SpillRule::Keep;
-    }
-    match args.get("path").and_then(Value::as_str) {
-        Some(path) if ctx.spill.is_inside_spill_dir(Path::new(path)) => {
-            SpillRule::PointAt(path.to_string())
-        }
-        _ => SpillRule::Spill,
-    }
 }

@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use paicli::llm::ToolCall;
-use paicli::tools::{Tool, ToolCallResult, ToolContext, ToolObserver, ToolOutcome, ToolTraits};
+use paicli::tools::fs::ReadFile;
+use paicli::tools::{
+    SpillRule, SpillStore, Tool, ToolCallResult, ToolContext, ToolObserver, ToolOutcome, ToolTraits,
+};
 use serde_json::{Map, Value, json};
 use tokio::sync::{Barrier, Semaphore, mpsc};
 
@@ -162,6 +165,14 @@ impl Tool for Echo {
     }
     fn traits(&self) -> ToolTraits {
         ToolTraits::READ_ONLY
+    }
+    fn spill_rule(&self, args: &Map<String, Value>, spill: &SpillStore) -> SpillRule {
+        // An echo standing in for read_file treats its output as read_file does.
+        if self.name == "read_file" {
+            ReadFile.spill_rule(args, spill)
+        } else {
+            SpillRule::Spill
+        }
     }
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         self.runs.fetch_add(1, Ordering::SeqCst);
