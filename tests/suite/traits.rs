@@ -18,7 +18,9 @@ use paicli::policy::approval::{
     NonInteractiveApprover, RuleSet,
 };
 use paicli::policy::audit::{AuditEntry, AuditLog, AuditOutcome};
+use paicli::policy::exposure::ExposurePolicy;
 use paicli::protocol::Risk;
+use paicli::protocol::ToolTraitsLookup;
 use paicli::tools::executor::{NullObserver, ToolCallResult};
 use paicli::tools::fs::WriteFile;
 use paicli::tools::{
@@ -334,4 +336,37 @@ async fn full_mode_writes_control_files_and_plan_mode_refuses_them() {
     assert_eq!(denial(&refused).map(|d| d.0), Some("PLAN_MODE"));
     assert!(person.asked().is_empty());
     assert!(!s.exists(".mcp.json"));
+}
+
+#[test]
+fn a_new_tool_declaring_network_is_taken_away_when_the_user_says_not_to_go_online() {
+    let online = Novel {
+        name: "zz_consult_oracle",
+        traits: ToolTraits {
+            network: true,
+            ..ToolTraits::READ_ONLY
+        },
+    };
+    let offline = Novel {
+        name: "zz_consult_notes",
+        traits: ToolTraits::READ_ONLY,
+    };
+    let registry = Arc::new(ToolRegistry::with_tools([
+        Arc::new(online) as Arc<dyn Tool>,
+        Arc::new(offline),
+    ]));
+    let policy = ExposurePolicy::new(Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>);
+    let offered = |input: &str| -> Vec<String> {
+        let scope = policy.begin_turn(input);
+        let specs = scope.filter.unwrap().filter(&registry.specs());
+        specs.into_iter().map(|s| s.name).collect()
+    };
+    assert_eq!(
+        offered("fix the parser"),
+        ["zz_consult_notes", "zz_consult_oracle"]
+    );
+    assert_eq!(
+        offered("do not go online, fix the parser"),
+        ["zz_consult_notes"]
+    );
 }

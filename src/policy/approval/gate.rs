@@ -297,7 +297,8 @@ impl TurnGate {
 #[async_trait]
 impl CallGate for TurnGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
-        if call.traits.parallel_safe {
+        // A parallel-safe tool that still names a file it writes is judged like any other.
+        if call.traits.parallel_safe && call.write_targets.is_empty() {
             return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
         }
         let options = &self.shared.options;
