@@ -19,9 +19,9 @@ use crate::llm::dsml::{self, DsmlScan};
 use crate::llm::{
     ChatResponse, Content, ContentPart, LlmClient, LlmError, Message, ToolSpec, Usage,
 };
-use crate::lsp::{self, DiagnosticsSource};
+use crate::lsp::DiagnosticsSource;
 use crate::memory::MemoryStore;
-use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegistry};
+use crate::tools::{Executor, ToolCallResult, ToolContext, ToolOutcome, ToolRegistry, executor};
 
 pub use crate::protocol::events::CompactionStage;
 pub use crate::protocol::{AgentEvent, EventLog, EventSink, ToolStatus};
@@ -362,7 +362,7 @@ impl Agent {
                 .executor
                 .run_batch(&response.tool_calls, &ctx, &observer)
                 .await;
-            for path in lsp::changed_files(&results) {
+            for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {
                     self.unchecked_files.push(path);
                 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
+use crate::guard::control_files::ControlFiles;
 use crate::guard::path_guard::PathGuard;
 use crate::guard::redact::Redactor;
 use crate::llm::LlmError;
@@ -20,6 +21,7 @@ use crate::policy::approval::{
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
+use crate::protocol::ToolTraitsLookup;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
 /// `max_tokens` of a classifier request: the answer is one short JSON object.
@@ -176,6 +178,7 @@ pub fn build_approval_hook(
             Arc::new(guard),
             vec![config.home.clone()],
         )),
+        control_files: Some(ControlFiles::new(&config.home, &config.project_root)),
     }))
 }
 
@@ -242,7 +245,9 @@ fn build_agent_on(
     agent.set_memory(memory);
     // Gates run in hook order. Policy refusals come first so nobody is asked to approve a call that would be
     // refused anyway; approval (which may ask a person, and writes the audit log) comes last.
-    agent.add_turn_hook(Arc::new(ExposurePolicy));
+    agent.add_turn_hook(Arc::new(ExposurePolicy::new(
+        Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>
+    )));
     agent.add_turn_hook(Arc::new(MemoryGuardHook));
     agent.add_turn_hook(Arc::new(hook));
     Ok((agent, registry))

@@ -15,4 +15,4 @@ pub use gate::{CallGate, GateCall, GateVerdict};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
-pub use traits::{Risk, ToolTraits};
+pub use traits::{Risk, ToolTraits, ToolTraitsLookup};

@@ -30,7 +30,7 @@ pub use crate::protocol::{
 pub use args::Args;
 pub use executor::{Executor, ExecutorOptions, ToolCallResult, ToolObserver};
 pub use registry::ToolRegistry;
-pub use spill::SpillStore;
+pub use spill::{SpillRule, SpillStore};
 
 /// Limits the tools work within.
 #[derive(Clone, Debug)]
@@ -98,20 +98,32 @@ pub trait Tool: Send + Sync {
     fn description(&self) -> &str;
     /// JSON Schema of the arguments (`{type: object, properties, required}`).
     fn parameters(&self) -> Value;
-    /// True when the tool has no side effects and may run beside others.
-    fn parallel_safe(&self) -> bool {
-        false
-    }
-    /// What the tool is: risk, audit, external content, network, edits, batching.
+    /// What the tool is: risk, audit, external content, network, edits, batching. Every gate reads these, never
+    /// the name; a tool that declares nothing is treated as high-risk and audited.
     fn traits(&self) -> ToolTraits {
-        if self.parallel_safe() {
-            ToolTraits::READ_ONLY
-        } else {
-            ToolTraits::default()
-        }
+        ToolTraits::default()
+    }
+    /// The absolute paths a call with `args` would write, resolved through the context's path guard, so gates
+    /// can tell a write to a control file. Empty when the tool writes nothing (or the path is refused anyway).
+    fn write_targets(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    /// How a large result of a call with `args` is treated (default: spilled past the threshold).
+    fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {
+        SpillRule::Spill
     }
     /// Runs the call. `args` has already been validated against `parameters()`.
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome;
+}
+
+/// The write target of a tool whose `path` argument names the one file it writes: that path resolved through the
+/// path guard, or nothing when the guard refuses it (the tool then refuses too).
+pub fn path_arg_target(args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
+    args.get("path")
+        .and_then(Value::as_str)
+        .and_then(|path| ctx.guard.resolve(path).ok())
+        .into_iter()
+        .collect()
 }
 
 /// The built-in core tools (file system, edit, search, shell).

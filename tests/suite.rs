@@ -16,4 +16,5 @@ mod repl_tmux;
 mod safety_cli;
 mod sse_fixtures;
 mod sse_props;
+mod traits;
 mod web;

@@ -1,6 +1,7 @@
-//! Keeps web, MCP and shell content out of long-term memory: once such content reached the model in a turn,
-//! `save_memory` is refused for the rest of the turn unless the user's own text asked to remember something.
-//! (A page or a command's output could otherwise plant a "fact" that steers every later session.)
+//! Keeps web, MCP and shell content out of long-term memory: once such content (from a tool declaring
+//! `external_content`) reached the model in a turn, a tool declaring `writes_memory` (`save_memory`) is refused
+//! for the rest of the turn unless the user's own text asked to remember something. (A page or a command's output
+//! could otherwise plant a "fact" that steers every later session.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
@@ -15,10 +16,6 @@ use crate::protocol::{TurnHook, TurnScope};
 /// Denial code for a memory save after external content.
 pub const MEMORY_EXTERNAL_CONTEXT: &str = "MEMORY_EXTERNAL_CONTEXT";
 
-/// Tools whose output comes from outside the user and the project files.
-const EXTERNAL_TOOLS: &[&str] = &["execute_command", "web_fetch", "web_search"];
-const EXTERNAL_PREFIXES: &[&str] = &["mcp__", "browser_"];
-
 static ASKS_TO_REMEMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
         r"(?i)\b(remember|memori[sz]e|keep in mind|save (this|that|it) (to|in) memory|note (this|that) down)\b|记住|记下|记一下|牢记|保存到记忆|存到记忆",
@@ -31,10 +28,6 @@ pub fn asks_to_remember(submitted: &str) -> bool {
     ASKS_TO_REMEMBER
         .as_ref()
         .is_some_and(|re| re.is_match(submitted))
-}
-
-fn is_external(tool: &str) -> bool {
-    EXTERNAL_TOOLS.contains(&tool) || EXTERNAL_PREFIXES.iter().any(|p| tool.starts_with(p))
 }
 
 /// Adds the per-turn [`ExternalContextGate`].
@@ -63,7 +56,7 @@ pub struct ExternalContextGate {
 #[async_trait]
 impl CallGate for ExternalContextGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
-        if call.name == "save_memory"
+        if call.traits.writes_memory
             && !self.user_asked
             && self.external_seen.load(Ordering::SeqCst)
         {
@@ -77,7 +70,8 @@ learned from that content is not saved. Ask the user to confirm it first.",
     }
 
     async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, _duration: Duration) {
-        if is_external(call.name) && outcome.is_ok() {
+        // Tools whose output comes from outside the user and the project files say so in their traits.
+        if call.traits.external_content && outcome.is_ok() {
             self.external_seen.store(true, Ordering::SeqCst);
         }
     }

@@ -1,18 +1,24 @@
 //! Approval of risky tool calls (spec §6.3): modes, risk levels, saved and session rules, the auto-mode
 //! classifier, and the [`Approver`] that asks a person.
 //!
-//! The decision order for a call with side effects (read-only calls always run):
+//! Every decision reads what the tool declared ([`crate::protocol::ToolTraits`]), never its name. The decision
+//! order for a call with side effects (parallel-safe calls always run):
 //! 1. an `[approvals] deny` rule → denied (every mode);
 //! 2. `plan` mode → denied: plan mode is read-only;
-//! 3. `execute_command` the CommandGuard refuses → denied (the tool checks again; no mode turns it off);
-//! 4. an `[approvals] allow` rule or a rule the user saved this session with `a` → runs;
-//! 5. a tool without risk → runs;
-//! 6. `full` runs everything; `ask` asks a person; `auto` runs edits, sends commands to the classifier, and
-//!    denies `revert_turn` and `mcp__*`; its 3rd consecutive denial in a turn asks a person instead.
+//! 3. a command line (tools declaring `runs_commands`) the CommandGuard refuses → denied (the tool checks again;
+//!    no mode turns it off);
+//! 4. a sensitive call (an opaque command line, or a write to a control file; see [`sensitive`]) → runs in
+//!    `full`, else asks a person (denied when nobody can be asked); no rule or classifier runs it;
+//! 5. an `[approvals] allow` rule or a rule the user saved this session with `a` → runs;
+//! 6. a tool without risk → runs;
+//! 7. `full` runs everything; `ask` asks a person; `auto` runs medium-risk calls (edits), sends commands to the
+//!    classifier, and denies other high-risk tools (MCP tools, history rewinds); its 3rd consecutive denial in a
+//!    turn asks a person instead.
 
 mod classifier;
 mod gate;
 mod rules;
+pub mod sensitive;
 
 pub use crate::config::ApprovalMode;
 pub use crate::protocol::{
@@ -24,19 +30,9 @@ pub use classifier::{
 pub use gate::{ApprovalHook, ApprovalHookOptions};
 pub use rules::{ApprovalRule, RuleSet, command_prefix_rule};
 
-/// The risk of calling `tool`.
-pub fn risk_of(tool: &str) -> Risk {
-    match tool {
-        "write_file" | "edit_file" | "create_project" => Risk::Medium,
-        "execute_command" | "revert_turn" => Risk::High,
-        t if t.starts_with("mcp__") => Risk::High,
-        _ => Risk::None,
-    }
-}
-
-/// The command-line flag that would let `tool` run without asking.
-pub fn allowing_flag(tool: &str) -> &'static str {
-    match risk_of(tool) {
+/// The command-line flag that would let a call of `risk` run without asking.
+pub fn allowing_flag(risk: Risk) -> &'static str {
+    match risk {
         Risk::Medium => "--approval auto",
         _ => "--approval full",
     }

@@ -1,5 +1,5 @@
 //! The audit log (spec §6.4): one JSONL file per day, `$PAICLI_HOME/audit/audit-YYYY-MM-DD.jsonl`, mode 0600,
-//! one line per call of a tool with side effects. Secrets are redacted before anything is written, and `args` is
+//! one line per call of a tool that declares itself `audited`. Secrets are redacted before anything is written, and `args` is
 //! cut to 1000 chars after redaction (so a cut can never expose the tail of a half-masked secret). A failed write
 //! is logged and never fails the call.
 
@@ -16,20 +16,6 @@ use crate::guard::redact::Redactor;
 
 /// Chars of `args` (and `reason`) kept in an entry.
 pub const MAX_ARGS_CHARS: usize = 1000;
-
-/// Tools whose calls are audited besides every `mcp__*` tool.
-pub const AUDIT_TOOLS: [&str; 5] = [
-    "write_file",
-    "edit_file",
-    "execute_command",
-    "create_project",
-    "revert_turn",
-];
-
-/// True when calls of `tool` go to the audit log.
-pub fn is_audited(tool: &str) -> bool {
-    AUDIT_TOOLS.contains(&tool) || tool.starts_with("mcp__")
-}
 
 /// How a call ended, for the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

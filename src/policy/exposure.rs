@@ -1,9 +1,10 @@
 //! TurnToolPolicy (spec §5): which tools each turn offers, computed from the text the user submitted, and the
 //! execution-time check that every call stays inside that offer.
 //!
-//! The filter only subtracts: web tools go when the user says not to go online, pastes only a headline, or asks
-//! for a local text edit; `web_fetch` stays hidden until the turn has a grounded URL (one the user wrote, or one a
-//! successful `web_search` returned as typed `discovered_urls`). Local tools are always offered, and the filtered
+//! The filter only subtracts: web tools (those declaring `network`) go when the user says not to go online, pastes
+//! only a headline, or asks for a local text edit; a fetching tool (`needs_grounded_url`, i.e. `web_fetch`) stays
+//! hidden until the turn has a grounded URL (one the user wrote, or one a successful `web_search` returned as typed
+//! `discovered_urls`). Local tools are always offered, and the filtered
 //! list keeps the registry's sorted order, so equal exposure means byte-identical tool definitions.
 
 mod classify;
@@ -17,9 +18,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use regex::Regex;
 
-use crate::protocol::ToolSpec;
 use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
 use crate::protocol::{ToolFilter, TurnHook, TurnScope};
+use crate::protocol::{ToolSpec, ToolTraits, ToolTraitsLookup};
 
 pub use classify::{TurnExposure, WebStance, classify};
 pub use shell_words::{NetworkCommand, network_commands, split_commands};
@@ -46,8 +47,17 @@ pub(crate) fn literal_regex(pattern: &'static str) -> Regex {
 }
 
 /// The per-turn hook: register it with `Agent::add_turn_hook`.
-#[derive(Debug, Default)]
-pub struct ExposurePolicy;
+pub struct ExposurePolicy {
+    /// What the offered tools declared (the filter sees only their specs).
+    tools: Arc<dyn ToolTraitsLookup>,
+}
+
+impl ExposurePolicy {
+    /// A policy that learns what each offered tool is from `tools` (the registry).
+    pub fn new(tools: Arc<dyn ToolTraitsLookup>) -> Self {
+        ExposurePolicy { tools }
+    }
+}
 
 impl TurnHook for ExposurePolicy {
     fn begin_turn(&self, submitted: &str) -> TurnScope {
@@ -60,7 +70,10 @@ impl TurnHook for ExposurePolicy {
         let state = Arc::new(TurnState::new(exposure));
         TurnScope {
             gates: vec![Arc::new(ExposureGate(Arc::clone(&state)))],
-            filter: Some(Arc::new(ExposureFilter(state))),
+            filter: Some(Arc::new(ExposureFilter {
+                state,
+                tools: Arc::clone(&self.tools),
+            })),
             notices,
         }
     }
@@ -80,8 +93,6 @@ struct Offer {
     /// Every tool the filter was given.
     known: HashSet<String>,
     offered: HashSet<String>,
-    /// Tools that count as web tools (by name or description).
-    web: HashSet<String>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -138,37 +149,28 @@ impl TurnState {
     }
 }
 
-/// True for tools that reach the web: by name, or a description that mentions the internet, a browser or URLs.
-pub fn is_web_tool(spec: &ToolSpec) -> bool {
-    is_web_name(&spec.name) || {
-        let d = spec.description.to_lowercase();
-        ["互联网", "联网", "网页", "browser", "http", " url"]
-            .iter()
-            .any(|w| d.contains(w))
-    }
-}
-
-fn is_web_name(name: &str) -> bool {
-    matches!(name, "web_search" | "web_fetch") || name.starts_with("browser_")
-}
-
 /// The turn's tool filter.
-pub struct ExposureFilter(pub Arc<TurnState>);
+pub struct ExposureFilter {
+    pub state: Arc<TurnState>,
+    /// What each offered tool declared; a tool it does not know is treated as local.
+    pub tools: Arc<dyn ToolTraitsLookup>,
+}
 
 impl ToolFilter for ExposureFilter {
     fn filter(&self, tools: &[ToolSpec]) -> Vec<ToolSpec> {
-        let state = &self.0;
+        let state = &self.state;
         let web_allowed = state.web_allowed();
         let has_url = !lock(&state.grounded).is_empty();
         let mut offer = Offer::default();
         let mut kept = Vec::with_capacity(tools.len());
         for tool in tools {
             offer.known.insert(tool.name.clone());
-            let web = is_web_tool(tool);
-            if web {
-                offer.web.insert(tool.name.clone());
-            }
-            let hidden = (web && !web_allowed) || (tool.name == "web_fetch" && !has_url);
+            let traits = self
+                .tools
+                .traits_of(&tool.name)
+                .unwrap_or(ToolTraits::READ_ONLY);
+            let hidden =
+                (traits.network && !web_allowed) || (traits.needs_grounded_url && !has_url);
             if !hidden {
                 offer.offered.insert(tool.name.clone());
                 kept.push(tool.clone());
@@ -226,22 +228,17 @@ impl ExposureGate {
 impl CallGate for ExposureGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
         let state = &self.0;
-        let (advertised, is_web) = match &*lock(&state.offer) {
-            Some(offer) if offer.known.contains(call.name) => (
-                offer.offered.contains(call.name),
-                offer.web.contains(call.name),
-            ),
+        let traits = call.traits;
+        let advertised = match &*lock(&state.offer) {
+            Some(offer) if offer.known.contains(call.name) => offer.offered.contains(call.name),
             // Unknown to the filter (or no request yet): the executor reports unknown tools itself.
-            _ => (
-                call.name != "web_fetch" || !lock(&state.grounded).is_empty(),
-                is_web_name(call.name),
-            ),
+            _ => !traits.needs_grounded_url || !lock(&state.grounded).is_empty(),
         };
-        if is_web && !state.web_allowed() {
+        if traits.network && !state.web_allowed() {
             return state.web_denial(&format!("`{}` is a web tool", call.name));
         }
         if !advertised {
-            let why = if call.name == "web_fetch" {
+            let why = if traits.needs_grounded_url {
                 "; it appears once the user gives a URL or web_search finds one"
             } else {
                 ""
@@ -251,7 +248,7 @@ impl CallGate for ExposureGate {
                 format!("`{}` is not offered in this turn{why}", call.name),
             );
         }
-        if call.name == "web_fetch" {
+        if traits.needs_grounded_url {
             let url = call.args.get("url").and_then(|v| v.as_str()).unwrap_or("");
             if !state.is_grounded(url) {
                 return GateVerdict::deny(
@@ -263,7 +260,7 @@ impl CallGate for ExposureGate {
                 );
             }
         }
-        if call.name == "execute_command"
+        if traits.runs_commands
             && let Some(command) = call.args.get("command").and_then(|v| v.as_str())
         {
             return self.check_command(command);

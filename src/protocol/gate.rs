@@ -4,6 +4,7 @@
 //! Gates run in the order the turn's tool context lists them; the first denial wins.
 //! Path and command guards are not gates: they live in the tools, so no gate can switch them off.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -23,6 +24,9 @@ pub struct GateCall<'a> {
     pub args: &'a Map<String, Value>,
     /// What the tool declared itself to be.
     pub traits: ToolTraits,
+    /// The absolute paths the call would write, as the tool resolved them from `args` (empty for tools that
+    /// write nothing or cannot say): gates judge control-file writes by these.
+    pub write_targets: &'a [PathBuf],
     /// Fires when the user cancels the turn (a gate that waits, e.g. on a classifier, selects on it).
     pub cancel: &'a CancellationToken,
 }

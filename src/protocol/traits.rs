@@ -40,6 +40,11 @@ pub struct ToolTraits {
     pub edits_files: bool,
     /// It runs its `command` argument in a shell: the command guard and the classifier judge that line.
     pub runs_commands: bool,
+    /// It fetches its `url` argument: offered only once the turn has a grounded URL (one the user wrote or a
+    /// search returned), and only such URLs may be fetched.
+    pub needs_grounded_url: bool,
+    /// It saves facts to long-term memory: refused after external content unless the user asked to remember.
+    pub writes_memory: bool,
     /// No side effects: it may run beside other parallel-safe calls.
     pub parallel_safe: bool,
     /// A batch containing it runs one call at a time, in order (e.g. a tool that rewinds what others see).
@@ -55,6 +60,8 @@ impl ToolTraits {
         network: false,
         edits_files: false,
         runs_commands: false,
+        needs_grounded_url: false,
+        writes_memory: false,
         parallel_safe: true,
         serial_batch: false,
     };
@@ -68,6 +75,8 @@ impl ToolTraits {
             network: false,
             edits_files: false,
             runs_commands: false,
+            needs_grounded_url: false,
+            writes_memory: false,
             parallel_safe: false,
             serial_batch: false,
         }
@@ -79,4 +88,11 @@ impl Default for ToolTraits {
     fn default() -> Self {
         ToolTraits::side_effect(Risk::High)
     }
+}
+
+/// Finds what a registered tool declared, by name (the registry implements it): for gates and filters that see
+/// tool names without the calls' traits, such as the per-turn tool filter.
+pub trait ToolTraitsLookup: Send + Sync {
+    /// The traits of the tool called `name`, or `None` when no such tool is registered.
+    fn traits_of(&self, name: &str) -> Option<ToolTraits>;
 }

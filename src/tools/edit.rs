@@ -2,6 +2,8 @@
 
 pub mod matcher;
 
+use std::path::PathBuf;
+
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
@@ -10,7 +12,8 @@ use super::fs::{
     FILE_TOO_LARGE, Param, change_output, display, object_schema, resolve_arg, run_blocking,
     write_atomic,
 };
-use super::{Args, Tool, ToolContext, ToolOutcome};
+use super::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
+use crate::protocol::Risk;
 use matcher::{MatchError, Stage, apply_edit};
 
 /// Lines scanned for a "closest line" hint; bigger files skip the hint rather than stall.
@@ -51,6 +54,17 @@ impl Tool for EditFile {
 
     fn parameters(&self) -> Value {
         object_schema(PARAMS, &["path", "old_text", "new_text"])
+    }
+
+    fn traits(&self) -> ToolTraits {
+        ToolTraits {
+            edits_files: true,
+            ..ToolTraits::side_effect(Risk::Medium)
+        }
+    }
+
+    fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
+        path_arg_target(args, ctx)
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

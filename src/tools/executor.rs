@@ -10,7 +10,9 @@ use std::time::Duration;
 use futures_util::{StreamExt, stream};
 use tokio::time::Instant;
 
-use super::{ToolContext, ToolOutcome, ToolRegistry};
+use std::path::PathBuf;
+
+use super::{SpillRule, ToolContext, ToolOutcome, ToolRegistry, ToolTraits};
 use crate::llm::ToolCall;
 use plan::Step;
 
@@ -52,6 +54,31 @@ pub struct ToolCallResult {
     pub duration: Duration,
     /// What the model sees: spilled if large, then boundary-wrapped.
     pub content: String,
+    /// What the tool declared itself to be; `None` when no tool has that name.
+    pub traits: Option<ToolTraits>,
+}
+
+impl ToolCallResult {
+    /// The files this call changed: those a successful call of a tool that declares `edits_files` reported.
+    pub fn changed_files(&self) -> &[PathBuf] {
+        match &self.outcome {
+            ToolOutcome::Ok(output) if self.traits.is_some_and(|t| t.edits_files) => {
+                &output.changed_files
+            }
+            _ => &[],
+        }
+    }
+}
+
+/// The files the successful file-editing calls in `results` changed, each once, in call order (for diagnostics).
+pub fn changed_files(results: &[ToolCallResult]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for path in results.iter().flat_map(ToolCallResult::changed_files) {
+        if !files.contains(path) {
+            files.push(path.clone());
+        }
+    }
+    files
 }
 
 /// Told when calls start and finish (for the UI). Every call gets exactly one `on_start` and then exactly one
@@ -95,10 +122,14 @@ impl Executor {
         ctx: &ToolContext,
         observer: &dyn ToolObserver,
     ) -> Vec<ToolCallResult> {
-        let steps = plan::plan(calls, |call| {
-            self.registry
-                .get(&call.name)
-                .is_some_and(|tool| tool.parallel_safe())
+        let traits: Vec<Option<ToolTraits>> = calls
+            .iter()
+            .map(|call| self.registry.traits_of(&call.name))
+            .collect();
+        // One call that rewinds what the others see makes the whole batch serial.
+        let serial = traits.iter().flatten().any(|t| t.serial_batch);
+        let steps = plan::plan(calls, |i| {
+            !serial && traits[i].is_some_and(|t| t.parallel_safe)
         });
         let step_timeout = self
             .options
@@ -139,8 +170,11 @@ impl Executor {
                 result.unwrap_or_else(|| {
                     finish(
                         call,
-                        None,
-                        ToolOutcome::failed("internal error: call was not run"),
+                        Finished {
+                            traits: None,
+                            spill: SpillRule::Spill,
+                            outcome: ToolOutcome::failed("internal error: call was not run"),
+                        },
                         ctx,
                         Duration::ZERO,
                     )
@@ -160,20 +194,23 @@ impl Executor {
     ) -> ToolCallResult {
         observer.on_start(index, call);
         let started = std::time::Instant::now();
-        let (outcome, args) = if ctx.cancel.is_cancelled() {
+        let traits = self.registry.traits_of(&call.name);
+        let (outcome, spill) = if ctx.cancel.is_cancelled() {
             (
                 ToolOutcome::Cancelled {
                     partial: String::new(),
                 },
-                None,
+                SpillRule::Spill,
             )
         } else {
             match call::prepare(&self.registry, call) {
-                Err(reason) => (ToolOutcome::failed(reason), None),
+                Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill),
                 Ok(mut ready) => {
-                    let traits = ready.tool.traits();
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
                     let args = ready.args.clone();
+                    let targets = ready.tool.write_targets(&args, ctx);
+                    let traits = ready.tool.traits();
+                    let spill = ready.tool.spill_rule(&args, &ctx.spill);
                     let outcome = match gated {
                         Err(outcome) => outcome,
                         Ok(()) => {
@@ -187,31 +224,97 @@ impl Executor {
                             .await
                         }
                     };
-                    call::report_to_gates(call, &args, traits, &outcome, started.elapsed(), ctx)
-                        .await;
-                    (outcome, Some(args))
+                    let reported = call::Reported {
+                        args: &args,
+                        traits,
+                        write_targets: &targets,
+                    };
+                    call::report_to_gates(call, reported, &outcome, started.elapsed(), ctx).await;
+                    (outcome, spill)
                 }
             }
         };
-        let result = finish(call, args.as_ref(), outcome, ctx, started.elapsed());
+        let finished = Finished {
+            traits,
+            spill,
+            outcome,
+        };
+        let result = finish(call, finished, ctx, started.elapsed());
         observer.on_finish(index, call, &result);
         result
     }
 }
 
+/// How a call ended, before it becomes a result.
+struct Finished {
+    traits: Option<ToolTraits>,
+    /// What the tool said about spilling its result (calls that never ran spill as usual).
+    spill: SpillRule,
+    outcome: ToolOutcome,
+}
+
 /// Builds a call's result: its outcome and the content the model sees.
 fn finish(
     call: &ToolCall,
-    args: Option<&serde_json::Map<String, serde_json::Value>>,
-    outcome: ToolOutcome,
+    finished: Finished,
     ctx: &ToolContext,
     duration: Duration,
 ) -> ToolCallResult {
+    let Finished {
+        traits,
+        spill,
+        outcome,
+    } = finished;
     ToolCallResult {
         call_id: call.id.clone(),
         tool: call.name.clone(),
-        content: call::content(ctx, &call.name, args, &outcome),
+        content: call::content(ctx, &call.name, &spill, &outcome),
         outcome,
         duration,
+        traits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{Risk, ToolOutput};
+
+    fn result(traits: Option<ToolTraits>, outcome: ToolOutcome) -> ToolCallResult {
+        ToolCallResult {
+            call_id: "c".into(),
+            tool: "t".into(),
+            outcome,
+            duration: Duration::ZERO,
+            content: String::new(),
+            traits,
+        }
+    }
+
+    fn changed(paths: &[&str]) -> ToolOutcome {
+        ToolOutcome::Ok(ToolOutput {
+            changed_files: paths.iter().map(PathBuf::from).collect(),
+            ..ToolOutput::default()
+        })
+    }
+
+    #[test]
+    fn only_successful_calls_of_editing_tools_count_each_file_once() {
+        let edits = Some(ToolTraits {
+            edits_files: true,
+            ..ToolTraits::side_effect(Risk::Medium)
+        });
+        let command = Some(ToolTraits::side_effect(Risk::High));
+        let results = [
+            result(edits, changed(&["a.py"])),
+            result(edits, ToolOutcome::failed("no match")),
+            result(edits, changed(&["b.c", "a.py"])),
+            result(command, changed(&["c.rs"])),
+            result(None, changed(&["d.rs"])),
+        ];
+        assert_eq!(
+            changed_files(&results),
+            vec![PathBuf::from("a.py"), PathBuf::from("b.c")]
+        );
     }
 }

@@ -7,12 +7,13 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Tool, ToolContext, ToolOutcome, ToolRegistry};
+use super::{Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits};
 use crate::mcp::content::{call_outcome, render_resource_contents};
 use crate::mcp::manager::{ServerLink, ToolPublisher};
 use crate::mcp::names::tool_name;
 use crate::mcp::schema::{cut_description, sanitize_schema};
 use crate::mcp::{McpError, RemoteTool};
+use crate::protocol::Risk;
 
 /// Characters a `read_resource` result may have before spill takes over.
 const READ_RESOURCE_CHARS: usize = 200_000;
@@ -46,6 +47,14 @@ impl ToolPublisher for RegistryPublisher {
         self.registry.replace_group(&group(server), Vec::new());
     }
 }
+
+/// What every server tool is. A server's `readOnlyHint` annotation is its own claim about itself, and the server
+/// may be one a cloned repository configured: so no server tool is trusted to be harmless. High risk, audited, and
+/// what it returns is external content.
+const SERVER_TOOL: ToolTraits = ToolTraits {
+    external_content: true,
+    ..ToolTraits::side_effect(Risk::High)
+};
 
 /// The tools for one server's listing.
 pub fn server_tools(
@@ -113,6 +122,9 @@ impl Tool for McpTool {
     fn description(&self) -> &str {
         &self.description
     }
+    fn traits(&self) -> ToolTraits {
+        SERVER_TOOL
+    }
     fn parameters(&self) -> Value {
         self.parameters.clone()
     }
@@ -157,6 +169,9 @@ impl Tool for ListResources {
     }
     fn description(&self) -> &str {
         &self.description
+    }
+    fn traits(&self) -> ToolTraits {
+        SERVER_TOOL
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {}})
@@ -213,6 +228,9 @@ impl Tool for ReadResource {
     }
     fn description(&self) -> &str {
         &self.description
+    }
+    fn traits(&self) -> ToolTraits {
+        SERVER_TOOL
     }
     fn parameters(&self) -> Value {
         json!({

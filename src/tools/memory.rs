@@ -5,8 +5,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Args, Tool, ToolContext, ToolOutcome};
+use super::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 use crate::memory::{MemoryEntry, MemoryStore, SaveOptions, SaveOutcome, Scope};
+use crate::protocol::Risk;
 
 /// Outcome code when a new fact may contradict saved ones and the user has to choose.
 pub const MEMORY_CONFLICT: &str = "MEMORY_CONFLICT";
@@ -55,6 +56,15 @@ replace_id (replace the old one) or keep_both=true."
             },
             "required": ["fact"]
         })
+    }
+
+    fn traits(&self) -> ToolTraits {
+        // No approval (the memory guard decides), not audited, but one at a time: it writes the memory files.
+        ToolTraits {
+            audited: false,
+            writes_memory: true,
+            ..ToolTraits::side_effect(Risk::None)
+        }
     }
 
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::Tool;
 use crate::llm::ToolSpec;
+use crate::protocol::{ToolTraits, ToolTraitsLookup};
 
 /// The tools on offer, kept sorted by name.
 #[derive(Default)]
@@ -109,6 +110,11 @@ impl ToolRegistry {
         self.read().tools.get(name).cloned()
     }
 
+    /// What the tool called `name` declared itself to be.
+    pub fn traits_of(&self, name: &str) -> Option<ToolTraits> {
+        self.read().tools.get(name).map(|tool| tool.traits())
+    }
+
     /// Tool names, sorted.
     pub fn names(&self) -> Vec<String> {
         self.read().tools.keys().cloned().collect()
@@ -135,6 +141,12 @@ impl ToolRegistry {
                 parameters: sort_keys(tool.parameters()),
             })
             .collect()
+    }
+}
+
+impl ToolTraitsLookup for ToolRegistry {
+    fn traits_of(&self, name: &str) -> Option<ToolTraits> {
+        ToolRegistry::traits_of(self, name)
     }
 }
 

@@ -10,8 +10,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput};
+use super::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
+use crate::protocol::Risk;
 use process::{Ending, RunSpec};
 
 /// The tool's name.
@@ -45,6 +46,19 @@ impl Tool for ExecuteCommand {
             },
             "required": ["command"],
         })
+    }
+
+    fn traits(&self) -> ToolTraits {
+        ToolTraits {
+            external_content: true,
+            runs_commands: true,
+            ..ToolTraits::side_effect(Risk::High)
+        }
+    }
+
+    fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {
+        // The tool spills past its own inline limit, keeping the head.
+        SpillRule::Keep
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

@@ -28,6 +28,17 @@ pub const SPILL_DIR: &str = ".paicli/tool-outputs";
 /// Longest tool name used in a spill file name.
 const MAX_NAME_CHARS: usize = 60;
 
+/// How the executor treats a call's large result, as the tool says (see [`crate::tools::Tool::spill_rule`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpillRule {
+    /// Offload past the threshold (the default).
+    Spill,
+    /// Already sized by the tool (a command's own inline limit) or explicitly ranged (a read with offset/limit).
+    Keep,
+    /// A whole read of this spill file: never copied again, previewed pointing at the same file.
+    PointAt(String),
+}
+
 /// Writes large tool outputs to `<project>/.paicli/tool-outputs/session-…/` and keeps a preview in context.
 #[derive(Debug)]
 pub struct SpillStore {

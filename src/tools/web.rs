@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use url::Url;
 
 use super::fs::object_schema;
-use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput};
+use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
 use crate::config::WebSettings;
 use crate::guard::network::{HopCheck, NetworkError, NetworkPolicy};
 
@@ -65,8 +65,12 @@ impl Tool for WebSearch {
             &["query"],
         )
     }
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits {
+            network: true,
+            external_content: true,
+            ..ToolTraits::READ_ONLY
+        }
     }
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
         let args = Args(args);
@@ -143,8 +147,13 @@ impl Tool for WebFetch {
             &["url"],
         )
     }
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits {
+            network: true,
+            external_content: true,
+            needs_grounded_url: true,
+            ..ToolTraits::READ_ONLY
+        }
     }
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
         let args = Args(args);

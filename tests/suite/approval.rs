@@ -126,6 +126,7 @@ impl Fixture {
                 Redactor::new(["sk-test-secret-1".to_string()]),
             ))),
             command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), Vec::new())),
+            control_files: None,
         });
         Fixture {
             _dir: dir,
@@ -158,6 +159,7 @@ async fn check(
         name: tool,
         args: a,
         traits: traits_of(tool),
+        write_targets: &[],
         cancel: &ctx.cancel,
     };
     gate.check(call).await
@@ -185,6 +187,7 @@ async fn after(
         name: tool,
         args: a,
         traits: traits_of(tool),
+        write_targets: &[],
         cancel: &cancel,
     };
     gate.after(call, outcome, Duration::from_millis(7)).await;

@@ -136,7 +136,7 @@ fn schemas_have_the_spec_shape_and_stay_small() {
     );
     let parallel: Vec<&str> = tools
         .iter()
-        .filter(|t| t.parallel_safe())
+        .filter(|t| t.traits().parallel_safe)
         .map(|t| t.name())
         .collect();
     assert_eq!(

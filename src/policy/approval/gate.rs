@@ -10,15 +10,16 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use super::rules::session_rule;
+use super::sensitive::{self, Route, Sensitive};
 use super::{
     ApprovalAnswer, ApprovalClassifier, ApprovalMode, ApprovalRequest, Approver, ClassifierVerdict,
-    Risk, RuleSet, allowing_flag, risk_of,
+    Risk, RuleSet, allowing_flag,
 };
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
-use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord, is_audited};
+use crate::guard::control_files::ControlFiles;
+use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
 use crate::protocol::{TurnHook, TurnScope};
-use crate::tools::shell::EXECUTE_COMMAND;
 
 /// Consecutive auto-mode denials in one turn after which a person is asked instead.
 pub const ESCALATE_AFTER_DENIALS: u32 = 3;
@@ -36,6 +37,8 @@ pub struct ApprovalHookOptions {
     pub audit: Option<Arc<AuditLog>>,
     /// Checked before a command is classified or shown to a person (the tool checks again).
     pub command_guard: Option<CommandGuard>,
+    /// paicli's own settings, server and trust files: writes to them need the person in every mode but `full`.
+    pub control_files: Option<ControlFiles>,
 }
 
 struct Shared {
@@ -106,6 +109,16 @@ struct TurnState {
     decided_by: HashMap<String, ApprovedBy>,
     /// Calls a person rejected or skipped this turn, with the answer: the same call is not asked about again.
     refused_by_person: HashMap<String, GateVerdict>,
+    /// Why each sensitive call needed the person, by call id, for the audit log.
+    sensitive: HashMap<String, Sensitive>,
+}
+
+/// The command line of a call whose tool runs commands.
+fn command_of<'a>(call: &GateCall<'a>) -> Option<&'a str> {
+    call.traits
+        .runs_commands
+        .then(|| call.args.get("command").and_then(Value::as_str))
+        .flatten()
 }
 
 /// Identifies a call by tool and arguments.
@@ -141,9 +154,9 @@ impl TurnGate {
             lock(&self.state).consecutive_denials = 0;
             let note =
                 format!("auto mode denied this ({reason}); this is the third denial in a row");
-            return self.ask_person(call, Some(note)).await;
+            return self.ask_person(call, Some(note), true).await;
         }
-        let flag = allowing_flag(call.name);
+        let flag = allowing_flag(call.traits.risk);
         self.decide(
             call,
             by,
@@ -159,10 +172,16 @@ impl TurnGate {
         )
     }
 
-    async fn ask_person(&self, call: &GateCall<'_>, note: Option<String>) -> GateVerdict {
+    /// Asks a person; `remember` says whether their `a` may save a session rule (never for sensitive calls).
+    async fn ask_person(
+        &self,
+        call: &GateCall<'_>,
+        note: Option<String>,
+        remember: bool,
+    ) -> GateVerdict {
         let options = &self.shared.options;
         if !options.approver.is_interactive() {
-            let flag = allowing_flag(call.name);
+            let flag = allowing_flag(call.traits.risk);
             return self.decide(
                 call,
                 ApprovedBy::Policy,
@@ -177,12 +196,20 @@ impl TurnGate {
                 ),
             );
         }
-        let rule = session_rule(call.name, call.args);
+        let rule = session_rule(call.name, command_of(call));
         let request = ApprovalRequest {
             tool: call.name.to_string(),
-            risk: risk_of(call.name),
+            risk: if remember {
+                call.traits.risk
+            } else {
+                Risk::High
+            },
             args: call.args.clone(),
-            session_rule: rule.describe(),
+            session_rule: if remember {
+                rule.describe()
+            } else {
+                "only this one call (such calls are asked about every time)".to_string()
+            },
             note,
         };
         let key = call_key(call);
@@ -195,7 +222,9 @@ impl TurnGate {
         let verdict = match options.approver.ask(&request).await {
             ApprovalAnswer::Approve => GateVerdict::Allow,
             ApprovalAnswer::ApproveForSession => {
-                lock(&self.shared.session).add(rule);
+                if remember {
+                    lock(&self.shared.session).add(rule);
+                }
                 GateVerdict::Allow
             }
             ApprovalAnswer::Modify(args) => GateVerdict::AllowWith(args),
@@ -218,6 +247,26 @@ impl TurnGate {
                 .insert(key, verdict.clone());
         }
         self.decide(call, ApprovedBy::Hitl, verdict)
+    }
+
+    /// A call that needs the person whatever the rules say (see [`sensitive`]).
+    async fn check_sensitive(
+        &self,
+        call: &GateCall<'_>,
+        mode: ApprovalMode,
+        why: Sensitive,
+    ) -> GateVerdict {
+        lock(&self.state)
+            .sensitive
+            .insert(call.id.to_string(), why.clone());
+        let interactive = self.shared.options.approver.is_interactive();
+        match sensitive::route(mode, interactive, call.name, &why) {
+            Route::Run => self.decide(call, ApprovedBy::Policy, GateVerdict::Allow),
+            Route::Ask { note } => self.ask_person(call, Some(note), false).await,
+            Route::Deny { code, reason } => {
+                self.decide(call, ApprovedBy::Policy, GateVerdict::deny(code, reason))
+            }
+        }
     }
 
     async fn classify(&self, call: &GateCall<'_>) -> GateVerdict {
@@ -248,11 +297,12 @@ impl TurnGate {
 #[async_trait]
 impl CallGate for TurnGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
-        if call.traits.parallel_safe {
+        // A parallel-safe tool that still names a file it writes is judged like any other.
+        if call.traits.parallel_safe && call.write_targets.is_empty() {
             return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
         }
         let options = &self.shared.options;
-        if let Some(rule) = options.deny.denying(call.name, call.args) {
+        if let Some(rule) = options.deny.denying(call.name, command_of(&call)) {
             let reason = format!(
                 "the user's [approvals] deny rule ({}) forbids this call; do not retry it",
                 rule.describe()
@@ -276,39 +326,48 @@ impl CallGate for TurnGate {
                 GateVerdict::deny("PLAN_MODE", reason),
             );
         }
-        if call.name == EXECUTE_COMMAND
-            && let (Some(guard), Some(line)) = (
-                &options.command_guard,
-                call.args.get("command").and_then(Value::as_str),
-            )
-            && let Err(denial) = guard.check(line)
-        {
-            return self.decide(
-                &call,
-                ApprovedBy::Policy,
-                GateVerdict::deny(COMMAND_GUARD, denial.reason()),
-            );
+        let command = command_of(&call);
+        let assessment = match (&options.command_guard, command) {
+            (Some(guard), Some(line)) => match guard.check(line) {
+                Ok(assessment) => Some(assessment),
+                Err(denial) => {
+                    return self.decide(
+                        &call,
+                        ApprovedBy::Policy,
+                        GateVerdict::deny(COMMAND_GUARD, denial.reason()),
+                    );
+                }
+            },
+            _ => None,
+        };
+        let sensitive = sensitive::sensitivity(
+            assessment.as_ref(),
+            call.write_targets,
+            options.control_files.as_ref(),
+        );
+        if let Some(sensitive) = sensitive {
+            return self.check_sensitive(&call, mode, sensitive).await;
         }
-        if options.allow.allowing(call.name, call.args).is_some() {
+        if options.allow.allowing(call.name, command).is_some() {
             return self.decide(&call, ApprovedBy::Config, GateVerdict::Allow);
         }
         if lock(&self.shared.session)
-            .allowing(call.name, call.args)
+            .allowing(call.name, command)
             .is_some()
         {
             return self.decide(&call, ApprovedBy::Hitl, GateVerdict::Allow);
         }
-        let risk = risk_of(call.name);
+        let risk = call.traits.risk;
         if risk == Risk::None {
             return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
         }
         match mode {
             ApprovalMode::Full => self.decide(&call, ApprovedBy::Policy, GateVerdict::Allow),
-            ApprovalMode::Ask | ApprovalMode::Plan => self.ask_person(&call, None).await,
+            ApprovalMode::Ask | ApprovalMode::Plan => self.ask_person(&call, None, true).await,
             ApprovalMode::Auto if risk == Risk::Medium => {
                 self.decide(&call, ApprovedBy::Policy, GateVerdict::Allow)
             }
-            ApprovalMode::Auto if call.name == EXECUTE_COMMAND => self.classify(&call).await,
+            ApprovalMode::Auto if command.is_some() => self.classify(&call).await,
             ApprovalMode::Auto => {
                 let reason = format!(
                     "auto mode never runs `{}` without a person's approval",
@@ -321,10 +380,11 @@ impl CallGate for TurnGate {
 
     async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
         let by = lock(&self.state).decided_by.remove(call.id);
+        let sensitive = lock(&self.state).sensitive.remove(call.id);
         let Some(audit) = &self.shared.options.audit else {
             return;
         };
-        if !is_audited(call.name) {
+        if !call.traits.audited {
             return;
         }
         let (result, reason, code) = match outcome {
@@ -345,13 +405,24 @@ impl CallGate for TurnGate {
             _ => by.unwrap_or(ApprovedBy::None),
         };
         let mode = *lock(&self.shared.mode);
+        // A sensitive call is high-risk whatever its tool declared.
+        let risk = if sensitive.is_some() {
+            Risk::High
+        } else {
+            call.traits.risk
+        };
         let mut metadata = json!({
             "mode": format!("{mode:?}").to_ascii_lowercase(),
-            "risk": risk_of(call.name).label(),
+            "risk": risk.label(),
             "callId": call.id,
         });
-        if let (Some(code), Some(m)) = (code, metadata.as_object_mut()) {
-            m.insert("code".to_string(), Value::String(code));
+        if let Some(m) = metadata.as_object_mut() {
+            if let Some(code) = code {
+                m.insert("code".to_string(), Value::String(code));
+            }
+            if let Some(sensitive) = sensitive {
+                m.insert("needsPerson".to_string(), Value::String(sensitive.note()));
+            }
         }
         let millis = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
         let args = Value::Object(call.args.clone());

@@ -2,7 +2,7 @@
 //!
 //! Syntax of a rule string:
 //! - `tool:NAME` matches every call of tool NAME; a trailing `*` matches a prefix (`tool:mcp__github__*`).
-//! - Anything else is a command prefix for `execute_command`, matched word by word: `cargo test` matches
+//! - Anything else is a command prefix for command lines (of tools that declare `runs_commands`), matched word by word: `cargo test` matches
 //!   `cargo test --all` but not `cargo testify` or `cargo build`.
 //!
 //! A command line with several commands (`&&`, `;`, pipes, `$(...)`) is allowed by allow rules only when every
@@ -13,10 +13,7 @@
 //! (`ls`). Lines with several commands, and programs that run arbitrary code from their arguments (shells,
 //! interpreters, `env`, `xargs`, ...), are remembered as the exact line only.
 
-use serde_json::{Map, Value};
-
 use crate::guard::command_guard::parse;
-use crate::tools::shell::EXECUTE_COMMAND;
 
 /// Programs whose arguments are code: approving the program would approve anything.
 const CODE_RUNNERS: [&str; 24] = [
@@ -108,12 +105,13 @@ impl RuleSet {
         self.rules.is_empty()
     }
 
-    /// The rule that allows the whole call, if any.
-    pub fn allowing(&self, tool: &str, args: &Map<String, Value>) -> Option<&ApprovalRule> {
+    /// The rule that allows the whole call of `tool`, if any; `command` is its command line when the tool runs
+    /// commands.
+    pub fn allowing(&self, tool: &str, command: Option<&str>) -> Option<&ApprovalRule> {
         if let Some(rule) = self.rules.iter().find(|r| r.matches_tool(tool)) {
             return Some(rule);
         }
-        let line = command_of(tool, args)?;
+        let line = command?;
         if let Some(rule) = self
             .rules
             .iter()
@@ -130,22 +128,16 @@ impl RuleSet {
         first
     }
 
-    /// The rule that denies some part of the call, if any.
-    pub fn denying(&self, tool: &str, args: &Map<String, Value>) -> Option<&ApprovalRule> {
+    /// The rule that denies some part of the call, if any (`command` as for [`RuleSet::allowing`]).
+    pub fn denying(&self, tool: &str, command: Option<&str>) -> Option<&ApprovalRule> {
         if let Some(rule) = self.rules.iter().find(|r| r.matches_tool(tool)) {
             return Some(rule);
         }
-        let line = command_of(tool, args)?;
+        let line = command?;
         all_commands(line)
             .iter()
             .find_map(|words| self.rules.iter().find(|r| r.matches_words(words)))
     }
-}
-
-fn command_of<'a>(tool: &str, args: &'a Map<String, Value>) -> Option<&'a str> {
-    (tool == EXECUTE_COMMAND)
-        .then(|| args.get("command").and_then(Value::as_str))
-        .flatten()
 }
 
 /// The words of every command in `line`, substitutions included.
@@ -200,12 +192,12 @@ fn is_subcommand(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
 }
 
-/// The rule `a` remembers for a call of `tool`.
-pub fn session_rule(tool: &str, args: &Map<String, Value>) -> ApprovalRule {
-    if let Some(line) = command_of(tool, args) {
+/// The rule `a` remembers for a call of `tool` (`command` as for [`RuleSet::allowing`]).
+pub fn session_rule(tool: &str, command: Option<&str>) -> ApprovalRule {
+    if let Some(line) = command {
         return command_prefix_rule(line);
     }
-    // One MCP server's tools are approved together.
+    // One MCP server's tools are approved together: the bridge's naming scheme, as `tool:` rules spell it.
     if let Some(rest) = tool.strip_prefix("mcp__")
         && let Some((server, _)) = rest.split_once("__")
     {
@@ -216,15 +208,12 @@ pub fn session_rule(tool: &str, args: &Map<String, Value>) -> ApprovalRule {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
-    fn cmd(line: &str) -> Map<String, Value> {
-        match json!({ "command": line }) {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
+    const EXECUTE_COMMAND: &str = "execute_command";
+
+    fn cmd(line: &str) -> Option<&str> {
+        Some(line)
     }
 
     fn prefix(words: &[&str]) -> ApprovalRule {
@@ -273,36 +262,32 @@ mod tests {
         ]);
         assert!(
             rules
-                .allowing(EXECUTE_COMMAND, &cmd("cargo test --all"))
+                .allowing(EXECUTE_COMMAND, cmd("cargo test --all"))
                 .is_some()
         );
         assert!(
             rules
-                .allowing(EXECUTE_COMMAND, &cmd("cargo test && git diff HEAD"))
+                .allowing(EXECUTE_COMMAND, cmd("cargo test && git diff HEAD"))
                 .is_some()
         );
         assert!(
             rules
-                .allowing(EXECUTE_COMMAND, &cmd("cargo testify"))
+                .allowing(EXECUTE_COMMAND, cmd("cargo testify"))
                 .is_none()
         );
         assert!(
             rules
-                .allowing(EXECUTE_COMMAND, &cmd("cargo test && rm -rf x"))
+                .allowing(EXECUTE_COMMAND, cmd("cargo test && rm -rf x"))
                 .is_none()
         );
         assert!(
             rules
-                .allowing(EXECUTE_COMMAND, &cmd("cargo test $(rm -rf x)"))
+                .allowing(EXECUTE_COMMAND, cmd("cargo test $(rm -rf x)"))
                 .is_none()
         );
-        assert!(rules.allowing("write_file", &Map::new()).is_some());
-        assert!(
-            rules
-                .allowing("mcp__gh__create_issue", &Map::new())
-                .is_some()
-        );
-        assert!(rules.allowing("edit_file", &Map::new()).is_none());
+        assert!(rules.allowing("write_file", None).is_some());
+        assert!(rules.allowing("mcp__gh__create_issue", None).is_some());
+        assert!(rules.allowing("edit_file", None).is_none());
     }
 
     #[test]
@@ -310,30 +295,30 @@ mod tests {
         let rules = RuleSet::from_strings(&["git push", "tool:revert_turn"]);
         assert!(
             rules
-                .denying(EXECUTE_COMMAND, &cmd("cargo test && git push --force"))
+                .denying(EXECUTE_COMMAND, cmd("cargo test && git push --force"))
                 .is_some()
         );
         assert!(
             rules
-                .denying(EXECUTE_COMMAND, &cmd("echo `git push`"))
+                .denying(EXECUTE_COMMAND, cmd("echo `git push`"))
                 .is_some()
         );
-        assert!(rules.denying(EXECUTE_COMMAND, &cmd("git pull")).is_none());
-        assert!(rules.denying("revert_turn", &Map::new()).is_some());
+        assert!(rules.denying(EXECUTE_COMMAND, cmd("git pull")).is_none());
+        assert!(rules.denying("revert_turn", None).is_some());
     }
 
     #[test]
     fn session_rules_per_tool_and_per_mcp_server() {
         assert_eq!(
-            session_rule("write_file", &Map::new()),
+            session_rule("write_file", None),
             ApprovalRule::Tool("write_file".into())
         );
         assert_eq!(
-            session_rule("mcp__gh__list", &Map::new()),
+            session_rule("mcp__gh__list", None),
             ApprovalRule::Tool("mcp__gh__*".into())
         );
         assert_eq!(
-            session_rule(EXECUTE_COMMAND, &cmd("cargo test x")),
+            session_rule(EXECUTE_COMMAND, cmd("cargo test x")),
             prefix(&["cargo", "test"])
         );
     }

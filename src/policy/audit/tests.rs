@@ -141,9 +141,3 @@ fn a_write_failure_does_not_panic_or_fail() {
     let log = log(dir.path());
     write(&log, "write_file", json!({}));
 }
-
-#[test]
-fn audited_tools() {
-    assert!(is_audited("execute_command") && is_audited("mcp__github__create_issue"));
-    assert!(!is_audited("read_file"));
-}

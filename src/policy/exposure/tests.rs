@@ -4,15 +4,52 @@ use serde_json::json;
 
 use super::*;
 use crate::config::WebSettings;
+use crate::protocol::Risk;
 use crate::tools::web::web_tools;
 use crate::tools::{ToolRegistry, core_tools};
 
-/// The real built-in tool list, sorted as the registry sends it.
-fn all_specs() -> Vec<ToolSpec> {
+fn builtins() -> ToolRegistry {
     let mut tools = core_tools();
     tools.extend(web_tools(&WebSettings::default()));
-    ToolRegistry::with_tools(tools).specs()
+    ToolRegistry::with_tools(tools)
 }
+
+/// The real built-in tool list, sorted as the registry sends it.
+fn all_specs() -> Vec<ToolSpec> {
+    builtins().specs()
+}
+
+/// What the built-in tools declare, plus `extra` tools (as MCP or later tools would declare themselves).
+struct Declared(std::collections::HashMap<String, ToolTraits>);
+
+impl ToolTraitsLookup for Declared {
+    fn traits_of(&self, name: &str) -> Option<ToolTraits> {
+        self.0.get(name).copied()
+    }
+}
+
+fn declared(extra: &[(&str, ToolTraits)]) -> Arc<Declared> {
+    let registry = builtins();
+    let mut map: std::collections::HashMap<String, ToolTraits> = registry
+        .names()
+        .into_iter()
+        .filter_map(|n| registry.traits_of(&n).map(|t| (n, t)))
+        .collect();
+    map.extend(extra.iter().map(|(n, t)| (n.to_string(), *t)));
+    Arc::new(Declared(map))
+}
+
+/// The policy over the built-in tools.
+fn policy() -> ExposurePolicy {
+    ExposurePolicy::new(declared(&[]))
+}
+
+/// A tool that reaches the network.
+const NETWORK: ToolTraits = ToolTraits {
+    network: true,
+    external_content: true,
+    ..ToolTraits::side_effect(Risk::High)
+};
 
 const LOCAL: &[&str] = &[
     "edit_file",
@@ -175,7 +212,7 @@ fn the_filter_offers_exactly_the_expected_tools() {
     let specs = all_specs();
     for (input, expect) in cases {
         let (want_names, want_stance) = expected(*expect);
-        let scope = ExposurePolicy.begin_turn(input);
+        let scope = policy().begin_turn(input);
         let filter = scope.filter.as_ref().unwrap();
         let offered = filter.filter(&specs);
         assert_eq!(names(&offered), want_names, "tools for {input:?}");
@@ -199,19 +236,22 @@ fn the_filter_offers_exactly_the_expected_tools() {
 #[test]
 fn equal_exposure_sends_byte_identical_tools() {
     let specs = all_specs();
-    let a = ExposurePolicy.begin_turn("fix the bug in main.rs");
-    let b = ExposurePolicy.begin_turn("add a test for parse()");
+    let a = policy().begin_turn("fix the bug in main.rs");
+    let b = policy().begin_turn("add a test for parse()");
     let a = serde_json::to_string(&a.filter.unwrap().filter(&specs)).unwrap();
     let b = serde_json::to_string(&b.filter.unwrap().filter(&specs)).unwrap();
     assert_eq!(a, b);
 }
 
 #[test]
-fn tools_that_describe_web_access_are_removed_with_no_web() {
+fn tools_that_declare_network_access_are_removed_with_no_web() {
     let mut specs = all_specs();
     for (name, description) in [
         ("mcp__docs__lookup", "Looks up a URL on the docs site"),
-        ("mcp__db__query", "Runs a SQL query"),
+        (
+            "mcp__db__query",
+            "Runs a SQL query against https://db.example",
+        ),
         ("browser_status", "Reports the browser state"),
         ("mcp__x__get", "Makes an HTTP request"),
     ] {
@@ -222,8 +262,15 @@ fn tools_that_describe_web_access_are_removed_with_no_web() {
         });
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
-    let scope = ExposurePolicy.begin_turn("do not browse");
+    let tools = declared(&[
+        ("mcp__docs__lookup", NETWORK),
+        ("mcp__db__query", ToolTraits::side_effect(Risk::High)),
+        ("browser_status", NETWORK),
+        ("mcp__x__get", NETWORK),
+    ]);
+    let scope = ExposurePolicy::new(tools).begin_turn("do not browse");
     let offered = names(&scope.filter.unwrap().filter(&specs));
+    // What a tool is comes from its traits, never from words in its description.
     assert!(offered.contains(&"mcp__db__query".to_string()));
     for gone in [
         "mcp__docs__lookup",

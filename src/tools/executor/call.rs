@@ -1,7 +1,7 @@
 //! One call from lookup to content: cancellation check, lookup, argument check, run under a deadline, then
 //! spill and the untrusted-data boundary.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,14 +10,11 @@ use tokio::task::JoinError;
 use tokio::time::{Instant, sleep_until, timeout};
 
 use crate::llm::ToolCall;
-use crate::tools::shell::{EXECUTE_COMMAND, format_duration};
+use crate::tools::shell::format_duration;
 use crate::tools::{
-    GateCall, GateVerdict, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits, boundary,
-    schema,
+    GateCall, GateVerdict, SpillRule, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits,
+    boundary, schema,
 };
-
-/// The one tool whose range reads are never spilled (they already are the way to read a spill file).
-const READ_FILE: &str = "read_file";
 
 /// A call that passed lookup and argument checks.
 pub(super) struct Ready {
@@ -50,12 +47,15 @@ pub(super) async fn pass_gates(
     ready: &mut Ready,
     ctx: &ToolContext,
 ) -> Result<(), ToolOutcome> {
+    let traits = ready.tool.traits();
+    let mut targets = ready.tool.write_targets(&ready.args, ctx);
     for gate in &ctx.gates {
         let gate_call = GateCall {
             id: &call.id,
             name: &call.name,
             args: &ready.args,
-            traits: ready.tool.traits(),
+            traits,
+            write_targets: &targets,
             cancel: &ctx.cancel,
         };
         let verdict = tokio::select! {
@@ -72,6 +72,8 @@ pub(super) async fn pass_gates(
                         call.name
                     ))
                 })?;
+                // Edited arguments may write elsewhere: later gates judge the new targets.
+                targets = ready.tool.write_targets(&ready.args, ctx);
             }
             GateVerdict::Deny { code, reason } => return Err(ToolOutcome::Denied { code, reason }),
         }
@@ -79,11 +81,17 @@ pub(super) async fn pass_gates(
     Ok(())
 }
 
+/// What the gates are told about a call that reached them.
+pub(super) struct Reported<'a> {
+    pub args: &'a Map<String, Value>,
+    pub traits: ToolTraits,
+    pub write_targets: &'a [PathBuf],
+}
+
 /// Tells every gate how a call that reached them ended.
 pub(super) async fn report_to_gates(
     call: &ToolCall,
-    args: &Map<String, Value>,
-    traits: ToolTraits,
+    reported: Reported<'_>,
     outcome: &ToolOutcome,
     duration: Duration,
     ctx: &ToolContext,
@@ -92,8 +100,9 @@ pub(super) async fn report_to_gates(
         let gate_call = GateCall {
             id: &call.id,
             name: &call.name,
-            args,
-            traits,
+            args: reported.args,
+            traits: reported.traits,
+            write_targets: reported.write_targets,
             cancel: &ctx.cancel,
         };
         gate.after(gate_call, outcome, duration).await;
@@ -146,44 +155,19 @@ fn outcome_of(name: &str, joined: Result<ToolOutcome, JoinError>) -> ToolOutcome
     }
 }
 
-/// What the model sees: the outcome's text, spilled if large (unless exempt), then boundary-wrapped.
+/// What the model sees: the outcome's text, spilled if large (unless the tool says otherwise), then
+/// boundary-wrapped.
 pub(super) fn content(
     ctx: &ToolContext,
     tool: &str,
-    args: Option<&Map<String, Value>>,
+    spill: &SpillRule,
     outcome: &ToolOutcome,
 ) -> String {
     let text = outcome.model_text();
-    let text = match spill_rule(ctx, tool, args) {
+    let text = match spill {
         SpillRule::Spill => ctx.spill.offload(tool, &text),
         SpillRule::Keep => text,
-        SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, &path),
+        SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, path),
     };
     boundary::wrap(tool, &text)
-}
-
-enum SpillRule {
-    Spill,
-    /// Already sized by the tool (execute_command) or explicitly ranged (read_file with offset/limit).
-    Keep,
-    /// A whole read of a spill file: never copied again, previewed pointing at the same file.
-    PointAt(String),
-}
-
-fn spill_rule(ctx: &ToolContext, tool: &str, args: Option<&Map<String, Value>>) -> SpillRule {
-    if tool == EXECUTE_COMMAND {
-        return SpillRule::Keep;
-    }
-    let Some(args) = args.filter(|_| tool == READ_FILE) else {
-        return SpillRule::Spill;
-    };
-    if args.contains_key("offset") || args.contains_key("limit") {
-        return SpillRule::Keep;
-    }
-    match args.get("path").and_then(Value::as_str) {
-        Some(path) if ctx.spill.is_inside_spill_dir(Path::new(path)) => {
-            SpillRule::PointAt(path.to_string())
-        }
-        _ => SpillRule::Spill,
-    }
 }

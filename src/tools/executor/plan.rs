@@ -13,12 +13,12 @@ pub(super) enum Step {
     Serial(usize),
 }
 
-/// Plans `calls` in model order; `parallel_safe` says whether a call's tool may run beside others.
-pub(super) fn plan(calls: &[ToolCall], parallel_safe: impl Fn(&ToolCall) -> bool) -> Vec<Step> {
+/// Plans `calls` in model order; `parallel_safe(i)` says whether call `i`'s tool may run beside others.
+pub(super) fn plan(calls: &[ToolCall], parallel_safe: impl Fn(usize) -> bool) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut run_start: Option<usize> = None;
-    for (i, call) in calls.iter().enumerate() {
-        if parallel_safe(call) {
+    for i in 0..calls.len() {
+        if parallel_safe(i) {
             run_start.get_or_insert(i);
             continue;
         }
@@ -51,7 +51,8 @@ mod tests {
     }
 
     fn plan_names(names: &[&str]) -> Vec<Step> {
-        plan(&calls(names), |c| c.name.starts_with('r'))
+        let calls = calls(names);
+        plan(&calls, |i| calls[i].name.starts_with('r'))
     }
 
     #[test]

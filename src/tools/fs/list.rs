@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 use super::{Param, display, object_schema, resolve_arg, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 /// The most entries one listing shows.
 const MAX_ENTRIES: usize = 1000;
@@ -39,8 +39,8 @@ impl Tool for ListDir {
         object_schema(PARAMS, &["path"])
     }
 
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::text::{SNIFF_BYTES, classify, decode_lossy, human_size};
 use super::{Param, display, object_schema, resolve_arg, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+use crate::tools::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 /// Lines returned when only `offset` is given.
 const DEFAULT_LIMIT: usize = 200;
@@ -49,8 +49,21 @@ impl Tool for ReadFile {
         object_schema(PARAMS, &["path"])
     }
 
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
+    }
+
+    fn spill_rule(&self, args: &Map<String, Value>, spill: &SpillStore) -> SpillRule {
+        // Range reads are never spilled: they already are the way to read a spill file.
+        if args.contains_key("offset") || args.contains_key("limit") {
+            return SpillRule::Keep;
+        }
+        match args.get("path").and_then(Value::as_str) {
+            Some(path) if spill.is_inside_spill_dir(std::path::Path::new(path)) => {
+                SpillRule::PointAt(path.to_string())
+            }
+            _ => SpillRule::Spill,
+        }
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

@@ -1,5 +1,7 @@
 //! `write_file`: create or overwrite a file atomically, keeping its permissions.
 
+use std::path::PathBuf;
+
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
@@ -8,7 +10,8 @@ use super::{
     FILE_TOO_LARGE, Param, change_output, display, object_schema, resolve_arg, run_blocking,
     write_atomic,
 };
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+use crate::protocol::Risk;
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
 
 const PARAMS: &[Param] = &[
     ("path", "string", "File path, relative to the project root."),
@@ -31,6 +34,17 @@ impl Tool for WriteFile {
 
     fn parameters(&self) -> Value {
         object_schema(PARAMS, &["path", "content"])
+    }
+
+    fn traits(&self) -> ToolTraits {
+        ToolTraits {
+            edits_files: true,
+            ..ToolTraits::side_effect(Risk::Medium)
+        }
+    }
+
+    fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
+        path_arg_target(args, ctx)
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::clamp_arg;
 use super::walk::{PathGlob, walk_files};
 use crate::tools::fs::{Param, display, guard_outcome, object_schema, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 const DEFAULT_RESULTS: usize = 50;
 const MAX_RESULTS: usize = 200;
@@ -49,8 +49,8 @@ impl Tool for GlobFiles {
         object_schema(PARAMS, &["pattern"])
     }
 
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

@@ -12,7 +12,7 @@ use super::report::{FileMatches, render};
 use super::walk::{PathGlob, walk_files};
 use crate::tools::fs::text::{SNIFF_BYTES, classify, decode_lossy};
 use crate::tools::fs::{Param, display, object_schema, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 /// Files bigger than this are skipped (generated bundles, logs, data dumps).
 const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
@@ -79,8 +79,8 @@ impl Tool for GrepCode {
         object_schema(PARAMS, &["pattern"])
     }
 
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

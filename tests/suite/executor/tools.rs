@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use paicli::llm::ToolCall;
-use paicli::tools::{Tool, ToolCallResult, ToolContext, ToolObserver, ToolOutcome};
+use paicli::tools::fs::ReadFile;
+use paicli::tools::{
+    SpillRule, SpillStore, Tool, ToolCallResult, ToolContext, ToolObserver, ToolOutcome, ToolTraits,
+};
 use serde_json::{Map, Value, json};
 use tokio::sync::{Barrier, Semaphore, mpsc};
 
@@ -34,8 +37,12 @@ impl Tool for Probe {
             "wait": {"type": "boolean"},
         }, "required": ["id"]})
     }
-    fn parallel_safe(&self) -> bool {
-        self.parallel
+    fn traits(&self) -> ToolTraits {
+        if self.parallel {
+            ToolTraits::READ_ONLY
+        } else {
+            ToolTraits::default()
+        }
     }
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         let id = args["id"].as_str().unwrap().to_string();
@@ -67,8 +74,8 @@ impl Tool for Gate {
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {}})
     }
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
     }
     async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
@@ -97,8 +104,12 @@ impl Tool for Hang {
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {}})
     }
-    fn parallel_safe(&self) -> bool {
-        self.parallel
+    fn traits(&self) -> ToolTraits {
+        if self.parallel {
+            ToolTraits::READ_ONLY
+        } else {
+            ToolTraits::default()
+        }
     }
     async fn execute(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         let _ = self.started.send(());
@@ -152,8 +163,16 @@ impl Tool for Echo {
             "size": {"type": "integer"},
         }, "required": ["path"]})
     }
-    fn parallel_safe(&self) -> bool {
-        true
+    fn traits(&self) -> ToolTraits {
+        ToolTraits::READ_ONLY
+    }
+    fn spill_rule(&self, args: &Map<String, Value>, spill: &SpillStore) -> SpillRule {
+        // An echo standing in for read_file treats its output as read_file does.
+        if self.name == "read_file" {
+            ReadFile.spill_rule(args, spill)
+        } else {
+            SpillRule::Spill
+        }
     }
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         self.runs.fetch_add(1, Ordering::SeqCst);

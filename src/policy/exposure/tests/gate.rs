@@ -5,7 +5,12 @@ use serde_json::{Map, Value, json};
 use super::*;
 use tokio_util::sync::CancellationToken;
 
-use crate::protocol::{ToolOutput, ToolTraits};
+use crate::protocol::ToolOutput;
+
+/// What the built-in tool `name` declares (read-only for names no tool has).
+fn traits_of(name: &str) -> ToolTraits {
+    builtins().traits_of(name).unwrap_or(ToolTraits::READ_ONLY)
+}
 
 struct Turn {
     scope: TurnScope,
@@ -13,7 +18,7 @@ struct Turn {
 }
 
 fn turn(input: &str) -> Turn {
-    let scope = ExposurePolicy.begin_turn(input);
+    let scope = policy().begin_turn(input);
     // The agent filters before the first request; the gate then knows what was offered.
     scope.filter.as_ref().unwrap().filter(&all_specs());
     Turn {
@@ -29,7 +34,8 @@ impl Turn {
             id: "call_1",
             name,
             args: &args,
-            traits: ToolTraits::READ_ONLY,
+            traits: traits_of(name),
+            write_targets: &[],
             cancel: &self.cancel,
         };
         self.scope.gates[0].check(call).await
@@ -184,7 +190,8 @@ async fn search_results_ground_web_fetch_through_typed_urls_only() {
         id: "call_2",
         name: "web_search",
         args: &args,
-        traits: ToolTraits::READ_ONLY,
+        traits: traits_of("web_search"),
+        write_targets: &[],
         cancel: &t.cancel,
     };
     let gate = &t.scope.gates[0];
@@ -248,7 +255,7 @@ async fn calls_to_tools_the_turn_did_not_offer_are_refused() {
     );
     // A gate used without the filter (no request yet) still hides web_fetch without a URL.
     let t = turn("summarize the README");
-    let fresh = ExposurePolicy.begin_turn("summarize the README");
+    let fresh = policy().begin_turn("summarize the README");
     let args = json!({"url": "https://a.example"})
         .as_object()
         .unwrap()
@@ -257,7 +264,8 @@ async fn calls_to_tools_the_turn_did_not_offer_are_refused() {
         id: "c",
         name: "web_fetch",
         args: &args,
-        traits: ToolTraits::READ_ONLY,
+        traits: traits_of("web_fetch"),
+        write_targets: &[],
         cancel: &t.cancel,
     };
     assert!(matches!(

@@ -1,0 +1,186 @@
+//! Calls that need the person whatever the rules say (issue 12): command lines the guard could not see through
+//! (`Opaque`), and writes to paicli's control files, by a file tool or a command. No `[approvals] allow` rule, no
+//! rule saved with `a`, and no classifier runs them; `full` mode does, `plan` refuses them, and the other modes
+//! ask a person, or refuse naming `--approval full` when nobody can be asked.
+
+use std::path::PathBuf;
+
+use crate::config::ApprovalMode;
+use crate::guard::command_guard::CommandAssessment;
+use crate::guard::control_files::ControlFiles;
+
+/// Why a call needs the person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sensitive {
+    /// The guard could not know what the command line runs or writes; `why` says what.
+    Opaque { why: String },
+    /// The call writes this control file.
+    ControlFile { path: String },
+}
+
+impl Sensitive {
+    /// The note shown to the person and recorded in the audit log.
+    pub fn note(&self) -> String {
+        match self {
+            Sensitive::Opaque { why } => {
+                format!(
+                    "what this command runs cannot be known before it runs: {why}; 无法预先确定此命令会执行什么"
+                )
+            }
+            Sensitive::ControlFile { path } => format!(
+                "this writes {path}, a file that controls how paicli runs (settings, MCP servers, trust or \
+                 approvals); 此操作会修改 paicli 的控制文件"
+            ),
+        }
+    }
+}
+
+/// What makes a call sensitive, if anything: the guard's assessment of its command line, else the first control
+/// file among its write targets.
+pub fn sensitivity(
+    assessment: Option<&CommandAssessment>,
+    write_targets: &[PathBuf],
+    control: Option<&ControlFiles>,
+) -> Option<Sensitive> {
+    match assessment {
+        Some(CommandAssessment::Opaque { why }) => {
+            return Some(Sensitive::Opaque { why: why.clone() });
+        }
+        Some(CommandAssessment::ControlFile { path }) => {
+            return Some(Sensitive::ControlFile { path: path.clone() });
+        }
+        Some(CommandAssessment::Known) | None => {}
+    }
+    let control = control?;
+    write_targets
+        .iter()
+        .find(|path| control.is_control(path))
+        .map(|path| Sensitive::ControlFile {
+            path: path.display().to_string(),
+        })
+}
+
+/// What happens to a sensitive call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `full` mode: it runs.
+    Run,
+    /// A person decides; the note says why they are asked. Their `a` is not remembered.
+    Ask { note: String },
+    /// Refused with this code and reason.
+    Deny { code: &'static str, reason: String },
+}
+
+/// Denial code of a sensitive call nobody could approve.
+pub const APPROVAL_REQUIRED: &str = "APPROVAL_REQUIRED";
+
+/// Where a sensitive call of `tool` goes in `mode`, when a person can (`interactive`) or cannot be asked.
+pub fn route(mode: ApprovalMode, interactive: bool, tool: &str, sensitive: &Sensitive) -> Route {
+    let note = sensitive.note();
+    match mode {
+        ApprovalMode::Full => Route::Run,
+        ApprovalMode::Plan => Route::Deny {
+            code: "PLAN_MODE",
+            reason: format!("plan mode is read-only: `{tool}` was not run ({note})"),
+        },
+        ApprovalMode::Ask | ApprovalMode::Auto if interactive => Route::Ask { note },
+        ApprovalMode::Ask | ApprovalMode::Auto => Route::Deny {
+            code: APPROVAL_REQUIRED,
+            reason: format!(
+                "`{tool}` needs a person's approval ({note}) and this run is non-interactive, so it was not run. \
+                 No allow rule can approve it. Do not retry it unchanged; the user can rerun with \
+                 `--approval full` if they want it to run."
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn opaque() -> Sensitive {
+        Sensitive::Opaque {
+            why: "`eval` runs text built at run time".to_string(),
+        }
+    }
+
+    #[test]
+    fn opaque_and_control_file_assessments_are_sensitive_known_is_not() {
+        let why = "`eval` runs text built at run time".to_string();
+        assert_eq!(
+            sensitivity(
+                Some(&CommandAssessment::Opaque { why: why.clone() }),
+                &[],
+                None
+            ),
+            Some(Sensitive::Opaque { why })
+        );
+        assert_eq!(
+            sensitivity(
+                Some(&CommandAssessment::ControlFile {
+                    path: ".mcp.json".to_string()
+                }),
+                &[],
+                None
+            ),
+            Some(Sensitive::ControlFile {
+                path: ".mcp.json".to_string()
+            })
+        );
+        assert_eq!(
+            sensitivity(Some(&CommandAssessment::Known), &[], None),
+            None
+        );
+    }
+
+    #[test]
+    fn a_write_target_that_is_a_control_file_is_sensitive() {
+        let (home, root) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let control = ControlFiles::new(home.path(), root.path());
+        let target = root.path().join(".paicli/config.toml");
+        let found = sensitivity(
+            None,
+            &[root.path().join("src/a.rs"), target],
+            Some(&control),
+        );
+        assert!(
+            matches!(&found, Some(Sensitive::ControlFile { path }) if path.ends_with(".paicli/config.toml")),
+            "{found:?}"
+        );
+        assert_eq!(
+            sensitivity(None, &[root.path().join("src/a.rs")], Some(&control)),
+            None
+        );
+    }
+
+    #[test]
+    fn only_full_runs_a_sensitive_call_and_nobody_to_ask_means_denied_naming_the_flag() {
+        let s = opaque();
+        assert_eq!(route(ApprovalMode::Full, false, "x", &s), Route::Run);
+        assert_eq!(route(ApprovalMode::Full, true, "x", &s), Route::Run);
+        for mode in [ApprovalMode::Ask, ApprovalMode::Auto] {
+            assert_eq!(
+                route(mode, true, "x", &s),
+                Route::Ask { note: s.note() },
+                "{mode:?}"
+            );
+            match route(mode, false, "x", &s) {
+                Route::Deny { code, reason } => {
+                    assert_eq!(code, APPROVAL_REQUIRED);
+                    assert!(reason.contains("--approval full"), "{reason}");
+                    assert!(reason.contains("eval"), "{reason}");
+                }
+                other => panic!("{mode:?}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            route(ApprovalMode::Plan, true, "x", &s),
+            Route::Deny {
+                code: "PLAN_MODE",
+                ..
+            }
+        ));
+    }
+}
