@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::MemoryEntry;
+use crate::llm::tokens::estimate_text;
 
 /// Most facts injected per turn.
 pub const MAX_FACTS: usize = 10;
@@ -52,6 +53,7 @@ pub fn terms(text: &str) -> HashSet<String> {
     out
 }
 
+/// Scripts written without spaces between words, split into bigrams (CJK punctuation is a separator here).
 fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
@@ -85,7 +87,7 @@ pub fn rank(entries: Vec<MemoryEntry>, query: &str, now: i64, max_tokens: u64) -
     let mut used = 0;
     let mut out = Vec::new();
     for (_, entry) in scored.into_iter().take(MAX_FACTS) {
-        let cost = crate::agent::tokens::estimate_text(&entry.fact) + 8;
+        let cost = estimate_text(&entry.fact) + 8;
         if used + cost > max_tokens {
             continue;
         }
