@@ -6,6 +6,7 @@ mod executor;
 mod fs_tools;
 mod gates;
 mod llm_client;
+mod conversation;
 mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_servers;
