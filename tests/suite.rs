@@ -2,11 +2,11 @@
 
 mod agent_loop;
 mod approval;
+mod conversation;
 mod executor;
 mod fs_tools;
 mod gates;
 mod llm_client;
-mod conversation;
 mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_servers;

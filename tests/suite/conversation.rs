@@ -37,7 +37,10 @@ fn summary() -> String {
 }
 
 fn messages(request: &RecordedRequest) -> Vec<Value> {
-    request.body["messages"].as_array().cloned().unwrap_or_default()
+    request.body["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// What a provider checks before it accepts a request: every tool call is answered exactly once by the tool
@@ -48,7 +51,10 @@ fn assert_request_valid(request: &RecordedRequest) {
     let mut i = 0;
     while i < messages.len() {
         let m = &messages[i];
-        assert_ne!(m["role"], "tool", "orphan tool message at {i}: {messages:#?}");
+        assert_ne!(
+            m["role"], "tool",
+            "orphan tool message at {i}: {messages:#?}"
+        );
         i += 1;
         let calls = m["tool_calls"].as_array().cloned().unwrap_or_default();
         let mut ids: Vec<&str> = calls.iter().filter_map(|c| c["id"].as_str()).collect();
@@ -61,7 +67,10 @@ fn assert_request_valid(request: &RecordedRequest) {
                 .unwrap_or_else(|e| panic!("arguments {arguments:?} are not JSON: {e}"));
             assert!(parsed.is_object(), "{arguments}");
             let answer = messages.get(i).expect("a tool result is missing");
-            assert_eq!(answer["role"], "tool", "expected the result of {call} at {i}");
+            assert_eq!(
+                answer["role"], "tool",
+                "expected the result of {call} at {i}"
+            );
             assert_eq!(answer["tool_call_id"], call["id"]);
             i += 1;
         }

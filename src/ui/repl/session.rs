@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
 
-use super::mentions::expand_mentions;
 use crate::agent::{Agent, AgentEvent, CompactionError, EventSink, TurnOutcome, TurnReport};
 use crate::app::Services;
 use crate::app::SetupError;
+use crate::app::mentions::expand_mentions;
 use crate::config::{Config, Overrides};
 use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};

@@ -120,8 +120,17 @@ async fn clear_then_a_compaction_inside_the_new_turn_sends_paired_requests() {
     }
     // The request after the summary carries the summary and the kept tail of the new turn, nothing older.
     let last = requests.last().unwrap();
-    assert!(last.messages[1].text().starts_with("[conversation summary]"));
-    assert!(!last.messages.iter().any(|m| m.text().starts_with("question")));
+    assert!(
+        last.messages[1]
+            .text()
+            .starts_with("[conversation summary]")
+    );
+    assert!(
+        !last
+            .messages
+            .iter()
+            .any(|m| m.text().starts_with("question"))
+    );
 }
 
 #[tokio::test]
@@ -151,18 +160,19 @@ async fn switching_to_a_model_with_a_smaller_window_lowers_the_thresholds() {
             && tokens_before < Thresholds::for_window(128_000).clearing,
         "{tokens_before} (history was {before})"
     );
-    assert_eq!(first.requests().len(), 6, "later requests go to the new model");
+    assert_eq!(
+        first.requests().len(),
+        6,
+        "later requests go to the new model"
+    );
     let sent = second.requests();
     assert!(!sent.is_empty());
     for r in &sent {
         assert_valid_pairing(&r.messages);
     }
-    assert!(
-        sent.last()
-            .unwrap()
-            .messages
-            .iter()
-            .any(|m| m.text().starts_with(paicli::agent::compaction::CLEARED_MARKER)
-                || m.text().starts_with("[conversation summary]"))
-    );
+    assert!(sent.last().unwrap().messages.iter().any(|m| {
+        m.text()
+            .starts_with(paicli::agent::compaction::CLEARED_MARKER)
+            || m.text().starts_with("[conversation summary]")
+    }));
 }

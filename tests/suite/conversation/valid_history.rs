@@ -47,14 +47,13 @@ async fn run_turn(server: &ScriptedServer) -> Project {
     let project = Project::new();
     project.write("a.txt", "alpha\n");
     project.write("b.txt", "bravo\n");
-    let mut agent = project.agent(
-        client_for(server),
-        AgentOptions::default(),
-        vec![],
-        vec![],
-    );
+    let mut agent = project.agent(client_for(server), AgentOptions::default(), vec![], vec![]);
     let report = agent
-        .run_turn("read the files", &EventLog::default(), CancellationToken::new())
+        .run_turn(
+            "read the files",
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
         .await;
     assert!(
         matches!(&report.outcome, TurnOutcome::Finished { text } if text == "done"),
@@ -99,7 +98,11 @@ async fn malformed_arguments_and_a_repeated_id_leave_the_next_request_valid() {
 async fn arguments_cut_by_the_output_limit_are_recorded_as_an_empty_object() {
     let server = ScriptedServer::with_replies([
         raw_tool_calls(
-            &[("w1", "write_file", r#"{"path": "c.txt", "content": "the start of a long fi"#)],
+            &[(
+                "w1",
+                "write_file",
+                r#"{"path": "c.txt", "content": "the start of a long fi"#,
+            )],
             "length",
         ),
         Reply::text("done"),
@@ -117,5 +120,8 @@ async fn arguments_cut_by_the_output_limit_are_recorded_as_an_empty_object() {
         "{}",
         sent[3]["content"]
     );
-    assert!(!project.root.join("c.txt").exists(), "the cut call did not run");
+    assert!(
+        !project.root.join("c.txt").exists(),
+        "the cut call did not run"
+    );
 }
