@@ -120,4 +120,20 @@ mod tests {
         let q = terms("数据库用的是什么");
         assert!(score(&q, "数据库是 PostgreSQL 15") > 0.0);
     }
+
+    #[test]
+    fn the_recall_budget_counts_with_the_shared_estimator() {
+        let fact = "数据库是 PostgreSQL 15, run migrations with sqlx";
+        let entry = MemoryEntry {
+            id: "m1".into(),
+            fact: fact.into(),
+            scope: super::super::Scope::Project,
+            created_at: 0,
+            verified_at: 0,
+        };
+        let cost = crate::llm::tokens::estimate_text(fact) + 8;
+        let query = "which 数据库 and migrations?";
+        assert_eq!(rank(vec![entry.clone()], query, 0, cost).len(), 1);
+        assert!(rank(vec![entry], query, 0, cost - 1).is_empty());
+    }
 }
