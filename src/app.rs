@@ -1,5 +1,7 @@
 //! Builds a ready agent from the resolved configuration, and sets up logging.
 
+pub mod mentions;
+
 use std::sync::Arc;
 
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};

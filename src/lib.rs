@@ -12,5 +12,6 @@ pub mod mcp;
 pub mod memory;
 pub mod policy;
 pub mod protocol;
+pub mod session;
 pub mod tools;
 pub mod ui;

@@ -10,6 +10,7 @@ pub mod providers;
 pub mod retry;
 pub mod sse;
 pub mod stream;
+pub mod tokens;
 
 pub use crate::protocol::message::{
     ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage,

@@ -121,8 +121,9 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
+        let with_files = oneshot::expand_task(&config, &task);
         let (input, notices) =
-            paicli::app::prepare_first_input(&config, &services.mcp, &task, &cancel).await;
+            paicli::app::prepare_first_input(&config, &services.mcp, &with_files, &cancel).await;
         for notice in notices {
             eprintln!("paicli: {notice}");
         }

@@ -8,11 +8,11 @@ pub mod summarize;
 
 use tokio_util::sync::CancellationToken;
 
-use super::tokens::estimate_request;
 use super::{Agent, AgentEvent, CompactionStage, EventSink};
+use crate::llm::tokens::estimate_request;
 use crate::llm::{Message, Role, ToolSpec, Usage};
 
-pub use clear::{CLEARED_MARKER, clear_old_results};
+pub use clear::{CLEARED_MARKER, clear_old_results, old_results};
 pub use summarize::{REQUIRED_HEADINGS, SummaryError, SummaryLimits};
 
 /// Tool results kept intact by clearing.
@@ -74,6 +74,8 @@ pub enum CompactionError {
     Summary(#[from] SummaryError),
     #[error("the summary did not make the history smaller")]
     NotSmaller,
+    #[error("the summary could not replace the old turns: {0}")]
+    Rewrite(crate::session::ConversationError),
 }
 
 /// Why compaction runs.
@@ -109,25 +111,28 @@ impl Agent {
     ) -> bool {
         let forced = trigger == Trigger::Overflow;
         let mut changed = false;
-        let before = self.meter.measure(&self.history, tools);
+        let before = self.conversation.measure(tools);
         if forced || before >= self.thresholds.clearing {
-            let cleared = clear_old_results(&mut self.history, KEEP_RESULTS);
+            let plan = old_results(self.conversation.messages(), KEEP_RESULTS);
+            let cleared = plan
+                .into_iter()
+                .filter(|(i, text)| self.conversation.replace_tool_output(*i, text.clone()))
+                .count();
             if cleared > 0 {
-                self.meter.reset();
                 changed = true;
                 events.emit(AgentEvent::Compacted {
                     stage: CompactionStage::ClearedToolResults,
                     tokens_before: before,
-                    tokens_after: self.meter.measure(&self.history, tools),
+                    tokens_after: self.conversation.measure(tools),
                     messages: cleared,
                 });
             }
         }
-        let now = self.meter.measure(&self.history, tools);
+        let now = self.conversation.measure(tools);
         // After a failed summary, wait for the history to grow before paying for another attempt.
         let retry_allowed = self
             .summary_failed_at_len
-            .is_none_or(|len| self.history.len() >= len + 2);
+            .is_none_or(|len| self.conversation.messages().len() >= len + 2);
         if forced || (now >= self.thresholds.summary && retry_allowed) {
             match self
                 .summarize_history(KEEP_TURNS, None, tools, events, cancel)
@@ -139,7 +144,7 @@ impl Agent {
                 }
                 Err(_) if cancel.is_cancelled() => {}
                 Err(e) => {
-                    self.summary_failed_at_len = Some(self.history.len());
+                    self.summary_failed_at_len = Some(self.conversation.messages().len());
                     events.emit(AgentEvent::Notice {
                         message: format!(
                             "context compaction skipped: {e}; keeping the full history"
@@ -160,13 +165,14 @@ impl Agent {
         events: &dyn EventSink,
         cancel: &CancellationToken,
     ) -> Result<(), CompactionError> {
-        let cut = choose_cut(&self.history, &self.turn_starts, keep_turns)
+        let history = self.conversation.messages();
+        let cut = choose_cut(history, self.conversation.turn_starts(), keep_turns)
             .ok_or(CompactionError::NothingToCompact)?;
-        let before = estimate_request(&self.history, tools);
+        let before = estimate_request(history, tools);
         let mut spent = Usage::default();
         let summary = summarize::summarize(
             self.client.as_ref(),
-            &self.history[1..cut],
+            &history[1..cut],
             focus,
             self.thresholds.summary_limits(),
             cancel,
@@ -176,36 +182,34 @@ impl Agent {
         if spent != Usage::default() {
             // Summary requests cost tokens like any other: the session total shows them, and the turn that
             // triggered them counts them against its budget (see `Agent::absorb_compaction_usage`).
-            self.session_usage.add(&spent);
-            self.compaction_usage.add(&spent);
+            self.conversation.meter_mut().record_side_request(spent);
             events.emit(AgentEvent::Usage {
                 response: spent,
-                session: self.session_usage,
+                session: self.conversation.session_usage(),
             });
         }
         let summary = summary?;
-        let tail = &self.history[cut..];
-        let mut rebuilt = Vec::with_capacity(tail.len() + 3);
-        rebuilt.push(self.history[0].clone());
-        rebuilt.push(Message::user(format!("{SUMMARY_HEADER}\n\n{summary}")));
+        let history = self.conversation.messages();
+        let mut replacement = vec![Message::user(format!("{SUMMARY_HEADER}\n\n{summary}"))];
         // Two assistant messages in a row confuse some chat templates: a tail cut inside a turn starts with one.
-        if tail.first().is_none_or(|m| m.role != Role::Assistant) {
-            rebuilt.push(Message::assistant(CONTINUE_ACK));
+        if history.get(cut).is_none_or(|m| m.role != Role::Assistant) {
+            replacement.push(Message::assistant(CONTINUE_ACK));
         }
-        let offset = rebuilt.len();
-        rebuilt.extend_from_slice(tail);
-        let after = estimate_request(&rebuilt, tools);
-        if after >= before {
+        let saved: u64 = history[1..cut]
+            .iter()
+            .map(crate::llm::tokens::estimate_message)
+            .sum();
+        let added: u64 = replacement
+            .iter()
+            .map(crate::llm::tokens::estimate_message)
+            .sum();
+        if added >= saved {
             return Err(CompactionError::NotSmaller);
         }
-        self.turn_starts = self
-            .turn_starts
-            .iter()
-            .filter(|&&i| i >= cut)
-            .map(|&i| i - cut + offset)
-            .collect();
-        self.history = rebuilt;
-        self.meter.reset();
+        let after = before - saved + added;
+        self.conversation
+            .rewrite(1..cut, replacement)
+            .map_err(CompactionError::Rewrite)?;
         events.emit(AgentEvent::Compacted {
             stage: CompactionStage::Summarized,
             tokens_before: before,

@@ -1,24 +1,33 @@
-//! Session-level operations the interactive front-end needs: clear the conversation, switch the model client.
+//! Session-level operations the interactive front-end needs: clear the conversation, switch the model.
 
 use std::sync::Arc;
 
-use super::Agent;
+use super::compaction::Thresholds;
+use super::{Agent, usable_window};
 use crate::llm::{LlmClient, Message};
 
 impl Agent {
-    /// Forgets the conversation (keeps the system prompt). Session token totals are kept: they were spent.
+    /// Forgets the conversation (keeps the system prompt): turns, the provider's token count and queued
+    /// diagnostics go with it. Session token totals are kept: they were spent.
     pub fn clear_history(&mut self) {
-        self.history.truncate(1);
+        self.conversation.clear();
         self.pending_diagnostics.clear();
+        self.unchecked_files.clear();
+        self.summary_failed_at_len = None;
     }
 
-    /// Sends later requests through `client` (another provider or model); the conversation is kept.
-    pub fn set_client(&mut self, client: Arc<dyn LlmClient>) {
+    /// Sends later requests through `client` (another provider or model) whose context window is
+    /// `context_window`; the compaction thresholds follow the new window. The conversation is kept.
+    pub fn set_model(&mut self, client: Arc<dyn LlmClient>, context_window: u64) {
         self.client = client;
+        self.options.context_window = context_window;
+        self.thresholds = Thresholds::for_window(usable_window(context_window));
+        // A failed summary under the old model says nothing about the new one.
+        self.summary_failed_at_len = None;
     }
 
     /// The system prompt (the first message).
     pub fn system_message(&self) -> Option<&Message> {
-        self.history.first()
+        Some(self.conversation.system())
     }
 }

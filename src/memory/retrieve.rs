@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::MemoryEntry;
+use crate::llm::tokens::estimate_text;
 
 /// Most facts injected per turn.
 pub const MAX_FACTS: usize = 10;
@@ -52,6 +53,7 @@ pub fn terms(text: &str) -> HashSet<String> {
     out
 }
 
+/// Scripts written without spaces between words, split into bigrams (CJK punctuation is a separator here).
 fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
@@ -85,7 +87,7 @@ pub fn rank(entries: Vec<MemoryEntry>, query: &str, now: i64, max_tokens: u64) -
     let mut used = 0;
     let mut out = Vec::new();
     for (_, entry) in scored.into_iter().take(MAX_FACTS) {
-        let cost = crate::agent::tokens::estimate_text(&entry.fact) + 8;
+        let cost = estimate_text(&entry.fact) + 8;
         if used + cost > max_tokens {
             continue;
         }
@@ -117,5 +119,21 @@ mod tests {
         );
         let q = terms("数据库用的是什么");
         assert!(score(&q, "数据库是 PostgreSQL 15") > 0.0);
+    }
+
+    #[test]
+    fn the_recall_budget_counts_with_the_shared_estimator() {
+        let fact = "数据库是 PostgreSQL 15, run migrations with sqlx";
+        let entry = MemoryEntry {
+            id: "m1".into(),
+            fact: fact.into(),
+            scope: super::super::Scope::Project,
+            created_at: 0,
+            verified_at: 0,
+        };
+        let cost = crate::llm::tokens::estimate_text(fact) + 8;
+        let query = "which 数据库 and migrations?";
+        assert_eq!(rank(vec![entry.clone()], query, 0, cost).len(), 1);
+        assert!(rank(vec![entry], query, 0, cost - 1).is_empty());
     }
 }

@@ -9,8 +9,12 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, AgentEvent, EventSink, TurnOutcome, TurnReport};
+use crate::app::mentions::expand_mentions;
+use crate::config::Config;
+use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
 use crate::ui::hints::{Frontend, next_step};
+use crate::ui::i18n::{Lang, Msg, tr};
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -76,6 +80,24 @@ impl From<Usage> for UsageSummary {
             reasoning_tokens: u.reasoning_tokens,
         }
     }
+}
+
+/// The task with its `@path` mentions attached, as the REPL does; mentions that could not be attached are
+/// reported on stderr (stdout stays the answer or JSON).
+pub fn expand_task(config: &Config, task: &str) -> String {
+    // The session was built on this root already; should the guard fail now, the task goes as typed.
+    let Ok(guard) = PathGuard::new(&config.project_root) else {
+        return task.to_string();
+    };
+    let expanded = expand_mentions(task, &guard);
+    let lang = Lang::resolve(config.ui_language, &config.env);
+    for (mention, reason) in &expanded.skipped {
+        eprintln!(
+            "paicli: {mention} {}: {reason}",
+            tr(lang, Msg::MentionSkipped)
+        );
+    }
+    expanded.text
 }
 
 /// Runs one turn and prints it in `format`: `submitted` is the task as the user gave it, `input` the same with

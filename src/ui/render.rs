@@ -14,10 +14,7 @@ pub use diff::render_diff;
 pub use markdown::render_markdown;
 pub use markdown_stream::MarkdownStream;
 pub use sink::TerminalSink;
-pub use status::{
-    StatusInfo, compaction_line, estimate_message_tokens, estimate_tokens, format_count,
-    status_line,
-};
+pub use status::{StatusInfo, compaction_line, format_count, status_line};
 pub use style::Style;
 pub use tool_line::{tool_finished_line, tool_started_line};
 

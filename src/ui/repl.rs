@@ -3,7 +3,6 @@
 
 mod editor;
 mod history;
-mod mentions;
 mod mode_key;
 mod session;
 
@@ -15,9 +14,9 @@ use crate::config::{Config, Overrides};
 use crate::ui::commands::{self, Flow};
 use crate::ui::i18n::Msg;
 
+pub use crate::app::mentions::{Expanded, expand_mentions};
 pub use editor::{complete_command, complete_path, join_continuations};
 pub use history::{looks_secret, should_save};
-pub use mentions::{Expanded, expand_mentions};
 pub use session::{Session, SessionError};
 
 /// The prompt shown before each input line.

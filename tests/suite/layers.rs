@@ -2,6 +2,7 @@
 //!
 //! Test code inside `src/` (files named `tests.rs`, folders named `tests/`, and a trailing `#[cfg(test)] mod`)
 //! may reach any layer to build its fixtures, so it is not scanned.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -455,3 +455,31 @@ fn paths_outside_the_project_are_refused() {
     }
     assert!(Path::new(&secret).exists());
 }
+
+#[test]
+fn path_mentions_in_the_task_are_attached_as_in_the_repl() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("It prints a greeting.")]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "what does @Hello.java do? see also @missing.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_eq!(stdout_of(&output), "It prints a greeting.\n");
+    let requests = server.chat_requests();
+    let messages = requests[0].body["messages"].as_array().unwrap();
+    let task = messages.last().unwrap()["content"].as_str().unwrap();
+    assert_eq!(
+        task,
+        format!(
+            "what does @Hello.java do? see also @missing.txt\n\n<file path=\"Hello.java\">\n{}\n</file>",
+            HELLO.trim_end()
+        )
+    );
+    let stderr = stderr_of(&output);
+    assert!(
+        stderr.contains("@missing.txt not attached"),
+        "the skipped mention is reported: {stderr}"
+    );
+}

@@ -18,6 +18,15 @@ static SPILL_PATH: LazyLock<Option<Regex>> =
 /// Replaces the content of every tool message except the last `keep` with a placeholder naming the tool, the
 /// original length and the spill file (if the output was spilled). Returns how many were cleared.
 pub fn clear_old_results(history: &mut [Message], keep: usize) -> usize {
+    let plan = old_results(history, keep);
+    for (i, text) in &plan {
+        history[*i].content = crate::llm::Content::Text(text.clone());
+    }
+    plan.len()
+}
+
+/// The tool messages [`clear_old_results`] would clear: their index and placeholder text.
+pub fn old_results(history: &[Message], keep: usize) -> Vec<(usize, String)> {
     let tool_indices: Vec<usize> = history
         .iter()
         .enumerate()
@@ -25,7 +34,7 @@ pub fn clear_old_results(history: &mut [Message], keep: usize) -> usize {
         .map(|(i, _)| i)
         .collect();
     let old = tool_indices.len().saturating_sub(keep);
-    let mut cleared = 0;
+    let mut plan = Vec::new();
     for &i in &tool_indices[..old] {
         let text = history[i].text();
         let chars = text.chars().count();
@@ -36,16 +45,14 @@ pub fn clear_old_results(history: &mut [Message], keep: usize) -> usize {
             .tool_call_id
             .as_deref()
             .and_then(|id| tool_name(&history[..i], id))
-            .unwrap_or("unknown")
-            .to_string();
+            .unwrap_or("unknown");
         let spill = SPILL_PATH
             .as_ref()
             .and_then(|re| re.find(&text))
             .map(|m| m.as_str().to_string());
-        history[i].content = crate::llm::Content::Text(placeholder(&tool, chars, spill.as_deref()));
-        cleared += 1;
+        plan.push((i, placeholder(tool, chars, spill.as_deref())));
     }
-    cleared
+    plan
 }
 
 /// The text that stands in for a cleared result.

@@ -4,8 +4,9 @@ use super::Flow;
 use crate::config::describe_config;
 use crate::llm::Role;
 use crate::llm::providers::price_of;
+use crate::llm::tokens::ContextEstimate;
 use crate::ui::i18n::Msg;
-use crate::ui::render::{estimate_message_tokens, format_count};
+use crate::ui::render::format_count;
 use crate::ui::repl::Session;
 
 pub(super) fn config(session: &mut Session, _args: &str) -> Flow {
@@ -42,40 +43,54 @@ pub(super) fn config(session: &mut Session, _args: &str) -> Flow {
 }
 
 pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
-    let history = session.agent.history();
-    let system = history.first().map_or(0, estimate_message_tokens);
-    let tools = session.tool_tokens();
-    let conversation: u64 = history.iter().skip(1).map(estimate_message_tokens).sum();
-    let messages = history
+    let agent = &session.agent;
+    let messages = agent
+        .history()
         .iter()
         .skip(1)
         .filter(|m| m.role != Role::System)
         .count();
-    let total = system + tools + conversation;
-    let window = session.provider.context_window;
+    let view = ContextView {
+        heading: session.tr(Msg::ContextHeading),
+        model: &session.provider.model,
+        window: agent.context_window(),
+        estimate: agent.context_estimate(),
+        tools: agent.tool_specs().len(),
+        messages,
+    };
+    session.say(&context_lines(&view).join("\n"));
+    Flow::Continue
+}
+
+/// What `/context` reports.
+struct ContextView<'a> {
+    heading: &'a str,
+    model: &'a str,
+    window: u64,
+    /// The same estimate the status line shows as `ctx N%`.
+    estimate: ContextEstimate,
+    tools: usize,
+    messages: usize,
+}
+
+fn context_lines(v: &ContextView<'_>) -> Vec<String> {
     let pct = |n: u64| {
-        if window == 0 {
+        if v.window == 0 {
             0.0
         } else {
-            n as f64 * 100.0 / window as f64
+            n as f64 * 100.0 / v.window as f64
         }
     };
     let row =
         |label: &str, n: u64| format!("  {label:<10} {:>8}  {:>5.1}%", format_count(n), pct(n));
-    let lines = [
-        format!(
-            "{} · {} {}",
-            session.tr(Msg::ContextHeading),
-            session.provider.model,
-            format_count(window)
-        ),
-        row("system", system),
-        row("tools", tools) + &format!("  ({} tools)", session.agent.tool_specs().len()),
-        row("history", conversation) + &format!("  ({messages} messages)"),
-        row("total", total),
-    ];
-    session.say(&lines.join("\n"));
-    Flow::Continue
+    let e = &v.estimate;
+    vec![
+        format!("{} · {} {}", v.heading, v.model, format_count(v.window)),
+        row("system", e.system),
+        row("tools", e.tools) + &format!("  ({} tools)", v.tools),
+        row("history", e.history) + &format!("  ({} messages)", v.messages),
+        row("total", e.total()),
+    ]
 }
 
 pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
@@ -99,4 +114,62 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
     }
     session.say(&lines.join("\n"));
     Flow::Continue
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::llm::tokens::estimate_request;
+    use crate::llm::{Message, ToolSpec, Usage};
+    use crate::ui::render::{StatusInfo, Style, status_line};
+
+    #[test]
+    fn context_and_the_status_line_report_the_request_estimate() {
+        let history = [
+            Message::system("you are paicli"),
+            Message::user("看看 src/main.rs"),
+            Message::assistant("it parses flags ".repeat(300)),
+        ];
+        let tools = [ToolSpec {
+            name: "read_file".into(),
+            description: "Reads a file".into(),
+            parameters: serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+        }];
+        let estimate = ContextEstimate::of(&history, &tools);
+        let total = estimate_request(&history, &tools);
+        assert_eq!(estimate.total(), total);
+        let window = 4_000;
+        let lines = context_lines(&ContextView {
+            heading: "Context",
+            model: "m",
+            window,
+            estimate,
+            tools: 1,
+            messages: 2,
+        });
+        let pct = total as f64 * 100.0 / window as f64;
+        assert_eq!(
+            lines[4],
+            format!("  total      {:>8}  {pct:>5.1}%", format_count(total))
+        );
+        let status = status_line(
+            &StatusInfo {
+                model: "m".into(),
+                context: Some((estimate.total(), window)),
+                turn: Usage::default(),
+                session: Usage::default(),
+                price: None,
+                elapsed: Duration::ZERO,
+                mode: None,
+            },
+            Style::new(false),
+        );
+        assert!(
+            status.contains(&format!("ctx {}%", total * 100 / window)),
+            "{status}"
+        );
+    }
 }

@@ -33,7 +33,10 @@ fn show(session: &Session) {
     let p = &session.provider;
     session.say(&format!(
         "{}/{} · window {} · {}",
-        p.id, p.model, p.context_window, p.base_url
+        p.id,
+        p.model,
+        session.agent.context_window(),
+        p.base_url
     ));
 }
 
@@ -90,7 +93,10 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
         Ok(c) => c,
         Err(e) => return session.say_error(&e.to_string()),
     };
-    session.agent.set_client(Arc::new(client));
+    // The window (and the compaction thresholds with it) is derived as at start-up: a configured
+    // `llm.context_window` wins, else the new model's own.
+    let window = session.config.context_window(&resolved);
+    session.agent.set_model(Arc::new(client), window);
     session.config.llm = llm;
     session.provider = resolved;
     session.say(&format!(

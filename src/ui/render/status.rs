@@ -1,10 +1,10 @@
-//! The status line after each turn, and the character-based token estimate it (and `/context`) uses.
+//! The status line after each turn.
 
 use std::time::Duration;
 
 use super::Style;
+use crate::llm::Usage;
 use crate::llm::providers::Price;
-use crate::llm::{Message, Usage};
 
 /// What the status line reports.
 #[derive(Clone, Debug)]
@@ -60,32 +60,6 @@ pub fn format_count(n: u64) -> String {
     }
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
-            | 0xFF00..=0xFFEF)
-}
-
-/// Estimated tokens of `text`: CJK characters ÷ 1.5 plus other characters ÷ 4 (spec §3).
-pub fn estimate_tokens(text: &str) -> u64 {
-    let (cjk, other) = text.chars().fold((0u64, 0u64), |(c, o), ch| {
-        if is_cjk(ch) { (c + 1, o) } else { (c, o + 1) }
-    });
-    (cjk * 2).div_ceil(3) + other.div_ceil(4)
-}
-
-/// Estimated tokens of one message: its text, reasoning and tool calls, plus 4 for the framing.
-pub fn estimate_message_tokens(message: &Message) -> u64 {
-    let mut n = estimate_tokens(&message.content.text()) + 4;
-    if let Some(r) = &message.reasoning_content {
-        n += estimate_tokens(r);
-    }
-    for call in &message.tool_calls {
-        n += estimate_tokens(&call.name) + estimate_tokens(&call.arguments);
-    }
-    n
-}
-
 /// The one-line report of a compaction, shared by the REPL and `-p` output.
 pub fn compaction_line(
     stage: impl std::fmt::Display,
@@ -101,13 +75,6 @@ pub fn compaction_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn estimates_count_cjk_denser_than_latin() {
-        assert_eq!(estimate_tokens("abcdefgh"), 2);
-        assert_eq!(estimate_tokens("中文中文中文"), 4);
-        assert_eq!(estimate_tokens(""), 0);
-    }
 
     #[test]
     fn counts_are_short() {

@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
 
-use super::mentions::expand_mentions;
 use crate::agent::{Agent, AgentEvent, CompactionError, EventSink, TurnOutcome, TurnReport};
 use crate::app::Services;
 use crate::app::SetupError;
+use crate::app::mentions::expand_mentions;
 use crate::config::{Config, Overrides};
 use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
@@ -17,9 +17,7 @@ use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::cancel::{EscWatcher, KeyboardControl};
 use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
-use crate::ui::render::{
-    StatusInfo, Surface, TerminalSink, estimate_message_tokens, estimate_tokens, status_line,
-};
+use crate::ui::render::{StatusInfo, Surface, TerminalSink, status_line};
 
 /// Everything slash commands and turns work on.
 pub struct Session {
@@ -113,22 +111,6 @@ impl Session {
     pub fn say_error(&self, text: &str) {
         let style = self.surface().style;
         self.say(&style.red(&format!("{}: {text}", self.tr(Msg::ErrorPrefix))));
-    }
-
-    /// Estimated tokens of the next request: history plus tool definitions.
-    pub fn context_tokens(&self) -> u64 {
-        let history: u64 = self
-            .agent
-            .history()
-            .iter()
-            .map(estimate_message_tokens)
-            .sum();
-        history + self.tool_tokens()
-    }
-
-    /// Estimated tokens of the tool definitions.
-    pub fn tool_tokens(&self) -> u64 {
-        serde_json::to_string(self.agent.tool_specs()).map_or(0, |s| estimate_tokens(&s))
     }
 
     /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
@@ -233,7 +215,10 @@ impl Session {
         }
         let info = StatusInfo {
             model: self.provider.model.clone(),
-            context: Some((self.context_tokens(), self.provider.context_window)),
+            context: Some((
+                self.agent.context_estimate().total(),
+                self.agent.context_window(),
+            )),
             turn: report.usage,
             session: self.agent.session_usage(),
             price: price_of(&self.provider.id, &self.provider.model),

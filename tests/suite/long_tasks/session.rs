@@ -7,8 +7,8 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use paicli::agent::compaction::REQUIRED_HEADINGS;
-use paicli::agent::tokens::estimate_request;
 use paicli::agent::{AgentEvent, AgentOptions, CompactionStage, EventLog, Thresholds, TurnOutcome};
+use paicli::llm::tokens::estimate_request;
 use paicli::llm::{ChatResponse, Message, Role, Usage};
 
 use super::{FnClient, Project, Request, assert_valid_pairing, calls};

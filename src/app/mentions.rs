@@ -1,5 +1,6 @@
 //! `@path` in user input: the file's content (or a directory listing) is attached, inside the project root only.
-//! MCP-style `@server:scheme://…` and `@image:` mentions are left for their own handlers.
+//! MCP-style `@server:scheme://…` and `@image:` mentions are left for their own handlers. The REPL and `-p` both
+//! expand them before MCP mentions, so text a resource brings in is never read as a mention.
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,9 +1,9 @@
-//! Token accounting: the provider's own count when it reports one, PaiCLI's estimate otherwise.
+//! The one token estimator: compaction, the status line, `/context` and memory recall all count with it.
 //!
 //! The estimate counts everything a request carries (message text, reasoning that is echoed, tool calls and the
 //! tool schemas), so compaction fires on the real size of a request rather than on the message text alone.
 
-use crate::llm::{Content, ContentPart, Message, ToolSpec, Usage};
+use crate::protocol::message::{Content, ContentPart, Message, ToolSpec};
 
 /// Per-message overhead of the chat format.
 const MESSAGE_OVERHEAD: u64 = 4;
@@ -65,6 +65,34 @@ pub fn estimate_request(messages: &[Message], tools: &[ToolSpec]) -> u64 {
     messages.iter().map(estimate_message).sum::<u64>() + estimate_tools(tools)
 }
 
+/// A request's estimated tokens by part, as `/context` lists them; [`ContextEstimate::total`] is
+/// [`estimate_request`] of the same request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContextEstimate {
+    /// The system prompt (the first message).
+    pub system: u64,
+    /// The tool definitions.
+    pub tools: u64,
+    /// Every message after the system prompt.
+    pub history: u64,
+}
+
+impl ContextEstimate {
+    /// Estimates `messages` (system prompt first) sent with `tools`.
+    pub fn of(messages: &[Message], tools: &[ToolSpec]) -> Self {
+        ContextEstimate {
+            system: messages.first().map_or(0, estimate_message),
+            tools: estimate_tools(tools),
+            history: messages.iter().skip(1).map(estimate_message).sum(),
+        }
+    }
+
+    /// The whole request.
+    pub fn total(&self) -> u64 {
+        self.system + self.tools + self.history
+    }
+}
+
 /// True for Han, Kana, Hangul and CJK punctuation.
 fn is_cjk(c: char) -> bool {
     matches!(c as u32,
@@ -72,44 +100,11 @@ fn is_cjk(c: char) -> bool {
         | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x2FA1F)
 }
 
-/// What the next request will cost: the provider's count for the last request plus estimates for what came after.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ContextMeter {
-    /// History length when the last counted request was sent, and the tokens the provider reported for it
-    /// (prompt + completion, the completion standing in for the assistant message it produced).
-    anchor: Option<(usize, u64)>,
-}
-
-impl ContextMeter {
-    /// Records the provider's usage for a request that carried the first `history_len` messages.
-    pub fn record(&mut self, history_len: usize, usage: Option<Usage>) {
-        self.anchor = usage
-            .filter(|u| u.prompt_tokens > 0)
-            .map(|u| (history_len, u.prompt_tokens + u.completion_tokens));
-    }
-
-    /// Forgets the provider's count (the history was rewritten, so it no longer applies).
-    pub fn reset(&mut self) {
-        self.anchor = None;
-    }
-
-    /// Tokens of a request with `history` and `tools`.
-    pub fn measure(&self, history: &[Message], tools: &[ToolSpec]) -> u64 {
-        match self.anchor {
-            // The message right after the anchor is the assistant reply the completion tokens counted.
-            Some((len, counted)) if len < history.len() => {
-                counted + history[len + 1..].iter().map(estimate_message).sum::<u64>()
-            }
-            _ => estimate_request(history, tools),
-        }
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::llm::ToolCall;
+    use crate::protocol::message::ToolCall;
 
     #[test]
     fn cjk_counts_more_per_char_than_latin() {
@@ -147,25 +142,20 @@ mod tests {
     }
 
     #[test]
-    fn the_meter_prefers_provider_usage_and_adds_later_messages() {
-        let mut history = vec![Message::system("s"), Message::user("u")];
-        let mut meter = ContextMeter::default();
-        meter.record(
-            history.len(),
-            Some(Usage {
-                prompt_tokens: 1000,
-                completion_tokens: 50,
-                ..Usage::default()
-            }),
-        );
-        history.push(Message::assistant("answer"));
-        assert_eq!(meter.measure(&history, &[]), 1050);
-        history.push(Message::user("abcd"));
-        assert_eq!(meter.measure(&history, &[]), 1055);
-        meter.reset();
-        assert_eq!(
-            meter.measure(&history, &[]),
-            estimate_request(&history, &[])
-        );
+    fn the_breakdown_adds_up_to_the_request_estimate() {
+        let messages = [
+            Message::system("you are a coding agent"),
+            Message::user("读一下 main.rs"),
+            Message::assistant("done"),
+        ];
+        let tools = [ToolSpec {
+            name: "read_file".into(),
+            description: "reads".into(),
+            parameters: serde_json::json!({"type": "object"}),
+        }];
+        let parts = ContextEstimate::of(&messages, &tools);
+        assert_eq!(parts.total(), estimate_request(&messages, &tools));
+        assert_eq!(parts.system, estimate_message(&messages[0]));
+        assert_eq!(parts.tools, estimate_tools(&tools));
     }
 }

@@ -1,0 +1,244 @@
+//! [`Conversation`]: the history (system prompt first), where user turns start, and the token meter, kept in step
+//! by one type. Every way to change the history keeps each tool call answered by exactly one tool result right
+//! after its assistant message; a request built from [`Conversation::messages`] is always well paired.
+
+use std::ops::Range;
+
+use crate::llm::tokens::ContextEstimate;
+use crate::protocol::message::{Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
+
+use super::meter::TokenMeter;
+use super::tool_calls::{make_ids_unique, recorded_arguments};
+
+/// Why a change to the history was refused; the history is left as it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConversationError {
+    #[error("there is no turn {turn} (the conversation has {turns})")]
+    NoSuchTurn { turn: usize, turns: usize },
+    #[error("messages {start}..{end} are not a range of the conversation after the system prompt")]
+    BadRange { start: usize, end: usize },
+    #[error("the rewrite would leave a tool call without its result or a result without its call")]
+    BreaksPairing,
+}
+
+/// One conversation with the model.
+#[derive(Clone, Debug)]
+pub struct Conversation {
+    messages: Vec<Message>,
+    /// Indices where user turns start (the recalled-memory message, else the user's message); increasing.
+    turn_starts: Vec<usize>,
+    meter: TokenMeter,
+}
+
+impl Conversation {
+    /// A conversation holding only `system_prompt`.
+    pub fn new(system_prompt: impl Into<String>) -> Self {
+        Conversation {
+            messages: vec![Message::system(system_prompt)],
+            turn_starts: Vec::new(),
+            meter: TokenMeter::default(),
+        }
+    }
+
+    /// The history, system prompt first.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The system prompt.
+    pub fn system(&self) -> &Message {
+        &self.messages[0]
+    }
+
+    /// Where each user turn starts in [`Conversation::messages`].
+    pub fn turn_starts(&self) -> &[usize] {
+        &self.turn_starts
+    }
+
+    /// Starts a user turn: the recalled facts (if any), then the user's input.
+    pub fn begin_turn(&mut self, recall: Option<String>, input: impl Into<String>) {
+        self.turn_starts.push(self.messages.len());
+        if let Some(recall) = recall {
+            self.messages.push(Message::user(recall));
+        }
+        self.messages.push(Message::user(input));
+    }
+
+    /// Adds a user message inside the running turn (diagnostics, reminders, instructions).
+    pub fn push_user(&mut self, text: impl Into<String>) {
+        self.messages.push(Message::user(text));
+    }
+
+    /// Adds a user message made of parts (images a tool returned).
+    pub fn push_user_parts(&mut self, parts: Vec<ContentPart>) {
+        self.messages.push(Message {
+            content: Content::Parts(parts),
+            ..Message::user("")
+        });
+    }
+
+    /// Adds an assistant answer without tool calls.
+    pub fn push_answer(&mut self, text: impl Into<String>) {
+        self.messages.push(Message::assistant(text));
+    }
+
+    /// Adds an assistant message calling tools together with one result per call, in call order. Ids repeated
+    /// within the reply are made unique and arguments that are not a JSON object are recorded as `{}`; each
+    /// result answers the call it is paired with.
+    pub fn push_tool_round(
+        &mut self,
+        content: impl Into<String>,
+        reasoning: Option<String>,
+        round: Vec<(ToolCall, String)>,
+    ) {
+        let (mut calls, results): (Vec<ToolCall>, Vec<String>) = round.into_iter().unzip();
+        if calls.is_empty() {
+            return self.push_answer(content);
+        }
+        make_ids_unique(&mut calls);
+        for call in &mut calls {
+            let recorded = recorded_arguments(&call.arguments);
+            if recorded != call.arguments {
+                call.arguments = recorded.to_string();
+            }
+        }
+        let answers: Vec<Message> = calls
+            .iter()
+            .zip(results)
+            .map(|(call, text)| Message::tool(call.id.clone(), text))
+            .collect();
+        self.messages
+            .push(Message::assistant_tool_calls(content, reasoning, calls));
+        self.messages.extend(answers);
+    }
+
+    /// Forgets everything but the system prompt: turns and the provider's count go too (session usage stays,
+    /// it was spent).
+    pub fn clear(&mut self) {
+        self.messages.truncate(1);
+        self.turn_starts.clear();
+        self.meter.reset();
+    }
+
+    /// Drops turn `turn` (0-based) and everything after it; returns the dropped messages.
+    pub fn rewind_to_turn(&mut self, turn: usize) -> Result<Vec<Message>, ConversationError> {
+        let Some(&start) = self.turn_starts.get(turn) else {
+            return Err(ConversationError::NoSuchTurn {
+                turn,
+                turns: self.turn_starts.len(),
+            });
+        };
+        if !is_paired(&self.messages[..start]) {
+            return Err(ConversationError::BreaksPairing);
+        }
+        self.turn_starts.truncate(turn);
+        self.meter.reset();
+        Ok(self.messages.split_off(start))
+    }
+
+    /// Replaces the messages in `range` (never the system prompt) with `replacement` (compaction). Turns that
+    /// started inside the range are forgotten; later ones move with their messages. Refused, with the history
+    /// unchanged, when the result would break the pairing of calls and results.
+    pub fn rewrite(
+        &mut self,
+        range: Range<usize>,
+        replacement: Vec<Message>,
+    ) -> Result<(), ConversationError> {
+        let Range { start, end } = range;
+        if start == 0 || start > end || end > self.messages.len() {
+            return Err(ConversationError::BadRange { start, end });
+        }
+        if replacement.iter().any(|m| m.role == Role::System) {
+            return Err(ConversationError::BadRange { start, end });
+        }
+        let added = replacement.len();
+        let mut rebuilt = Vec::with_capacity(self.messages.len() - (end - start) + added);
+        rebuilt.extend_from_slice(&self.messages[..start]);
+        rebuilt.extend(replacement);
+        rebuilt.extend_from_slice(&self.messages[end..]);
+        if !is_paired(&rebuilt) {
+            return Err(ConversationError::BreaksPairing);
+        }
+        self.turn_starts = self
+            .turn_starts
+            .iter()
+            .filter(|&&i| i < start || i >= end)
+            .map(|&i| if i >= end { i - end + start + added } else { i })
+            .collect();
+        self.messages = rebuilt;
+        self.meter.reset();
+        Ok(())
+    }
+
+    /// Replaces the text of the tool result at `index` (clearing an old result); its call keeps its answer.
+    /// Returns false, changing nothing, when `index` is not a tool result.
+    pub fn replace_tool_output(&mut self, index: usize, text: String) -> bool {
+        match self.messages.get_mut(index) {
+            Some(m) if m.role == Role::Tool => {
+                m.content = Content::Text(text);
+                self.meter.reset();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Records the provider's usage for the request just answered (it carried the whole history).
+    pub fn record_response(&mut self, usage: Option<Usage>) {
+        self.meter.record(self.messages.len(), usage);
+    }
+
+    /// The token meter: session totals and side-request tokens the turn has not counted.
+    pub fn meter_mut(&mut self) -> &mut TokenMeter {
+        &mut self.meter
+    }
+
+    /// Tokens used by the whole session.
+    pub fn session_usage(&self) -> Usage {
+        self.meter.session()
+    }
+
+    /// What the next request with `tools` costs: the provider's count for the last request plus estimates.
+    pub fn measure(&self, tools: &[ToolSpec]) -> u64 {
+        self.meter.measure(&self.messages, tools)
+    }
+
+    /// The estimate of a request with `tools`, by part (what `/context` and the status line show).
+    pub fn estimate(&self, tools: &[ToolSpec]) -> ContextEstimate {
+        ContextEstimate::of(&self.messages, tools)
+    }
+}
+
+/// True when every assistant tool call (ids unique within its message) is answered by exactly one tool message
+/// right after it, in call order, and no tool message stands anywhere else.
+pub fn is_paired(messages: &[Message]) -> bool {
+    let mut i = 0;
+    while i < messages.len() {
+        let m = &messages[i];
+        if m.role == Role::Tool {
+            return false;
+        }
+        i += 1;
+        if m.role != Role::Assistant {
+            continue;
+        }
+        for (n, call) in m.tool_calls.iter().enumerate() {
+            if m.tool_calls[..n].iter().any(|c| c.id == call.id) {
+                return false;
+            }
+            match messages.get(i) {
+                Some(answer)
+                    if answer.role == Role::Tool
+                        && answer.tool_call_id.as_deref() == Some(call.id.as_str()) =>
+                {
+                    i += 1;
+                }
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;
