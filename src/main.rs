@@ -9,8 +9,9 @@ use anyhow::Context;
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
-use paicli::config::{ApprovalMode, Config, Overrides};
+use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
+use paicli::ui::i18n::{self, Lang};
 use paicli::ui::oneshot::{self, OutputFormat};
 
 /// A terminal coding agent for any OpenAI-compatible model.
@@ -53,6 +54,11 @@ struct Cli {
     #[arg(long)]
     trust_project_mcp: bool,
 
+    /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers; remembered
+    /// per project and file contents in $PAICLI_HOME/project-trust.json (a changed file needs trusting again).
+    #[arg(long)]
+    trust_project: bool,
+
     /// Approval mode for risky tools.
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
     approval: Option<String>,
@@ -88,9 +94,20 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         max_iterations: cli.max_iterations,
         token_budget: cli.token_budget,
         approval,
+        trust_project_mcp: cli.trust_project_mcp,
     };
     let mut config = Config::load(&project_dir, &overrides)?;
-    config.mcp.trust_project_servers |= cli.trust_project_mcp;
+    let lang = Lang::resolve(config.ui_language, &config.env);
+    if cli.trust_project {
+        ProjectTrust::load(&config.home)
+            .trust(&config.project_root)
+            .context("cannot write the project trust file")?;
+        eprintln!(
+            "paicli: {}",
+            i18n::project_trusted(lang, &config.project_root)
+        );
+        config = Config::load(&project_dir, &overrides)?;
+    }
     let _log_guard = paicli::app::init_logging(&config);
 
     let Some(task) = cli.print.as_deref() else {
@@ -105,6 +122,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         anyhow::bail!(
             "the task is empty: pass it as paicli -p \"task\" or on stdin with paicli -p -"
         );
+    }
+
+    // The REPL shows these in its banner; `-p` has only stderr.
+    for refused in &config.refused {
+        eprintln!("paicli: {}", i18n::refused_setting(lang, refused));
     }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
