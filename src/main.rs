@@ -185,3 +185,46 @@ fn new_session_id() -> String {
         fastrand::u32(..0x100_0000)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+    use paicli::config::settings::SETTINGS;
+
+    /// Flags that are actions or front-end choices, not settings.
+    const NOT_SETTINGS: &[&str] = &[
+        "print",
+        "output-format",
+        "cwd",
+        "trust-project",
+        "help",
+        "version",
+    ];
+
+    #[test]
+    fn every_flag_is_a_settings_row_or_an_action() {
+        for arg in Cli::command().get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            let flag = format!("--{long}");
+            assert!(
+                NOT_SETTINGS.contains(&long)
+                    || SETTINGS.iter().any(|s| s.flag == Some(flag.as_str())),
+                "{flag} has no row in config/settings.rs"
+            );
+        }
+        for s in SETTINGS {
+            if let Some(flag) = s.flag {
+                let long = flag.trim_start_matches("--");
+                assert!(
+                    Cli::command()
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(long)),
+                    "{} names {flag}, which paicli does not accept",
+                    s.key
+                );
+            }
+        }
+    }
+}

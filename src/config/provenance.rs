@@ -261,6 +261,61 @@ mod tests {
     }
 
     #[test]
+    fn every_flag_and_section_is_shown_and_refused_keys_are_not_sources() {
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(project.path().join(".paicli")).unwrap();
+        std::fs::write(
+            project.path().join(".paicli/config.toml"),
+            "[approval]\nmode = \"full\"\n[lsp]\nwait_ms = 10\n",
+        )
+        .unwrap();
+        let env = vec![
+            ("PAICLI_HOME".to_string(), home.path().display().to_string()),
+            ("DEEPSEEK_API_KEY".to_string(), "k".to_string()),
+            (
+                "BRAVE_API_KEY".to_string(),
+                "brave-secret-123456".to_string(),
+            ),
+        ];
+        let overrides = Overrides {
+            token_budget: Some(500),
+            trust_project_mcp: true,
+            ..Overrides::default()
+        };
+        let config = Config::load_with_env(project.path(), env, &overrides).unwrap();
+        let entries = describe_config(&config, &overrides);
+        let budget = entry(&entries, "agent.token_budget");
+        assert_eq!(
+            (budget.value.as_str(), budget.source.as_str()),
+            ("500", "flag --token-budget")
+        );
+        assert_eq!(
+            entry(&entries, "mcp.trust_project_servers").source,
+            "flag --trust-project-mcp"
+        );
+        assert!(entry(&entries, "lsp.wait_ms").source.contains(".paicli"));
+        assert_eq!(entry(&entries, "web.brave_api_key").value, "bra…3456");
+        assert_eq!(
+            entry(&entries, "web.brave_api_key").source,
+            "env BRAVE_API_KEY"
+        );
+        let mode = entry(&entries, "approval.mode");
+        assert_eq!(
+            (mode.value.as_str(), mode.source.as_str()),
+            ("auto", "default")
+        );
+        for key in [
+            "mcp.call_timeout_seconds",
+            "web.fetch_max_chars",
+            "audit.dir",
+            "log.level",
+        ] {
+            entry(&entries, key);
+        }
+    }
+
+    #[test]
     fn short_secrets_are_hidden_entirely() {
         assert_eq!(mask_secret("abc"), "****");
     }

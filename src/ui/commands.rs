@@ -110,10 +110,10 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "config",
         aliases: &[],
-        usage: "",
+        usage: "[filter]",
         help: [
-            "show the effective configuration and where each value came from",
-            "显示生效配置及来源",
+            "show the effective configuration and where each value came from; with a filter, what each key does",
+            "显示生效配置及来源；带过滤词时显示各项说明",
         ],
         while_running: true,
         handler: info::config,
