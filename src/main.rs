@@ -111,7 +111,14 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let _log_guard = paicli::app::init_logging(&config);
 
     let Some(task) = cli.print.as_deref() else {
-        return Ok(paicli::ui::repl::run(config, overrides, new_session_id())?);
+        let refused = config.refused.clone();
+        return paicli::ui::repl::run(config, overrides, new_session_id()).map_err(|e| {
+            // The banner never came; a refused setting may be why (a project URL without its key).
+            for r in &refused {
+                eprintln!("paicli: {}", i18n::refused_setting(lang, r));
+            }
+            e.into()
+        });
     };
     let task = if task == "-" {
         read_stdin_task()?

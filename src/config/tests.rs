@@ -445,8 +445,8 @@ fn long_task_settings_from_file_env_and_flags() {
         ),
         (7, Some(16000), Some(50))
     );
-    let provider = crate::llm::providers::ResolvedProvider::new(
-        crate::llm::providers::lookup("custom").unwrap(),
+    let provider = crate::config::providers::ResolvedProvider::new(
+        crate::config::providers::lookup("custom").unwrap(),
         "m",
         Some("http://127.0.0.1:1"),
         None,
