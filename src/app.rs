@@ -11,7 +11,7 @@ use crate::guard::control_files::ControlFiles;
 use crate::guard::path_guard::PathGuard;
 use crate::guard::redact::Redactor;
 use crate::llm::LlmError;
-use crate::llm::client::OpenAiClient;
+use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::lazy::LazyOpenAiClient;
 use crate::llm::providers::RequestExtras;
 use crate::lsp::LspManager;
@@ -128,12 +128,10 @@ pub async fn prepare_first_input(
     (input, notices)
 }
 
-/// Where the audit log lives: `PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit` (the hook writes there, `/audit` reads).
+/// Where the audit log lives: `audit.dir` (`PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit`); the hook writes there,
+/// `/audit` reads.
 pub fn audit_dir(config: &Config) -> std::path::PathBuf {
-    config
-        .env
-        .get("PAICLI_AUDIT_DIR")
-        .map_or_else(|| config.home.join("audit"), std::path::PathBuf::from)
+    config.audit_dir.clone()
 }
 
 /// The approval hook for `config`: its mode and `[approvals]` rules, the auto-mode classifier (same provider,
@@ -159,11 +157,14 @@ pub fn build_approval_hook(
     let mut classifier_provider = provider;
     classifier_provider.extras = RequestExtras::None;
     classifier_provider.max_tokens = Some(CLASSIFIER_MAX_TOKENS);
-    if let Some(model) = config.env.get("PAICLI_AUTO_CLASSIFIER_MODEL") {
-        classifier_provider.model = model.to_string();
+    if let Some(model) = &config.classifier_model {
+        classifier_provider.model.clone_from(model);
     }
     // Built on the first command the classifier judges: most sessions never pay for a second TLS setup.
-    let classifier_client = LazyOpenAiClient::new(classifier_provider, config.client_options());
+    let classifier_client = LazyOpenAiClient::new(
+        classifier_provider,
+        ClientOptions::from_settings(&config.llm),
+    );
 
     let guard = PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
         path: config.project_root.clone(),
@@ -191,7 +192,7 @@ fn build_agent_on(
 ) -> Result<(Agent, Arc<ToolRegistry>), SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
-    let client = OpenAiClient::new(provider, config.client_options())?;
+    let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
 
     let root = config.project_root.clone();
     let memory = Arc::new(MemoryStore::new(&config.home, &root));
@@ -227,7 +228,7 @@ fn build_agent_on(
         guard: Arc::new(guard),
         spill: Arc::new(spill),
         cancel: tokio_util::sync::CancellationToken::new(),
-        limits: config.tool_limits(),
+        limits: tool_limits(config),
         gates: Vec::new(),
     };
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
@@ -255,6 +256,17 @@ fn build_agent_on(
     Ok((agent, registry))
 }
 
+/// Limits handed to every tool call, from `[tools]` and `[shell]`; commands may also write to `$PAICLI_HOME`.
+pub fn tool_limits(config: &Config) -> tools::ToolLimits {
+    tools::ToolLimits {
+        command_timeout: config.tools.command_timeout,
+        command_inline_chars: config.tools.command_inline_chars,
+        max_write_bytes: config.tools.max_write_bytes,
+        keep_env: config.shell.keep_env.clone(),
+        extra_write_roots: vec![config.home.clone()],
+    }
+}
+
 /// The diagnostics source for the agent loop (language servers plus the syntax check); `None` when `[lsp]` is
 /// disabled. Nothing starts until a file needs checking. Call `close()` on it before exiting so servers shut
 /// down cleanly.
@@ -277,9 +289,8 @@ pub fn init_logging(config: &Config) -> Option<tracing_appender::non_blocking::W
         .build(&dir)
         .ok()?;
     let (writer, guard) = tracing_appender::non_blocking(appender);
-    let filter =
-        tracing_subscriber::EnvFilter::try_new(config.env.get("PAICLI_LOG").unwrap_or("info"))
-            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
@@ -287,4 +298,29 @@ pub fn init_logging(config: &Config) -> Option<tracing_appender::non_blocking::W
         .try_init()
         .ok()?;
     Some(guard)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn tool_limits_carry_kept_variables_and_the_home_write_root() {
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join("config.toml"),
+            "[shell]\nkeep_env = [\"NPM_TOKEN\"]\n[tools]\ncommand_timeout_secs = 7\n",
+        )
+        .unwrap();
+        let env = vec![("PAICLI_HOME".to_string(), home.path().display().to_string())];
+        let config =
+            Config::load_with_env(project.path(), env, &crate::config::Overrides::default())
+                .unwrap();
+        let limits = tool_limits(&config);
+        assert_eq!(limits.keep_env, ["NPM_TOKEN"]);
+        assert_eq!(limits.extra_write_roots, std::slice::from_ref(&config.home));
+        assert_eq!(limits.command_timeout, std::time::Duration::from_secs(7));
+    }
 }

@@ -3,8 +3,13 @@
 
 mod env;
 mod file;
+mod project;
 mod provenance;
 mod provider;
+pub mod providers;
+pub mod settings;
+pub mod trust;
+mod values;
 mod web;
 
 use std::path::{Path, PathBuf};
@@ -13,14 +18,27 @@ use std::time::Duration;
 pub use env::EnvVars;
 
 pub use file::{ConfigFile, LspServerSection};
+pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::resolve_provider;
-pub use web::{SearchProviderKind, WebSection, WebSettings};
+pub use providers::ResolvedProvider;
+pub use trust::ProjectTrust;
+pub use web::{DEFAULT_REQUESTS_PER_MINUTE, SearchProviderKind, WebSection, WebSettings};
 
-use crate::llm::client::ClientOptions;
-use crate::llm::providers::ResolvedProvider;
-use crate::llm::retry::RetryPolicy;
-use crate::tools::ToolLimits;
+/// Identical tool-call replies in a row that stop a turn, by default.
+pub const DEFAULT_STAGNATION_WINDOW: usize = 5;
+/// The runaway guard reminds at this streak; stagnation must need more, so the reminder comes first.
+pub const RUNAWAY_REMINDER_THRESHOLD: usize = 3;
+
+/// Checks a stagnation window: at least 2 and above the runaway reminder threshold.
+pub fn validate_stagnation_window(window: usize) -> Result<usize, String> {
+    if window < 2 || window <= RUNAWAY_REMINDER_THRESHOLD {
+        return Err(format!(
+            "must be at least 2 and greater than the runaway reminder threshold {RUNAWAY_REMINDER_THRESHOLD}"
+        ));
+    }
+    Ok(window)
+}
 
 /// Why the configuration could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -101,6 +119,24 @@ pub struct Overrides {
     pub max_iterations: Option<u32>,
     pub token_budget: Option<u64>,
     pub approval: Option<ApprovalMode>,
+    /// `--trust-project-mcp`: start the project's MCP servers not approved yet.
+    pub trust_project_mcp: bool,
+}
+
+impl Overrides {
+    /// Whether the flag named `flag` (`--model`) was given.
+    pub fn has(&self, flag: &str) -> bool {
+        match flag {
+            "--provider" => self.provider.is_some(),
+            "--model" => self.model.is_some(),
+            "--base-url" => self.base_url.is_some(),
+            "--max-iterations" => self.max_iterations.is_some(),
+            "--token-budget" => self.token_budget.is_some(),
+            "--approval" => self.approval.is_some(),
+            "--trust-project-mcp" => self.trust_project_mcp,
+            _ => false,
+        }
+    }
 }
 
 /// LLM transport settings.
@@ -116,11 +152,37 @@ pub struct LlmSettings {
     pub file_model: Option<String>,
     pub file_base_url: Option<String>,
     pub file_api_key: Option<String>,
+    /// `base_url` came from an untrusted project's `PAICLI_BASE_URL`: only a key from that `.env` goes with it.
+    pub base_url_from_project: bool,
+    /// `file_base_url` / `file_api_key` came from an untrusted project's `config.toml`.
+    pub file_base_url_from_project: bool,
+    pub file_api_key_from_project: bool,
     pub connect_timeout: Duration,
     pub idle_timeout: Duration,
-    pub retry: RetryPolicy,
+    pub retry: RetrySettings,
     /// Overrides the provider table's context window (tokens); `None` = the table's value.
     pub context_window: Option<u64>,
+}
+
+/// `[llm.retry]`: attempts and backoff of one chat request (the client builds its retry policy from it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetrySettings {
+    /// Attempts including the first.
+    pub max_attempts: u32,
+    /// Wait after the first failure; doubles per further failure.
+    pub base_delay: Duration,
+    /// Longest wait, also the cap on a server's `Retry-After`.
+    pub max_delay: Duration,
+}
+
+impl Default for RetrySettings {
+    fn default() -> Self {
+        RetrySettings {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(500),
+            max_delay: Duration::from_secs(30),
+        }
+    }
 }
 
 /// Agent-loop limits.
@@ -193,6 +255,18 @@ pub struct Config {
     pub lsp: LspSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
+    /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
+    pub audit_dir: PathBuf,
+    /// `PAICLI_AUTO_CLASSIFIER_MODEL`: the auto-mode classifier's model; `None` = the session's.
+    pub classifier_model: Option<String>,
+    /// `PAICLI_LOG`: the log filter.
+    pub log_level: String,
+    /// `NO_COLOR` is set.
+    pub no_color: bool,
+    /// The user trusts this project with its current config files (`--trust-project`, `/trust`).
+    pub trusted_project: bool,
+    /// Settings the project's own files tried to set and that were ignored; the front-ends show them.
+    pub refused: Vec<RefusedSetting>,
 }
 
 /// MCP client settings.
@@ -227,28 +301,46 @@ impl Config {
                     source,
                 })?;
         let home = paicli_home(&process_env);
-        let env = EnvVars::load(&project_root, &home, process_env)?;
+        let trusted = ProjectTrust::load(&home).is_trusted(&project_root);
+        let mut refused = Vec::new();
+
+        let user_env = env::read_dotenv(&home.join(".env"))?;
+        let project_env_path = project_root.join(".env");
+        let mut project_env = env::read_dotenv(&project_env_path)?;
+        project::filter_env(
+            &project_env_path,
+            &mut project_env,
+            &process_env,
+            trusted,
+            &mut refused,
+        );
+        let env = EnvVars::from_layers(user_env, project_env, process_env, !trusted);
 
         let mut file = ConfigFile::default();
-        for (path, is_project) in [
-            (home.join("config.toml"), false),
-            (project_root.join(".paicli/config.toml"), true),
-        ] {
-            if let Some(layer) = ConfigFile::read(&path)? {
-                if is_project && let Some(key) = layer.user_only_keys().first() {
-                    return Err(ConfigError::InvalidValue {
-                        key: (*key).to_string(),
-                        value: path.display().to_string(),
-                        reason: "a project's own config may not approve commands or keep secrets in the \
-                                 environment; move this key to $PAICLI_HOME/config.toml"
-                            .to_string(),
-                    });
-                }
-                file.merge(layer);
-            }
+        if let Some(layer) = ConfigFile::read(&home.join("config.toml"))? {
+            file.merge(layer);
+        }
+        let project_path = project_root.join(".paicli/config.toml");
+        let mut project_llm = (false, false);
+        if let Some(mut table) = ConfigFile::read_table(&project_path)? {
+            project::filter_file(&project_path, &mut table, trusted, &mut refused);
+            let layer = ConfigFile::from_table(table).map_err(|message| ConfigError::Parse {
+                path: project_path.clone(),
+                message,
+            })?;
+            project_llm = (layer.llm.base_url.is_some(), layer.llm.api_key.is_some());
+            file.merge(layer);
         }
         let mut config = Config::defaults(project_root, home, env);
         config.apply_file(&file);
+        if !trusted {
+            (
+                config.llm.file_base_url_from_project,
+                config.llm.file_api_key_from_project,
+            ) = project_llm;
+        }
+        config.trusted_project = trusted;
+        config.refused = refused;
         config.apply_env()?;
         config.apply_overrides(overrides);
         config.validate()?;
@@ -256,10 +348,8 @@ impl Config {
     }
 
     fn defaults(project_root: PathBuf, home: PathBuf, env: EnvVars) -> Config {
-        let limits = ToolLimits::default();
         Config {
             project_root,
-            home,
             llm: LlmSettings {
                 provider: None,
                 model: None,
@@ -268,20 +358,23 @@ impl Config {
                 file_model: None,
                 file_base_url: None,
                 file_api_key: None,
+                base_url_from_project: false,
+                file_base_url_from_project: false,
+                file_api_key_from_project: false,
                 connect_timeout: Duration::from_secs(60),
                 idle_timeout: Duration::from_secs(300),
-                retry: RetryPolicy::default(),
+                retry: RetrySettings::default(),
                 context_window: None,
             },
             agent: AgentSettings {
                 max_iterations: None,
                 token_budget: None,
-                stagnation_window: crate::agent::DEFAULT_STAGNATION_WINDOW,
+                stagnation_window: DEFAULT_STAGNATION_WINDOW,
             },
             tools: ToolSettings {
-                command_timeout: limits.command_timeout,
-                command_inline_chars: limits.command_inline_chars,
-                max_write_bytes: limits.max_write_bytes,
+                command_timeout: Duration::from_secs(60),
+                command_inline_chars: 8000,
+                max_write_bytes: 5 * 1024 * 1024,
                 batch_timeout: Duration::from_secs(90),
                 max_parallel: 4,
                 offload_enabled: true,
@@ -304,7 +397,14 @@ impl Config {
                 max_diagnostics: 20,
                 servers: std::collections::BTreeMap::new(),
             },
+            audit_dir: home.join("audit"),
+            home,
             env,
+            classifier_model: None,
+            log_level: "info".to_string(),
+            no_color: false,
+            trusted_project: false,
+            refused: Vec::new(),
         }
     }
 
@@ -399,10 +499,10 @@ impl Config {
             &mut self.llm.model,
             env.get("PAICLI_MODEL").map(|v| Some(v.to_string())),
         );
-        set(
-            &mut self.llm.base_url,
-            env.get("PAICLI_BASE_URL").map(|v| Some(v.to_string())),
-        );
+        if let Some(url) = env.get("PAICLI_BASE_URL") {
+            self.llm.base_url = Some(url.to_string());
+            self.llm.base_url_from_project = env.from_project("PAICLI_BASE_URL");
+        }
         set(
             &mut self.llm.api_key,
             env.get("PAICLI_API_KEY").map(|v| Some(v.to_string())),
@@ -444,30 +544,42 @@ impl Config {
         if let Some(v) = env.parsed::<usize>("PAICLI_LSP_MAX_DIAGNOSTICS")? {
             self.lsp.max_diagnostics = v;
         }
+        if let Some(dir) = env.get("PAICLI_AUDIT_DIR") {
+            self.audit_dir = PathBuf::from(dir);
+        }
+        self.classifier_model = env.get("PAICLI_AUTO_CLASSIFIER_MODEL").map(str::to_string);
+        if let Some(level) = env.get("PAICLI_LOG") {
+            self.log_level = level.to_string();
+        }
+        self.no_color = env.get("NO_COLOR").is_some();
         Ok(())
     }
 
     fn apply_overrides(&mut self, o: &Overrides) {
         set(&mut self.llm.provider, o.provider.clone().map(Some));
         set(&mut self.llm.model, o.model.clone().map(Some));
-        set(&mut self.llm.base_url, o.base_url.clone().map(Some));
+        if let Some(url) = &o.base_url {
+            self.llm.base_url = Some(url.clone());
+            self.llm.base_url_from_project = false;
+        }
         set(
             &mut self.agent.max_iterations,
             o.max_iterations.map(nonzero),
         );
         set(&mut self.agent.token_budget, o.token_budget.map(nonzero));
         set(&mut self.approval, o.approval);
+        self.mcp.trust_project_servers |= o.trust_project_mcp;
     }
 
     /// Rejects settings that are valid one by one but not as used.
     fn validate(&self) -> Result<(), ConfigError> {
-        crate::agent::budget::validate_stagnation_window(self.agent.stagnation_window).map_err(
-            |reason| ConfigError::InvalidValue {
+        validate_stagnation_window(self.agent.stagnation_window).map_err(|reason| {
+            ConfigError::InvalidValue {
                 key: "agent.stagnation_window".to_string(),
                 value: self.agent.stagnation_window.to_string(),
                 reason,
-            },
-        )?;
+            }
+        })?;
         Ok(())
     }
 
@@ -479,26 +591,6 @@ impl Config {
     /// Fixes the provider, model, endpoint and key (see [`resolve_provider`]).
     pub fn provider(&self) -> Result<ResolvedProvider, ConfigError> {
         resolve_provider(&self.llm, &self.env)
-    }
-
-    /// Transport options for the LLM client.
-    pub fn client_options(&self) -> ClientOptions {
-        ClientOptions {
-            connect_timeout: self.llm.connect_timeout,
-            idle_timeout: self.llm.idle_timeout,
-            retry: self.llm.retry.clone(),
-        }
-    }
-
-    /// Limits handed to every tool call.
-    pub fn tool_limits(&self) -> ToolLimits {
-        ToolLimits {
-            command_timeout: self.tools.command_timeout,
-            command_inline_chars: self.tools.command_inline_chars,
-            max_write_bytes: self.tools.max_write_bytes,
-            keep_env: self.shell.keep_env.clone(),
-            extra_write_roots: vec![self.home.clone()],
-        }
     }
 }
 

@@ -9,8 +9,9 @@ use anyhow::Context;
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
-use paicli::config::{ApprovalMode, Config, Overrides};
+use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
+use paicli::ui::i18n::{self, Lang};
 use paicli::ui::oneshot::{self, OutputFormat};
 
 /// A terminal coding agent for any OpenAI-compatible model.
@@ -53,6 +54,11 @@ struct Cli {
     #[arg(long)]
     trust_project_mcp: bool,
 
+    /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers; remembered
+    /// per project and file contents in $PAICLI_HOME/project-trust.json (a changed file needs trusting again).
+    #[arg(long)]
+    trust_project: bool,
+
     /// Approval mode for risky tools.
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
     approval: Option<String>,
@@ -88,13 +94,31 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         max_iterations: cli.max_iterations,
         token_budget: cli.token_budget,
         approval,
+        trust_project_mcp: cli.trust_project_mcp,
     };
     let mut config = Config::load(&project_dir, &overrides)?;
-    config.mcp.trust_project_servers |= cli.trust_project_mcp;
+    let lang = Lang::resolve(config.ui_language, &config.env);
+    if cli.trust_project {
+        ProjectTrust::load(&config.home)
+            .trust(&config.project_root)
+            .context("cannot write the project trust file")?;
+        eprintln!(
+            "paicli: {}",
+            i18n::project_trusted(lang, &config.project_root)
+        );
+        config = Config::load(&project_dir, &overrides)?;
+    }
     let _log_guard = paicli::app::init_logging(&config);
 
     let Some(task) = cli.print.as_deref() else {
-        return Ok(paicli::ui::repl::run(config, overrides, new_session_id())?);
+        let refused = config.refused.clone();
+        return paicli::ui::repl::run(config, overrides, new_session_id()).map_err(|e| {
+            // The banner never came; a refused setting may be why (a project URL without its key).
+            for r in &refused {
+                eprintln!("paicli: {}", i18n::refused_setting(lang, r));
+            }
+            e.into()
+        });
     };
     let task = if task == "-" {
         read_stdin_task()?
@@ -105,6 +129,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         anyhow::bail!(
             "the task is empty: pass it as paicli -p \"task\" or on stdin with paicli -p -"
         );
+    }
+
+    // The REPL shows these in its banner; `-p` has only stderr.
+    for refused in &config.refused {
+        eprintln!("paicli: {}", i18n::refused_setting(lang, refused));
     }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -163,4 +192,47 @@ fn new_session_id() -> String {
         chrono::Local::now().format("%Y%m%d-%H%M%S"),
         fastrand::u32(..0x100_0000)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+    use paicli::config::settings::SETTINGS;
+
+    /// Flags that are actions or front-end choices, not settings.
+    const NOT_SETTINGS: &[&str] = &[
+        "print",
+        "output-format",
+        "cwd",
+        "trust-project",
+        "help",
+        "version",
+    ];
+
+    #[test]
+    fn every_flag_is_a_settings_row_or_an_action() {
+        for arg in Cli::command().get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            let flag = format!("--{long}");
+            assert!(
+                NOT_SETTINGS.contains(&long)
+                    || SETTINGS.iter().any(|s| s.flag == Some(flag.as_str())),
+                "{flag} has no row in config/settings.rs"
+            );
+        }
+        for s in SETTINGS {
+            if let Some(flag) = s.flag {
+                let long = flag.trim_start_matches("--");
+                assert!(
+                    Cli::command()
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(long)),
+                    "{} names {flag}, which paicli does not accept",
+                    s.key
+                );
+            }
+        }
+    }
 }

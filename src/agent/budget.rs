@@ -4,10 +4,9 @@ use serde::Serialize;
 
 use crate::llm::ToolCall;
 
-/// Default number of identical consecutive tool-call replies that count as stagnation.
-pub const DEFAULT_STAGNATION_WINDOW: usize = 5;
-/// The runaway guard reminds at this streak; stagnation must need more, so the reminder comes first.
-pub const RUNAWAY_REMINDER_THRESHOLD: usize = 3;
+pub use crate::config::{
+    DEFAULT_STAGNATION_WINDOW, RUNAWAY_REMINDER_THRESHOLD, validate_stagnation_window,
+};
 
 /// Why the loop must stop before the model is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -36,16 +35,6 @@ impl std::fmt::Display for ExitReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// Checks a stagnation window: at least 2 and above the runaway reminder threshold.
-pub fn validate_stagnation_window(window: usize) -> Result<usize, String> {
-    if window < 2 || window <= RUNAWAY_REMINDER_THRESHOLD {
-        return Err(format!(
-            "must be at least 2 and greater than the runaway reminder threshold {RUNAWAY_REMINDER_THRESHOLD}"
-        ));
-    }
-    Ok(window)
 }
 
 /// Counts one turn's model calls, tokens and repeated tool-call replies.

@@ -1,6 +1,6 @@
 //! The environment as paicli sees it: `$PAICLI_HOME/.env` < `<project>/.env` < the process environment.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -10,6 +10,8 @@ use super::ConfigError;
 #[derive(Clone, Debug, Default)]
 pub struct EnvVars {
     vars: HashMap<String, String>,
+    /// Names whose value came from an untrusted project's `.env`.
+    from_project: HashSet<String>,
 }
 
 impl EnvVars {
@@ -19,25 +21,38 @@ impl EnvVars {
         home: &Path,
         process_env: Vec<(String, String)>,
     ) -> Result<EnvVars, ConfigError> {
+        let user = read_dotenv(&home.join(".env"))?;
+        let project = read_dotenv(&project_root.join(".env"))?;
+        Ok(Self::from_layers(user, project, process_env, true))
+    }
+
+    /// Merges the layers; `project_is_foreign` remembers which values came from the project's `.env` (an
+    /// untrusted project), so a provider URL from it is only ever paired with a key from it.
+    pub(super) fn from_layers(
+        user: Vec<(String, String)>,
+        project: Vec<(String, String)>,
+        process_env: Vec<(String, String)>,
+        project_is_foreign: bool,
+    ) -> EnvVars {
         let mut vars = HashMap::new();
-        for path in [home.join(".env"), project_root.join(".env")] {
-            if !path.is_file() {
-                continue;
+        vars.extend(user);
+        let mut from_project = HashSet::new();
+        for (k, v) in project {
+            if project_is_foreign {
+                from_project.insert(k.clone());
             }
-            let iter = dotenvy::from_path_iter(&path).map_err(|e| ConfigError::Parse {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
-            for item in iter {
-                let (k, v) = item.map_err(|e| ConfigError::Parse {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })?;
-                vars.insert(k, v);
-            }
+            vars.insert(k, v);
         }
-        vars.extend(process_env);
-        Ok(EnvVars { vars })
+        for (k, v) in process_env {
+            from_project.remove(&k);
+            vars.insert(k, v);
+        }
+        EnvVars { vars, from_project }
+    }
+
+    /// True when `key`'s value came from an untrusted project's `.env`.
+    pub fn from_project(&self, key: &str) -> bool {
+        self.from_project.contains(key)
     }
 
     /// Builds the view from explicit pairs (tests).
@@ -52,6 +67,7 @@ impl EnvVars {
                 .into_iter()
                 .map(|(k, v)| (k.into(), v.into()))
                 .collect(),
+            from_project: HashSet::new(),
         }
     }
 
@@ -99,4 +115,22 @@ impl EnvVars {
             }),
         }
     }
+}
+
+/// The pairs of one `.env` file; a missing file has none.
+pub(super) fn read_dotenv(path: &Path) -> Result<Vec<(String, String)>, ConfigError> {
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    let iter = dotenvy::from_path_iter(path).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    iter.map(|item| {
+        item.map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    })
+    .collect()
 }

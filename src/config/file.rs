@@ -155,29 +155,32 @@ pub struct LspServerSection {
 }
 
 impl ConfigFile {
-    /// The keys a project file set that only the user's own file may set, as `section.key` names.
-    pub fn user_only_keys(&self) -> Vec<&'static str> {
-        let mut keys = Vec::new();
-        if self.approvals.allow.is_some() {
-            keys.push("approvals.allow");
-        }
-        if self.shell.keep_env.is_some() {
-            keys.push("shell.keep_env");
-        }
-        keys
+    /// Reads `path` as a raw table after checking it parses as a config file; `Ok(None)` when it does not exist.
+    pub fn read_table(path: &Path) -> Result<Option<toml::Table>, ConfigError> {
+        let Some(text) = read_text(path)? else {
+            return Ok(None);
+        };
+        let parse_error = |message| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message,
+        };
+        Self::parse(&text).map_err(parse_error)?;
+        text.parse::<toml::Table>()
+            .map(Some)
+            .map_err(|e| parse_error(e.to_string().trim_end().to_string()))
+    }
+
+    /// A config file from a table already read (and filtered).
+    pub fn from_table(table: toml::Table) -> Result<ConfigFile, String> {
+        toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| e.to_string().trim_end().to_string())
     }
 
     /// Reads and parses `path`; `Ok(None)` when it does not exist.
     pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(ConfigError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                });
-            }
+        let Some(text) = read_text(path)? else {
+            return Ok(None);
         };
         Self::parse(&text)
             .map(Some)
@@ -248,5 +251,16 @@ impl ConfigFile {
         over(&mut s.wait_ms, t.wait_ms);
         over(&mut s.max_diagnostics, t.max_diagnostics);
         s.servers.extend(t.servers);
+    }
+}
+
+fn read_text(path: &Path) -> Result<Option<String>, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }

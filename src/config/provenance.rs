@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::llm::providers;
-
-use super::{Config, Overrides};
+use super::providers::{self, ProviderInfo, ResolvedProvider};
+use super::settings::{SETTINGS, Setting};
+use super::values::value_of;
+use super::{Config, Overrides, RefusedSetting};
 
 /// One effective setting: its key, its value (secrets masked) and the layer that set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,24 +37,14 @@ impl Layers {
         Layers { files }
     }
 
-    /// The highest file that sets the dotted `key`.
-    fn file_with(&self, key: &str) -> Option<&Path> {
+    /// The highest file that sets the dotted `key` and was not refused for it.
+    fn file_with(&self, key: &str, refused: &[RefusedSetting]) -> Option<&Path> {
         self.files
             .iter()
             .rev()
+            .filter(|(path, _)| !refused.iter().any(|r| r.file == *path && r.key == key))
             .find(|(_, table)| lookup(table, key).is_some())
             .map(|(path, _)| path.as_path())
-    }
-
-    fn file_value(&self, key: &str) -> Option<String> {
-        self.files
-            .iter()
-            .rev()
-            .find_map(|(_, table)| lookup(table, key))
-            .map(|v| match v {
-                toml::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            })
     }
 }
 
@@ -64,27 +55,6 @@ fn lookup<'a>(table: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
         value = value.as_table()?.get(part)?;
     }
     Some(value)
-}
-
-/// Which layer set `key`: flag > the first set env variable > config file > `fallback`.
-fn origin(
-    config: &Config,
-    layers: &Layers,
-    flag: Option<&str>,
-    envs: &[String],
-    key: &str,
-    fallback: &str,
-) -> String {
-    if let Some(flag) = flag {
-        return format!("flag {flag}");
-    }
-    if let Some(var) = envs.iter().find(|v| config.env.get(v).is_some()) {
-        return format!("env {var}");
-    }
-    match layers.file_with(key) {
-        Some(path) => format!("file {}", path.display()),
-        None => fallback.to_string(),
-    }
 }
 
 /// Shows a secret by its edges only.
@@ -98,189 +68,137 @@ pub fn mask_secret(secret: &str) -> String {
     format!("{head}…{tail}")
 }
 
-/// Every effective setting with its source, in a stable order. `overrides` are the command-line flags.
+/// Every effective setting with its source, in the settings table's order. `overrides` are the command-line flags.
 pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntry> {
     let layers = Layers::read(config);
-    let mut out = Vec::new();
-    let mut push = |key: &str, value: String, source: String| {
-        out.push(ConfigEntry {
-            key: key.to_string(),
-            value,
-            source,
-        })
-    };
-    let env = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-
-    // The provider decides which provider-specific variables count.
     let resolved = config.provider();
     let info = resolved
         .as_ref()
         .ok()
         .and_then(|p| providers::lookup(&p.id));
-    let prefixed = |suffix: &str| {
-        info.map(|i| vec![format!("{}_{suffix}", i.env_prefix)])
-            .unwrap_or_default()
-    };
-    match &resolved {
-        Ok(p) => {
-            let provider_src = origin(
-                config,
-                &layers,
-                overrides.provider.as_ref().map(|_| "--provider"),
-                &env(&["PAICLI_PROVIDER"]),
-                "llm.provider",
-                "detected from the API key variables or the base URL",
-            );
-            push("llm.provider", p.id.clone(), provider_src);
-            let mut model_envs = env(&["PAICLI_MODEL"]);
-            model_envs.extend(prefixed("MODEL"));
-            let model_src = origin(
-                config,
-                &layers,
-                overrides.model.as_ref().map(|_| "--model"),
-                &model_envs,
-                "llm.model",
-                "provider default",
-            );
-            push("llm.model", p.model.clone(), model_src);
-            let mut url_envs = env(&["PAICLI_BASE_URL"]);
-            url_envs.extend(prefixed("BASE_URL"));
-            let url_src = origin(
-                config,
-                &layers,
-                overrides.base_url.as_ref().map(|_| "--base-url"),
-                &url_envs,
-                "llm.base_url",
-                "provider default",
-            );
-            push("llm.base_url", p.base_url.clone(), url_src);
-            let mut key_envs = env(&["PAICLI_API_KEY"]);
-            key_envs.extend(
-                info.iter()
-                    .flat_map(|i| i.key_envs.iter().map(|k| k.to_string())),
-            );
-            let key_src = origin(config, &layers, None, &key_envs, "llm.api_key", "not set");
-            let key = p
-                .api_key
-                .as_deref()
-                .map_or_else(|| "(none)".to_string(), mask_secret);
-            push("llm.api_key", key, key_src);
-            push(
-                "llm.context_window",
-                p.context_window.to_string(),
-                "provider table".to_string(),
-            );
-        }
-        Err(e) => push("llm.provider", format!("(unresolved: {e})"), String::new()),
+    let mut out = Vec::new();
+    if let Err(e) = &resolved {
+        out.push(ConfigEntry {
+            key: "llm.provider".to_string(),
+            value: format!("(unresolved: {e})"),
+            source: String::new(),
+        });
     }
-    let file_only = |key: &str| origin(config, &layers, None, &[], key, "default");
-    push(
-        "llm.connect_timeout_secs",
-        config.llm.connect_timeout.as_secs().to_string(),
-        file_only("llm.connect_timeout_secs"),
-    );
-    push(
-        "llm.idle_timeout_secs",
-        config.llm.idle_timeout.as_secs().to_string(),
-        file_only("llm.idle_timeout_secs"),
-    );
-    push(
-        "llm.retry.max_attempts",
-        config.llm.retry.max_attempts.to_string(),
-        file_only("llm.retry.max_attempts"),
-    );
-    let unlimited = |v: Option<String>| v.unwrap_or_else(|| "unlimited".to_string());
-    push(
-        "agent.max_iterations",
-        unlimited(config.agent.max_iterations.map(|n| n.to_string())),
-        origin(
-            config,
-            &layers,
-            overrides.max_iterations.map(|_| "--max-iterations"),
-            &env(&["PAICLI_MAX_ITERATIONS"]),
-            "agent.max_iterations",
-            "default",
-        ),
-    );
-    push(
-        "agent.token_budget",
-        unlimited(config.agent.token_budget.map(|n| n.to_string())),
-        origin(
-            config,
-            &layers,
-            None,
-            &env(&["PAICLI_TOKEN_BUDGET"]),
-            "agent.token_budget",
-            "default",
-        ),
-    );
-    let t = &config.tools;
-    push(
-        "tools.command_timeout_secs",
-        t.command_timeout.as_secs().to_string(),
-        origin(
-            config,
-            &layers,
-            None,
-            &env(&["PAICLI_COMMAND_TIMEOUT_SECS"]),
-            "tools.command_timeout_secs",
-            "default",
-        ),
-    );
-    push(
-        "tools.max_parallel",
-        t.max_parallel.to_string(),
-        file_only("tools.max_parallel"),
-    );
-    push(
-        "tools.offload.enabled",
-        t.offload_enabled.to_string(),
-        origin(
-            config,
-            &layers,
-            None,
-            &env(&["PAICLI_TOOL_OFFLOAD_ENABLED"]),
-            "tools.offload.enabled",
-            "default",
-        ),
-    );
-    push(
-        "approval.mode",
-        format!("{:?}", config.approval).to_ascii_lowercase(),
-        origin(
-            config,
-            &layers,
-            overrides.approval.map(|_| "--approval"),
-            &env(&["PAICLI_APPROVAL"]),
-            "approval.mode",
-            "default",
-        ),
-    );
-    push(
-        "ui.language",
-        layers
-            .file_value("ui.language")
-            .unwrap_or_else(|| "auto".to_string()),
-        file_only("ui.language"),
-    );
-    push(
-        "project_root",
-        config.project_root.display().to_string(),
-        "-C flag or current directory".to_string(),
-    );
-    push(
-        "home",
-        config.home.display().to_string(),
-        origin(
-            config,
-            &layers,
-            None,
-            &env(&["PAICLI_HOME"]),
-            "",
-            "default ~/.paicli",
-        ),
-    );
+    for row in SETTINGS {
+        if row.key.contains("<name>") {
+            continue;
+        }
+        let provider_row = matches!(
+            row.key,
+            "llm.provider" | "llm.model" | "llm.base_url" | "llm.api_key"
+        );
+        if provider_row && resolved.is_err() {
+            continue;
+        }
+        let value = match (row.key, &resolved) {
+            ("llm.context_window", Ok(p)) if config.llm.context_window.is_none() => {
+                out.push(ConfigEntry {
+                    key: row.key.to_string(),
+                    value: p.context_window.to_string(),
+                    source: "provider table".to_string(),
+                });
+                continue;
+            }
+            (_, Ok(p)) if provider_row => provider_value(row.key, p),
+            _ => value_of(config, row.key).unwrap_or_default(),
+        };
+        let envs: Vec<String> = row
+            .env
+            .iter()
+            .flat_map(|pattern| expand_env(pattern, info))
+            .collect();
+        let source = origin(config, &layers, overrides, row, &envs);
+        out.push(ConfigEntry {
+            key: row.key.to_string(),
+            value,
+            source,
+        });
+    }
+    for (name, server) in &config.lsp.servers {
+        let key = format!("lsp.servers.{name}.command");
+        let mut value = server.command.clone();
+        for arg in &server.args {
+            value.push(' ');
+            value.push_str(arg);
+        }
+        let source = match layers.file_with(&key, &config.refused) {
+            Some(path) => format!("file {}", path.display()),
+            None => String::new(),
+        };
+        out.push(ConfigEntry { key, value, source });
+    }
+    out.push(ConfigEntry {
+        key: "project_root".to_string(),
+        value: config.project_root.display().to_string(),
+        source: "-C flag or current directory".to_string(),
+    });
+    out.push(ConfigEntry {
+        key: "project.trusted".to_string(),
+        value: config.trusted_project.to_string(),
+        source: format!("$PAICLI_HOME/{}", super::trust::TRUST_FILE),
+    });
     out
+}
+
+/// Which layer set `row`: flag > the first set env variable > the highest config file that set it (and was not
+/// refused) > the default.
+fn origin(
+    config: &Config,
+    layers: &Layers,
+    overrides: &Overrides,
+    row: &Setting,
+    envs: &[String],
+) -> String {
+    if let Some(flag) = row.flag.filter(|f| overrides.has(f)) {
+        return format!("flag {flag}");
+    }
+    if let Some(var) = envs.iter().find(|v| config.env.get(v).is_some()) {
+        return format!("env {var}");
+    }
+    if row.in_file
+        && let Some(path) = layers.file_with(row.key, &config.refused)
+    {
+        return format!("file {}", path.display());
+    }
+    match row.key {
+        "llm.provider" => "detected from the API key variables or the base URL".to_string(),
+        "llm.model" | "llm.base_url" => "provider default".to_string(),
+        "llm.api_key" => "not set".to_string(),
+        _ => "default".to_string(),
+    }
+}
+
+/// `<PREFIX>_MODEL` and `<KEY>` become the resolved provider's variables.
+fn expand_env(pattern: &str, info: Option<&ProviderInfo>) -> Vec<String> {
+    if pattern == "<KEY>" {
+        return info
+            .map(|i| i.key_envs.iter().map(|k| k.to_string()).collect())
+            .unwrap_or_default();
+    }
+    match pattern.strip_prefix("<PREFIX>") {
+        Some(suffix) => info
+            .filter(|i| !i.env_prefix.is_empty())
+            .map(|i| vec![format!("{}{suffix}", i.env_prefix)])
+            .unwrap_or_default(),
+        None => vec![pattern.to_string()],
+    }
+}
+
+fn provider_value(key: &str, p: &ResolvedProvider) -> String {
+    match key {
+        "llm.provider" => p.id.clone(),
+        "llm.model" => p.model.clone(),
+        "llm.base_url" => p.base_url.clone(),
+        _ => p
+            .api_key
+            .as_deref()
+            .map_or_else(|| "(none)".to_string(), mask_secret),
+    }
 }
 
 #[cfg(test)]
@@ -340,6 +258,61 @@ mod tests {
         assert_eq!(parallel.value, "3");
         assert!(parallel.source.contains(".paicli"), "{}", parallel.source);
         assert_eq!(entry(&entries, "llm.idle_timeout_secs").source, "default");
+    }
+
+    #[test]
+    fn every_flag_and_section_is_shown_and_refused_keys_are_not_sources() {
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(project.path().join(".paicli")).unwrap();
+        std::fs::write(
+            project.path().join(".paicli/config.toml"),
+            "[approval]\nmode = \"full\"\n[lsp]\nwait_ms = 10\n",
+        )
+        .unwrap();
+        let env = vec![
+            ("PAICLI_HOME".to_string(), home.path().display().to_string()),
+            ("DEEPSEEK_API_KEY".to_string(), "k".to_string()),
+            (
+                "BRAVE_API_KEY".to_string(),
+                "brave-secret-123456".to_string(),
+            ),
+        ];
+        let overrides = Overrides {
+            token_budget: Some(500),
+            trust_project_mcp: true,
+            ..Overrides::default()
+        };
+        let config = Config::load_with_env(project.path(), env, &overrides).unwrap();
+        let entries = describe_config(&config, &overrides);
+        let budget = entry(&entries, "agent.token_budget");
+        assert_eq!(
+            (budget.value.as_str(), budget.source.as_str()),
+            ("500", "flag --token-budget")
+        );
+        assert_eq!(
+            entry(&entries, "mcp.trust_project_servers").source,
+            "flag --trust-project-mcp"
+        );
+        assert!(entry(&entries, "lsp.wait_ms").source.contains(".paicli"));
+        assert_eq!(entry(&entries, "web.brave_api_key").value, "bra…3456");
+        assert_eq!(
+            entry(&entries, "web.brave_api_key").source,
+            "env BRAVE_API_KEY"
+        );
+        let mode = entry(&entries, "approval.mode");
+        assert_eq!(
+            (mode.value.as_str(), mode.source.as_str()),
+            ("auto", "default")
+        );
+        for key in [
+            "mcp.call_timeout_seconds",
+            "web.fetch_max_chars",
+            "audit.dir",
+            "log.level",
+        ] {
+            entry(&entries, key);
+        }
     }
 
     #[test]

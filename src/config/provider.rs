@@ -1,6 +1,6 @@
 //! Picks the provider, model, endpoint and API key from the settings and the environment.
 
-use crate::llm::providers::{self, PROVIDERS, ProviderInfo, ResolvedProvider};
+use super::providers::{self, PROVIDERS, ProviderInfo, ResolvedProvider};
 
 use super::{ConfigError, EnvVars, LlmSettings};
 
@@ -9,6 +9,9 @@ use super::{ConfigError, EnvVars, LlmSettings};
 ///
 /// With no provider named, a base URL alone means `custom`; otherwise the first provider whose key variable is set
 /// is used, in the table's order (DeepSeek first).
+///
+/// A URL from an untrusted project's file is sent only a key from that same file (or none): the user's own keys
+/// never go to an endpoint a repository chose.
 pub fn resolve_provider(
     settings: &LlmSettings,
     env: &EnvVars,
@@ -31,11 +34,21 @@ pub fn resolve_provider(
                 info.id
             ))
         })?;
-    let base_url = settings
-        .base_url
-        .clone()
-        .or_else(|| prefixed("BASE_URL"))
-        .or_else(|| settings.file_base_url.clone());
+    let url_var = format!("{}_BASE_URL", info.env_prefix);
+    let (base_url, project_file) = if let Some(url) = &settings.base_url {
+        let file = settings.base_url_from_project.then_some(ProjectFile::Env);
+        (Some(url.clone()), file)
+    } else if let Some(url) = prefixed("BASE_URL") {
+        let file = env.from_project(&url_var).then_some(ProjectFile::Env);
+        (Some(url), file)
+    } else if let Some(url) = &settings.file_base_url {
+        let file = settings
+            .file_base_url_from_project
+            .then_some(ProjectFile::Toml);
+        (Some(url.clone()), file)
+    } else {
+        (None, None)
+    };
     if info.base_url.is_empty() && base_url.is_none() {
         return Err(ConfigError::Incomplete(
             "provider custom needs an endpoint: pass --base-url or set PAICLI_BASE_URL".to_string(),
@@ -51,16 +64,27 @@ pub fn resolve_provider(
         });
     }
 
-    let api_key = settings
-        .api_key
-        .clone()
-        .or_else(|| {
-            info.key_envs
-                .iter()
-                .find_map(|k| env.get(k))
-                .map(str::to_string)
-        })
-        .or_else(|| settings.file_api_key.clone());
+    let key_vars = || std::iter::once("PAICLI_API_KEY").chain(info.key_envs.iter().copied());
+    let api_key = match project_file {
+        Some(ProjectFile::Toml) => settings
+            .file_api_key
+            .clone()
+            .filter(|_| settings.file_api_key_from_project),
+        Some(ProjectFile::Env) => key_vars()
+            .find(|k| env.from_project(k))
+            .and_then(|k| env.get(k))
+            .map(str::to_string),
+        None => settings
+            .api_key
+            .clone()
+            .or_else(|| {
+                info.key_envs
+                    .iter()
+                    .find_map(|k| env.get(k))
+                    .map(str::to_string)
+            })
+            .or_else(|| settings.file_api_key.clone()),
+    };
     // A local server reached through a custom URL needs no key.
     let needs_key = info.needs_key && base_url.is_none();
     if needs_key && api_key.is_none() {
@@ -112,4 +136,11 @@ fn pick_provider(
                    local server with --base-url / PAICLI_BASE_URL"
                 .to_string(),
         })
+}
+
+/// Which untrusted project file supplied the endpoint.
+#[derive(Clone, Copy)]
+enum ProjectFile {
+    Toml,
+    Env,
 }

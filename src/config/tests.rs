@@ -359,9 +359,7 @@ fn approvals_and_shell_sections_from_the_user_file() {
     // Deny rules of every layer add up.
     assert_eq!(c.approvals.deny, ["git push", "rm"]);
     assert_eq!(c.shell.keep_env, ["NPM_TOKEN"]);
-    let limits = c.tool_limits();
-    assert_eq!(limits.keep_env, ["NPM_TOKEN"]);
-    assert_eq!(limits.extra_write_roots, std::slice::from_ref(&c.home));
+    // app::tool_limits hands these to the tools (tested there).
 }
 
 #[test]
@@ -374,14 +372,21 @@ fn safety_sections_default_to_empty() {
 
 #[test]
 fn a_project_file_may_not_allow_commands_or_keep_secrets() {
-    for text in [
-        "[approvals]\nallow = [\"curl\"]\n",
-        "[shell]\nkeep_env = [\"AWS_SECRET_ACCESS_KEY\"]\n",
+    // These were load errors; now the key is ignored with a notice, like every key a project may not set.
+    for (text, key) in [
+        ("[approvals]\nallow = [\"curl\"]\n", "approvals.allow"),
+        (
+            "[shell]\nkeep_env = [\"AWS_SECRET_ACCESS_KEY\"]\n",
+            "shell.keep_env",
+        ),
     ] {
         let d = dirs();
         d.write(d.project.path(), ".paicli/config.toml", text);
-        let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
-        assert!(err.contains("$PAICLI_HOME/config.toml"), "{err}");
+        let c = d.load(&[], &Overrides::default()).unwrap();
+        assert!(c.approvals.allow.is_empty() && c.shell.keep_env.is_empty());
+        assert_eq!(c.refused.len(), 1);
+        assert_eq!(c.refused[0].key, key);
+        assert_eq!(c.refused[0].refusal, Refusal::UserOnly);
     }
 }
 
@@ -440,8 +445,8 @@ fn long_task_settings_from_file_env_and_flags() {
         ),
         (7, Some(16000), Some(50))
     );
-    let provider = crate::llm::providers::ResolvedProvider::new(
-        crate::llm::providers::lookup("custom").unwrap(),
+    let provider = crate::config::providers::ResolvedProvider::new(
+        crate::config::providers::lookup("custom").unwrap(),
         "m",
         Some("http://127.0.0.1:1"),
         None,
@@ -471,7 +476,13 @@ fn web_settings_come_from_the_file_then_the_environment() {
         d.project.path(),
         ".paicli/config.toml",
         "[web]\nsearch_provider = \"searxng\"\nallow_private_hosts = true\nfetch_max_chars = 500\n\
-         searxng_url = \"http://search.lan\"\nbrave_base_url = \"http://127.0.0.1:1\"\n",
+         searxng_url = \"http://search.lan\"\n",
+    );
+    // An endpoint that receives the user's search key comes from the user's own file (see config::project).
+    d.write(
+        d.home.path(),
+        "config.toml",
+        "[web]\nbrave_base_url = \"http://127.0.0.1:1\"\n",
     );
     let c = d
         .load(&[("GLM_API_KEY", "g")], &Overrides::default())
@@ -604,8 +615,14 @@ fn lsp_section_layers_servers_by_name_and_env_wins() {
     assert!(!c.lsp.enabled);
     assert_eq!(c.lsp.wait, Duration::from_millis(500));
     assert_eq!(c.lsp.max_diagnostics, 5);
-    assert_eq!(c.lsp.servers["pyright"].command, "project-pyright");
-    assert_eq!(c.lsp.servers["pyright"].args, vec!["-x".to_string()]);
+    // A project's own server commands need the user's trust (see config::project); the user's entry stays.
+    assert_eq!(c.lsp.servers["pyright"].command, "user-pyright");
+    assert!(c.lsp.servers["pyright"].args.is_empty());
+    assert!(
+        c.refused
+            .iter()
+            .any(|r| r.key == "lsp.servers.pyright.command")
+    );
     assert_eq!(c.lsp.servers["mine"].extensions, vec!["foo".to_string()]);
 
     d.write(

@@ -1,7 +1,9 @@
 //! `[web]` settings: the search provider and its keys, and the `web_fetch` network policy.
 
 use super::{ConfigError, EnvVars};
-use crate::guard::network::DEFAULT_REQUESTS_PER_MINUTE;
+
+/// `web_fetch` calls per 60-second window unless `[web] requests_per_minute` says otherwise.
+pub const DEFAULT_REQUESTS_PER_MINUTE: u32 = 30;
 
 /// A web search backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]

@@ -18,8 +18,8 @@ use url::{Host, Url};
 pub use ip::blocked_reason;
 pub use rate::RateLimiter;
 
-/// PaiCLI's limit: 30 fetches per 60 s window.
-pub const DEFAULT_REQUESTS_PER_MINUTE: u32 = 30;
+/// PaiCLI's limit: 30 fetches per 60 s window (a setting's default, so config owns it).
+pub use crate::config::DEFAULT_REQUESTS_PER_MINUTE;
 
 /// Why a URL may not be fetched.
 #[derive(Debug, thiserror::Error)]

@@ -9,6 +9,7 @@ mod model;
 mod safety_cmds;
 mod services_cmds;
 mod session_cmds;
+mod trust;
 
 pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
@@ -109,10 +110,10 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "config",
         aliases: &[],
-        usage: "",
+        usage: "[filter]",
         help: [
-            "show the effective configuration and where each value came from",
-            "显示生效配置及来源",
+            "show the effective configuration and where each value came from; with a filter, what each key does",
+            "显示生效配置及来源；带过滤词时显示各项说明",
         ],
         while_running: true,
         handler: info::config,
@@ -231,6 +232,17 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: false,
         handler: memory_cmds::save,
+    },
+    Command {
+        name: "trust",
+        aliases: &[],
+        usage: "",
+        help: [
+            "trust this project's .paicli/config.toml and .env with provider endpoints and language servers",
+            "信任此项目的 .paicli/config.toml 和 .env，允许其设置模型地址和语言服务器",
+        ],
+        while_running: false,
+        handler: trust::trust,
     },
     Command {
         name: "mcp",

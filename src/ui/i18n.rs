@@ -1,6 +1,6 @@
 //! UI strings in English and Chinese, chosen by `ui.language = auto|en|zh` (auto reads the locale variables).
 
-use crate::config::{EnvVars, UiLanguage};
+use crate::config::{EnvVars, Refusal, RefusedSetting, UiLanguage};
 
 /// The language of the interactive UI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,6 +38,7 @@ impl Lang {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Msg {
     Tip,
+    TrustNextSession,
     Thinking,
     Cancelled,
     PressCtrlCAgain,
@@ -98,6 +99,10 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
             "Type a task, /help for commands, @path to attach a file; ESC stops a running task."
         }
         (Lang::Zh, Tip) => "输入任务；/help 查看命令，@路径 附加文件；任务运行时按 ESC 停止。",
+        (Lang::En, TrustNextSession) => {
+            "the settings ignored at start-up apply from the next session"
+        }
+        (Lang::Zh, TrustNextSession) => "启动时被忽略的设置将从下一次会话起生效",
         (Lang::En, Thinking) => "Thinking",
         (Lang::Zh, Thinking) => "思考中",
         (Lang::En, Cancelled) => "cancelled by user",
@@ -220,6 +225,53 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
     }
 }
 
+/// The notice for a setting a project file may not set: names the file and the key, and says what would allow it.
+pub fn refused_setting(lang: Lang, r: &RefusedSetting) -> String {
+    let (key, file) = (&r.key, r.file.display());
+    match (lang, r.refusal) {
+        (Lang::En, Refusal::UserOnly) => format!(
+            "ignored `{key}` in {file}: a project's own files may not set it; set it in $PAICLI_HOME/config.toml, \
+             the environment or a flag"
+        ),
+        (Lang::Zh, Refusal::UserOnly) => format!(
+            "已忽略 {file} 中的 `{key}`：项目自己的文件不能设置它；请在 $PAICLI_HOME/config.toml、环境变量或命令行参数中设置"
+        ),
+        (Lang::En, Refusal::NeedsTrust) => format!(
+            "ignored `{key}` in {file}: used only once you trust this project (paicli --trust-project, or /trust)"
+        ),
+        (Lang::Zh, Refusal::NeedsTrust) => format!(
+            "已忽略 {file} 中的 `{key}`：只有信任此项目后才会使用（paicli --trust-project，或 /trust）"
+        ),
+        (Lang::En, Refusal::NeedsOwnKey) => format!(
+            "ignored `{key}` in {file}: a project may not send your API key to an endpoint it chose; put its key in \
+             the same file, or trust the project (paicli --trust-project, or /trust)"
+        ),
+        (Lang::Zh, Refusal::NeedsOwnKey) => format!(
+            "已忽略 {file} 中的 `{key}`：项目不能把你的 API 密钥发往它指定的地址；请在同一文件中提供密钥，\
+             或信任此项目（paicli --trust-project，或 /trust）"
+        ),
+        (Lang::En, Refusal::Loosens) => {
+            format!("ignored `{key}` in {file}: a project may only tighten this setting")
+        }
+        (Lang::Zh, Refusal::Loosens) => format!("已忽略 {file} 中的 `{key}`：项目只能收紧此设置"),
+    }
+}
+
+/// The confirmation after trusting a project.
+pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
+    match lang {
+        Lang::En => format!(
+            "trusted {}: its .paicli/config.toml and .env may set provider endpoints and language servers until \
+             they change",
+            root.display()
+        ),
+        Lang::Zh => format!(
+            "已信任 {}：在其 .paicli/config.toml 和 .env 改变之前，它们可以设置模型地址和语言服务器",
+            root.display()
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +294,30 @@ mod tests {
         let zh = EnvVars::from_pairs([("LANG", "zh_CN.UTF-8")]);
         assert_eq!(Lang::resolve(UiLanguage::En, &zh), Lang::En);
         assert_eq!(Lang::resolve(UiLanguage::Zh, &EnvVars::default()), Lang::Zh);
+    }
+
+    #[test]
+    fn refusal_notices_name_the_file_and_key_in_both_languages() {
+        for refusal in [
+            Refusal::UserOnly,
+            Refusal::NeedsTrust,
+            Refusal::NeedsOwnKey,
+            Refusal::Loosens,
+        ] {
+            let r = RefusedSetting {
+                file: std::path::PathBuf::from("p/.env"),
+                key: "DEEPSEEK_BASE_URL".to_string(),
+                refusal,
+            };
+            let (en, zh) = (refused_setting(Lang::En, &r), refused_setting(Lang::Zh, &r));
+            assert_ne!(en, zh);
+            for text in [en, zh] {
+                assert!(
+                    text.contains("p/.env") && text.contains("`DEEPSEEK_BASE_URL`"),
+                    "{text}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -103,6 +103,10 @@ fn print_banner(session: &Session) {
         p.model,
         session.config.project_root.display()
     ));
+    for refused in &session.config.refused {
+        let notice = crate::ui::i18n::refused_setting(session.lang, refused);
+        session.say(&style.yellow(&format!("! {notice}")));
+    }
     let servers = session.services.mcp.status();
     if !servers.is_empty() {
         let ready = servers

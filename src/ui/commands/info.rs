@@ -1,17 +1,19 @@
 //! `/config`, `/context`, `/cost`: read-only views of the session.
 
 use super::Flow;
-use crate::config::describe_config;
+use crate::config::{describe_config, settings};
 use crate::llm::Role;
 use crate::llm::providers::price_of;
 use crate::llm::tokens::ContextEstimate;
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Msg, refused_setting};
 use crate::ui::render::format_count;
 use crate::ui::repl::Session;
 
-pub(super) fn config(session: &mut Session, _args: &str) -> Flow {
+/// `/config [filter]`: every setting, or those whose key contains `filter` with their documentation line.
+pub(super) fn config(session: &mut Session, args: &str) -> Flow {
     let style = session.surface().style;
     let mut entries = describe_config(&session.config, &session.overrides);
+    entries.retain(|e| e.key.contains(args));
     // The session may have switched model since start-up.
     for e in &mut entries {
         match e.key.as_str() {
@@ -35,10 +37,19 @@ pub(super) fn config(session: &mut Session, _args: &str) -> Flow {
             } else {
                 style.dim(&format!("  ({})", e.source))
             };
-            format!("{:width$} = {}{source}", e.key, e.value)
+            let doc = settings::find(&e.key)
+                .or_else(|| settings::for_file_key(&e.key))
+                .filter(|_| !args.is_empty())
+                .map(|row| style.dim(&format!("\n{:width$}   {}", "", row.doc)))
+                .unwrap_or_default();
+            format!("{:width$} = {}{source}{doc}", e.key, e.value)
         })
         .collect();
     session.say(&lines.join("\n"));
+    for refused in &session.config.refused {
+        let notice = refused_setting(session.lang, refused);
+        session.say(&style.yellow(&format!("! {notice}")));
+    }
     Flow::Continue
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::Flow;
 use crate::config::resolve_provider;
-use crate::llm::client::OpenAiClient;
+use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::models::list_models;
 use crate::llm::providers;
 use crate::ui::i18n::Msg;
@@ -89,7 +89,10 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
         Ok(p) => p,
         Err(e) => return session.say_error(&e.to_string()),
     };
-    let client = match OpenAiClient::new(resolved.clone(), session.config.client_options()) {
+    let client = match OpenAiClient::new(
+        resolved.clone(),
+        ClientOptions::from_settings(&session.config.llm),
+    ) {
         Ok(c) => c,
         Err(e) => return session.say_error(&e.to_string()),
     };

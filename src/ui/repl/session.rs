@@ -71,7 +71,7 @@ impl Session {
                 source,
             })?;
         let lang = Lang::resolve(config.ui_language, &config.env);
-        let no_color = config.env.get("NO_COLOR").is_some();
+        let no_color = config.no_color;
         Ok(Session {
             agent,
             config,

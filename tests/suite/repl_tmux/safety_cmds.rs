@@ -147,3 +147,26 @@ fn policy_shows_the_mode_rules_session_approvals_and_guards() {
     t.submit("/policy");
     t.wait_for("    every `write_file` call");
 }
+
+#[test]
+fn the_banner_names_refused_project_settings_and_trust_remembers_the_project() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.project.path().join(".paicli")).unwrap();
+    std::fs::write(
+        sandbox.project.path().join(".paicli/config.toml"),
+        "[approval]\nmode = \"full\"\n[lsp.servers.x]\ncommand = \"sh\"\n",
+    )
+    .unwrap();
+    let server = ScriptedServer::start();
+    let t = sandbox.start(&server);
+    let screen = t.wait_for("`lsp.servers.x.command`");
+    assert!(
+        screen.contains("ignored `approval.mode`") && screen.contains(".paicli/config.toml"),
+        "{screen}"
+    );
+    t.submit("/trust");
+    t.wait_for("apply from the next session");
+    let store = std::fs::read_to_string(sandbox.paicli_home().join("project-trust.json")).unwrap();
+    let root = sandbox.project.path().canonicalize().unwrap();
+    assert!(store.contains(&*root.to_string_lossy()), "{store}");
+}
