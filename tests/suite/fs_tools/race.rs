@@ -20,7 +20,7 @@ use serde_json::json;
 use super::{Project, dir_names};
 
 /// Calls per tool; the issue asks for at least 1,000.
-const CALLS: usize = 1500;
+const CALLS: usize = 2500;
 const SECRET: &str = "SECRET-OUTSIDE";
 
 /// Swaps `d` between a directory and a symlink to the outside until stopped.
