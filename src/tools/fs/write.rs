@@ -89,7 +89,15 @@ fn read_existing(
         |err: std::io::Error| ToolOutcome::failed(format!("cannot read the existing {rel}: {err}"));
     let mut file = match ctx.guard.open_read(path) {
         Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // A missing parent (or one that is a file) means there is nothing to replace; the write says why.
+        Err(err)
+            if matches!(
+                err.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
         Err(err) => return Err(cannot_read(err)),
     };
     let meta = file.metadata().map_err(cannot_read)?;
