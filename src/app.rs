@@ -210,6 +210,12 @@ fn build_agent_on(
     if let Err(e) = tools::spill::remove_stale(&root, tools::spill::STALE_AFTER) {
         tracing::warn!("could not clean old tool outputs: {e}");
     }
+    // Temp files of writes a kill interrupted; a bounded walk, off the path to the first request.
+    let sweep_guard = guard.clone();
+    std::thread::spawn(move || {
+        let report = tools::fs::remove_stale_temps(&sweep_guard, tools::fs::STALE_AFTER);
+        tracing::debug!("stale temp sweep: {report:?}");
+    });
     let spill = SpillStore::new(
         &root,
         config.tools.offload_enabled,

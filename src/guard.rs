@@ -1,5 +1,6 @@
-//! Pure checks the tools call: paths fenced to the project, the command guard and its shell parser, network
-//! (SSRF) checks and redaction. A leaf layer: it uses only `protocol` and `config`.
+//! Pure checks the tools call: paths fenced to the project (and opened beneath it without following links),
+//! the command guard and its shell parser, network (SSRF) checks and redaction. A leaf layer: it uses only
+//! `protocol` and `config`.
 
 pub mod command_guard;
 pub mod control_files;

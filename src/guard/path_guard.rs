@@ -4,9 +4,21 @@
 //! lexically, then canonicalize the longest part that exists (resolving symlinks) and re-attach the rest. The
 //! result must lie under the canonical root. Because the existing prefix is canonicalized, a file that does not
 //! exist yet under a symlinked directory pointing outside is caught too.
+//!
+//! Checking a name and opening it later would leave a gap a local process could use to swap a directory for a
+//! symlink, so tools open what `resolve` returned through the root's directory handle (`access`), which
+//! refuses every symlink on the way.
+
+mod access;
+mod beneath;
+mod dir;
+
+pub use dir::{DirEntry, DirHandle, EntryKind, EntryMeta};
 
 use std::io;
+use std::os::fd::OwnedFd;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// The stable outcome code for a path the guard refused.
 pub const PATH_OUT_OF_BOUNDS: &str = "PATH_OUT_OF_BOUNDS";
@@ -18,6 +30,8 @@ const MAX_LINK_HOPS: usize = 40;
 #[derive(Debug, Clone)]
 pub struct PathGuard {
     root: PathBuf,
+    /// The root opened once, so later renames of the root's own path cannot redirect the tools.
+    root_dir: Arc<OwnedFd>,
 }
 
 /// Why a path was refused.
@@ -54,8 +68,11 @@ impl PathGuardError {
 impl PathGuard {
     /// A guard for `root`, which must exist; it is canonicalized so every later comparison is on real paths.
     pub fn new(root: &Path) -> io::Result<Self> {
+        let root = root.canonicalize()?;
+        let root_dir = rustix::fs::open(&root, beneath::dir_flags(), rustix::fs::Mode::empty())?;
         Ok(PathGuard {
-            root: root.canonicalize()?,
+            root,
+            root_dir: Arc::new(root_dir),
         })
     }
 
@@ -149,123 +166,4 @@ fn is_symlink(path: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-
-    use super::*;
-    use std::os::unix::fs::symlink;
-    use tempfile::TempDir;
-
-    /// A project dir and an outside dir side by side.
-    fn setup() -> (TempDir, PathGuard, PathBuf) {
-        let tmp = TempDir::new().unwrap();
-        let project = tmp.path().join("project");
-        let outside = tmp.path().join("outside");
-        std::fs::create_dir_all(project.join("src")).unwrap();
-        std::fs::create_dir_all(&outside).unwrap();
-        std::fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
-        std::fs::write(outside.join("secret.txt"), "secret").unwrap();
-        let guard = PathGuard::new(&project).unwrap();
-        let outside = outside.canonicalize().unwrap();
-        (tmp, guard, outside)
-    }
-
-    fn assert_out_of_bounds(guard: &PathGuard, input: &str) {
-        let err = guard.resolve(input).unwrap_err();
-        assert!(
-            matches!(err, PathGuardError::OutOfBounds { .. }),
-            "{input}: {err:?}"
-        );
-        assert_eq!(err.code(), PATH_OUT_OF_BOUNDS);
-        assert!(err.to_string().contains("outside the project root"));
-    }
-
-    #[test]
-    fn relative_path_resolves_under_root() {
-        let (_tmp, guard, _) = setup();
-        let path = guard.resolve("src/main.rs").unwrap();
-        assert_eq!(path, guard.root().join("src/main.rs"));
-        assert_eq!(guard.display(&path), "src/main.rs");
-        assert_eq!(guard.display(guard.root()), ".");
-    }
-
-    #[test]
-    fn absolute_path_inside_is_accepted() {
-        let (_tmp, guard, _) = setup();
-        let abs = guard.root().join("src/main.rs");
-        assert_eq!(guard.resolve(abs.to_str().unwrap()).unwrap(), abs);
-    }
-
-    #[test]
-    fn nested_new_file_is_accepted() {
-        let (_tmp, guard, _) = setup();
-        let path = guard.resolve("src/new/deeper/file.rs").unwrap();
-        assert_eq!(path, guard.root().join("src/new/deeper/file.rs"));
-    }
-
-    #[test]
-    fn dot_segments_inside_are_folded() {
-        let (_tmp, guard, _) = setup();
-        let path = guard.resolve("./src/../src/./main.rs").unwrap();
-        assert_eq!(path, guard.root().join("src/main.rs"));
-    }
-
-    #[test]
-    fn parent_escape_is_refused() {
-        let (_tmp, guard, _) = setup();
-        assert_out_of_bounds(&guard, "../outside/secret.txt");
-        assert_out_of_bounds(&guard, "src/../../outside/new.txt");
-        assert_out_of_bounds(&guard, "..");
-    }
-
-    #[test]
-    fn absolute_path_outside_is_refused() {
-        let (_tmp, guard, outside) = setup();
-        assert_out_of_bounds(&guard, outside.join("secret.txt").to_str().unwrap());
-        assert_out_of_bounds(&guard, "/etc/passwd");
-    }
-
-    #[test]
-    fn symlinked_file_pointing_out_is_refused() {
-        let (_tmp, guard, outside) = setup();
-        symlink(outside.join("secret.txt"), guard.root().join("link.txt")).unwrap();
-        assert_out_of_bounds(&guard, "link.txt");
-    }
-
-    #[test]
-    fn symlinked_dir_pointing_out_is_refused() {
-        let (_tmp, guard, outside) = setup();
-        symlink(&outside, guard.root().join("out")).unwrap();
-        assert_out_of_bounds(&guard, "out/secret.txt");
-        assert_out_of_bounds(&guard, "out");
-    }
-
-    #[test]
-    fn new_file_under_symlinked_dir_pointing_out_is_refused() {
-        let (_tmp, guard, outside) = setup();
-        symlink(&outside, guard.root().join("out")).unwrap();
-        assert_out_of_bounds(&guard, "out/not/yet/there.txt");
-    }
-
-    #[test]
-    fn dangling_symlink_pointing_out_is_refused() {
-        let (_tmp, guard, outside) = setup();
-        symlink(outside.join("missing.txt"), guard.root().join("dangling")).unwrap();
-        assert_out_of_bounds(&guard, "dangling");
-    }
-
-    #[test]
-    fn symlink_inside_the_root_is_followed() {
-        let (_tmp, guard, _) = setup();
-        symlink(guard.root().join("src"), guard.root().join("alias")).unwrap();
-        let path = guard.resolve("alias/main.rs").unwrap();
-        assert_eq!(path, guard.root().join("src/main.rs"));
-    }
-
-    #[test]
-    fn blank_path_is_refused() {
-        let (_tmp, guard, _) = setup();
-        assert!(matches!(guard.resolve(""), Err(PathGuardError::Blank)));
-        assert!(matches!(guard.resolve("  \t"), Err(PathGuardError::Blank)));
-    }
-}
+mod tests;

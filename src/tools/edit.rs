@@ -2,7 +2,8 @@
 
 pub mod matcher;
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use serde_json::{Map, Value};
@@ -83,7 +84,7 @@ fn edit_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
             "old_text must not be empty; use write_file to create or overwrite a whole file",
         ));
     }
-    let content = read_editable(&rel, &path, ctx.limits.max_write_bytes)?;
+    let content = read_editable(ctx, &rel, &path, ctx.limits.max_write_bytes)?;
     let edit = apply_edit(&content, old, new, replace_all)
         .map_err(|err| ToolOutcome::failed(explain(&rel, &content, old, &err)))?;
     if edit.content == content {
@@ -92,7 +93,7 @@ fn edit_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
         )));
     }
     check_size(edit.content.len(), ctx.limits.max_write_bytes)?;
-    write_atomic(&path, edit.content.as_bytes())
+    write_atomic(&ctx.guard, &path, edit.content.as_bytes())
         .map_err(|err| ToolOutcome::failed(format!("cannot write {rel}: {err}")))?;
     let plural = if edit.replacements == 1 { "" } else { "s" };
     let summary = format!(
@@ -109,24 +110,32 @@ fn edit_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
 }
 
 /// Reads an existing, regular, UTF-8 text file no bigger than the write cap.
-fn read_editable(rel: &str, path: &std::path::Path, cap: usize) -> Result<String, ToolOutcome> {
-    let meta = std::fs::metadata(path).map_err(|err| {
+fn read_editable(
+    ctx: &ToolContext,
+    rel: &str,
+    path: &Path,
+    cap: usize,
+) -> Result<String, ToolOutcome> {
+    let cannot_read =
+        |err: std::io::Error| ToolOutcome::failed(format!("cannot read {rel}: {err}"));
+    let mut file = ctx.guard.open_read(path).map_err(|err| {
         if err.kind() == std::io::ErrorKind::NotFound {
             ToolOutcome::failed(format!(
                 "file not found: {rel}; edit_file only changes existing files (use write_file to create one)"
             ))
         } else {
-            ToolOutcome::failed(format!("cannot read {rel}: {err}"))
+            cannot_read(err)
         }
     })?;
+    let meta = file.metadata().map_err(cannot_read)?;
     if !meta.is_file() {
         return Err(ToolOutcome::failed(format!(
             "{rel} is not a regular file; edit_file only edits files"
         )));
     }
     check_size(usize::try_from(meta.len()).unwrap_or(usize::MAX), cap)?;
-    let bytes = std::fs::read(path)
-        .map_err(|err| ToolOutcome::failed(format!("cannot read {rel}: {err}")))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(cannot_read)?;
     if has_nul(&bytes) {
         return Err(ToolOutcome::failed(format!(
             "{rel} looks binary; edit_file only edits text files"

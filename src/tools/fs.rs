@@ -19,6 +19,7 @@ pub use read::ReadFile;
 pub use write::WriteFile;
 
 pub(crate) use atomic::write_atomic;
+pub use atomic::{STALE_AFTER, SweepReport, remove_stale_temps};
 pub(crate) use change::change_output;
 
 /// Outcome code for a write or edit that would exceed `ToolLimits::max_write_bytes`.

@@ -17,6 +17,7 @@ use tempfile::TempDir;
 use tokio_util::sync::CancellationToken;
 
 mod edit;
+mod race;
 mod read_write;
 mod search;
 

@@ -193,3 +193,20 @@ async fn the_rate_limit_is_a_fixed_window_of_thirty_per_minute() {
     tokio::time::advance(Duration::from_secs(1)).await;
     assert!(policy.acquire().is_ok(), "a new window starts after 60 s");
 }
+
+#[tokio::test]
+async fn ipv6_literals_embedding_loopback_are_refused_before_any_connection() {
+    let policy = strict();
+    for url in [
+        "http://[::ffff:0:7f00:1]/",
+        "http://[2002:7f00:1::1]/",
+        "http://[::127.0.0.1]/",
+        "http://[2001:0:7f00:1::]/",
+        "http://[64:ff9b::7f00:1]/",
+    ] {
+        assert!(
+            matches!(admit(&policy, url).await, Err(NetworkError::Blocked { .. })),
+            "{url}"
+        );
+    }
+}

@@ -1,12 +1,12 @@
 //! `list_dir`: one level of a directory, sorted, `[D]`/`[F]` prefixed.
 
 use std::cmp::Ordering;
-use std::fs::DirEntry;
 
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 use super::{Param, display, object_schema, resolve_arg, run_blocking};
+use crate::guard::path_guard::{DirEntry, DirHandle, EntryKind};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 /// The most entries one listing shows.
@@ -59,33 +59,29 @@ struct Entry {
 fn list_dir(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
     let path = resolve_arg(args, "path", ctx)?;
     let rel = display(ctx, &path);
-    let meta = std::fs::metadata(&path).map_err(|err| {
-        if err.kind() == std::io::ErrorKind::NotFound {
-            ToolOutcome::failed(format!(
-                "directory not found: {rel}; list its parent or use glob_files"
-            ))
-        } else {
-            ToolOutcome::failed(format!("cannot list {rel}: {err}"))
-        }
-    })?;
-    if !meta.is_dir() {
-        return Err(ToolOutcome::failed(format!(
+    let dir = ctx.guard.open_dir(&path).map_err(|err| match err.kind() {
+        std::io::ErrorKind::NotFound => ToolOutcome::failed(format!(
+            "directory not found: {rel}; list its parent or use glob_files"
+        )),
+        std::io::ErrorKind::NotADirectory => ToolOutcome::failed(format!(
             "{rel} is a file, not a directory; use read_file to read it"
-        )));
-    }
-    let reader = std::fs::read_dir(&path)
+        )),
+        _ => ToolOutcome::failed(format!("cannot list {rel}: {err}")),
+    })?;
+    let listed = dir
+        .entries()
         .map_err(|err| ToolOutcome::failed(format!("cannot list {rel}: {err}")))?;
-    let mut entries: Vec<Entry> = reader.filter_map(Result::ok).map(to_entry).collect();
+    let mut entries: Vec<Entry> = listed.into_iter().map(|e| to_entry(&dir, e)).collect();
     entries.sort_by(compare);
     Ok(ToolOutcome::ok(render(&rel, &entries)))
 }
 
-fn to_entry(entry: DirEntry) -> Entry {
-    let is_symlink = entry.file_type().is_ok_and(|t| t.is_symlink());
-    // Follow symlinks for the kind, so a link to a directory reads as one.
-    let is_dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+fn to_entry(dir: &DirHandle, entry: DirEntry) -> Entry {
+    let is_symlink = entry.kind == EntryKind::Symlink;
+    // A link to a directory reads as one.
+    let is_dir = entry.kind == EntryKind::Dir || (is_symlink && dir.leads_to_dir(&entry.name));
     Entry {
-        name: entry.file_name().to_string_lossy().into_owned(),
+        name: entry.name.to_string_lossy().into_owned(),
         is_dir,
         is_symlink,
     }

@@ -82,7 +82,11 @@ fn read_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
     let path = resolve_arg(args, "path", ctx)?;
     let rel = display(ctx, &path);
     let window = parse_window(args)?;
-    let meta = std::fs::metadata(&path).map_err(|err| open_error(&rel, &err))?;
+    let mut file = ctx
+        .guard
+        .open_read(&path)
+        .map_err(|err| open_error(&rel, &err))?;
+    let meta = file.metadata().map_err(|err| open_error(&rel, &err))?;
     if meta.is_dir() {
         return Err(ToolOutcome::failed(format!(
             "{rel} is a directory; use list_dir to see its entries"
@@ -94,7 +98,6 @@ fn read_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
             "{rel} is not a regular file; read_file only reads files"
         )));
     }
-    let mut file = File::open(&path).map_err(|err| open_error(&rel, &err))?;
     let head = read_head(&mut file).map_err(|err| open_error(&rel, &err))?;
     if let Some(kind) = classify(&path, &head) {
         return Ok(ToolOutcome::ok(describe_binary(&rel, kind, meta.len())));

@@ -1,6 +1,7 @@
 //! `write_file`: create or overwrite a file atomically, keeping its permissions.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use serde_json::{Map, Value};
@@ -67,18 +68,8 @@ fn write_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutc
             ),
         ));
     }
-    let old = match std::fs::metadata(&path) {
-        Ok(meta) if meta.is_dir() => {
-            return Err(ToolOutcome::failed(format!(
-                "{rel} is a directory; give a file path"
-            )));
-        }
-        Ok(_) => Some(std::fs::read(&path).map_err(|err| {
-            ToolOutcome::failed(format!("cannot read the existing {rel}: {err}"))
-        })?),
-        Err(_) => None,
-    };
-    write_atomic(&path, content.as_bytes())
+    let old = read_existing(ctx, &path, &rel)?;
+    write_atomic(&ctx.guard, &path, content.as_bytes())
         .map_err(|err| ToolOutcome::failed(format!("cannot write {rel}: {err}")))?;
     let verb = if old.is_some() {
         "Overwrote"
@@ -98,6 +89,43 @@ fn write_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutc
         content,
         summary,
     )))
+}
+
+/// The current content of the file about to be replaced, `None` when there is none yet.
+fn read_existing(
+    ctx: &ToolContext,
+    path: &Path,
+    rel: &str,
+) -> Result<Option<Vec<u8>>, ToolOutcome> {
+    let cannot_read =
+        |err: std::io::Error| ToolOutcome::failed(format!("cannot read the existing {rel}: {err}"));
+    let mut file = match ctx.guard.open_read(path) {
+        Ok(file) => file,
+        // A missing parent (or one that is a file) means there is nothing to replace; the write says why.
+        Err(err)
+            if matches!(
+                err.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(err) => return Err(cannot_read(err)),
+    };
+    let meta = file.metadata().map_err(cannot_read)?;
+    if meta.is_dir() {
+        return Err(ToolOutcome::failed(format!(
+            "{rel} is a directory; give a file path"
+        )));
+    }
+    if !meta.is_file() {
+        return Err(ToolOutcome::failed(format!(
+            "{rel} is not a regular file; write_file only writes files"
+        )));
+    }
+    let mut old = Vec::new();
+    file.read_to_end(&mut old).map_err(cannot_read)?;
+    Ok(Some(old))
 }
 
 /// Lines as an editor counts them: a final line without a newline still counts.

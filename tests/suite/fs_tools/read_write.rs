@@ -221,3 +221,46 @@ async fn list_dir_is_sorted_dirs_first() {
     let (code, _) = p.denied(&ListDir, json!({"path": ".."})).await;
     assert_eq!(code, "PATH_OUT_OF_BOUNDS");
 }
+
+// ---------- symlinks inside the project, special files ----------
+
+#[tokio::test]
+async fn symlinks_that_stay_inside_the_project_are_read_and_written_through() {
+    let p = Project::new();
+    p.write("src/a.txt", "old\n");
+    symlink(p.root.join("src"), p.root.join("alias")).unwrap();
+    symlink(p.root.join("src/a.txt"), p.root.join("link.txt")).unwrap();
+    let out = p.ok(&ReadFile, json!({"path": "alias/a.txt"})).await;
+    assert!(out.text.ends_with("    1 | old\n"), "{}", out.text);
+    let out = p
+        .ok(&WriteFile, json!({"path": "link.txt", "content": "new\n"}))
+        .await;
+    assert_eq!(out.text, "Overwrote src/a.txt (4 bytes, 1 line)");
+    assert_eq!(p.read("src/a.txt"), "new\n");
+    assert!(p.root.join("link.txt").is_symlink());
+    let listing = p.ok(&ListDir, json!({"path": "."})).await.text;
+    assert!(listing.contains("[D] alias/ (symlink)\n"), "{listing}");
+    assert!(listing.contains("[F] link.txt (symlink)\n"), "{listing}");
+}
+
+#[tokio::test]
+async fn read_file_refuses_a_fifo_without_blocking_on_it() {
+    let p = Project::new();
+    let status = std::process::Command::new("mkfifo")
+        .arg(p.root.join("pipe"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let reason = p.failed(&ReadFile, json!({"path": "pipe"})).await;
+    assert_eq!(
+        reason,
+        "pipe is not a regular file; read_file only reads files"
+    );
+    let reason = p
+        .failed(&WriteFile, json!({"path": "pipe", "content": "x"}))
+        .await;
+    assert_eq!(
+        reason,
+        "pipe is not a regular file; write_file only writes files"
+    );
+}

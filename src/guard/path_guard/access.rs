@@ -1,0 +1,94 @@
+//! File access through the root's directory handle: the small API every file tool uses after `resolve`.
+//!
+//! Each operation takes a path returned by [`PathGuard::resolve`] and reaches it from the handle opened on the
+//! root when the guard was made, refusing any symlink on the way (see `beneath`). So the file that was checked
+//! is the file that is opened: if a directory on the path is swapped for a symlink in between, the call fails
+//! instead of following it.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::os::fd::AsFd;
+use std::path::Path;
+
+use rustix::fs::{Mode, OFlags};
+
+use super::PathGuard;
+use super::beneath::{create_dirs_beneath, dir_flags, is_symlink_refusal, open_beneath};
+use super::dir::{DirHandle, EntryMeta};
+
+impl PathGuard {
+    /// Opens a resolved path for reading (a FIFO opens without blocking; check the metadata before reading).
+    pub fn open_read(&self, path: &Path) -> io::Result<File> {
+        let rel = self.beneath(path)?;
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY;
+        open_beneath(self.root_dir.as_fd(), rel, flags, Mode::empty())
+            .map(File::from)
+            .map_err(|err| self.changed(path, err))
+    }
+
+    /// Opens a resolved directory.
+    pub fn open_dir(&self, path: &Path) -> io::Result<DirHandle> {
+        let rel = self.beneath(path)?;
+        open_beneath(self.root_dir.as_fd(), rel, dir_flags(), Mode::empty())
+            .map(|fd| DirHandle::new(fd, path.to_path_buf()))
+            .map_err(|err| self.changed(path, err))
+    }
+
+    /// Creates a resolved directory and its missing parents (`mkdir -p`), never through a symlink.
+    pub fn create_dir_all(&self, path: &Path) -> io::Result<DirHandle> {
+        let rel = self.beneath(path)?;
+        create_dirs_beneath(self.root_dir.as_fd(), rel)
+            .map(|fd| DirHandle::new(fd, path.to_path_buf()))
+            .map_err(|err| self.changed(path, err))
+    }
+
+    /// The directory holding a resolved path (created first when `create`) and the path's file name in it.
+    pub fn open_parent(&self, path: &Path, create: bool) -> io::Result<(DirHandle, OsString)> {
+        let below_root = !self.beneath(path)?.as_os_str().is_empty();
+        let (true, Some(parent), Some(name)) = (below_root, path.parent(), path.file_name()) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the project root itself is not a file",
+            ));
+        };
+        let dir = if create {
+            self.create_dir_all(parent)?
+        } else {
+            self.open_dir(parent)?
+        };
+        Ok((dir, name.to_os_string()))
+    }
+
+    /// Kind and permissions of a resolved path, not following a symlink at its end.
+    pub fn metadata(&self, path: &Path) -> io::Result<EntryMeta> {
+        if self.beneath(path)?.as_os_str().is_empty() {
+            let root = self.open_dir(path)?;
+            return root.stat(".".as_ref());
+        }
+        let (dir, name) = self.open_parent(path, false)?;
+        dir.stat(&name)
+    }
+
+    /// The part of a resolved path below the root.
+    fn beneath<'a>(&self, path: &'a Path) -> io::Result<&'a Path> {
+        path.strip_prefix(&self.root).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not inside the project root", path.display()),
+            )
+        })
+    }
+
+    /// Rewords a refused symlink: the path changed between the check and the open.
+    fn changed(&self, path: &Path, err: io::Error) -> io::Error {
+        if !is_symlink_refusal(&err) {
+            return err;
+        }
+        io::Error::other(format!(
+            "{} changed while it was being opened (a symlink appeared on the path), so nothing was \
+             opened and nothing outside the project was touched; try again",
+            self.display(path)
+        ))
+    }
+}
