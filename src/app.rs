@@ -174,7 +174,7 @@ pub fn build_approval_hook(
         audit: Some(Arc::new(AuditLog::new(audit_dir, Redactor::new(secrets)))),
         command_guard: Some(CommandGuard::new(
             Arc::new(guard),
-            vec![config.home.clone()],
+            Some(config.home.clone()),
         )),
     }))
 }

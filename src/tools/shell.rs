@@ -54,7 +54,10 @@ impl Tool for ExecuteCommand {
             Err(outcome) => return outcome,
         };
         // The guard lives here, not in a gate, so no approval mode can switch it off.
-        let guard = CommandGuard::new(Arc::clone(&ctx.guard), ctx.limits.extra_write_roots.clone());
+        // The first extra write root is `$PAICLI_HOME` (see `Config::limits`). Opaque and control-file lines
+        // reach this point only when the approval gate let them through, so only a refusal stops them here.
+        let home = ctx.limits.extra_write_roots.first().cloned();
+        let guard = CommandGuard::new(Arc::clone(&ctx.guard), home);
         if let Err(denial) = guard.check(command) {
             return ToolOutcome::denied(COMMAND_GUARD, denial.reason());
         }

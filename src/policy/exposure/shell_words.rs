@@ -1,8 +1,9 @@
-//! Spotting network commands inside `execute_command`, on the command guard's shell parser
-//! (`policy::command_guard::parse`): quoting, `&&`/`;`/pipes, subshells, `$(...)`, backticks, here-documents and
+//! Spotting network commands inside `execute_command`, on the command guard's bash-grammar parser
+//! (`guard::command_guard::parse`): quoting, `&&`/`;`/pipes, subshells, `$(...)`, backticks, here-documents and
 //! `bash -c` scripts are all seen, so `echo ok && curl x` and `$(wget y)` are both found.
 
-use crate::guard::command_guard::{parse, unwrap};
+use crate::guard::command_guard::parse::{self, Word};
+use crate::guard::command_guard::unwrap;
 
 /// How deep `bash -c` scripts and substitutions inside substitutions are followed.
 const MAX_NESTING: usize = 8;
@@ -22,12 +23,13 @@ fn collect_commands(line: &str, depth: usize, out: &mut Vec<Vec<String>>) {
     let script = parse::parse(line);
     let mut nested = Vec::new();
     for command in script.commands() {
-        let words: Vec<String> = command.words.iter().map(|w| w.text.clone()).collect();
+        let words = command.texts();
         // A word that is only a substitution runs nothing by itself; its inner line is collected below.
         if words.iter().all(|w| w == parse::SUBSTITUTION) {
             continue;
         }
-        if let Some(inner) = unwrap::shell_script(unwrap::unwrap_command(&words)) {
+        let real = unwrap::unwrap(&command.words, &command.cwd);
+        if let Some(inner) = unwrap::shell_script(&real.words) {
             nested.push(inner.to_string());
         }
         out.push(words);
@@ -55,17 +57,18 @@ pub fn network_commands(command: &str) -> Vec<NetworkCommand> {
 }
 
 fn classify_words(words: &[String]) -> Option<NetworkCommand> {
+    let words: Vec<Word> = words.iter().map(Word::literal).collect();
+    let root = Some(std::path::PathBuf::new());
     // The guard refuses `sudo` itself; here it is only one more wrapper around the command that goes online.
-    let mut rest = unwrap::unwrap_command(words);
+    let mut rest = unwrap::unwrap(&words, &root).words;
     while rest
         .first()
-        .is_some_and(|w| matches!(unwrap::program_name(w).as_str(), "sudo" | "doas"))
+        .is_some_and(|w| matches!(unwrap::program_name(&w.text).as_str(), "sudo" | "doas"))
     {
-        rest = unwrap::unwrap_command(unwrap::skip_options(
-            &rest[1..],
-            &["-u", "-g", "-C", "-h", "-p"],
-        ));
+        let after = unwrap::skip_options(&rest[1..], &["-u", "-g", "-C", "-h", "-p"]).to_vec();
+        rest = unwrap::unwrap(&after, &root).words;
     }
+    let rest: Vec<String> = rest.into_iter().map(|w| w.text).collect();
     let (first, args) = rest.split_first()?;
     let program = unwrap::program_name(first);
     let program = program.as_str();
