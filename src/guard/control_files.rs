@@ -48,7 +48,7 @@ impl ControlFiles {
     /// (its parent, when the file itself does not exist yet), so `link/config.toml` cannot slip past.
     pub fn is_control(&self, path: &Path) -> bool {
         let resolved = resolve_existing(path);
-        self.files.iter().any(|f| *f == resolved)
+        self.files.contains(&resolved)
     }
 
     /// Every control file, for messages and `/policy`.
@@ -81,6 +81,7 @@ fn resolve_existing(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

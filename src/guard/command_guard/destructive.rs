@@ -161,6 +161,10 @@ fn catastrophic(checker: &Checker<'_>, target: &Word, cwd: &Cwd) -> bool {
     if matches!(folder.trim_end_matches('/'), "" | "~" | "$HOME" | "${HOME}") {
         return true;
     }
+    // `.`, `./`, `..`, `./..`: the folder the command runs in or one above it, wherever `cd` went.
+    if folder.chars().all(|c| c == '.' || c == '/') && !folder.starts_with('/') {
+        return true;
+    }
     let Some(real) = checker.fence.locate(&Word::literal(folder), cwd) else {
         return false;
     };

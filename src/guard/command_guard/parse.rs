@@ -208,6 +208,17 @@ impl Walker<'_> {
                 }
                 self.cwd = saved;
             }
+            // A name the grammar could not attach to a command (`{rm,-rf,X}` at the start of a statement).
+            "command_name" => {
+                let mut command = SimpleCommand {
+                    cwd: self.cwd.clone(),
+                    ..SimpleCommand::default()
+                };
+                if let Some(word) = node.named_child(0) {
+                    command.words = self.name_words(word);
+                }
+                self.emit(vec![command]);
+            }
             "comment" | "heredoc_body" | "heredoc_start" | "heredoc_end" => {}
             kind if WORD_KINDS.contains(&kind) => {
                 self.resolve(node);
@@ -359,6 +370,21 @@ impl Walker<'_> {
         }
     }
 
+    /// The words of a command's name, with a `{` the grammar split off put back.
+    fn name_words(&mut self, word: Node) -> Vec<Word> {
+        if std::mem::take(&mut self.brace_prefix) {
+            let words = words::resolve_prefixed(word, self.src, "{");
+            for w in &words {
+                self.script
+                    .substitutions
+                    .extend(w.substitutions.iter().cloned());
+            }
+            words
+        } else {
+            self.resolve(word)
+        }
+    }
+
     fn command(&mut self, node: Node) -> SimpleCommand {
         let mut command = SimpleCommand {
             cwd: self.cwd.clone(),
@@ -373,22 +399,16 @@ impl Walker<'_> {
                     let Some(word) = child.named_child(0) else {
                         continue;
                     };
-                    if std::mem::take(&mut self.brace_prefix) {
-                        command
-                            .words
-                            .extend(words::resolve_prefixed(word, self.src, "{"));
-                    } else {
-                        command.words.extend(self.resolve(word));
-                    }
+                    let words = self.name_words(word);
+                    command.words.extend(words);
                 }
                 (Some("redirect"), _) => command.redirects.extend(self.redirect(child)),
                 (_, "variable_assignment") => {
                     if let Some(value) = child.child_by_field_name("value") {
                         self.resolve(value);
                     }
-                    if !command.words.is_empty() {
-                        command.words.push(Word::literal(self.text(child)));
-                    }
+                    // Kept as written (`FOO=1`), as bash's own words would be; wrappers skip them.
+                    command.words.push(Word::literal(self.text(child)));
                 }
                 (_, kind) if WORD_KINDS.contains(&kind) => {
                     command.words.extend(self.resolve(child))

@@ -153,6 +153,9 @@ impl<'a> Checker<'a> {
                 Ok(())
             }
             "alias" if args.iter().any(|a| a.text.contains('=')) => {
+                for (_, value) in args.iter().filter_map(|a| a.text.split_once('=')) {
+                    self.line(value, &real.cwd, depth + 1)?;
+                }
                 self.opaque("`alias` changes what later command names mean");
                 Ok(())
             }

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use super::*;
 
+mod variants;
+
 /// The verdict table: `None` = allowed, `Some(rule)` = denied by that rule.
 const CASES: &[(&str, Option<&str>)] = &[
     // rm in all its spellings

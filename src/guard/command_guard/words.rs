@@ -231,11 +231,7 @@ fn expand_tilde(pieces: &mut Vec<Piece>) {
     ) {
         return;
     }
-    let rest_ok = match pieces.get(1) {
-        None => true,
-        Some(Piece::Char { c: '/', .. }) => true,
-        _ => false,
-    };
+    let rest_ok = matches!(pieces.get(1), None | Some(Piece::Char { c: '/', .. }));
     if !rest_ok {
         pieces[0] = Piece::Dynamic("~".to_string());
         return;

@@ -47,3 +47,47 @@ fn subshells_and_groups_are_flattened() {
         vec![vec!["cd", "x"], vec!["make"], vec!["echo", "no"]]
     );
 }
+
+fn cwds(script: &Script) -> Vec<Option<String>> {
+    script
+        .commands()
+        .map(|c| c.cwd.as_ref().map(|p| p.display().to_string()))
+        .collect()
+}
+
+#[test]
+fn cd_is_followed_through_lists_and_undone_after_subshells() {
+    let s = parse("cd src && ls; (cd x; ls); ls; cd $D; ls");
+    assert_eq!(
+        cwds(&s),
+        vec![
+            Some("".into()),
+            Some("src".into()),
+            Some("src".into()),
+            Some("src/x".into()),
+            Some("src".into()),
+            Some("src".into()),
+            None
+        ]
+    );
+}
+
+#[test]
+fn words_are_resolved_statically() {
+    let s = parse(r"{rm,-rf,x} $'a\tb' r''m a{b,c}d ~nobody");
+    assert_eq!(words(&s)[0][..3], ["rm", "-rf", "x"]);
+    let s = parse(r"echo $'a\tb' r''m a{b,c}d");
+    assert_eq!(words(&s), vec![vec!["echo", "a\tb", "rm", "abd", "acd"]]);
+    let c = parse("echo ~nobody $X").pipelines[0].commands[0].clone();
+    assert!(c.words[1].dynamic && c.words[2].dynamic);
+}
+
+#[test]
+fn a_heredoc_piped_on_feeds_the_next_command() {
+    let s = parse("cat <<EOF | sh\nrm -rf /\nEOF");
+    assert_eq!(words(&s), vec![vec!["cat"], vec!["sh"]]);
+    let cat = &s.pipelines[0].commands[0];
+    assert_eq!(cat.redirects[0].op, "<<");
+    assert_eq!(cat.redirects[0].target.text, "rm -rf /\n");
+    assert!(s.pipelines[0].commands[1].piped);
+}
