@@ -24,6 +24,8 @@ pub struct Word {
     pub dynamic: bool,
     /// The word is (or contains) a process substitution `<(…)` / `>(…)`.
     pub process_substitution: bool,
+    /// Inner lines of its `>(…)`: they read what the command writes there.
+    pub fed: Vec<String>,
 }
 
 impl Word {
@@ -84,6 +86,8 @@ pub struct Script {
     pub pipelines: Vec<Pipeline>,
     /// Inner command lines of every `$(...)`, backtick and `<(...)` in the line.
     pub substitutions: Vec<String>,
+    /// Those of `substitutions` that are `>(…)`, whose stdin is fed by the line.
+    pub fed: Vec<String>,
     pub functions: Vec<Function>,
     /// The grammar could not read all of the line.
     pub incomplete: bool,
@@ -165,12 +169,19 @@ impl Walker<'_> {
 
     fn resolve(&mut self, node: Node) -> Vec<Word> {
         let words = words::resolve(node, self.src);
-        for w in &words {
+        self.record(&words);
+        words
+    }
+
+    fn record(&mut self, words: &[Word]) {
+        // Brace expansion copies a word's substitutions into every alternative; they run once per copy, but
+        // one check each is enough.
+        for w in words.iter().take(1) {
             self.script
                 .substitutions
                 .extend(w.substitutions.iter().cloned());
+            self.script.fed.extend(w.fed.iter().cloned());
         }
-        words
     }
 
     fn emit(&mut self, commands: Vec<SimpleCommand>) {
@@ -374,11 +385,7 @@ impl Walker<'_> {
     fn name_words(&mut self, word: Node) -> Vec<Word> {
         if std::mem::take(&mut self.brace_prefix) {
             let words = words::resolve_prefixed(word, self.src, "{");
-            for w in &words {
-                self.script
-                    .substitutions
-                    .extend(w.substitutions.iter().cloned());
-            }
+            self.record(&words);
             words
         } else {
             self.resolve(word)

@@ -52,7 +52,15 @@ impl<'a> Checker<'a> {
                 "the command nests shells or substitutions too deeply to be checked",
             ));
         }
-        let script = parse::parse_in(line, cwd.clone());
+        self.script(parse::parse_in(line, cwd.clone()), cwd, depth)
+    }
+
+    fn script(
+        &mut self,
+        script: parse::Script,
+        cwd: &Cwd,
+        depth: usize,
+    ) -> Result<(), GuardDenial> {
         if script.incomplete {
             self.opaque("the shell grammar could not read all of the line");
         }
@@ -60,7 +68,18 @@ impl<'a> Checker<'a> {
             check_fork_bomb(function)?;
         }
         for inner in &script.substitutions {
-            self.line(inner, cwd, depth + 1)?;
+            if !script.fed.contains(inner) {
+                self.line(inner, cwd, depth + 1)?;
+                continue;
+            }
+            // `tee >(sh)`: the inner line reads what the outer command writes into it.
+            let mut fed = parse::parse_in(inner, cwd.clone());
+            for pipeline in &mut fed.pipelines {
+                if let Some(first) = pipeline.commands.first_mut() {
+                    first.piped = true;
+                }
+            }
+            self.script(fed, cwd, depth + 1)?;
         }
         for pipeline in &script.pipelines {
             check_pipe_to_shell(pipeline)?;

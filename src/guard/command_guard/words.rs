@@ -19,6 +19,7 @@ enum Piece {
 struct Collected {
     pieces: Vec<Piece>,
     substitutions: Vec<String>,
+    fed: Vec<String>,
     process: bool,
 }
 
@@ -35,7 +36,7 @@ pub fn resolve_prefixed(node: Node, src: &str, prefix: &str) -> Vec<Word> {
     expand_tilde(&mut c.pieces);
     expand_braces(&c.pieces)
         .into_iter()
-        .map(|pieces| word_of(&pieces, &c.substitutions, c.process))
+        .map(|pieces| word_of(&pieces, &c))
         .collect()
 }
 
@@ -106,7 +107,11 @@ fn collect(node: Node, src: &str, c: &mut Collected) {
             c.pieces.push(Piece::Dynamic(SUBSTITUTION.to_string()));
         }
         "process_substitution" => {
-            c.substitutions.push(inner_text(node, src));
+            let inner = inner_text(node, src);
+            if text(node, src).starts_with(">(") {
+                c.fed.push(inner.clone());
+            }
+            c.substitutions.push(inner);
             c.process = true;
             c.pieces.push(Piece::Dynamic(SUBSTITUTION.to_string()));
         }
@@ -295,7 +300,7 @@ fn first_brace_list(pieces: &[Piece]) -> Option<(usize, usize, Vec<usize>)> {
     None
 }
 
-fn word_of(pieces: &[Piece], substitutions: &[String], process: bool) -> Word {
+fn word_of(pieces: &[Piece], c: &Collected) -> Word {
     let mut text = String::new();
     let mut dynamic = false;
     for p in pieces {
@@ -309,9 +314,10 @@ fn word_of(pieces: &[Piece], substitutions: &[String], process: bool) -> Word {
     }
     Word {
         text,
-        substitutions: substitutions.to_vec(),
+        substitutions: c.substitutions.clone(),
+        fed: c.fed.clone(),
         dynamic,
-        process_substitution: process,
+        process_substitution: c.process,
     }
 }
 

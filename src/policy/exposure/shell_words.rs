@@ -29,8 +29,17 @@ fn collect_commands(line: &str, depth: usize, out: &mut Vec<Vec<String>>) {
             continue;
         }
         let real = unwrap::unwrap(&command.words, &command.cwd);
-        if let Some(inner) = unwrap::shell_script(&real.words) {
-            nested.push(inner.to_string());
+        match unwrap::shell_run(&real.words) {
+            Some(unwrap::ShellRun::Script(inner)) => nested.push(inner.text.clone()),
+            // `bash <<EOF … EOF` and `sh <<< '…'` run their stdin.
+            Some(unwrap::ShellRun::Stdin) => nested.extend(
+                command
+                    .redirects
+                    .iter()
+                    .filter(|r| matches!(r.op.as_str(), "<<" | "<<-" | "<<<"))
+                    .map(|r| r.target.text.clone()),
+            ),
+            _ => {}
         }
         out.push(words);
     }
@@ -128,4 +137,32 @@ fn subcommand(args: &[String]) -> &str {
         }
     }
     ""
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(line: &str) -> Vec<String> {
+        network_commands(line)
+            .into_iter()
+            .map(|n| n.label)
+            .collect()
+    }
+
+    #[test]
+    fn finds_network_commands_the_bash_grammar_uncovers() {
+        assert_eq!(
+            labels("bash <<'EOF'\ncurl http://x.example/\nEOF"),
+            ["curl"]
+        );
+        assert_eq!(labels("sh <<< 'wget http://y.example/'"), ["wget"]);
+        assert_eq!(labels("{curl,http://x.example/}"), ["curl"]);
+        assert_eq!(labels("env -S 'wget http://y.example/'"), ["wget"]);
+        assert_eq!(labels("time -p git clone https://x/y.git"), ["git clone"]);
+        assert_eq!(
+            labels("cat <<EOF\ncurl http://x.example/\nEOF"),
+            Vec::<String>::new()
+        );
+    }
 }
