@@ -119,7 +119,10 @@ impl WriteFence {
         }
         // Only a literal `/tmp/…` counts as scratch space: a relative or `~` path that happens to land in /tmp (a
         // project under /tmp) is judged like any other path, and a symlink in /tmp that leads out is outside.
-        let in_tmp = text.starts_with("/tmp/") && real.starts_with(&self.tmp) && real != self.tmp;
+        let in_tmp = !target.from_home
+            && text.starts_with("/tmp/")
+            && real.starts_with(&self.tmp)
+            && real != self.tmp;
         if real.starts_with(&self.root) || in_tmp {
             Place::Allowed
         } else {

@@ -26,6 +26,8 @@ pub struct Word {
     pub process_substitution: bool,
     /// Inner lines of its `>(…)`: they read what the command writes there.
     pub fed: Vec<String>,
+    /// It starts with `~`, `$HOME` or `${HOME}`, expanded in `text`.
+    pub from_home: bool,
 }
 
 impl Word {

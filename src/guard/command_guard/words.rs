@@ -21,6 +21,7 @@ struct Collected {
     substitutions: Vec<String>,
     fed: Vec<String>,
     process: bool,
+    from_home: bool,
 }
 
 /// The words `node` stands for (several after brace expansion).
@@ -33,7 +34,7 @@ pub fn resolve_prefixed(node: Node, src: &str, prefix: &str) -> Vec<Word> {
     let mut c = Collected::default();
     push_str(&mut c, prefix, false);
     collect(node, src, &mut c);
-    expand_tilde(&mut c.pieces);
+    c.from_home |= expand_tilde(&mut c.pieces);
     expand_braces(&c.pieces)
         .into_iter()
         .map(|pieces| word_of(&pieces, &c))
@@ -99,7 +100,10 @@ fn collect(node: Node, src: &str, c: &mut Collected) {
             }
         }
         "simple_expansion" | "expansion" => match home_of(node, src) {
-            Some(home) => push_str(c, &home, true),
+            Some(home) => {
+                c.from_home |= c.pieces.is_empty();
+                push_str(c, &home, true)
+            }
             None => c.pieces.push(Piece::Dynamic(text(node, src).to_string())),
         },
         "command_substitution" => {
@@ -226,30 +230,27 @@ pub fn decode_ansi_c(t: &str) -> String {
 }
 
 /// A leading unquoted `~` (alone or before `/`) is the home directory; `~user` is only known at run time.
-fn expand_tilde(pieces: &mut Vec<Piece>) {
-    if !matches!(
-        pieces.first(),
-        Some(Piece::Char {
-            c: '~',
-            quoted: false
-        })
-    ) {
-        return;
+/// True when it expanded.
+fn expand_tilde(pieces: &mut Vec<Piece>) -> bool {
+    if !pieces.first().is_some_and(|p| is_unquoted(p, '~')) {
+        return false;
     }
     let rest_ok = matches!(pieces.get(1), None | Some(Piece::Char { c: '/', .. }));
     if !rest_ok {
         pieces[0] = Piece::Dynamic("~".to_string());
-        return;
+        return false;
     }
-    if let Some(home) = dirs::home_dir() {
-        let home: Vec<Piece> = home
-            .display()
-            .to_string()
-            .chars()
-            .map(|c| Piece::Char { c, quoted: true })
-            .collect();
-        pieces.splice(0..1, home);
-    }
+    let Some(home) = dirs::home_dir() else {
+        return false;
+    };
+    let home: Vec<Piece> = home
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| Piece::Char { c, quoted: true })
+        .collect();
+    pieces.splice(0..1, home);
+    true
 }
 
 fn is_unquoted(p: &Piece, want: char) -> bool {
@@ -316,6 +317,7 @@ fn word_of(pieces: &[Piece], c: &Collected) -> Word {
         text,
         substitutions: c.substitutions.clone(),
         fed: c.fed.clone(),
+        from_home: c.from_home,
         dynamic,
         process_substitution: c.process,
     }
