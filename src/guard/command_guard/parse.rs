@@ -134,10 +134,14 @@ pub fn parse_in(line: &str, cwd: Cwd) -> Script {
             ..Script::default()
         },
         brace_prefix: false,
+        depth: 0,
     };
     walker.statement(root);
     walker.script
 }
+
+/// Statements nested deeper than this (`((((…))))`) are not read; the line is then incomplete.
+const MAX_NESTING: usize = 200;
 
 /// Node kinds that are words (arguments, values), not statements.
 const WORD_KINDS: [&str; 13] = [
@@ -162,6 +166,8 @@ struct Walker<'s> {
     script: Script,
     /// A `{` the grammar split off the next command's name (`{rm,-rf,X}` at the start of a statement).
     brace_prefix: bool,
+    /// How deep the walk is in the tree (bounded, so no line can exhaust the stack).
+    depth: usize,
 }
 
 impl Walker<'_> {
@@ -193,6 +199,16 @@ impl Walker<'_> {
     }
 
     fn statement(&mut self, node: Node) {
+        if self.depth >= MAX_NESTING {
+            self.script.incomplete = true;
+            return;
+        }
+        self.depth += 1;
+        self.statement_inner(node);
+        self.depth -= 1;
+    }
+
+    fn statement_inner(&mut self, node: Node) {
         match node.kind() {
             "command" | "declaration_command" | "unset_command" => {
                 let command = self.command(node);

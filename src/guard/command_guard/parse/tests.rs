@@ -91,3 +91,14 @@ fn a_heredoc_piped_on_feeds_the_next_command() {
     assert_eq!(cat.redirects[0].target.text, "rm -rf /\n");
     assert!(s.pipelines[0].commands[1].piped);
 }
+
+#[test]
+fn very_deep_nesting_is_cut_off_not_a_crash() {
+    let depth = 20_000;
+    let line = format!("{}rm -rf /{}", "(".repeat(depth), ")".repeat(depth));
+    let s = parse(&line);
+    assert!(s.incomplete);
+    let shallow = parse("( (rm -rf x) )");
+    assert!(!shallow.incomplete);
+    assert_eq!(words(&shallow), vec![vec!["rm", "-rf", "x"]]);
+}
