@@ -179,7 +179,7 @@ pub fn build_approval_hook(
         audit: Some(Arc::new(AuditLog::new(audit_dir, Redactor::new(secrets)))),
         command_guard: Some(CommandGuard::new(
             Arc::new(guard),
-            vec![config.home.clone()],
+            Some(config.home.clone()),
         )),
         control_files: Some(ControlFiles::new(&config.home, &config.project_root)),
     }))
@@ -269,7 +269,7 @@ pub fn tool_limits(config: &Config) -> tools::ToolLimits {
         command_inline_chars: config.tools.command_inline_chars,
         max_write_bytes: config.tools.max_write_bytes,
         keep_env: config.shell.keep_env.clone(),
-        extra_write_roots: vec![config.home.clone()],
+        paicli_home: Some(config.home.clone()),
     }
 }
 
@@ -326,7 +326,7 @@ mod tests {
                 .unwrap();
         let limits = tool_limits(&config);
         assert_eq!(limits.keep_env, ["NPM_TOKEN"]);
-        assert_eq!(limits.extra_write_roots, std::slice::from_ref(&config.home));
+        assert_eq!(limits.paicli_home.as_ref(), Some(&config.home));
         assert_eq!(limits.command_timeout, std::time::Duration::from_secs(7));
     }
 }

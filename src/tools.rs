@@ -43,8 +43,8 @@ pub struct ToolLimits {
     pub max_write_bytes: usize,
     /// Secret-looking variables (see `shell::scrub_env`) that child processes still receive (`[shell] keep_env`).
     pub keep_env: Vec<String>,
-    /// Places besides the project root that commands may write to (`$PAICLI_HOME`).
-    pub extra_write_roots: Vec<PathBuf>,
+    /// `$PAICLI_HOME`: commands may write to its caches, and writes to its control files need the person.
+    pub paicli_home: Option<PathBuf>,
 }
 
 impl Default for ToolLimits {
@@ -54,7 +54,7 @@ impl Default for ToolLimits {
             command_inline_chars: 8000,
             max_write_bytes: 5 * 1024 * 1024,
             keep_env: Vec::new(),
-            extra_write_roots: Vec::new(),
+            paicli_home: None,
         }
     }
 }

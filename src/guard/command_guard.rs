@@ -1,19 +1,25 @@
 //! CommandGuard: refuses command lines that are destructive beyond repair (spec §6.2), in every form the shell
-//! accepts — quoted, split over `&&`/`;`/pipes, inside subshells, `$(...)`, backticks, `bash -c`, or behind
-//! wrappers such as `env`, `nohup`, `timeout`, `xargs`, `nice`, `command`, `exec`.
+//! accepts — quoted, ANSI-C quoted, brace-expanded, split over `&&`/`;`/pipes, inside subshells, `$(...)`,
+//! backticks, `bash -c`, `find -exec`, or behind wrappers such as `env -S`, `time -p`, `chroot`, `xargs`.
 //!
-//! It parses the line (see [`parse`]) instead of matching regexes over it, so `rm -r -f /` and `/bin/rm -fr $HOME`
-//! are caught while `echo "rm -rf /"` is not. It is a helper, not the main defence: real isolation needs the
-//! sandbox. It also keeps writes (redirections, `tee`, `cp`, `mv`, `rm`, `touch`, `mkdir`, `ln`, `chmod`, ...)
-//! inside the project root, `$PAICLI_HOME`, `/tmp/…` and `/dev/null`-like devices, as far as the targets are
-//! visible in the text; variables other than `$HOME` and computed paths are not expanded.
+//! It reads the line with the bash grammar (see [`parse`]) instead of matching regexes over it, so `rm -r -f /`
+//! and `/bin/rm -fr $HOME` are caught while `echo "rm -rf /"` is not, and it follows `cd` so `cd .. && rm -rf
+//! project` is seen for what it is. It also keeps writes (redirections, `tee`, `cp`, `mv`, `rm`, `sed -i`, ...)
+//! inside the project root, `/tmp` and `$PAICLI_HOME`'s caches, judged after resolving symlinks.
+//!
+//! What cannot be known before the line runs (a computed command name or target, `eval`, a script fed to a
+//! shell on stdin, an alias) is not refused but reported as [`CommandAssessment::Opaque`], and a write to one of
+//! paicli's control files as [`CommandAssessment::ControlFile`]: the approval gate decides who may run those.
+//! It is a helper, not the main defence: real isolation needs the sandbox.
 
+mod destructive;
 mod fence;
 pub mod parse;
 mod rules;
 pub mod unwrap;
+mod words;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::guard::path_guard::PathGuard;
@@ -69,16 +75,24 @@ pub struct CommandGuard {
 }
 
 impl CommandGuard {
-    /// A guard whose writes are fenced to `guard`'s root plus `extra_roots` (e.g. `$PAICLI_HOME`).
-    pub fn new(guard: Arc<PathGuard>, extra_roots: Vec<PathBuf>) -> Self {
+    /// A guard whose writes are fenced to `guard`'s root, `/tmp` and the caches of `paicli_home`
+    /// (`$PAICLI_HOME`), whose control files (and the project's) are reported as such.
+    pub fn new(guard: Arc<PathGuard>, paicli_home: Option<PathBuf>) -> Self {
         CommandGuard {
-            fence: WriteFence::new(guard, extra_roots),
+            fence: WriteFence::new(guard, paicli_home),
         }
+    }
+
+    /// The project root the guard judges paths against.
+    pub fn root(&self) -> &Path {
+        self.fence.root()
     }
 
     /// `Err` with the first rule `line` breaks; otherwise what could be known about it.
     pub fn check(&self, line: &str) -> Result<CommandAssessment, GuardDenial> {
-        rules::check_line(line, &self.fence, 0).map(|()| CommandAssessment::Known)
+        let mut checker = rules::Checker::new(&self.fence);
+        checker.line(line, &Some(PathBuf::new()), 0)?;
+        Ok(checker.assessment())
     }
 }
 

@@ -68,7 +68,9 @@ impl Tool for ExecuteCommand {
             Err(outcome) => return outcome,
         };
         // The guard lives here, not in a gate, so no approval mode can switch it off.
-        let guard = CommandGuard::new(Arc::clone(&ctx.guard), ctx.limits.extra_write_roots.clone());
+        // Opaque and control-file lines reach this point only when the approval gate let them through, so only a
+        // refusal stops them here.
+        let guard = CommandGuard::new(Arc::clone(&ctx.guard), ctx.limits.paicli_home.clone());
         if let Err(denial) = guard.check(command) {
             return ToolOutcome::denied(COMMAND_GUARD, denial.reason());
         }

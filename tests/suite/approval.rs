@@ -125,7 +125,7 @@ impl Fixture {
                 audit_dir.path(),
                 Redactor::new(["sk-test-secret-1".to_string()]),
             ))),
-            command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), Vec::new())),
+            command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), None)),
             control_files: None,
         });
         Fixture {

@@ -123,7 +123,7 @@ impl Session {
                 home.path().join("audit"),
                 Redactor::default(),
             ))),
-            command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), Vec::new())),
+            command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), None)),
             control_files: Some(ControlFiles::new(home.path(), &root)),
         });
         let executor = Executor::new(

@@ -1,10 +1,14 @@
-//! Where a command may write: the project root (through [`PathGuard`], so symlinks that lead out are caught),
-//! extra roots such as `$PAICLI_HOME`, anything written literally as `/tmp/…`, and harmless devices (`/dev/null`, ...).
+//! Where a command may write: the project root, scratch space under `/tmp`, `$PAICLI_HOME`'s caches and harmless
+//! devices (`/dev/null`, ...). Targets are judged after resolving symlinks, so `/tmp/x -> /etc` is outside, and
+//! writes to paicli's control files are told apart (they need a person).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::guard::path_guard::{PathGuard, PathGuardError};
+use crate::guard::control_files::ControlFiles;
+use crate::guard::path_guard::{PathGuard, normalize_lexically};
+
+use super::parse::{Cwd, Word};
 
 /// Devices a command may always write to.
 const HARMLESS_DEVICES: [&str; 5] = [
@@ -15,105 +19,141 @@ const HARMLESS_DEVICES: [&str; 5] = [
     "/dev/zero",
 ];
 
+/// `$PAICLI_HOME`'s folders that hold only caches and logs; everything else there steers paicli.
+const HOME_CACHES: [&str; 6] = [
+    "logs",
+    "tool-outputs",
+    "index",
+    "cache",
+    "snapshots",
+    "exports",
+];
+
+/// What writing a target would touch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    Allowed,
+    /// One of paicli's control files (the resolved path).
+    Control(String),
+    /// Outside the fence (the resolved path).
+    Outside(String),
+    /// Only known when the line runs (why).
+    Unknown(String),
+}
+
 /// Decides whether a write target seen in a command line is allowed.
 #[derive(Clone)]
 pub struct WriteFence {
     guard: Arc<PathGuard>,
-    extra_roots: Vec<PathBuf>,
+    root: PathBuf,
+    home: Option<PathBuf>,
+    tmp: PathBuf,
+    control: ControlFiles,
 }
 
 impl WriteFence {
-    /// A fence around `guard`'s root and `extra_roots`.
-    pub fn new(guard: Arc<PathGuard>, extra_roots: Vec<PathBuf>) -> Self {
-        let extra_roots = extra_roots
-            .into_iter()
-            .map(|r| r.canonicalize().unwrap_or(r))
-            .collect();
-        WriteFence { guard, extra_roots }
-    }
-
-    /// `None` when writing `target` is allowed, else the resolved place it would write to.
-    pub fn outside(&self, target: &str) -> Option<String> {
-        let target = target.trim();
-        if target.is_empty() || target.contains("$(…)") {
-            return None;
-        }
-        let expanded = match expand_home(target) {
-            Home::Expanded(p) => p,
-            Home::Unknown => return Some(target.to_string()),
-            Home::Plain if target.starts_with('$') => return None,
-            Home::Plain => target.to_string(),
-        };
-        if HARMLESS_DEVICES.contains(&expanded.as_str()) || expanded.starts_with("/dev/fd/") {
-            return None;
-        }
-        let lexical = normalize(&self.guard.root().join(&expanded));
-        // Only a literal `/tmp/...` counts as scratch space: a relative or `~` path that happens to land in /tmp
-        // (a project or home under /tmp) is judged like any other path.
-        if target.starts_with("/tmp/")
-            && lexical.starts_with("/tmp")
-            && lexical != Path::new("/tmp")
-        {
-            return None;
-        }
-        if self.extra_roots.iter().any(|r| lexical.starts_with(r)) {
-            return None;
-        }
-        match self.guard.resolve(&expanded) {
-            Ok(_) => None,
-            Err(PathGuardError::OutOfBounds { resolved, .. }) => {
-                let real = PathBuf::from(&resolved);
-                if self.extra_roots.iter().any(|r| real.starts_with(r)) {
-                    None
-                } else {
-                    Some(resolved)
-                }
-            }
-            Err(_) => Some(lexical.display().to_string()),
+    /// A fence around `guard`'s root, with `$PAICLI_HOME` (`home`) for its caches and control files. Without a
+    /// home, the project's own `.paicli/` stands in for it.
+    pub fn new(guard: Arc<PathGuard>, home: Option<PathBuf>) -> Self {
+        let root = canonical(guard.root());
+        let home = home.map(|h| canonical(&h));
+        let control = ControlFiles::new(home.as_deref().unwrap_or(&root.join(".paicli")), &root);
+        WriteFence {
+            guard,
+            root,
+            home,
+            tmp: canonical(Path::new("/tmp")),
+            control,
         }
     }
-}
 
-enum Home {
-    Expanded(String),
-    /// `~user` or a home that cannot be found: treated as outside.
-    Unknown,
-    Plain,
-}
+    /// The canonical project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
 
-/// Expands `~`, `~/x`, `$HOME`, `${HOME}` to the user's home directory.
-fn expand_home(target: &str) -> Home {
-    let rest = ["${HOME}", "$HOME", "~"]
-        .iter()
-        .find_map(|p| target.strip_prefix(p));
-    let Some(rest) = rest else {
-        return Home::Plain;
-    };
-    if !(rest.is_empty() || rest.starts_with('/')) {
-        // `~user/...` or `$HOMEDIR`.
-        return if target.starts_with('~') {
-            Home::Unknown
+    /// The absolute, symlink-resolved path `target` names when run from `cwd`; `None` when it cannot be known.
+    pub fn locate(&self, target: &Word, cwd: &Cwd) -> Option<PathBuf> {
+        if target.dynamic {
+            return None;
+        }
+        let path = Path::new(&target.text);
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
         } else {
-            Home::Plain
+            self.guard.root().join(cwd.as_ref()?).join(path)
         };
+        Some(resolve_existing(&absolute))
     }
-    match dirs::home_dir() {
-        Some(home) => Home::Expanded(format!("{}{rest}", home.display())),
-        None => Home::Unknown,
+
+    /// What writing `target` from `cwd` would touch.
+    pub fn judge(&self, target: &Word, cwd: &Cwd) -> Place {
+        let text = target.text.trim();
+        if text.is_empty() && !target.dynamic {
+            return Place::Allowed;
+        }
+        if HARMLESS_DEVICES.contains(&text) || text.starts_with("/dev/fd/") {
+            return Place::Allowed;
+        }
+        let Some(real) = self.locate(target, cwd) else {
+            return Place::Unknown(if target.dynamic {
+                format!("the write target `{text}` is computed when the line runs")
+            } else {
+                format!(
+                    "`{text}` is relative to a directory (`cd …`) that is only known when the line runs"
+                )
+            });
+        };
+        if self.control.is_control(&real) {
+            return Place::Control(real.display().to_string());
+        }
+        if let Some(home) = self.home.as_ref().filter(|h| real.starts_with(h)) {
+            let in_caches = HOME_CACHES
+                .iter()
+                .any(|cache| real.starts_with(home.join(cache)));
+            return if in_caches {
+                Place::Allowed
+            } else {
+                Place::Outside(real.display().to_string())
+            };
+        }
+        // Only a literal `/tmp/…` counts as scratch space: a relative or `~` path that happens to land in /tmp (a
+        // project under /tmp) is judged like any other path, and a symlink in /tmp that leads out is outside.
+        let in_tmp = !target.from_home
+            && text.starts_with("/tmp/")
+            && real.starts_with(&self.tmp)
+            && real != self.tmp;
+        if real.starts_with(&self.root) || in_tmp {
+            Place::Allowed
+        } else {
+            Place::Outside(real.display().to_string())
+        }
     }
 }
 
-/// Folds `.` and `..` without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| normalize_lexically(path))
+}
+
+/// `path` with `.`/`..` folded and its longest existing prefix resolved through symlinks.
+pub fn resolve_existing(path: &Path) -> PathBuf {
+    let path = normalize_lexically(path);
+    let mut existing = path.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(canon) = std::fs::canonicalize(existing) {
+            let mut out = canon;
+            for part in rest.iter().rev() {
+                out.push(part);
             }
-            Component::CurDir => {}
-            other => out.push(other),
+            return normalize_lexically(&out);
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return path,
         }
     }
-    out
 }

@@ -1,31 +1,71 @@
-//! A small shell tokenizer and parser: enough of bash's grammar (quoting, escapes, operators, redirections,
-//! here-documents, `$(...)`, backticks, process substitution) to see every command a line would run.
+//! A command line read with the bash grammar (`tree-sitter-bash`) into the simple commands it would run, each
+//! with its words resolved statically (see [`super::words`]), its redirections, the directory it runs in
+//! (`cd X && …`, `;` and subshells are followed), and whether its stdin comes from a pipe.
 //!
-//! It never fails: text it does not understand stays part of a word, so the rules see it rather than skip it.
+//! It never fails: a line the grammar cannot fully read is marked [`Script::incomplete`], and the commands it
+//! could read are still listed so the rules see them.
 
-/// How a substitution stands in a word's `text` (its command line is in `substitutions`).
+use std::path::{Path, PathBuf};
+
+use tree_sitter::{Node, Parser};
+
+use super::words;
+
+/// How a command substitution stands in a word's `text` (its command line is in `substitutions`).
 pub const SUBSTITUTION: &str = "$(…)";
 
-/// One word after quote removal. Substitutions are kept as `$(…)` in `text`; their inner command lines are in
-/// `substitutions` so the rules can check them too.
+/// One word after quote removal and static expansion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Word {
     pub text: String,
+    /// Inner command lines of the `$(...)`, backticks and `<(...)` in the word.
     pub substitutions: Vec<String>,
+    /// Part of the word is only known when the line runs (`$X`, `$(…)`, `~user`).
+    pub dynamic: bool,
+    /// The word is (or contains) a process substitution `<(…)` / `>(…)`.
+    pub process_substitution: bool,
+    /// Inner lines of its `>(…)`: they read what the command writes there.
+    pub fed: Vec<String>,
+    /// It starts with `~`, `$HOME` or `${HOME}`, expanded in `text`.
+    pub from_home: bool,
 }
 
-/// An output or input redirection (`>`, `>>`, `<`, `&>`, ...) and its target.
+impl Word {
+    /// A literal word.
+    pub fn literal(text: impl Into<String>) -> Self {
+        Word {
+            text: text.into(),
+            ..Word::default()
+        }
+    }
+}
+
+/// An output or input redirection (`>`, `>>`, `<`, `&>`, `<<`, `<<<`, ...) and its target; for `<<` the target
+/// is the here-document's body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Redirect {
     pub op: String,
     pub target: Word,
 }
 
+/// Where a command runs, relative to the project root (or absolute); `None` when a `cd` target is not known.
+pub type Cwd = Option<PathBuf>;
+
 /// A command with its arguments and redirections.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SimpleCommand {
     pub words: Vec<Word>,
     pub redirects: Vec<Redirect>,
+    pub cwd: Cwd,
+    /// Its stdin is the output of an earlier command in the pipeline.
+    pub piped: bool,
+}
+
+impl SimpleCommand {
+    /// The words' texts.
+    pub fn texts(&self) -> Vec<String> {
+        self.words.iter().map(|w| w.text.clone()).collect()
+    }
 }
 
 /// Commands joined by `|` or `|&`.
@@ -34,12 +74,25 @@ pub struct Pipeline {
     pub commands: Vec<SimpleCommand>,
 }
 
+/// A shell function defined in the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// The body's source text.
+    pub body: String,
+}
+
 /// A parsed command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Script {
     pub pipelines: Vec<Pipeline>,
     /// Inner command lines of every `$(...)`, backtick and `<(...)` in the line.
     pub substitutions: Vec<String>,
+    /// Those of `substitutions` that are `>(…)`, whose stdin is fed by the line.
+    pub fed: Vec<String>,
+    pub functions: Vec<Function>,
+    /// The grammar could not read all of the line.
+    pub incomplete: bool,
 }
 
 impl Script {
@@ -50,420 +103,373 @@ impl Script {
 
     /// True when the line is exactly one command (no `&&`, `;`, pipes, substitutions).
     pub fn is_single_command(&self) -> bool {
-        self.substitutions.is_empty() && self.commands().count() == 1
+        self.substitutions.is_empty() && !self.incomplete && self.commands().count() == 1
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Token {
-    Word(Word),
-    /// `&&`, `||`, `;`, `&`, `|`, `|&`, `(`, `)`.
-    Op(&'static str),
-    Redir(String),
-}
-
-/// Parses `line`.
+/// Parses `line`, run from the project root.
 pub fn parse(line: &str) -> Script {
-    let (tokens, substitutions) = Lexer::new(line).run();
-    let mut script = Script {
-        pipelines: Vec::new(),
-        substitutions,
+    parse_in(line, Some(PathBuf::new()))
+}
+
+/// Parses `line`, run from `cwd`.
+pub fn parse_in(line: &str, cwd: Cwd) -> Script {
+    let mut parser = Parser::new();
+    let tree = parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .ok()
+        .and_then(|()| parser.parse(line, None));
+    let Some(tree) = tree else {
+        return Script {
+            incomplete: true,
+            ..Script::default()
+        };
     };
-    let mut pipeline = Pipeline::default();
-    let mut command = SimpleCommand::default();
-    let mut tokens = tokens.into_iter().peekable();
-    while let Some(token) = tokens.next() {
-        match token {
-            Token::Word(w) => command.words.push(w),
-            Token::Redir(op) => {
-                if let Some(Token::Word(target)) = tokens.peek().cloned() {
-                    tokens.next();
-                    command.redirects.push(Redirect { op, target });
-                }
-            }
-            Token::Op(op) => {
-                end_command(&mut pipeline, &mut command);
-                if op != "|" && op != "|&" {
-                    end_pipeline(&mut script, &mut pipeline);
-                }
-            }
-        }
-    }
-    end_command(&mut pipeline, &mut command);
-    end_pipeline(&mut script, &mut pipeline);
-    script
+    let root = tree.root_node();
+    let mut walker = Walker {
+        src: line,
+        cwd,
+        script: Script {
+            incomplete: root.has_error(),
+            ..Script::default()
+        },
+        brace_prefix: false,
+        depth: 0,
+    };
+    walker.statement(root);
+    walker.script
 }
 
-fn end_command(pipeline: &mut Pipeline, command: &mut SimpleCommand) {
-    // `{` and `}` group commands; they are not commands themselves.
-    command
-        .words
-        .retain(|w| !(w.text == "{" || w.text == "}") || !w.substitutions.is_empty());
-    if !command.words.is_empty() || !command.redirects.is_empty() {
-        pipeline.commands.push(std::mem::take(command));
-    }
+/// Statements nested deeper than this (`((((…))))`) are not read; the line is then incomplete.
+const MAX_NESTING: usize = 200;
+
+/// Node kinds that are words (arguments, values), not statements.
+const WORD_KINDS: [&str; 13] = [
+    "word",
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "translated_string",
+    "concatenation",
+    "simple_expansion",
+    "expansion",
+    "command_substitution",
+    "process_substitution",
+    "arithmetic_expansion",
+    "number",
+    "brace_expression",
+];
+
+struct Walker<'s> {
+    src: &'s str,
+    cwd: Cwd,
+    script: Script,
+    /// A `{` the grammar split off the next command's name (`{rm,-rf,X}` at the start of a statement).
+    brace_prefix: bool,
+    /// How deep the walk is in the tree (bounded, so no line can exhaust the stack).
+    depth: usize,
 }
 
-fn end_pipeline(script: &mut Script, pipeline: &mut Pipeline) {
-    if !pipeline.commands.is_empty() {
-        script.pipelines.push(std::mem::take(pipeline));
+impl Walker<'_> {
+    fn text(&self, node: Node) -> &str {
+        self.src.get(node.byte_range()).unwrap_or("")
     }
-}
 
-struct Lexer {
-    chars: Vec<char>,
-    i: usize,
-    tokens: Vec<Token>,
-    substitutions: Vec<String>,
-    word: Word,
-    /// True once the current word has any content (even an empty `""`).
-    in_word: bool,
-    /// Here-document delimiters waiting for the next newline.
-    heredocs: Vec<String>,
-    expect_heredoc_word: bool,
-}
+    fn resolve(&mut self, node: Node) -> Vec<Word> {
+        let words = words::resolve(node, self.src);
+        self.record(&words);
+        words
+    }
 
-impl Lexer {
-    fn new(line: &str) -> Self {
-        Lexer {
-            chars: line.chars().collect(),
-            i: 0,
-            tokens: Vec::new(),
-            substitutions: Vec::new(),
-            word: Word::default(),
-            in_word: false,
-            heredocs: Vec::new(),
-            expect_heredoc_word: false,
+    fn record(&mut self, words: &[Word]) {
+        // Brace expansion copies a word's substitutions into every alternative; they run once per copy, but
+        // one check each is enough.
+        for w in words.iter().take(1) {
+            self.script
+                .substitutions
+                .extend(w.substitutions.iter().cloned());
+            self.script.fed.extend(w.fed.iter().cloned());
         }
     }
 
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.i + ahead).copied()
+    fn emit(&mut self, commands: Vec<SimpleCommand>) {
+        if !commands.is_empty() {
+            self.script.pipelines.push(Pipeline { commands });
+        }
     }
 
-    fn run(mut self) -> (Vec<Token>, Vec<String>) {
-        while let Some(c) = self.peek(0) {
-            match c {
-                ' ' | '\t' => {
-                    self.end_word();
-                    self.i += 1;
-                }
-                '\n' => {
-                    self.end_word();
-                    self.i += 1;
-                    self.tokens.push(Token::Op(";"));
-                    self.skip_heredoc_bodies();
-                }
-                '#' if !self.in_word => self.skip_comment(),
-                '\'' => {
-                    self.in_word = true;
-                    self.i += 1;
-                    while let Some(c) = self.peek(0) {
-                        self.i += 1;
-                        if c == '\'' {
-                            break;
-                        }
-                        self.word.text.push(c);
-                    }
-                }
-                '"' => {
-                    self.in_word = true;
-                    self.i += 1;
-                    self.double_quoted();
-                }
-                '\\' => {
-                    self.i += 1;
-                    match self.peek(0) {
-                        Some('\n') => self.i += 1,
-                        Some(c) => {
-                            self.in_word = true;
-                            self.word.text.push(c);
-                            self.i += 1;
-                        }
-                        None => {}
-                    }
-                }
-                '$' => self.dollar(),
-                '`' => {
-                    self.in_word = true;
-                    self.backtick();
-                }
-                '<' | '>' if self.peek(1) == Some('(') => {
-                    // Process substitution: `<(cmd)` / `>(cmd)`.
-                    self.i += 2;
-                    let inner = self.balanced_parens();
-                    self.substitute(inner);
-                }
-                '&' | '|' | ';' | '(' | ')' | '<' | '>' => self.operator(c),
-                _ => {
-                    self.in_word = true;
-                    self.word.text.push(c);
-                    self.i += 1;
-                }
+    fn statement(&mut self, node: Node) {
+        if self.depth >= MAX_NESTING {
+            self.script.incomplete = true;
+            return;
+        }
+        self.depth += 1;
+        self.statement_inner(node);
+        self.depth -= 1;
+    }
+
+    fn statement_inner(&mut self, node: Node) {
+        match node.kind() {
+            "command" | "declaration_command" | "unset_command" => {
+                let command = self.command(node);
+                self.emit(vec![command]);
             }
-        }
-        self.end_word();
-        (self.tokens, self.substitutions)
-    }
-
-    fn end_word(&mut self) {
-        if self.in_word {
-            let word = std::mem::take(&mut self.word);
-            if self.expect_heredoc_word {
-                self.expect_heredoc_word = false;
-                self.heredocs.push(word.text.clone());
+            "pipeline" => self.pipeline(node),
+            "redirected_statement" => self.redirected(node),
+            "subshell" => {
+                let saved = self.cwd.clone();
+                self.children(node);
+                self.cwd = saved;
             }
-            self.tokens.push(Token::Word(word));
-            self.in_word = false;
-        }
-    }
-
-    fn skip_comment(&mut self) {
-        while let Some(c) = self.peek(0) {
-            if c == '\n' {
-                break;
+            "function_definition" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let body = node.child_by_field_name("body");
+                self.script.functions.push(Function {
+                    name,
+                    body: body.map(|b| self.text(b).to_string()).unwrap_or_default(),
+                });
+                let saved = self.cwd.clone();
+                if let Some(body) = body {
+                    self.statement(body);
+                }
+                self.cwd = saved;
             }
-            self.i += 1;
+            // A name the grammar could not attach to a command (`{rm,-rf,X}` at the start of a statement).
+            "command_name" => {
+                let mut command = SimpleCommand {
+                    cwd: self.cwd.clone(),
+                    ..SimpleCommand::default()
+                };
+                if let Some(word) = node.named_child(0) {
+                    command.words = self.name_words(word);
+                }
+                self.emit(vec![command]);
+            }
+            "comment" | "heredoc_body" | "heredoc_start" | "heredoc_end" => {}
+            kind if WORD_KINDS.contains(&kind) => {
+                self.resolve(node);
+            }
+            _ => self.children(node),
         }
     }
 
-    /// Skips the bodies of pending here-documents (data, not commands).
-    fn skip_heredoc_bodies(&mut self) {
-        for delimiter in std::mem::take(&mut self.heredocs) {
-            loop {
-                let start = self.i;
-                while self.peek(0).is_some_and(|c| c != '\n') {
-                    self.i += 1;
-                }
-                let line: String = self.chars[start..self.i].iter().collect();
-                if self.peek(0).is_some() {
-                    self.i += 1;
-                }
-                if line.trim_start_matches('\t') == delimiter || self.peek(0).is_none() {
-                    break;
-                }
+    fn children(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for (i, child) in children.iter().enumerate() {
+            if node.kind() == "ERROR" && child.kind() == "{" && !child.is_named() {
+                self.brace_prefix = children
+                    .get(i + 1)
+                    .is_some_and(|next| next.start_byte() == child.end_byte());
+            }
+            if child.is_named() {
+                self.statement(*child);
             }
         }
     }
 
-    fn double_quoted(&mut self) {
-        while let Some(c) = self.peek(0) {
-            match c {
-                '"' => {
-                    self.i += 1;
-                    return;
-                }
-                '\\' => {
-                    self.i += 1;
-                    if let Some(next) = self.peek(0) {
-                        if !matches!(next, '"' | '\\' | '$' | '`' | '\n') {
-                            self.word.text.push('\\');
-                        }
-                        if next != '\n' {
-                            self.word.text.push(next);
-                        }
-                        self.i += 1;
+    /// Elements of a pipeline run in subshells: a `cd` in one does not move the others.
+    fn pipeline(&mut self, node: Node) {
+        let saved = self.cwd.clone();
+        let mut commands = Vec::new();
+        let mut cursor = node.walk();
+        let elements: Vec<Node> = node.named_children(&mut cursor).collect();
+        for (i, element) in elements.into_iter().enumerate() {
+            let start = self.script.pipelines.len();
+            self.statement(element);
+            let produced: Vec<Pipeline> = self.script.pipelines.drain(start..).collect();
+            for mut c in produced.into_iter().flat_map(|p| p.commands) {
+                c.piped |= i > 0;
+                commands.push(c);
+            }
+            self.cwd = saved.clone();
+        }
+        self.emit(commands);
+    }
+
+    /// A statement with redirections; the grammar hangs what follows a here-document's start (`| sh`,
+    /// `&& next`, `> f`) under the here-document node.
+    fn redirected(&mut self, node: Node) {
+        let start = self.script.pipelines.len();
+        if let Some(body) = node.child_by_field_name("body") {
+            self.statement(body);
+        }
+        let mut redirects = Vec::new();
+        let mut piped_after = Vec::new();
+        let mut following = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.children_by_field_name("redirect", &mut cursor) {
+            redirects.extend(self.redirect(child));
+            if child.kind() != "heredoc_redirect" {
+                continue;
+            }
+            let mut inner = child.walk();
+            for (i, part) in child.children(&mut inner).enumerate() {
+                match (child.field_name_for_child(i as u32), part.kind()) {
+                    (Some("redirect"), _) => redirects.extend(self.redirect(part)),
+                    (Some("right"), _) => following.push(part),
+                    (None, "pipeline") => piped_after.push(part),
+                    (None, kind) if part.is_named() && !kind.starts_with("heredoc") => {
+                        piped_after.push(part)
                     }
-                }
-                '$' => self.dollar(),
-                '`' => self.backtick(),
-                _ => {
-                    self.word.text.push(c);
-                    self.i += 1;
+                    _ => {}
                 }
             }
         }
-    }
-
-    fn dollar(&mut self) {
-        self.in_word = true;
-        match (self.peek(1), self.peek(2)) {
-            (Some('('), Some('(')) => {
-                // Arithmetic `$((...))`: kept as text.
-                self.i += 1;
-                let start = self.i;
-                self.i += 1;
-                let _ = self.balanced_parens();
-                let text: String = self.chars[start..self.i].iter().collect();
-                self.word.text.push('$');
-                self.word.text.push_str(&text);
+        for pipeline in &mut self.script.pipelines[start..] {
+            for command in &mut pipeline.commands {
+                command.redirects.extend(redirects.iter().cloned());
             }
-            (Some('('), _) => {
-                self.i += 2;
-                let inner = self.balanced_parens();
-                self.substitute(inner);
+        }
+        if !piped_after.is_empty() {
+            let saved = self.cwd.clone();
+            let mut commands: Vec<SimpleCommand> = self
+                .script
+                .pipelines
+                .drain(start..)
+                .flat_map(|p| p.commands)
+                .collect();
+            for part in piped_after {
+                let mark = self.script.pipelines.len();
+                self.statement(part);
+                let produced: Vec<Pipeline> = self.script.pipelines.drain(mark..).collect();
+                commands.extend(produced.into_iter().flat_map(|p| p.commands).map(|mut c| {
+                    c.piped = true;
+                    c
+                }));
+                self.cwd = saved.clone();
             }
-            (Some('{'), _) => {
-                let start = self.i;
-                self.i += 2;
-                while let Some(c) = self.peek(0) {
-                    self.i += 1;
-                    if c == '}' {
-                        break;
-                    }
-                }
-                let text: String = self.chars[start..self.i].iter().collect();
-                self.word.text.push_str(&text);
-            }
-            _ => {
-                self.word.text.push('$');
-                self.i += 1;
-            }
+            self.emit(commands);
+        }
+        for part in following {
+            self.statement(part);
         }
     }
 
-    fn backtick(&mut self) {
-        self.i += 1;
-        let mut inner = String::new();
-        while let Some(c) = self.peek(0) {
-            self.i += 1;
-            match c {
-                '`' => break,
-                '\\' => {
-                    if let Some(next) = self.peek(0) {
-                        inner.push(next);
-                        self.i += 1;
+    fn redirect(&mut self, node: Node) -> Vec<Redirect> {
+        match node.kind() {
+            "file_redirect" => {
+                let mut op = String::new();
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    if !child.is_named() {
+                        op.push_str(child.kind());
                     }
                 }
-                _ => inner.push(c),
+                // Words after the first destination are the command's arguments to bash (`> f arg`); they are
+                // resolved for their substitutions.
+                let mut cursor = node.walk();
+                let dests: Vec<Node> = node
+                    .children_by_field_name("destination", &mut cursor)
+                    .collect();
+                let mut targets = dests.into_iter().flat_map(|d| self.resolve(d));
+                let Some(target) = targets.next() else {
+                    return Vec::new();
+                };
+                targets.for_each(drop);
+                vec![Redirect { op, target }]
             }
+            "herestring_redirect" => {
+                let mut cursor = node.walk();
+                let value = node.named_children(&mut cursor).next();
+                let target = value
+                    .map(|v| self.resolve(v).into_iter().next().unwrap_or_default())
+                    .unwrap_or_default();
+                vec![Redirect {
+                    op: "<<<".to_string(),
+                    target,
+                }]
+            }
+            "heredoc_redirect" => {
+                let mut cursor = node.walk();
+                let body = node
+                    .children(&mut cursor)
+                    .find(|c| c.kind() == "heredoc_body")
+                    .map(|b| self.text(b).to_string())
+                    .unwrap_or_default();
+                vec![Redirect {
+                    op: "<<".to_string(),
+                    target: Word::literal(body),
+                }]
+            }
+            _ => Vec::new(),
         }
-        self.substitute(inner);
     }
 
-    fn substitute(&mut self, inner: String) {
-        self.in_word = true;
-        self.word.text.push_str(SUBSTITUTION);
-        self.word.substitutions.push(inner.clone());
-        self.substitutions.push(inner);
+    /// The words of a command's name, with a `{` the grammar split off put back.
+    fn name_words(&mut self, word: Node) -> Vec<Word> {
+        if std::mem::take(&mut self.brace_prefix) {
+            let words = words::resolve_prefixed(word, self.src, "{");
+            self.record(&words);
+            words
+        } else {
+            self.resolve(word)
+        }
     }
 
-    /// Reads up to the `)` matching an already consumed `(`, skipping quoted text; returns the inside.
-    fn balanced_parens(&mut self) -> String {
-        let start = self.i;
-        let mut depth = 1usize;
-        while let Some(c) = self.peek(0) {
-            match c {
-                '\\' => self.i += 1,
-                '\'' => {
-                    self.i += 1;
-                    while self.peek(0).is_some_and(|c| c != '\'') {
-                        self.i += 1;
-                    }
+    fn command(&mut self, node: Node) -> SimpleCommand {
+        let mut command = SimpleCommand {
+            cwd: self.cwd.clone(),
+            ..SimpleCommand::default()
+        };
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for (i, child) in children.into_iter().enumerate() {
+            let field = node.field_name_for_child(i as u32);
+            match (field, child.kind()) {
+                (Some("name"), _) => {
+                    let Some(word) = child.named_child(0) else {
+                        continue;
+                    };
+                    let words = self.name_words(word);
+                    command.words.extend(words);
                 }
-                '"' => {
-                    self.i += 1;
-                    while let Some(c) = self.peek(0) {
-                        if c == '\\' {
-                            self.i += 1;
-                        } else if c == '"' {
-                            break;
-                        }
-                        self.i += 1;
+                (Some("redirect"), _) => command.redirects.extend(self.redirect(child)),
+                (_, "variable_assignment") => {
+                    if let Some(value) = child.child_by_field_name("value") {
+                        self.resolve(value);
                     }
+                    // Kept as written (`FOO=1`), as bash's own words would be; wrappers skip them.
+                    command.words.push(Word::literal(self.text(child)));
                 }
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        let inner: String = self.chars[start..self.i].iter().collect();
-                        self.i += 1;
-                        return inner;
-                    }
+                (_, kind) if WORD_KINDS.contains(&kind) => {
+                    command.words.extend(self.resolve(child))
+                }
+                // `export`, `local`, `unset`, ...: the keyword is the command's name.
+                (None, kind) if !child.is_named() && command.words.is_empty() => {
+                    command.words.push(Word::literal(kind))
                 }
                 _ => {}
             }
-            self.i += 1;
         }
-        self.chars[start.min(self.chars.len())..].iter().collect()
+        self.follow_cd(&command.words);
+        command
     }
 
-    fn operator(&mut self, c: char) {
-        // Digits right before a redirection are a file descriptor (`2>`), not a word.
-        let fd_prefix = matches!(c, '<' | '>')
-            && self.in_word
-            && !self.word.text.is_empty()
-            && self.word.text.chars().all(|d| d.is_ascii_digit());
-        if fd_prefix {
-            self.word = Word::default();
-            self.in_word = false;
-        } else {
-            self.end_word();
-        }
-        let rest: String = self.chars[self.i..].iter().take(3).collect();
-        const OPS: [&str; 8] = ["&&", "||", "|&", ";;", ";", "|", "(", ")"];
-        const REDIRS: [&str; 12] = [
-            "&>>", "<<<", "<<-", "&>", ">>", ">|", ">&", "<&", "<>", "<<", ">", "<",
-        ];
-        if let Some(op) = REDIRS.iter().find(|r| rest.starts_with(**r)) {
-            self.i += op.chars().count();
-            if op.starts_with("<<") && *op != "<<<" {
-                self.expect_heredoc_word = true;
+    /// `cd X` / `pushd X` move the commands after it; `cd -`, `popd` and computed targets make the place unknown.
+    fn follow_cd(&mut self, words: &[Word]) {
+        let Some(first) = words.first() else { return };
+        match first.text.as_str() {
+            "cd" | "pushd" => {}
+            "popd" => {
+                self.cwd = None;
+                return;
             }
-            self.tokens.push(Token::Redir((*op).to_string()));
-            return;
+            _ => return,
         }
-        if let Some(op) = OPS.iter().find(|o| rest.starts_with(**o)) {
-            self.i += op.len();
-            self.tokens
-                .push(Token::Op(if *op == ";;" { ";" } else { op }));
-            return;
-        }
-        // A lone `&` (background).
-        self.i += 1;
-        self.tokens.push(Token::Op("&"));
+        let target = words[1..]
+            .iter()
+            .find(|w| !(w.text.starts_with('-') && w.text.len() > 1) || w.text == "-");
+        self.cwd = match target {
+            None => dirs::home_dir(),
+            Some(w) if w.dynamic || w.text == "-" => None,
+            Some(w) => self.cwd.as_ref().map(|cwd| cwd.join(Path::new(&w.text))),
+        };
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(script: &Script) -> Vec<Vec<String>> {
-        script
-            .commands()
-            .map(|c| c.words.iter().map(|w| w.text.clone()).collect())
-            .collect()
-    }
-
-    #[test]
-    fn splits_on_operators_and_removes_quotes() {
-        let s = parse(r#"cd a && echo "x y" 'z'|wc -l; ls\ x &"#);
-        assert_eq!(
-            words(&s),
-            vec![
-                vec!["cd", "a"],
-                vec!["echo", "x y", "z"],
-                vec!["wc", "-l"],
-                vec!["ls x"]
-            ]
-        );
-        assert_eq!(s.pipelines.len(), 3);
-    }
-
-    #[test]
-    fn collects_substitutions_and_redirections() {
-        let s = parse("echo $(rm -rf /) `id` > out.txt 2>&1 <(curl x)");
-        assert_eq!(s.substitutions, vec!["rm -rf /", "id", "curl x"]);
-        let c = &s.pipelines[0].commands[0];
-        assert_eq!(c.redirects[0].op, ">");
-        assert_eq!(c.redirects[0].target.text, "out.txt");
-        assert_eq!(c.redirects[1].op, ">&");
-        assert_eq!(c.redirects[1].target.text, "1");
-    }
-
-    #[test]
-    fn heredoc_bodies_are_data() {
-        let s = parse("cat <<EOF > f\nrm -rf /\nEOF\necho done");
-        assert_eq!(words(&s), vec![vec!["cat"], vec!["echo", "done"]]);
-    }
-
-    #[test]
-    fn subshells_and_groups_are_flattened() {
-        let s = parse("(cd x; make) || { echo no; }");
-        assert_eq!(
-            words(&s),
-            vec![vec!["cd", "x"], vec!["make"], vec!["echo", "no"]]
-        );
-    }
-}
+mod tests;

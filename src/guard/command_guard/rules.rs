@@ -1,334 +1,324 @@
-//! The rules of spec §6.2, applied to every command a parsed line would run.
+//! The rules of spec §6.2, applied to every command a parsed line would run, nested lines (`bash -c`, `$(…)`,
+//! `eval`, `find -exec`) included. Refusals are errors; what cannot be known, and writes to control files, are
+//! collected as findings for the assessment.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use super::GuardDenial;
-use super::fence::WriteFence;
-use super::parse::{self, Pipeline, SimpleCommand};
-use super::unwrap::{is_shell, program_name, shell_script, unwrap_command};
+use super::destructive;
+use super::fence::{Place, WriteFence};
+use super::parse::{self, Cwd, Pipeline, SimpleCommand, Word};
+use super::unwrap::{ShellRun, program_name, shell_run, unwrap};
+use super::{CommandAssessment, GuardDenial};
 
 /// Nesting of `bash -c` / `$(...)` / `eval` beyond which a line is refused rather than analysed.
 const MAX_DEPTH: usize = 8;
 
-/// `name(){ ... }` function definitions (for the fork-bomb check).
-static FUNCTION_DEF: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"([A-Za-z_:.][A-Za-z0-9_:.]*)\s*\(\s*\)\s*\{([^}]*)\}").ok());
+/// Programs that run anything as another user.
+const ELEVATORS: [&str; 5] = ["sudo", "doas", "su", "pkexec", "run0"];
 
-/// Checks `line` and everything nested in it.
-pub fn check_line(line: &str, fence: &WriteFence, depth: usize) -> Result<(), GuardDenial> {
-    if depth > MAX_DEPTH {
-        return Err(GuardDenial::new(
-            "nesting-too-deep",
-            "the command nests shells or substitutions too deeply to be checked",
-        ));
-    }
-    check_fork_bomb(line)?;
-    let script = parse::parse(line);
-    for inner in &script.substitutions {
-        check_line(inner, fence, depth + 1)?;
-    }
-    for pipeline in &script.pipelines {
-        check_pipe_to_shell(pipeline)?;
-        for command in &pipeline.commands {
-            check_command(command, fence, depth)?;
-        }
-    }
-    Ok(())
+/// Walks a line and everything nested in it.
+pub struct Checker<'a> {
+    pub fence: &'a WriteFence,
+    opaque: Option<String>,
+    control: Option<String>,
 }
 
-fn check_fork_bomb(line: &str) -> Result<(), GuardDenial> {
-    let Some(re) = FUNCTION_DEF.as_ref() else {
-        return Ok(());
-    };
-    for caps in re.captures_iter(line) {
-        let (Some(name), Some(body)) = (caps.get(1), caps.get(2)) else {
-            continue;
-        };
-        let body: String = body.as_str().split_whitespace().collect();
-        let name = name.as_str();
-        if body.contains(&format!("{name}|{name}")) || body.contains(&format!("{name}&")) {
+impl<'a> Checker<'a> {
+    pub fn new(fence: &'a WriteFence) -> Self {
+        Checker {
+            fence,
+            opaque: None,
+            control: None,
+        }
+    }
+
+    /// What was found besides refusals: a control-file write weighs more than an unknown.
+    pub fn assessment(self) -> CommandAssessment {
+        match (self.control, self.opaque) {
+            (Some(path), _) => CommandAssessment::ControlFile { path },
+            (None, Some(why)) => CommandAssessment::Opaque { why },
+            (None, None) => CommandAssessment::Known,
+        }
+    }
+
+    /// Notes something that cannot be known before the line runs (the first reason is kept).
+    pub fn opaque(&mut self, why: impl Into<String>) {
+        self.opaque.get_or_insert_with(|| why.into());
+    }
+
+    /// Checks `line`, run from `cwd`.
+    pub fn line(&mut self, line: &str, cwd: &Cwd, depth: usize) -> Result<(), GuardDenial> {
+        if depth > MAX_DEPTH {
             return Err(GuardDenial::new(
-                "fork-bomb",
-                "a function that starts copies of itself (fork bomb) exhausts the machine",
+                "nesting-too-deep",
+                "the command nests shells or substitutions too deeply to be checked",
             ));
         }
+        self.script(parse::parse_in(line, cwd.clone()), cwd, depth)
+    }
+
+    fn script(
+        &mut self,
+        script: parse::Script,
+        cwd: &Cwd,
+        depth: usize,
+    ) -> Result<(), GuardDenial> {
+        if script.incomplete {
+            self.opaque("the shell grammar could not read all of the line");
+        }
+        for function in &script.functions {
+            check_fork_bomb(function)?;
+        }
+        for inner in &script.substitutions {
+            if !script.fed.contains(inner) {
+                self.line(inner, cwd, depth + 1)?;
+                continue;
+            }
+            // `tee >(sh)`: the inner line reads what the outer command writes into it.
+            let mut fed = parse::parse_in(inner, cwd.clone());
+            for pipeline in &mut fed.pipelines {
+                if let Some(first) = pipeline.commands.first_mut() {
+                    first.piped = true;
+                }
+            }
+            self.script(fed, cwd, depth + 1)?;
+        }
+        for pipeline in &script.pipelines {
+            check_pipe_to_shell(pipeline)?;
+            for command in &pipeline.commands {
+                self.command(command, depth)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Judges a write to `target` from `cwd`.
+    pub fn write(&mut self, target: &Word, cwd: &Cwd, action: &str) -> Result<(), GuardDenial> {
+        match self.fence.judge(target, cwd) {
+            Place::Allowed => Ok(()),
+            Place::Control(path) => {
+                self.control.get_or_insert(path);
+                Ok(())
+            }
+            Place::Unknown(why) => {
+                self.opaque(why);
+                Ok(())
+            }
+            Place::Outside(resolved) => Err(GuardDenial::new(
+                "write-outside-project",
+                format!(
+                    "`{action} {}` would write to {resolved}, outside the project directory; commands may \
+                     only write inside the project (or under /tmp/ and $PAICLI_HOME's caches)",
+                    target.text
+                ),
+            )),
+        }
+    }
+
+    /// Checks `words` as one command run from `cwd` (for `find -exec`).
+    pub fn words(&mut self, words: Vec<Word>, cwd: &Cwd, depth: usize) -> Result<(), GuardDenial> {
+        let command = SimpleCommand {
+            words,
+            cwd: cwd.clone(),
+            ..SimpleCommand::default()
+        };
+        self.command(&command, depth + 1)
+    }
+
+    fn command(&mut self, command: &SimpleCommand, depth: usize) -> Result<(), GuardDenial> {
+        for redirect in &command.redirects {
+            if writes(redirect) {
+                self.write(&redirect.target, &command.cwd, "redirect output to")?;
+            }
+        }
+        if let Some(first) = command.words.first() {
+            check_elevation(&program_name(&first.text))?;
+        }
+        let real = unwrap(&command.words, &command.cwd);
+        let Some(first) = real.words.first() else {
+            return Ok(());
+        };
+        if first.dynamic {
+            self.opaque(format!(
+                "the command name `{}` is only known when the line runs",
+                first.text
+            ));
+            return Ok(());
+        }
+        let name = program_name(&first.text);
+        check_elevation(&name)?;
+        if let Some(run) = shell_run(&real.words) {
+            return self.shell(run, &name, command, &real.cwd, depth);
+        }
+        let args = &real.words[1..];
+        match name.as_str() {
+            "eval" => {
+                check_fetch_into_shell(args)?;
+                let text: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+                self.line(&text.join(" "), &real.cwd, depth + 1)?;
+                self.opaque("`eval` runs text that is only put together when the line runs");
+                Ok(())
+            }
+            "source" | "." => {
+                check_fetch_into_shell(args)?;
+                match args.first() {
+                    Some(w) if w.process_substitution => self.opaque(format!(
+                        "`{name}` runs the output of a process substitution"
+                    )),
+                    Some(w) if w.dynamic => self.opaque(format!(
+                        "`{name} {}` runs a file whose name is only known when the line runs",
+                        w.text
+                    )),
+                    _ => {}
+                }
+                Ok(())
+            }
+            "alias" if args.iter().any(|a| a.text.contains('=')) => {
+                for (_, value) in args.iter().filter_map(|a| a.text.split_once('=')) {
+                    self.line(value, &real.cwd, depth + 1)?;
+                }
+                self.opaque("`alias` changes what later command names mean");
+                Ok(())
+            }
+            _ => destructive::check(self, &name, args, &real, depth),
+        }
+    }
+
+    /// `bash -c SCRIPT`, `bash FILE`, or a shell reading its script from stdin.
+    fn shell(
+        &mut self,
+        run: ShellRun<'_>,
+        name: &str,
+        command: &SimpleCommand,
+        cwd: &Cwd,
+        depth: usize,
+    ) -> Result<(), GuardDenial> {
+        match run {
+            ShellRun::Script(script) => {
+                check_fetch_into_shell(std::slice::from_ref(script))?;
+                self.line(&script.text, cwd, depth + 1)?;
+                if script.dynamic {
+                    self.opaque(format!(
+                        "the script given to `{name} -c` is only known when the line runs"
+                    ));
+                }
+            }
+            ShellRun::File(file) => {
+                check_fetch_into_shell(std::slice::from_ref(file))?;
+                if file.process_substitution || file.dynamic {
+                    self.opaque(format!(
+                        "`{name}` runs a script that is only known when the line runs"
+                    ));
+                }
+            }
+            ShellRun::Stdin => {
+                for redirect in &command.redirects {
+                    match redirect.op.as_str() {
+                        "<<" | "<<-" | "<<<" => {
+                            // The body is checked for what is refused anyway; it still runs unseen by a person.
+                            self.line(&redirect.target.text, cwd, depth + 1)?;
+                            self.opaque(format!("a script is fed to `{name}` on stdin"));
+                        }
+                        "<" if redirect.target.dynamic => self.opaque(format!(
+                            "`{name}` reads a script whose name is only known when the line runs"
+                        )),
+                        _ => {}
+                    }
+                }
+                if command.piped {
+                    self.opaque(format!(
+                        "`{name}` runs whatever the commands before it in the pipe print"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// True for redirections that write a file (`>`, `>>`, `&>`, `>|`, `<>`, `>&file`), not fd duplication (`2>&1`).
+fn writes(redirect: &parse::Redirect) -> bool {
+    let op = redirect.op.as_str();
+    if !op.contains('>') {
+        return false;
+    }
+    let target = redirect.target.text.as_str();
+    let duplicates = matches!(op, ">&" | "<&" | ">&-")
+        && (target == "-" || target.chars().all(|c| c.is_ascii_digit()));
+    !duplicates
+}
+
+fn check_elevation(name: &str) -> Result<(), GuardDenial> {
+    if ELEVATORS.contains(&name) {
+        return Err(GuardDenial::new(
+            "sudo",
+            format!("`{name}` runs commands with elevated privileges, which paicli never does"),
+        ));
     }
     Ok(())
 }
 
-/// `curl … | sh`, `wget -O- … | bash`, and `bash <(curl …)` / `sh -c "$(curl …)"`.
+/// `name(){ …name|name& … }`: a function that starts copies of itself.
+fn check_fork_bomb(function: &parse::Function) -> Result<(), GuardDenial> {
+    let body: String = function.body.split_whitespace().collect();
+    let name = &function.name;
+    if !name.is_empty()
+        && (body.contains(&format!("{name}|{name}")) || body.contains(&format!("{name}&")))
+    {
+        return Err(GuardDenial::new(
+            "fork-bomb",
+            "a function that starts copies of itself (fork bomb) exhausts the machine",
+        ));
+    }
+    Ok(())
+}
+
+fn pipe_to_shell() -> GuardDenial {
+    GuardDenial::new(
+        "pipe-to-shell",
+        "running a downloaded script directly in a shell (curl/wget piped to sh/bash) is not allowed; \
+         download it to a file inside the project and show it to the user first",
+    )
+}
+
+/// `sh -c "$(curl …)"`, `bash <(curl …)`, `. <(wget …)`, `eval "$(curl …)"`.
+fn check_fetch_into_shell(words: &[Word]) -> Result<(), GuardDenial> {
+    let fetched = words
+        .iter()
+        .flat_map(|w| &w.substitutions)
+        .any(|inner| fetches(inner));
+    if fetched {
+        return Err(pipe_to_shell());
+    }
+    Ok(())
+}
+
+/// `curl … | sh`, `wget -O- … | bash -s`, `curl x | tee f | zsh`.
 fn check_pipe_to_shell(pipeline: &Pipeline) -> Result<(), GuardDenial> {
     let mut downloaded = false;
     for command in &pipeline.commands {
-        let words = texts(command);
-        let real = unwrap_command(&words);
-        let Some(first) = real.first() else { continue };
-        let name = program_name(first);
-        let fetches_in_args = command
-            .words
-            .iter()
-            .flat_map(|w| &w.substitutions)
-            .any(|inner| fetches(inner));
-        if is_shell(&name) && (downloaded || fetches_in_args) {
-            return Err(GuardDenial::new(
-                "pipe-to-shell",
-                "running a downloaded script directly in a shell (curl/wget piped to sh/bash) is not allowed; \
-                 download it to a file inside the project and show it to the user first",
-            ));
+        let real = unwrap(&command.words, &command.cwd);
+        let Some(first) = real.words.first() else {
+            continue;
+        };
+        if downloaded && command.piped && shell_run(&real.words) == Some(ShellRun::Stdin) {
+            return Err(pipe_to_shell());
         }
-        if matches!(name.as_str(), "curl" | "wget") {
+        if is_fetcher(&first.text) {
             downloaded = true;
         }
     }
     Ok(())
 }
 
+fn is_fetcher(word: &str) -> bool {
+    matches!(program_name(word).as_str(), "curl" | "wget")
+}
+
 /// True when a nested line runs curl or wget.
 fn fetches(line: &str) -> bool {
     parse::parse(line).commands().any(|c| {
-        let words = texts(c);
-        unwrap_command(&words)
+        unwrap(&c.words, &c.cwd)
+            .words
             .first()
-            .is_some_and(|w| matches!(program_name(w).as_str(), "curl" | "wget"))
+            .is_some_and(|w| is_fetcher(&w.text))
     })
-}
-
-fn texts(command: &SimpleCommand) -> Vec<String> {
-    command.words.iter().map(|w| w.text.clone()).collect()
-}
-
-fn check_command(
-    command: &SimpleCommand,
-    fence: &WriteFence,
-    depth: usize,
-) -> Result<(), GuardDenial> {
-    for redirect in &command.redirects {
-        let writes = redirect.op.contains('>') && redirect.op != ">&";
-        if writes {
-            fence_target(fence, &redirect.target.text, "redirect output to")?;
-        }
-    }
-    let words = texts(command);
-    if let Some(first) = words.first() {
-        let name = program_name(first);
-        if matches!(name.as_str(), "sudo" | "doas" | "su" | "pkexec") {
-            return Err(GuardDenial::new(
-                "sudo",
-                format!("`{name}` runs commands with elevated privileges, which paicli never does"),
-            ));
-        }
-    }
-    let real = unwrap_command(&words);
-    let Some(first) = real.first() else {
-        return Ok(());
-    };
-    let name = program_name(first);
-    let args = &real[1..];
-    if matches!(name.as_str(), "sudo" | "doas" | "su" | "pkexec") {
-        return Err(GuardDenial::new(
-            "sudo",
-            format!("`{name}` runs commands with elevated privileges, which paicli never does"),
-        ));
-    }
-    if let Some(script) = shell_script(real) {
-        return check_line(script, fence, depth + 1);
-    }
-    match name.as_str() {
-        "eval" => check_line(&args.join(" "), fence, depth + 1),
-        "rm" => check_rm(args, fence),
-        "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink" => {
-            for target in positionals(args) {
-                fence_target(fence, target, &name)?;
-            }
-            Ok(())
-        }
-        "cp" | "mv" | "ln" | "install" | "rsync" => check_copy(&name, args, fence),
-        "chmod" | "chown" | "chgrp" => check_chmod(&name, args, fence),
-        "dd" => check_dd(args, fence),
-        "find" => check_find(args),
-        "shutdown" | "reboot" | "halt" | "poweroff" => Err(power_denial(&name)),
-        "systemctl"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "poweroff" | "reboot" | "halt" | "kexec" | "suspend" | "hibernate"
-                )
-            }) =>
-        {
-            Err(power_denial(&name))
-        }
-        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => Err(power_denial(&name)),
-        n if n.starts_with("mkfs") || n == "mke2fs" || n == "wipefs" => Err(GuardDenial::new(
-            "mkfs",
-            format!("`{n}` formats or wipes a file system"),
-        )),
-        _ => Ok(()),
-    }
-}
-
-fn power_denial(name: &str) -> GuardDenial {
-    GuardDenial::new(
-        "shutdown",
-        format!("`{name}` shuts down or restarts the machine"),
-    )
-}
-
-fn fence_target(fence: &WriteFence, target: &str, action: &str) -> Result<(), GuardDenial> {
-    match fence.outside(target) {
-        None => Ok(()),
-        Some(resolved) => Err(GuardDenial::new(
-            "write-outside-project",
-            format!(
-                "`{action} {target}` would write to {resolved}, outside the project directory; commands may \
-                 only write inside the project (or under /tmp/ and $PAICLI_HOME)"
-            ),
-        )),
-    }
-}
-
-/// Arguments that are not options (everything after `--` counts).
-fn positionals(args: &[String]) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut options_done = false;
-    for a in args {
-        if !options_done && a == "--" {
-            options_done = true;
-        } else if options_done || !a.starts_with('-') || a == "-" {
-            out.push(a.as_str());
-        }
-    }
-    out
-}
-
-/// Short flags (`-rf`) and long ones (`--recursive`) present in `args`.
-fn has_flag(args: &[String], short: &[char], long: &str) -> bool {
-    args.iter().take_while(|a| *a != "--").any(|a| {
-        a == long
-            || (a.starts_with('-')
-                && !a.starts_with("--")
-                && a.chars().skip(1).any(|c| short.contains(&c)))
-    })
-}
-
-/// Targets whose recursive removal or mode change wrecks the system or the user's home: `/`, `/*`, a top-level
-/// directory (`/usr`), `~`, `$HOME`, `..`; and the project itself (`.`, `*`).
-fn catastrophic(target: &str) -> bool {
-    let t = target.trim();
-    let t = t.trim_end_matches("/*").trim_end_matches('*');
-    let t = t.trim_end_matches('/');
-    if matches!(
-        t,
-        "" | "~" | "$HOME" | "${HOME}" | "." | ".." | "./.." | "/." | "/.."
-    ) {
-        return true;
-    }
-    t.starts_with('/') && t.matches('/').count() == 1
-}
-
-fn check_rm(args: &[String], fence: &WriteFence) -> Result<(), GuardDenial> {
-    if args.iter().any(|a| a == "--no-preserve-root") {
-        return Err(GuardDenial::new(
-            "rm-recursive-root",
-            "`rm --no-preserve-root` removes the whole file system",
-        ));
-    }
-    let recursive = has_flag(args, &['r', 'R'], "--recursive");
-    let targets = positionals(args);
-    if recursive && let Some(t) = targets.iter().find(|t| catastrophic(t)) {
-        return Err(GuardDenial::new(
-            "rm-recursive-root",
-            format!(
-                "recursive rm of `{t}` would delete the file system root, a system directory, your home \
-                 directory or the whole project; name the specific subdirectory to remove (e.g. ./target)"
-            ),
-        ));
-    }
-    for t in targets {
-        fence_target(fence, t, "rm")?;
-    }
-    Ok(())
-}
-
-fn check_copy(name: &str, args: &[String], fence: &WriteFence) -> Result<(), GuardDenial> {
-    let mut targets: Vec<&str> = Vec::new();
-    let mut iter = args.iter();
-    while let Some(a) = iter.next() {
-        if a == "-t" || a == "--target-directory" {
-            targets.extend(iter.next().map(String::as_str));
-        } else if let Some(dir) = a.strip_prefix("--target-directory=") {
-            targets.push(dir);
-        }
-    }
-    let pos = positionals(args);
-    if targets.is_empty() && pos.len() >= 2 {
-        targets.extend(pos.last().copied());
-    }
-    if name == "mv" {
-        // Moving a file away deletes it from where it was.
-        targets.extend(pos.iter().take(pos.len().saturating_sub(1)));
-    }
-    for t in targets {
-        fence_target(fence, t, name)?;
-    }
-    Ok(())
-}
-
-fn check_chmod(name: &str, args: &[String], fence: &WriteFence) -> Result<(), GuardDenial> {
-    let pos = positionals(args);
-    let has_reference = args.iter().any(|a| a.starts_with("--reference"));
-    let targets = if has_reference {
-        &pos[..]
-    } else {
-        pos.get(1..).unwrap_or(&[])
-    };
-    if has_flag(args, &['R'], "--recursive")
-        && let Some(t) = targets.iter().find(|t| catastrophic(t))
-    {
-        return Err(GuardDenial::new(
-            "chmod-recursive-root",
-            format!(
-                "recursive `{name}` of `{t}` changes permissions of the whole system, home or project"
-            ),
-        ));
-    }
-    for t in targets {
-        fence_target(fence, t, name)?;
-    }
-    Ok(())
-}
-
-fn check_dd(args: &[String], fence: &WriteFence) -> Result<(), GuardDenial> {
-    for a in args {
-        if let Some(out) = a.strip_prefix("of=") {
-            if out.starts_with("/dev/") && out != "/dev/null" {
-                return Err(GuardDenial::new(
-                    "dd-device",
-                    format!("`dd of={out}` writes straight to a device and can destroy a disk"),
-                ));
-            }
-            fence_target(fence, out, "dd of=")?;
-        }
-    }
-    Ok(())
-}
-
-fn check_find(args: &[String]) -> Result<(), GuardDenial> {
-    let starts = args
-        .iter()
-        .take_while(|a| !(a.starts_with('-') || a.starts_with('(') || a.starts_with('!')));
-    for s in starts {
-        let t = s.trim_end_matches('/');
-        if matches!(t, "" | "~" | "$HOME" | "${HOME}") {
-            return Err(GuardDenial::new(
-                "find-root",
-                format!(
-                    "`find {s}` walks the whole file system or home directory; search inside the project \
-                     (e.g. `find . -name ...`) instead"
-                ),
-            ));
-        }
-    }
-    Ok(())
 }

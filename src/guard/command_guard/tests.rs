@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use super::*;
 
+mod variants;
+
 /// The verdict table: `None` = allowed, `Some(rule)` = denied by that rule.
 const CASES: &[(&str, Option<&str>)] = &[
     // rm in all its spellings
@@ -116,7 +118,7 @@ const CASES: &[(&str, Option<&str>)] = &[
 
 fn guard(root: &std::path::Path) -> CommandGuard {
     let path_guard = PathGuard::new(root).unwrap();
-    CommandGuard::new(Arc::new(path_guard), Vec::new())
+    CommandGuard::new(Arc::new(path_guard), None)
 }
 
 #[test]
@@ -146,15 +148,51 @@ fn a_symlink_out_of_the_project_does_not_open_a_way_out() {
 }
 
 #[test]
-fn extra_roots_such_as_paicli_home_are_writable() {
+fn only_the_caches_of_paicli_home_are_writable() {
     let dir = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     let g = CommandGuard::new(
         Arc::new(PathGuard::new(dir.path()).unwrap()),
-        vec![home.path().to_path_buf()],
+        Some(home.path().to_path_buf()),
     );
-    let line = format!("echo x > {}/notes.txt", home.path().display());
-    assert!(g.check(&line).is_ok());
+    let h = home.path().display();
+    for cache in [
+        "logs",
+        "tool-outputs",
+        "index",
+        "cache",
+        "snapshots",
+        "exports",
+    ] {
+        let line = format!("echo x > {h}/{cache}/notes.txt");
+        assert_eq!(g.check(&line), Ok(CommandAssessment::Known), "{line}");
+    }
+    for outside in ["notes.txt", "skills/x.md", "commands/c.md", "memory/m.md"] {
+        let line = format!("echo x > {h}/{outside}");
+        assert_eq!(
+            g.check(&line).unwrap_err().rule,
+            "write-outside-project",
+            "{line}"
+        );
+    }
+    for control in [
+        "config.toml",
+        "mcp.json",
+        "mcp-trust.json",
+        "approvals.json",
+    ] {
+        let line = format!("echo x > {h}/{control}");
+        let expected = CommandAssessment::ControlFile {
+            path: home
+                .path()
+                .canonicalize()
+                .unwrap()
+                .join(control)
+                .display()
+                .to_string(),
+        };
+        assert_eq!(g.check(&line), Ok(expected), "{line}");
+    }
 }
 
 #[test]

@@ -150,7 +150,7 @@ fn all_commands(line: &str) -> Vec<Vec<String>> {
         out.extend(
             script
                 .commands()
-                .map(|c| c.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>())
+                .map(parse::SimpleCommand::texts)
                 .filter(|w| !w.is_empty()),
         );
     }

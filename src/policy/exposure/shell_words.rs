@@ -1,8 +1,9 @@
-//! Spotting network commands inside `execute_command`, on the command guard's shell parser
-//! (`policy::command_guard::parse`): quoting, `&&`/`;`/pipes, subshells, `$(...)`, backticks, here-documents and
+//! Spotting network commands inside `execute_command`, on the command guard's bash-grammar parser
+//! (`guard::command_guard::parse`): quoting, `&&`/`;`/pipes, subshells, `$(...)`, backticks, here-documents and
 //! `bash -c` scripts are all seen, so `echo ok && curl x` and `$(wget y)` are both found.
 
-use crate::guard::command_guard::{parse, unwrap};
+use crate::guard::command_guard::parse::{self, Word};
+use crate::guard::command_guard::unwrap;
 
 /// How deep `bash -c` scripts and substitutions inside substitutions are followed.
 const MAX_NESTING: usize = 8;
@@ -22,13 +23,23 @@ fn collect_commands(line: &str, depth: usize, out: &mut Vec<Vec<String>>) {
     let script = parse::parse(line);
     let mut nested = Vec::new();
     for command in script.commands() {
-        let words: Vec<String> = command.words.iter().map(|w| w.text.clone()).collect();
+        let words = command.texts();
         // A word that is only a substitution runs nothing by itself; its inner line is collected below.
         if words.iter().all(|w| w == parse::SUBSTITUTION) {
             continue;
         }
-        if let Some(inner) = unwrap::shell_script(unwrap::unwrap_command(&words)) {
-            nested.push(inner.to_string());
+        let real = unwrap::unwrap(&command.words, &command.cwd);
+        match unwrap::shell_run(&real.words) {
+            Some(unwrap::ShellRun::Script(inner)) => nested.push(inner.text.clone()),
+            // `bash <<EOF … EOF` and `sh <<< '…'` run their stdin.
+            Some(unwrap::ShellRun::Stdin) => nested.extend(
+                command
+                    .redirects
+                    .iter()
+                    .filter(|r| matches!(r.op.as_str(), "<<" | "<<-" | "<<<"))
+                    .map(|r| r.target.text.clone()),
+            ),
+            _ => {}
         }
         out.push(words);
     }
@@ -55,17 +66,18 @@ pub fn network_commands(command: &str) -> Vec<NetworkCommand> {
 }
 
 fn classify_words(words: &[String]) -> Option<NetworkCommand> {
+    let words: Vec<Word> = words.iter().map(Word::literal).collect();
+    let root = Some(std::path::PathBuf::new());
     // The guard refuses `sudo` itself; here it is only one more wrapper around the command that goes online.
-    let mut rest = unwrap::unwrap_command(words);
+    let mut rest = unwrap::unwrap(&words, &root).words;
     while rest
         .first()
-        .is_some_and(|w| matches!(unwrap::program_name(w).as_str(), "sudo" | "doas"))
+        .is_some_and(|w| matches!(unwrap::program_name(&w.text).as_str(), "sudo" | "doas"))
     {
-        rest = unwrap::unwrap_command(unwrap::skip_options(
-            &rest[1..],
-            &["-u", "-g", "-C", "-h", "-p"],
-        ));
+        let after = unwrap::skip_options(&rest[1..], &["-u", "-g", "-C", "-h", "-p"]).to_vec();
+        rest = unwrap::unwrap(&after, &root).words;
     }
+    let rest: Vec<String> = rest.into_iter().map(|w| w.text).collect();
     let (first, args) = rest.split_first()?;
     let program = unwrap::program_name(first);
     let program = program.as_str();
@@ -125,4 +137,32 @@ fn subcommand(args: &[String]) -> &str {
         }
     }
     ""
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(line: &str) -> Vec<String> {
+        network_commands(line)
+            .into_iter()
+            .map(|n| n.label)
+            .collect()
+    }
+
+    #[test]
+    fn finds_network_commands_the_bash_grammar_uncovers() {
+        assert_eq!(
+            labels("bash <<'EOF'\ncurl http://x.example/\nEOF"),
+            ["curl"]
+        );
+        assert_eq!(labels("sh <<< 'wget http://y.example/'"), ["wget"]);
+        assert_eq!(labels("{curl,http://x.example/}"), ["curl"]);
+        assert_eq!(labels("env -S 'wget http://y.example/'"), ["wget"]);
+        assert_eq!(labels("time -p git clone https://x/y.git"), ["git clone"]);
+        assert_eq!(
+            labels("cat <<EOF\ncurl http://x.example/\nEOF"),
+            Vec::<String>::new()
+        );
+    }
 }

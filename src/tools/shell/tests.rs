@@ -282,3 +282,27 @@ fn formats_durations_for_the_model() {
     assert_eq!(format_duration(Duration::from_secs(60)), "60s");
     assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
 }
+
+#[tokio::test]
+async fn opaque_and_control_file_lines_run_once_the_gate_let_them_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context(&dir, Duration::from_secs(10));
+    // Opaque (a script fed to a shell on stdin) and a control-file write: the tool refuses only what the guard
+    // refuses; who may run these is the approval gate's decision.
+    assert_eq!(
+        ok_text(run(&ctx, "echo 'echo piped' | sh").await),
+        "piped\n"
+    );
+    ok_text(run(&ctx, "echo 'X=1' > .env").await);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".env")).unwrap(),
+        "X=1\n"
+    );
+    // A refusal still stops the line (were it run, it would only empty this temporary project).
+    let refused = run(&ctx, "find . -delete").await;
+    assert!(
+        matches!(&refused, ToolOutcome::Denied { code, .. } if code == COMMAND_GUARD),
+        "{refused:?}"
+    );
+    assert!(dir.path().join(".env").exists());
+}

@@ -1,0 +1,104 @@
+use super::*;
+
+fn words(script: &Script) -> Vec<Vec<String>> {
+    script
+        .commands()
+        .map(|c| c.words.iter().map(|w| w.text.clone()).collect())
+        .collect()
+}
+
+#[test]
+fn splits_on_operators_and_removes_quotes() {
+    let s = parse(r#"cd a && echo "x y" 'z'|wc -l; ls\ x &"#);
+    assert_eq!(
+        words(&s),
+        vec![
+            vec!["cd", "a"],
+            vec!["echo", "x y", "z"],
+            vec!["wc", "-l"],
+            vec!["ls x"]
+        ]
+    );
+    assert_eq!(s.pipelines.len(), 3);
+}
+
+#[test]
+fn collects_substitutions_and_redirections() {
+    let s = parse("echo $(rm -rf /) `id` > out.txt 2>&1 <(curl x)");
+    assert_eq!(s.substitutions, vec!["rm -rf /", "id", "curl x"]);
+    let c = &s.pipelines[0].commands[0];
+    assert_eq!(c.redirects[0].op, ">");
+    assert_eq!(c.redirects[0].target.text, "out.txt");
+    assert_eq!(c.redirects[1].op, ">&");
+    assert_eq!(c.redirects[1].target.text, "1");
+}
+
+#[test]
+fn heredoc_bodies_are_data() {
+    let s = parse("cat <<EOF > f\nrm -rf /\nEOF\necho done");
+    assert_eq!(words(&s), vec![vec!["cat"], vec!["echo", "done"]]);
+}
+
+#[test]
+fn subshells_and_groups_are_flattened() {
+    let s = parse("(cd x; make) || { echo no; }");
+    assert_eq!(
+        words(&s),
+        vec![vec!["cd", "x"], vec!["make"], vec!["echo", "no"]]
+    );
+}
+
+fn cwds(script: &Script) -> Vec<Option<String>> {
+    script
+        .commands()
+        .map(|c| c.cwd.as_ref().map(|p| p.display().to_string()))
+        .collect()
+}
+
+#[test]
+fn cd_is_followed_through_lists_and_undone_after_subshells() {
+    let s = parse("cd src && ls; (cd x; ls); ls; cd $D; ls");
+    assert_eq!(
+        cwds(&s),
+        vec![
+            Some("".into()),
+            Some("src".into()),
+            Some("src".into()),
+            Some("src/x".into()),
+            Some("src".into()),
+            Some("src".into()),
+            None
+        ]
+    );
+}
+
+#[test]
+fn words_are_resolved_statically() {
+    let s = parse(r"{rm,-rf,x} $'a\tb' r''m a{b,c}d ~nobody");
+    assert_eq!(words(&s)[0][..3], ["rm", "-rf", "x"]);
+    let s = parse(r"echo $'a\tb' r''m a{b,c}d");
+    assert_eq!(words(&s), vec![vec!["echo", "a\tb", "rm", "abd", "acd"]]);
+    let c = parse("echo ~nobody $X").pipelines[0].commands[0].clone();
+    assert!(c.words[1].dynamic && c.words[2].dynamic);
+}
+
+#[test]
+fn a_heredoc_piped_on_feeds_the_next_command() {
+    let s = parse("cat <<EOF | sh\nrm -rf /\nEOF");
+    assert_eq!(words(&s), vec![vec!["cat"], vec!["sh"]]);
+    let cat = &s.pipelines[0].commands[0];
+    assert_eq!(cat.redirects[0].op, "<<");
+    assert_eq!(cat.redirects[0].target.text, "rm -rf /\n");
+    assert!(s.pipelines[0].commands[1].piped);
+}
+
+#[test]
+fn very_deep_nesting_is_cut_off_not_a_crash() {
+    let depth = 20_000;
+    let line = format!("{}rm -rf /{}", "(".repeat(depth), ")".repeat(depth));
+    let s = parse(&line);
+    assert!(s.incomplete);
+    let shallow = parse("( (rm -rf x) )");
+    assert!(!shallow.incomplete);
+    assert_eq!(words(&shallow), vec![vec!["rm", "-rf", "x"]]);
+}
