@@ -2,6 +2,7 @@
 //! (SSRF) checks and redaction. A leaf layer: it uses only `protocol` and `config`.
 
 pub mod command_guard;
+pub mod constant_regex;
 pub mod control_files;
 pub mod network;
 pub mod path_guard;
