@@ -1,6 +1,7 @@
 //! Runs the release binary against the scripted model server and prints the numbers paicli is held to:
 //! process start → first request, peak RSS of a hello-edit run, the client's gap between a tool result and the
-//! next request over a 20-turn session, and the size of the first request.
+//! next request over a 20-turn session, the size of the first request, and `grep_code` against `rg` on a large
+//! tree (the crate sources in the cargo registry).
 //!
 //! Run with `scripts/bench` (or `cargo bench --bench agent`). It prints; it never fails on a number.
 
@@ -21,6 +22,11 @@ const PAICLI: &str = env!("CARGO_BIN_EXE_paicli");
 const HELLO: &str = "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"Hello World\");\n    }\n}\n";
 const STARTUP_RUNS: usize = 15;
 const SESSION_TURNS: usize = 20;
+const SEARCH_RUNS: usize = 5;
+/// Files a tree needs for the search case to say something about ripgrep speed.
+const SEARCH_MIN_FILES: usize = 10_000;
+/// A literal no source file contains (split so this file does not contain it either, should it be searched).
+const ABSENT: [&str; 2] = ["paicli_bench_", "absent_literal_7d1f"];
 
 fn main() {
     // `cargo bench` passes `--bench`; any other argument is not ours to interpret.
@@ -38,17 +44,17 @@ fn main() {
     report(
         "process start → first request, median of 15 (ms)",
         ms(median(&startup)),
-        15.0,
+        8.0,
     );
     report(
         "process start → first request, best of 15 (ms)",
         ms(*startup.iter().min().unwrap()),
-        15.0,
+        8.0,
     );
     report(
         "peak RSS, hello-edit run (KB)",
         peak_rss_kb as f64,
-        20.0 * 1024.0,
+        18.0 * 1024.0,
     );
     report(
         "client gap tool result → next request, median of 20 (ms)",
@@ -71,6 +77,7 @@ fn main() {
         f64::NAN,
     );
     report("hello-edit run, wall clock (ms)", hello_ms, f64::NAN);
+    search_vs_rg(home.path());
 }
 
 fn paicli(project: &Path, home: &Path, server: &ScriptedServer, task: &str) -> Command {
@@ -155,6 +162,118 @@ fn session_gaps(project: &Path, home: &Path) -> Vec<Duration> {
             requests[i + 1].received_at.duration_since(reply_done)
         })
         .collect()
+}
+
+/// `grep_code` for an absent literal over the cargo registry's crate sources, against `rg` on the same tree.
+fn search_vs_rg(home: &Path) {
+    let Some(tree) = registry_sources() else {
+        println!("  search: no cargo registry sources found (set CARGO_HOME); skipped");
+        return;
+    };
+    let files = count_files(&tree);
+    if files < SEARCH_MIN_FILES {
+        println!(
+            "  search: {} holds {files} files, fewer than {SEARCH_MIN_FILES}; skipped",
+            tree.display()
+        );
+        return;
+    }
+    let literal = ABSENT.concat();
+    let rg_available = Command::new("rg").arg("--version").output().is_ok();
+    // One run of each first, so both read from a warm page cache.
+    grep_code_once(&tree, home, &literal);
+    let grep: Vec<Duration> = (0..SEARCH_RUNS)
+        .map(|_| grep_code_once(&tree, home, &literal))
+        .collect();
+    println!("  search tree: {} ({files} files)", tree.display());
+    report(
+        "grep_code, absent literal, median of 5 (ms)",
+        ms(median(&grep)),
+        f64::NAN,
+    );
+    if !rg_available {
+        println!("  rg not found (scripts/bench installs ripgrep); no comparison");
+        return;
+    }
+    rg_once(&tree, &literal);
+    let rg: Vec<Duration> = (0..SEARCH_RUNS).map(|_| rg_once(&tree, &literal)).collect();
+    report(
+        "rg, same literal and tree, median of 5 (ms)",
+        ms(median(&rg)),
+        f64::NAN,
+    );
+    report("grep_code / rg", ms(median(&grep)) / ms(median(&rg)), 1.3);
+}
+
+/// `$CARGO_HOME/registry/src` (default `~/.cargo`): every unpacked crate this machine has built with.
+fn registry_sources() -> Option<std::path::PathBuf> {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))?;
+    let src = cargo_home.join("registry").join("src");
+    src.is_dir().then_some(src)
+}
+
+fn count_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => count_files(&entry.path()),
+            Ok(t) if t.is_file() => 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The client's gap around one `grep_code` call: from the reply that asks for it to the request carrying its
+/// result, so process start-up is not counted.
+fn grep_code_once(tree: &Path, home: &Path, literal: &str) -> Duration {
+    let server = ScriptedServer::start();
+    let call = server.push(Reply::tool_calls([(
+        "call_1",
+        "grep_code",
+        json!({"pattern": literal}),
+    )]));
+    server.push(Reply::text("none found"));
+    let status = paicli(tree, home, &server, "search").status().unwrap();
+    assert!(status.success(), "search run failed: {status}");
+    let requests = server.chat_requests();
+    let result = requests[1].body["messages"].to_string();
+    assert!(
+        result.contains("No matches"),
+        "grep_code did not finish: {result}"
+    );
+    requests[1]
+        .received_at
+        .duration_since(call.last_sent_at().unwrap())
+}
+
+/// One `rg` process over the same files `grep_code` searches (hidden files, ignore files outside git too).
+fn rg_once(tree: &Path, literal: &str) -> Duration {
+    let started = Instant::now();
+    let status = Command::new("rg")
+        .args([
+            "--hidden",
+            "--no-require-git",
+            "--fixed-strings",
+            "--quiet",
+            literal,
+        ])
+        .arg(tree)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    let elapsed = started.elapsed();
+    // rg exits 1 when nothing matched, which is the point.
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "rg found the absent literal or failed"
+    );
+    elapsed
 }
 
 /// The largest resident set of any child waited for so far, in KB (Linux reports KB).

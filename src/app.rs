@@ -283,6 +283,9 @@ pub fn build_lsp(config: &Config) -> Option<Arc<LspManager>> {
         .then(|| Arc::new(LspManager::new(&config.project_root, &config.lsp)))
 }
 
+/// Log lines queued for the writer thread before new ones are dropped.
+const LOG_QUEUE_LINES: usize = 4096;
+
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`
 /// (default `info`). Keep the returned guard alive until exit so buffered lines are written.
 pub fn init_logging(config: &Config) -> Option<tracing_appender::non_blocking::WorkerGuard> {
@@ -294,7 +297,11 @@ pub fn init_logging(config: &Config) -> Option<tracing_appender::non_blocking::W
         .max_log_files(7)
         .build(&dir)
         .ok()?;
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+    // The default queue of 128k lines is allocated and touched up front: ~4 MB and a millisecond or two of page
+    // faults before the first request. A session logs far less than this between two writes of the worker.
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_QUEUE_LINES)
+        .finish(appender);
     let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt()

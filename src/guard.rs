@@ -3,6 +3,7 @@
 //! `protocol` and `config`.
 
 pub mod command_guard;
+pub mod constant_regex;
 pub mod control_files;
 pub mod network;
 pub mod path_guard;

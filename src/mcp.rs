@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod content;
+mod http_client;
 pub mod manager;
 pub mod mentions;
 pub mod names;

@@ -10,6 +10,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::budget::RUNAWAY_REMINDER_THRESHOLD;
+use crate::guard::constant_regex::constant_regex;
 use crate::tools::ToolOutcome;
 
 /// Longest error text used as its own family when no known family matches.
@@ -18,26 +19,40 @@ const MAX_ERROR_KEY_CHARS: usize = 1024;
 const PING_PONG_STEPS: usize = 4;
 
 /// Error families, tried in order.
+const FAMILY_PATTERNS: [(&str, &str); 8] = [
+    ("timeout", r"(?i)time[d ]?\s*out|deadline exceeded"),
+    ("rate_limit", r"(?i)rate.?limit|too many requests|\b429\b"),
+    (
+        "network",
+        r"(?i)connection (refused|reset|closed)|network|dns|unreachable|broken pipe",
+    ),
+    (
+        "auth",
+        r"(?i)unauthori[sz]ed|authenticat|\b401\b|api key|forbidden|\b403\b",
+    ),
+    (
+        "permission",
+        r"(?i)permission denied|not permitted|access denied|read-only",
+    ),
+    (
+        "not_found",
+        r"(?i)not found|no such file|does not exist|\b404\b|cannot find",
+    ),
+    (
+        "invalid_argument",
+        r"(?i)invalid|missing (required )?(parameter|argument)|must be|expected .* got|not unique|no match",
+    ),
+    (
+        "process_exit",
+        r"(?i)exit(ed)? (code|status)|non-zero|exit \d+",
+    ),
+];
+
 static FAMILIES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    [
-        ("timeout", r"(?i)time[d ]?\s*out|deadline exceeded"),
-        ("rate_limit", r"(?i)rate.?limit|too many requests|\b429\b"),
-        (
-            "network",
-            r"(?i)connection (refused|reset|closed)|network|dns|unreachable|broken pipe",
-        ),
-        ("auth", r"(?i)unauthori[sz]ed|authenticat|\b401\b|api key|forbidden|\b403\b"),
-        ("permission", r"(?i)permission denied|not permitted|access denied|read-only"),
-        ("not_found", r"(?i)not found|no such file|does not exist|\b404\b|cannot find"),
-        (
-            "invalid_argument",
-            r"(?i)invalid|missing (required )?(parameter|argument)|must be|expected .* got|not unique|no match",
-        ),
-        ("process_exit", r"(?i)exit(ed)? (code|status)|non-zero|exit \d+"),
-    ]
-    .into_iter()
-    .filter_map(|(name, pattern)| Regex::new(pattern).ok().map(|re| (name, re)))
-    .collect()
+    FAMILY_PATTERNS
+        .into_iter()
+        .map(|(name, pattern)| (name, constant_regex(pattern)))
+        .collect()
 });
 
 /// One finished call as the guard sees it.
@@ -181,6 +196,14 @@ pub fn error_family(reason: &str) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::guard::constant_regex::broken_patterns;
+
+    #[test]
+    fn every_error_family_pattern_compiles() {
+        let broken = broken_patterns(FAMILY_PATTERNS.iter().map(|(_, pattern)| *pattern));
+        assert!(broken.is_empty(), "{broken:#?}");
+        assert_eq!(FAMILIES.len(), FAMILY_PATTERNS.len());
+    }
 
     fn ok() -> ToolOutcome {
         ToolOutcome::ok("fine")

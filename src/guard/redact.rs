@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::constant_regex::constant_regex;
+
 /// What a secret is replaced with.
 pub const MASK: &str = "***";
 
@@ -14,10 +16,13 @@ const MIN_SECRET_LEN: usize = 6;
 /// Stops a secret value at whitespace, quotes, a JSON escape or a shell separator.
 const VALUE: &str = r#"[^\s"'\\&;,|<>]+"#;
 
-static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+/// The secret patterns and their replacements (built around [`VALUE`]).
+fn pattern_sources() -> [(String, &'static str); 3] {
     [
         (
-            format!(r"(?i)(\bauthorization\\?\x22?\s*[:=]\s*\\?\x22?)(?:(?:bearer|basic|token)\s+)?{VALUE}"),
+            format!(
+                r"(?i)(\bauthorization\\?\x22?\s*[:=]\s*\\?\x22?)(?:(?:bearer|basic|token)\s+)?{VALUE}"
+            ),
             "${1}***",
         ),
         (format!(r"(?i)(\bbearer\s+){VALUE}"), "${1}***"),
@@ -28,9 +33,13 @@ static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
             "${1}***",
         ),
     ]
-    .into_iter()
-    .filter_map(|(p, r)| Regex::new(&p).ok().map(|re| (re, r)))
-    .collect()
+}
+
+static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    pattern_sources()
+        .into_iter()
+        .map(|(pattern, replacement)| (constant_regex(&pattern), replacement))
+        .collect()
 });
 
 /// Redacts secrets in text.
@@ -70,6 +79,15 @@ impl Redactor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guard::constant_regex::broken_patterns;
+
+    #[test]
+    fn every_secret_pattern_compiles() {
+        let sources = pattern_sources();
+        let broken = broken_patterns(sources.iter().map(|(pattern, _)| pattern.as_str()));
+        assert!(broken.is_empty(), "{broken:#?}");
+        assert_eq!(PATTERNS.len(), sources.len());
+    }
 
     fn redact(text: &str) -> String {
         Redactor::new(["sk-live-1234567890".to_string(), "abc".to_string()]).redact(text)

@@ -3,6 +3,7 @@
 mod attempt;
 pub mod http_error;
 pub mod request;
+pub mod tls;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -49,20 +50,21 @@ pub struct OpenAiClient {
 impl OpenAiClient {
     /// A client for `provider`; fails on an API key or extra header that cannot be sent over HTTP.
     pub fn new(provider: ResolvedProvider, options: ClientOptions) -> Result<Self, LlmError> {
-        let mut builder = reqwest::Client::builder()
+        let url = provider.chat_url();
+        if url.starts_with("https:") {
+            // The first request needs the system roots; read them while the session is still being set up.
+            tls::warm_up();
+        }
+        let http = tls::client_builder(provider.force_http1)
             .connect_timeout(options.connect_timeout)
             // Requests are written in pieces; without this each one can stall on Nagle + delayed ACK.
             .tcp_nodelay(true)
             .user_agent(concat!("paicli/", env!("CARGO_PKG_VERSION")))
-            .default_headers(default_headers(&provider)?);
-        if provider.force_http1 {
-            builder = builder.http1_only();
-        }
-        let http = builder
+            .default_headers(default_headers(&provider)?)
             .build()
             .map_err(|e| LlmError::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(OpenAiClient {
-            url: provider.chat_url(),
+            url,
             provider,
             options,
             http,

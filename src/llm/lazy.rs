@@ -1,5 +1,6 @@
-//! An `LlmClient` built on first use. Building a client loads the system's TLS roots (milliseconds and a few MB),
-//! so a client that a session may never need, such as the approval classifier's, should not pay that at start-up.
+//! An `LlmClient` built on first use, for a client a session may never need (the approval classifier's). The
+//! system's TLS roots are not the cost any more (`client::tls` loads them once, on the first handshake); this
+//! keeps start-up from building a connection pool and resolving a provider nobody may ask.
 
 use async_trait::async_trait;
 use tokio::sync::OnceCell;

@@ -5,8 +5,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::LlmError;
-use super::client::bearer;
 use super::client::http_error::{error_from_json_body, error_from_status};
+use super::client::{bearer, tls};
 use super::providers::ResolvedProvider;
 
 /// Most model ids kept from one listing.
@@ -17,7 +17,7 @@ pub async fn list_models(
     provider: &ResolvedProvider,
     timeout: Duration,
 ) -> Result<Vec<String>, LlmError> {
-    let http = reqwest::Client::builder()
+    let http = tls::client_builder(false)
         .timeout(timeout)
         .connect_timeout(timeout)
         .user_agent(concat!("paicli/", env!("CARGO_PKG_VERSION")))

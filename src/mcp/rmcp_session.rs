@@ -21,6 +21,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 
 use super::config::Launch;
+use super::http_client::mcp_http_client;
 use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
 use super::stderr_ring::StderrRing;
 
@@ -95,7 +96,8 @@ pub async fn connect(
                 }
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom);
-                let transport = StreamableHttpClientTransport::from_config(config);
+                let transport =
+                    StreamableHttpClientTransport::with_client(mcp_http_client()?, config);
                 handler
                     .serve(transport)
                     .await

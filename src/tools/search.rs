@@ -3,6 +3,7 @@
 mod glob;
 mod grep;
 mod report;
+mod scan;
 mod walk;
 
 pub use glob::GlobFiles;

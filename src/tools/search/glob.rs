@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 use super::clamp_arg;
-use super::walk::{PathGlob, walk_files};
+use super::walk::{PathGlob, walk_parallel};
 use crate::tools::fs::{Param, display, guard_outcome, object_schema, run_blocking};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
@@ -80,18 +80,19 @@ pub(super) fn glob_files(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcom
     let max = clamp_arg(args.int("max_results"), DEFAULT_RESULTS, 1, MAX_RESULTS);
     let glob = PathGlob::new(pattern)
         .map_err(|err| ToolOutcome::failed(format!("invalid glob pattern `{pattern}`: {err}")))?;
-    let mut found = Vec::new();
-    for file in walk_files(&base) {
-        if ctx.cancel.is_cancelled() {
-            found.sort();
-            return Ok(ToolOutcome::Cancelled {
-                partial: found.join("\n"),
-            });
-        }
-        let rel_to_base = file.strip_prefix(&base).unwrap_or(&file);
-        if glob.is_match(rel_to_base) {
-            found.push(display(ctx, &file));
-        }
+    let walked = walk_parallel(base.as_path(), Some(&glob), &ctx.cancel, |_, _: &mut ()| {
+        Some(())
+    });
+    let mut found: Vec<String> = walked
+        .found
+        .iter()
+        .map(|(file, ())| display(ctx, file))
+        .collect();
+    if walked.cancelled {
+        found.sort();
+        return Ok(ToolOutcome::Cancelled {
+            partial: found.join("\n"),
+        });
     }
     found.sort();
     Ok(ToolOutcome::ok(render(

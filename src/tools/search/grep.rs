@@ -1,21 +1,17 @@
 //! `grep_code`: lines matching a literal or regex, with context and suggested reads (format in `report`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use async_trait::async_trait;
-use regex::{Regex, RegexBuilder};
 use serde_json::{Map, Value};
 
 use super::clamp_arg;
 use super::glob::search_base;
 use super::report::{FileMatches, render};
-use super::walk::{PathGlob, walk_files};
-use crate::tools::fs::text::{SNIFF_BYTES, classify, decode_lossy};
+use super::scan::{Pattern, Scanner, compile, read_lines};
+use super::walk::{PathGlob, Walked, walk_parallel};
 use crate::tools::fs::{Param, display, object_schema, run_blocking};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
-
-/// Files bigger than this are skipped (generated bundles, logs, data dumps).
-const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
 const PARAMS: &[Param] = &[
     (
@@ -90,7 +86,7 @@ impl Tool for GrepCode {
 
 /// The validated search settings.
 struct Search {
-    regex: Regex,
+    pattern: Pattern,
     context: usize,
     max_results: usize,
     head_limit: usize,
@@ -106,7 +102,7 @@ pub(super) fn grep_code(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome
     }
     let is_regex = args.bool("regex").unwrap_or(false);
     let search = Search {
-        regex: compile(
+        pattern: compile(
             pattern,
             is_regex,
             args.bool("case_sensitive").unwrap_or(true),
@@ -124,41 +120,15 @@ pub(super) fn grep_code(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome
         ),
         None => None,
     };
-    let candidates = candidate_files(&base, glob.as_ref(), ctx)?;
-    let mut found: Vec<FileMatches> = Vec::new();
-    let mut total = 0;
-    let mut cut = Vec::new();
-    for file in candidates {
-        if ctx.cancel.is_cancelled() {
-            return Ok(ToolOutcome::Cancelled {
-                partial: render(&found, search.context, search.max_chars, cut),
-            });
-        }
-        if total >= search.max_results {
-            cut.push(format!("max_results={} reached", search.max_results));
-            break;
-        }
-        let allowed = search.head_limit.min(search.max_results - total);
-        let Some((lines, hits, more)) = scan_file(&file, &search.regex, allowed) else {
-            continue;
+    let walked = find_hits(&base, glob.as_ref(), &search, ctx)?;
+    let (found, cut) = collect(&walked, &search, ctx);
+    if walked.cancelled || ctx.cancel.is_cancelled() {
+        let partial = if found.is_empty() {
+            String::new()
+        } else {
+            render(&found, search.context, search.max_chars, cut)
         };
-        if more && allowed == search.head_limit {
-            push_once(
-                &mut cut,
-                format!("head_limit={} per file reached", search.head_limit),
-            );
-        } else if more {
-            push_once(
-                &mut cut,
-                format!("max_results={} reached", search.max_results),
-            );
-        }
-        total += hits.len();
-        found.push(FileMatches {
-            rel: display(ctx, &file),
-            lines,
-            hits,
-        });
+        return Err(ToolOutcome::Cancelled { partial });
     }
     if found.is_empty() {
         return Ok(ToolOutcome::ok(no_match(
@@ -175,30 +145,23 @@ pub(super) fn grep_code(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome
     )))
 }
 
-fn compile(pattern: &str, is_regex: bool, case_sensitive: bool) -> Result<Regex, ToolOutcome> {
-    let source = if is_regex {
-        pattern.to_string()
-    } else {
-        regex::escape(pattern)
-    };
-    RegexBuilder::new(&source)
-        .case_insensitive(!case_sensitive)
-        .build()
-        .map_err(|err| {
-            ToolOutcome::failed(format!(
-                "invalid regex `{pattern}`: {err}\nfix the pattern, or set regex=false to search for it literally"
-            ))
-        })
-}
-
-/// The files to search: `base` itself when it is a file, else the walk filtered by `glob`.
-fn candidate_files(
+/// Hit lines per file, in walk order: `base` itself when it is a file, else a parallel walk filtered by `glob`.
+///
+/// Each file keeps one hit more than `head_limit`, so the caller can tell that hits were left out.
+fn find_hits(
     base: &Path,
     glob: Option<&PathGlob>,
+    search: &Search,
     ctx: &ToolContext,
-) -> Result<Vec<PathBuf>, ToolOutcome> {
+) -> Result<Walked<Vec<usize>>, ToolOutcome> {
+    let limit = search.head_limit + 1;
     if base.is_file() {
-        return Ok(vec![base.to_path_buf()]);
+        let hits = Scanner::default().hits(&ctx.guard, base, &search.pattern, limit);
+        return Ok(Walked {
+            found: hits.map(|h| (base.to_path_buf(), h)).into_iter().collect(),
+            last: Some(base.to_path_buf()),
+            cancelled: false,
+        });
     }
     if !base.is_dir() {
         return Err(ToolOutcome::failed(format!(
@@ -206,45 +169,67 @@ fn candidate_files(
             display(ctx, base)
         )));
     }
-    let mut files = Vec::new();
-    for file in walk_files(base) {
-        if ctx.cancel.is_cancelled() {
-            return Err(ToolOutcome::Cancelled {
-                partial: String::new(),
-            });
-        }
-        let rel = file.strip_prefix(base).unwrap_or(&file);
-        if glob.is_none_or(|g| g.is_match(rel)) {
-            files.push(file);
-        }
-    }
-    Ok(files)
+    Ok(walk_parallel(
+        base,
+        glob,
+        &ctx.cancel,
+        |path, scanner: &mut Scanner| scanner.hits(&ctx.guard, path, &search.pattern, limit),
+    ))
 }
 
-/// A text file's lines and up to `limit` hit indices; `more` says hits were left out. `None` skips the file.
-fn scan_file(path: &Path, regex: &Regex, limit: usize) -> Option<(Vec<String>, Vec<usize>, bool)> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > MAX_FILE_BYTES {
-        return None;
-    }
-    let bytes = std::fs::read(path).ok()?;
-    if classify(path, &bytes[..bytes.len().min(SNIFF_BYTES)]).is_some() {
-        return None;
-    }
-    let (text, _) = decode_lossy(&bytes);
-    let mut hits = Vec::new();
-    let mut more = false;
-    let lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for (index, line) in lines.iter().enumerate() {
-        if regex.is_match(line) {
-            if hits.len() == limit {
-                more = true;
-                break;
-            }
-            hits.push(index);
+/// Applies the per-file and total limits in walk order and reads the lines of the files shown.
+fn collect(
+    walked: &Walked<Vec<usize>>,
+    search: &Search,
+    ctx: &ToolContext,
+) -> (Vec<FileMatches>, Vec<String>) {
+    let mut found: Vec<FileMatches> = Vec::new();
+    let mut total = 0;
+    let mut cut = Vec::new();
+    for (file, hits) in &walked.found {
+        if ctx.cancel.is_cancelled() {
+            break;
         }
+        if total >= search.max_results {
+            push_once(
+                &mut cut,
+                format!("max_results={} reached", search.max_results),
+            );
+            break;
+        }
+        let allowed = search.head_limit.min(search.max_results - total);
+        let Some(lines) = read_lines(&ctx.guard, file) else {
+            continue;
+        };
+        let more = hits.len() > allowed;
+        if more && allowed == search.head_limit {
+            push_once(
+                &mut cut,
+                format!("head_limit={} per file reached", search.head_limit),
+            );
+        } else if more {
+            push_once(
+                &mut cut,
+                format!("max_results={} reached", search.max_results),
+            );
+        }
+        let hits: Vec<usize> = hits.iter().copied().take(allowed).collect();
+        total += hits.len();
+        found.push(FileMatches {
+            rel: display(ctx, file),
+            lines,
+            hits,
+        });
     }
-    (!hits.is_empty()).then_some((lines, hits, more))
+    // The cap also cut the search short when files without hits follow the last file with hits.
+    let last_with_hits = walked.found.last().map(|(path, _)| path);
+    if total >= search.max_results && walked.last.as_ref() > last_with_hits {
+        push_once(
+            &mut cut,
+            format!("max_results={} reached", search.max_results),
+        );
+    }
+    (found, cut)
 }
 
 fn push_once(reasons: &mut Vec<String>, reason: String) {
@@ -267,6 +252,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
     use super::*;
+    use crate::guard::path_guard::PathGuard;
 
     #[test]
     fn literal_patterns_are_escaped() {
@@ -292,5 +278,38 @@ mod tests {
     fn no_match_suggests_regex_for_regex_like_patterns() {
         assert!(no_match("foo.*bar", false, ".").contains("regex=true"));
         assert!(!no_match("foo", false, ".").contains("regex=true"));
+    }
+
+    #[test]
+    fn anchors_match_lines_with_crlf_endings() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("win.txt");
+        std::fs::write(&file, "first\r\nclass A {\r\nlast").unwrap();
+        let pattern = compile("^class \\w+ \\{$", true, true).unwrap();
+        let guard = PathGuard::new(tmp.path()).unwrap();
+        assert_eq!(
+            Scanner::default().hits(&guard, &file, &pattern, 5),
+            Some(vec![1])
+        );
+        let lines = read_lines(&guard, &file).unwrap();
+        assert_eq!(lines, vec!["first", "class A {", "last"]);
+    }
+
+    #[test]
+    fn scanner_keeps_at_most_the_limit_and_skips_binary() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = tmp.path().join("many.txt");
+        std::fs::write(&text, "hit\nmiss\nhit\nhit\n").unwrap();
+        let binary = tmp.path().join("data.txt");
+        std::fs::write(&binary, "hit\0hit\n").unwrap();
+        let pattern = compile("hit", false, true).unwrap();
+        let mut scanner = Scanner::default();
+        let guard = PathGuard::new(tmp.path()).unwrap();
+        assert_eq!(scanner.hits(&guard, &text, &pattern, 2), Some(vec![0, 2]));
+        assert_eq!(scanner.hits(&guard, &binary, &pattern, 2), None);
+        assert_eq!(
+            scanner.hits(&guard, &text, &compile("absent", false, true).unwrap(), 2),
+            None
+        );
     }
 }

@@ -8,6 +8,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use crate::guard::network::{HopCheck, NetworkError};
+use crate::llm::client::tls;
 
 /// Limits of one fetch.
 #[derive(Clone, Debug)]
@@ -79,11 +80,18 @@ async fn follow(
 ) -> Result<FetchedPage, FetchError> {
     for hop in 0..=limits.max_redirects {
         let admitted = check.check_hop(&url, hop).await?;
-        let http_err = |e: reqwest::Error| FetchError::Http {
-            url: url.clone(),
-            message: error_chain(&e),
+        let http_err = |e: reqwest::Error| {
+            // The client's own timeout is the fetch's deadline: whichever timer fires first, it is a timeout.
+            if e.is_timeout() {
+                FetchError::Timeout(limits.total_timeout)
+            } else {
+                FetchError::Http {
+                    url: url.clone(),
+                    message: error_chain(&e),
+                }
+            }
         };
-        let mut builder = reqwest::Client::builder()
+        let mut builder = tls::client_builder(false)
             .no_proxy()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(limits.connect_timeout)

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::config::{SearchProviderKind, WebSettings};
+use crate::llm::client::tls;
 
 /// One search result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,7 +136,7 @@ impl SearchProvider {
             provider,
             message: e.to_string(),
         };
-        let client = reqwest::Client::builder()
+        let client = tls::client_builder(false)
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(30))
             .build()

@@ -4,24 +4,29 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::guard::constant_regex::constant_regex;
+
 /// Longest entry kept in the history file, in characters.
 pub const MAX_HISTORY_CHARS: usize = 2000;
 
+/// Shapes of API keys, tokens and private keys never written to the history file.
+const SECRET_PATTERN_SOURCES: [&str; 9] = [
+    r"\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}",
+    r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+    r"\bgithub_pat_[A-Za-z0-9_]{20,}",
+    r"\bAKIA[0-9A-Z]{16}\b",
+    r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+    r"\bAIza[0-9A-Za-z_-]{30,}",
+    r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{16,}",
+    r"(?i)(api[_-]?key|access[_-]?token|auth[_-]?token|token|secret|password|passwd)\s*[:=]\s*\S{6,}",
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+];
+
 static SECRET_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
-        r"\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}",
-        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
-        r"\bgithub_pat_[A-Za-z0-9_]{20,}",
-        r"\bAKIA[0-9A-Z]{16}\b",
-        r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
-        r"\bAIza[0-9A-Za-z_-]{30,}",
-        r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{16,}",
-        r"(?i)(api[_-]?key|access[_-]?token|auth[_-]?token|token|secret|password|passwd)\s*[:=]\s*\S{6,}",
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
-    ]
-    .iter()
-    .filter_map(|p| Regex::new(p).ok())
-    .collect()
+    SECRET_PATTERN_SOURCES
+        .into_iter()
+        .map(constant_regex)
+        .collect()
 });
 
 /// Whether `line` may be saved to the history file.
@@ -50,6 +55,14 @@ fn is_opaque_token(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guard::constant_regex::broken_patterns;
+
+    #[test]
+    fn every_secret_pattern_compiles() {
+        let broken = broken_patterns(SECRET_PATTERN_SOURCES);
+        assert!(broken.is_empty(), "{broken:#?}");
+        assert_eq!(SECRET_PATTERNS.len(), SECRET_PATTERN_SOURCES.len());
+    }
 
     #[test]
     fn secrets_are_not_saved() {

@@ -180,3 +180,42 @@ async fn search_tools_refuse_paths_outside() {
         .await;
     assert_eq!(code, "PATH_OUT_OF_BOUNDS");
 }
+
+#[tokio::test]
+async fn grep_code_lists_files_in_walk_order_and_caps_across_them() {
+    let p = Project::new();
+    for name in ["b.txt", "a/z.txt", "a.txt", "a/b.txt", "c/d/e.txt"] {
+        p.write(name, "needle\n");
+    }
+    p.write("d.txt", "nothing here\n");
+    let out = p.ok(&GrepCode, json!({"pattern": "needle"})).await.text;
+    let heads: Vec<&str> = out.lines().filter(|l| l.ends_with(":1")).collect();
+    assert_eq!(
+        heads,
+        vec![
+            "a/b.txt:1",
+            "a/z.txt:1",
+            "a.txt:1",
+            "b.txt:1",
+            "c/d/e.txt:1"
+        ]
+    );
+    // The cap is reached at the last file with hits; a file searched after it still marks the output partial.
+    let out = p
+        .ok(&GrepCode, json!({"pattern": "needle", "max_results": 5}))
+        .await
+        .text;
+    assert!(
+        out.contains("partial: true (max_results=5 reached;"),
+        "{out}"
+    );
+    let out = p
+        .ok(&GrepCode, json!({"pattern": "needle", "max_results": 2}))
+        .await
+        .text;
+    assert!(out.starts_with("2 matches in 2 files\n"), "{out}");
+    assert!(
+        out.contains("partial: true (max_results=2 reached;"),
+        "{out}"
+    );
+}
