@@ -13,7 +13,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("config", &["protocol"]),
     ("llm", &["protocol", "config"]),
     ("guard", &["protocol", "config"]),
-    ("mcp", &["protocol", "config"]),
+    ("mcp", &["protocol", "config", "llm"]),
     ("lsp", &["protocol", "config"]),
     ("session", &["protocol", "config", "llm"]),
     ("memory", &["protocol", "config", "llm"]),
