@@ -11,8 +11,9 @@ pub struct ApprovalRequest {
     pub tool: String,
     pub risk: Risk,
     pub args: Map<String, Value>,
-    /// What `a` (approve for the session) would remember, e.g. ``commands starting with `cargo test` ``.
-    pub session_rule: String,
+    /// What `a` (approve for the session) would remember, e.g. ``commands starting with `cargo test` ``; `None`
+    /// when such a call is asked about every time (then `a` is not offered).
+    pub session_rule: Option<String>,
     /// Why a person is asked (e.g. the classifier's reason when escalating), if there is more to say.
     pub note: Option<String>,
 }

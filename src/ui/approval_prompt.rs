@@ -65,11 +65,17 @@ pub fn prompt_approval(
     render_request(request, out)?;
     let mut invalid = 0;
     loop {
-        write!(
-            out,
-            "Approve? [y/Enter] yes  [a] yes, and allow {} this session  [n] no  [s] skip  [m] edit arguments: ",
-            visible(&request.session_rule)
-        )?;
+        match &request.session_rule {
+            Some(rule) => write!(
+                out,
+                "Approve? [y/Enter] yes  [a] yes, and allow {} this session  [n] no  [s] skip  [m] edit arguments: ",
+                visible(rule)
+            )?,
+            None => write!(
+                out,
+                "Approve? [y/Enter] yes (asked every time)  [n] no  [s] skip  [m] edit arguments: "
+            )?,
+        }
         out.flush()?;
         let Some(line) = read_line(input)? else {
             return Ok(no_answer());
@@ -81,7 +87,9 @@ pub fn prompt_approval(
         };
         match key.to_ascii_lowercase().as_str() {
             "" | "y" | "yes" => return Ok(ApprovalAnswer::Approve),
-            "a" | "always" => return Ok(ApprovalAnswer::ApproveForSession),
+            "a" | "always" if request.session_rule.is_some() => {
+                return Ok(ApprovalAnswer::ApproveForSession);
+            }
             "s" | "skip" => return Ok(ApprovalAnswer::Skip),
             "n" | "no" => {
                 let reason = if rest.is_empty() {
@@ -108,9 +116,14 @@ pub fn prompt_approval(
                     )?;
                     return Ok(too_many_invalid());
                 }
+                let keys = if request.session_rule.is_some() {
+                    "y, a, n, s or m"
+                } else {
+                    "y, n, s or m"
+                };
                 writeln!(
                     out,
-                    "Please answer y, a, n, s or m ({invalid}/{MAX_INVALID_ANSWERS} invalid answers)."
+                    "Please answer {keys} ({invalid}/{MAX_INVALID_ANSWERS} invalid answers)."
                 )?;
             }
         }

@@ -270,7 +270,10 @@ async fn ask_mode_asks_and_a_remembers_the_command_prefix() {
     );
     let asked = person.asked();
     assert_eq!(asked.len(), 3);
-    assert_eq!(asked[0].session_rule, "commands starting with `cargo test`");
+    assert_eq!(
+        asked[0].session_rule.as_deref(),
+        Some("commands starting with `cargo test`")
+    );
 }
 
 #[tokio::test]

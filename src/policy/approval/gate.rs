@@ -205,11 +205,7 @@ impl TurnGate {
                 Risk::High
             },
             args: call.args.clone(),
-            session_rule: if remember {
-                rule.describe()
-            } else {
-                "only this one call (such calls are asked about every time)".to_string()
-            },
+            session_rule: remember.then(|| rule.describe()),
             note,
         };
         let key = call_key(call);

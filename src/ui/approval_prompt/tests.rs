@@ -13,7 +13,7 @@ fn request(args: Value) -> ApprovalRequest {
             Value::Object(m) => m,
             _ => Map::new(),
         },
-        session_rule: "commands starting with `cargo test`".to_string(),
+        session_rule: Some("commands starting with `cargo test`".to_string()),
         note: None,
     }
 }
@@ -54,6 +54,17 @@ fn a_approves_for_the_session_and_names_the_prefix_rule() {
         "{shown}"
     );
     assert!(shown.contains("command: cargo test --all"), "{shown}");
+}
+
+#[test]
+fn a_call_asked_every_time_offers_no_a_and_does_not_take_it() {
+    let mut req = cargo();
+    req.session_rule = None;
+    let (a, shown) = answer(&req, "a\ny\n");
+    assert_eq!(a, ApprovalAnswer::Approve);
+    assert!(!shown.contains("[a]"), "{shown}");
+    assert!(shown.contains("yes (asked every time)"), "{shown}");
+    assert!(shown.contains("Please answer y, n, s or m (1/5"), "{shown}");
 }
 
 #[test]
