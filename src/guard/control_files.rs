@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::path_guard::normalize_lexically;
+use super::path_guard::{normalize_lexically, resolve_existing};
 
 /// Under `$PAICLI_HOME`.
 const HOME_FILES: &[&str] = &[
@@ -54,29 +54,6 @@ impl ControlFiles {
     /// Every control file, for messages and `/policy`.
     pub fn files(&self) -> &[PathBuf] {
         &self.files
-    }
-}
-
-/// `path` with its longest existing prefix canonicalized and the rest normalized lexically.
-fn resolve_existing(path: &Path) -> PathBuf {
-    let path = normalize_lexically(path);
-    let mut existing = path.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(canon) = std::fs::canonicalize(existing) {
-            let mut out = canon;
-            for part in rest.iter().rev() {
-                out.push(part);
-            }
-            return normalize_lexically(&out);
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = parent;
-            }
-            _ => return path,
-        }
     }
 }
 

@@ -112,6 +112,29 @@ impl PathGuard {
     }
 }
 
+/// `path` with `.`/`..` folded and its longest existing prefix resolved through symlinks.
+pub fn resolve_existing(path: &Path) -> PathBuf {
+    let path = normalize_lexically(path);
+    let mut existing = path.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(canon) = std::fs::canonicalize(existing) {
+            let mut out = canon;
+            for part in rest.iter().rev() {
+                out.push(part);
+            }
+            return normalize_lexically(&out);
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return path,
+        }
+    }
+}
+
 /// Drops `.` and folds `..` without touching the file system; `..` never climbs above `/`.
 pub fn normalize_lexically(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

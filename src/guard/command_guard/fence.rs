@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::guard::control_files::ControlFiles;
-use crate::guard::path_guard::{PathGuard, normalize_lexically};
+use crate::guard::path_guard::{PathGuard, normalize_lexically, resolve_existing};
 
 use super::parse::{Cwd, Word};
 
@@ -133,27 +133,4 @@ impl WriteFence {
 
 fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| normalize_lexically(path))
-}
-
-/// `path` with `.`/`..` folded and its longest existing prefix resolved through symlinks.
-pub fn resolve_existing(path: &Path) -> PathBuf {
-    let path = normalize_lexically(path);
-    let mut existing = path.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(canon) = std::fs::canonicalize(existing) {
-            let mut out = canon;
-            for part in rest.iter().rev() {
-                out.push(part);
-            }
-            return normalize_lexically(&out);
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = parent;
-            }
-            _ => return path,
-        }
-    }
 }
