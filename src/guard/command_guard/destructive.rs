@@ -1,6 +1,6 @@
 //! Per-program rules: recursive removal or mode change of the system, the home directory or the project (in
-//! every spelling: `.`, `./`, `..`, `../<project>`, its absolute path), `find -delete` / `-exec rm`, `xargs rm`,
-//! `dd` to devices, `mkfs`, power commands, and the write targets of `cp`, `mv`, `tee`, `sed -i`, ….
+//! every spelling: `.`, `./`, `..`, `../<project>`, its absolute path), `find -delete` / `-exec rm` not narrowed by a
+//! name pattern inside the project, `xargs rm`, `dd` to devices, `mkfs`, power commands, and the write targets of `cp`, `mv`, `tee`, `sed -i`, ….
 
 use std::path::{Path, PathBuf};
 
@@ -296,16 +296,62 @@ fn find_delete(how: &str) -> GuardDenial {
     )
 }
 
+/// True when the expression only matches names a person can read off the line: a `-name`/`-path`/`-regex` test
+/// whose pattern has a literal character (`'*.o'`, not `'*'`), and no `!`, `-not` or `-o` that could widen it.
+/// `find . -name '*.pyc' -delete` is ordinary cleanup; `find . -delete` or `find . ! -name keep -delete` is not.
+fn narrowed_by_name(expression: &[Word]) -> bool {
+    let mut named = false;
+    let mut words = expression.iter();
+    while let Some(w) = words.next() {
+        match w.text.as_str() {
+            "!" | "-not" | "-o" | "-or" | "," => return false,
+            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex"
+            | "-iregex" => match words.next() {
+                Some(p)
+                    if !p.dynamic
+                        && p.text
+                            .chars()
+                            .any(|c| !matches!(c, '*' | '?' | '.' | '[' | ']')) =>
+                {
+                    named = true;
+                }
+                _ => return false,
+            },
+            _ => {}
+        }
+    }
+    named
+}
+
+/// A name-narrowed `find … -delete` deletes beneath its start folders: each must be inside the write fence
+/// (the project, `/tmp/…`), so the project's parent or a folder outside is still refused.
+fn delete_beneath(
+    checker: &mut Checker<'_>,
+    starts: &[&Word],
+    cwd: &Cwd,
+) -> Result<(), GuardDenial> {
+    if starts.is_empty() {
+        return checker.write(&Word::literal("."), cwd, "find -delete");
+    }
+    for start in starts {
+        checker.write(start, cwd, "find -delete")?;
+    }
+    Ok(())
+}
+
 fn check_find(
     checker: &mut Checker<'_>,
     args: &[Word],
     cwd: &Cwd,
     depth: usize,
 ) -> Result<(), GuardDenial> {
-    let starts = args.iter().take_while(|a| {
-        !(a.text.starts_with('-') || a.text.starts_with('(') || a.text.starts_with('!'))
-    });
-    for s in starts {
+    let starts: Vec<&Word> = args
+        .iter()
+        .take_while(|a| {
+            !(a.text.starts_with('-') || a.text.starts_with('(') || a.text.starts_with('!'))
+        })
+        .collect();
+    for s in &starts {
         let t = s.text.trim_end_matches('/');
         let real = checker.fence.locate(s, cwd);
         let whole = matches!(t, "" | "~" | "$HOME" | "${HOME}")
@@ -323,10 +369,12 @@ fn check_find(
             ));
         }
     }
+    let narrowed = narrowed_by_name(&args[starts.len()..]);
     let mut iter = args.iter();
     while let Some(a) = iter.next() {
         match a.text.as_str() {
-            "-delete" => return Err(find_delete("-delete")),
+            "-delete" if !narrowed => return Err(find_delete("-delete")),
+            "-delete" => delete_beneath(checker, &starts, cwd)?,
             how @ ("-exec" | "-execdir" | "-ok" | "-okdir") => {
                 let words: Vec<Word> = iter
                     .by_ref()
@@ -335,7 +383,10 @@ fn check_find(
                     .collect();
                 let program = words.first().map(|w| program_name(&w.text));
                 if program.is_some_and(|p| REMOVERS.contains(&p.as_str())) {
-                    return Err(find_delete(&format!("{how} rm")));
+                    if !narrowed {
+                        return Err(find_delete(&format!("{how} rm")));
+                    }
+                    delete_beneath(checker, &starts, cwd)?;
                 }
                 checker.words(words, cwd, depth)?;
             }

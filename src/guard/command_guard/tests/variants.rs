@@ -90,7 +90,25 @@ const CASES: &[(&str, V)] = &[
     ("alias ls='rm -rf /'", Refused("rm-recursive-root")),
     // find and xargs deleting
     ("find . -delete", Refused("find-delete")),
-    ("find src -name '*.o' -delete", Refused("find-delete")),
+    ("find . -name '*' -delete", Refused("find-delete")),
+    ("find . ! -name keep.txt -delete", Refused("find-delete")),
+    (
+        "find . -name '*.o' -o -type f -delete",
+        Refused("find-delete"),
+    ),
+    (
+        "find .. -name '*.o' -delete",
+        Refused("write-outside-project"),
+    ),
+    (
+        "find /etc -name '*.conf' -delete",
+        Refused("write-outside-project"),
+    ),
+    ("find . -type f -exec rm {} +", Refused("find-delete")),
+    (
+        "find . -name x -exec rm -rf / \\;",
+        Refused("rm-recursive-root"),
+    ),
     ("find {root} -delete", Refused("find-delete")),
     ("find . -exec rm {} \\;", Refused("find-delete")),
     (
@@ -181,6 +199,12 @@ const CASES: &[(&str, V)] = &[
     ("rm -f *.o", Allowed),
     ("rm -rf src/generated/*", Allowed),
     ("find . -name '*.rs'", Allowed),
+    ("find src -name '*.o' -delete", Allowed),
+    ("find . -name '*.pyc' -delete", Allowed),
+    (
+        "find . -type d -name __pycache__ -exec rm -rf {} +",
+        Allowed,
+    ),
     ("find src -type f | wc -l", Allowed),
     ("cargo test", Allowed),
     ("cargo build --release 2>&1 | tail -n 20", Allowed),
