@@ -1,6 +1,7 @@
 //! Per-program rules: recursive removal or mode change of the system, the home directory or the project (in
-//! every spelling: `.`, `./`, `..`, `../<project>`, its absolute path), `find -delete` / `-exec rm` not narrowed by a
-//! name pattern inside the project, `xargs rm`, `dd` to devices, `mkfs`, power commands, and the write targets of `cp`, `mv`, `tee`, `sed -i`, ….
+//! every spelling: `.`, `./`, `..`, `../<project>`, its absolute path), `find -delete` / `-exec rm` not narrowed
+//! by a name pattern inside the project, `xargs rm`, `dd` to devices, `mkfs`, power commands, and the write
+//! targets of `cp`, `mv`, `tee`, `sed -i`, ….
 
 use std::path::{Path, PathBuf};
 
