@@ -286,6 +286,19 @@ pub fn build_lsp(config: &Config) -> Option<Arc<LspManager>> {
 /// Log lines queued for the writer thread before new ones are dropped.
 const LOG_QUEUE_LINES: usize = 4096;
 
+/// Starts compiling the first turn's text patterns (exposure, memory guard) on a background thread, so they are
+/// ready by the time the first task is classified instead of delaying its request. Call once, first thing.
+pub fn prewarm_patterns() {
+    let spawned = std::thread::Builder::new()
+        .name("paicli-prewarm".into())
+        .spawn(|| {
+            crate::policy::exposure::prewarm();
+            crate::agent::memory_guard::prewarm();
+        });
+    // Without the thread the patterns simply compile on first use.
+    drop(spawned);
+}
+
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`
 /// (default `info`). Keep the returned guard alive until exit so buffered lines are written.
 pub fn init_logging(config: &Config) -> Option<tracing_appender::non_blocking::WorkerGuard> {

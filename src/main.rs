@@ -65,6 +65,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    paicli::app::prewarm_patterns();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),

@@ -10,24 +10,26 @@ use std::time::Duration;
 use async_trait::async_trait;
 use regex::Regex;
 
+use crate::guard::constant_regex::constant_regex;
 use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
 use crate::protocol::{TurnHook, TurnScope};
 
 /// Denial code for a memory save after external content.
 pub const MEMORY_EXTERNAL_CONTEXT: &str = "MEMORY_EXTERNAL_CONTEXT";
 
-static ASKS_TO_REMEMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(remember|memori[sz]e|keep in mind|save (this|that|it) (to|in) memory|note (this|that) down)\b|记住|记下|记一下|牢记|保存到记忆|存到记忆",
-    )
-    .ok()
-});
+const ASKS_TO_REMEMBER_PATTERN: &str = r"(?i)\b(remember|memori[sz]e|keep in mind|save (this|that|it) (to|in) memory|note (this|that) down)\b|记住|记下|记一下|牢记|保存到记忆|存到记忆";
+
+static ASKS_TO_REMEMBER: LazyLock<Regex> =
+    LazyLock::new(|| constant_regex(ASKS_TO_REMEMBER_PATTERN));
 
 /// True when the user's text asks to remember something.
 pub fn asks_to_remember(submitted: &str) -> bool {
-    ASKS_TO_REMEMBER
-        .as_ref()
-        .is_some_and(|re| re.is_match(submitted))
+    ASKS_TO_REMEMBER.is_match(submitted)
+}
+
+/// Compiles the pattern now (called on a background thread at start-up).
+pub fn prewarm() {
+    LazyLock::force(&ASKS_TO_REMEMBER);
 }
 
 /// Adds the per-turn [`ExternalContextGate`].
@@ -81,6 +83,15 @@ learned from that content is not saved. Ask the user to confirm it first.",
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::guard::constant_regex::broken_patterns;
+
+    #[test]
+    fn the_pattern_compiles() {
+        assert_eq!(
+            broken_patterns([ASKS_TO_REMEMBER_PATTERN]),
+            Vec::<String>::new()
+        );
+    }
 
     #[test]
     fn recognizes_requests_to_remember() {

@@ -22,7 +22,7 @@ use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
 use crate::protocol::{ToolFilter, TurnHook, TurnScope};
 use crate::protocol::{ToolSpec, ToolTraits, ToolTraitsLookup};
 
-pub use classify::{TurnExposure, WebStance, classify};
+pub use classify::{TurnExposure, WebStance, classify, prewarm};
 pub use shell_words::{NetworkCommand, network_commands, split_commands};
 pub use urls::{normalize_url, urls_in_text};
 

@@ -39,9 +39,11 @@ static NO_WEB_ZH: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+// English patterns fold case in ASCII only (`(?i-u)`): with Unicode case folding these regexes were the costliest
+// step between process start and the first request.
 static NO_WEB_EN: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(concat!(
-        r"(?i)(?-u:\b)(do\s+not|don'?t|never|no\s+need\s+to|please\s+don'?t)\s+",
+        r"(?i-u)(?-u:\b)(do\s+not|don'?t|never|no\s+need\s+to|please\s+don'?t)\s+",
         r"(browse|search|google|go\s+online|look\s+(it|this|things)\s+up\s+online",
         r"|use\s+(the\s+)?(internet|web|network|browser|web\s+search|online\s+search)",
         r"|access\s+(the\s+)?(internet|web|network))(?-u:\b)",
@@ -61,8 +63,8 @@ static REQUEST_ZH: LazyLock<Regex> = LazyLock::new(|| {
 
 static REQUEST_EN: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(concat!(
-        r"(?i)^\s*(please|pls|help\s+me|could\s+you|can\s+you|would\s+you|i\s+want|i\s+need|i'd\s+like|let's)(?-u:\b)",
-        r"|(?i)(?-u:\b)(please|summari[sz]e|explain|translate|write|fix|implement|run|review)(?-u:\b)"
+        r"(?i-u)^\s*(please|pls|help\s+me|could\s+you|can\s+you|would\s+you|i\s+want|i\s+need|i'd\s+like|let's)(?-u:\b)",
+        r"|(?i-u)(?-u:\b)(please|summari[sz]e|explain|translate|write|fix|implement|run|review)(?-u:\b)"
     ))
 });
 
@@ -87,14 +89,14 @@ const ATTACHMENT_KEYWORDS: &[&str] = &[
 static LOCAL_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(concat!(
         r"标题|这段|段落|文案|这句|句子|这篇|文章|摘要|文本|短文|作文|邮件",
-        r"|(?i)(?-u:\b)(title|headline|paragraph|passage|sentence|essay|copy|blurb|text\s+below|following\s+text)(?-u:\b)"
+        r"|(?i-u)(?-u:\b)(title|headline|paragraph|passage|sentence|essay|copy|blurb|text\s+below|following\s+text)(?-u:\b)"
     ))
 });
 
 static LOCAL_VERB: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(concat!(
         r"润色|改写|重写|翻译|删除|删掉|删减|评分|打分|精简|缩写|扩写|校对|修改措辞|优化表达",
-        r"|(?i)(?-u:\b)(polish|rewrite|rephrase|reword|translate|proofread|shorten|rate|grade|paraphrase)(?-u:\b)"
+        r"|(?i-u)(?-u:\b)(polish|rewrite|rephrase|reword|translate|proofread|shorten|rate|grade|paraphrase)(?-u:\b)"
     ))
 });
 
@@ -102,9 +104,28 @@ static LOCAL_VERB: LazyLock<Regex> = LazyLock::new(|| {
 static WEB_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(concat!(
         r"搜索|搜一下|查一下|查找|联网|上网|网上|最新|新闻|官网",
-        r"|(?i)(?-u:\b)(search|look\s+up|browse|online|latest|news|web)(?-u:\b)"
+        r"|(?i-u)(?-u:\b)(search|look\s+up|browse|online|latest|news|web)(?-u:\b)"
     ))
 });
+
+/// Compiles every pattern now. Called on a background thread at start-up, so the first turn's classification
+/// does not wait for the compilation (a thread that gets there first waits for the one compiling).
+pub fn prewarm() {
+    for pattern in [
+        &NO_WEB_ZH,
+        &NO_WEB_EN,
+        &REQUEST_ZH,
+        &REQUEST_EN,
+        &WRAPPED_TITLE,
+        &MARKDOWN_HEADING,
+        &LOCAL_OBJECT,
+        &LOCAL_VERB,
+        &WEB_REQUEST,
+    ] {
+        LazyLock::force(pattern);
+    }
+    super::urls::prewarm();
+}
 
 /// Classifies the text the user submitted.
 pub fn classify(submitted: &str) -> TurnExposure {

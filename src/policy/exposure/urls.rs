@@ -12,6 +12,11 @@ static URL_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(r#"(?i)(?-u:\b)https?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#)
 });
 
+/// Compiles the URL pattern now (see `classify::prewarm`).
+pub(super) fn prewarm() {
+    LazyLock::force(&URL_IN_TEXT);
+}
+
 /// Normalizes an http(s) URL: lower-case scheme and host (the parser does that), no fragment, no trailing slash
 /// when there is no query. `None` for anything that is not an absolute http(s) URL.
 pub fn normalize_url(raw: &str) -> Option<String> {
