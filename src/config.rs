@@ -3,6 +3,7 @@
 
 mod env;
 mod file;
+pub mod json_store;
 mod project;
 mod provenance;
 mod provider;

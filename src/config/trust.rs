@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use super::json_store::write_json_store;
 use sha2::{Digest, Sha256};
 
 /// The trust file's name under `$PAICLI_HOME`.
@@ -49,14 +51,7 @@ impl ProjectTrust {
         self.file
             .projects
             .insert(key(project), content_hash(project));
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let text = serde_json::to_string_pretty(&self.file).map_err(std::io::Error::other)?;
-        // Write then rename so a crash never leaves a half-written file.
-        let tmp = self.path.with_extension("json.tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, &self.path)
+        write_json_store(&self.path, &self.file)
     }
 }
 

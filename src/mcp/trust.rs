@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::json_store::write_json_store;
+
 /// The approvals file name under `$PAICLI_HOME`.
 pub const TRUST_FILE: &str = "mcp-trust.json";
 
@@ -54,14 +56,7 @@ impl TrustStore {
             .entry(key(project))
             .or_default()
             .insert(command_line.to_string());
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let text = serde_json::to_string_pretty(&self.file).map_err(std::io::Error::other)?;
-        // Write then rename so a crash never leaves a half-written file.
-        let tmp = self.path.with_extension("json.tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, &self.path)
+        write_json_store(&self.path, &self.file)
     }
 }
 
