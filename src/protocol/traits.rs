@@ -54,16 +54,15 @@ pub struct ToolTraits {
 impl ToolTraits {
     /// A read-only local tool: no risk, not audited, parallel-safe.
     pub const READ_ONLY: ToolTraits = ToolTraits {
-        risk: Risk::None,
         audited: false,
-        external_content: false,
-        network: false,
-        edits_files: false,
-        runs_commands: false,
-        needs_grounded_url: false,
-        writes_memory: false,
         parallel_safe: true,
-        serial_batch: false,
+        ..ToolTraits::side_effect(Risk::None)
+    };
+
+    /// A tool that writes or edits project files: medium risk, audited, run one at a time, its changes followed.
+    pub const FILE_EDIT: ToolTraits = ToolTraits {
+        edits_files: true,
+        ..ToolTraits::side_effect(Risk::Medium)
     };
 
     /// A tool with side effects of `risk`, audited, run one at a time.

@@ -14,7 +14,6 @@ use super::fs::{
     write_atomic,
 };
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
-use crate::protocol::Risk;
 use matcher::{MatchError, Stage, apply_edit};
 
 /// Lines scanned for a "closest line" hint; bigger files skip the hint rather than stall.
@@ -58,10 +57,7 @@ impl Tool for EditFile {
     }
 
     fn traits(&self) -> ToolTraits {
-        ToolTraits {
-            edits_files: true,
-            ..ToolTraits::side_effect(Risk::Medium)
-        }
+        ToolTraits::FILE_EDIT
     }
 
     fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {

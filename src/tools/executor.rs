@@ -300,10 +300,7 @@ mod tests {
 
     #[test]
     fn only_successful_calls_of_editing_tools_count_each_file_once() {
-        let edits = Some(ToolTraits {
-            edits_files: true,
-            ..ToolTraits::side_effect(Risk::Medium)
-        });
+        let edits = Some(ToolTraits::FILE_EDIT);
         let command = Some(ToolTraits::side_effect(Risk::High));
         let results = [
             result(edits, changed(&["a.py"])),

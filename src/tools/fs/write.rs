@@ -11,7 +11,6 @@ use super::{
     FILE_TOO_LARGE, Param, change_output, display, object_schema, resolve_arg, run_blocking,
     write_atomic,
 };
-use crate::protocol::Risk;
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
 
 const PARAMS: &[Param] = &[
@@ -38,10 +37,7 @@ impl Tool for WriteFile {
     }
 
     fn traits(&self) -> ToolTraits {
-        ToolTraits {
-            edits_files: true,
-            ..ToolTraits::side_effect(Risk::Medium)
-        }
+        ToolTraits::FILE_EDIT
     }
 
     fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
