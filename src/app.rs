@@ -19,7 +19,7 @@ use crate::mcp::{self, McpManager, StartOptions};
 use crate::memory::MemoryStore;
 use crate::policy::approval::{
     ApprovalClassifier, ApprovalHook, ApprovalHookOptions, Approver, NonInteractiveApprover,
-    RuleSet,
+    ProjectRuleStore, RuleSet,
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
@@ -172,7 +172,13 @@ pub fn build_approval_hook(
     })?;
     Ok(ApprovalHook::new(ApprovalHookOptions {
         mode: config.approval,
-        allow: RuleSet::from_strings(&config.approvals.allow),
+        allow: RuleSet::from_strings(
+            &[
+                &config.approvals.allow[..],
+                &config.approvals.project_allow[..],
+            ]
+            .concat(),
+        ),
         deny: RuleSet::from_strings(&config.approvals.deny),
         approver,
         classifier: Some(ApprovalClassifier::new(Arc::new(classifier_client))),
@@ -182,6 +188,10 @@ pub fn build_approval_hook(
             Some(config.home.clone()),
         )),
         control_files: Some(ControlFiles::new(&config.home, &config.project_root)),
+        project_rules: Some(ProjectRuleStore {
+            home: config.home.clone(),
+            root: config.project_root.clone(),
+        }),
     }))
 }
 

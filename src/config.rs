@@ -8,6 +8,7 @@ mod project;
 mod provenance;
 mod provider;
 pub mod providers;
+pub mod saved_rules;
 pub mod settings;
 pub mod trust;
 mod values;
@@ -214,6 +215,8 @@ pub struct ToolSettings {
 pub struct ApprovalRules {
     pub allow: Vec<String>,
     pub deny: Vec<String>,
+    /// `[approvals.projects]` rules saved for this project's root (they allow, like `allow`).
+    pub project_allow: Vec<String>,
 }
 
 /// `[shell]`
@@ -325,11 +328,14 @@ impl Config {
         let mut project_llm = (false, false);
         if let Some(mut table) = ConfigFile::read_table(&project_path)? {
             project::filter_file(&project_path, &mut table, trusted, &mut refused);
-            let layer = ConfigFile::from_table(table).map_err(|message| ConfigError::Parse {
-                path: project_path.clone(),
-                message,
-            })?;
+            let mut layer =
+                ConfigFile::from_table(table).map_err(|message| ConfigError::Parse {
+                    path: project_path.clone(),
+                    message,
+                })?;
             project_llm = (layer.llm.base_url.is_some(), layer.llm.api_key.is_some());
+            // A root with a dot in it is not one table key to the filter above; a project never saves rules.
+            layer.approvals.projects.clear();
             file.merge(layer);
         }
         let mut config = Config::defaults(project_root, home, env);
@@ -471,6 +477,11 @@ impl Config {
         set(&mut self.approval, f.approval.mode);
         set(&mut self.approvals.allow, f.approvals.allow.clone());
         set(&mut self.approvals.deny, f.approvals.deny.clone());
+        let root = self.project_root.display().to_string();
+        set(
+            &mut self.approvals.project_allow,
+            f.approvals.projects.get(&root).cloned(),
+        );
         set(&mut self.shell.keep_env, f.shell.keep_env.clone());
         self.web.apply_file(&f.web);
         let m = &f.mcp;

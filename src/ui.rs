@@ -1,10 +1,10 @@
 //! Front-ends: everything that talks to the terminal or to a script.
 
 pub mod approval_prompt;
-pub mod cancel;
 pub mod commands;
 pub mod hints;
 pub mod i18n;
+pub mod keyboard;
 pub mod oneshot;
 pub mod render;
 pub mod repl;

@@ -103,6 +103,10 @@ pub struct ApprovalsSection {
     pub allow: Option<Vec<String>>,
     /// Never run, in any mode. Rules of every layer add up.
     pub deny: Option<Vec<String>>,
+    /// `[approvals.projects]`: allow rules for one project each, keyed by its root (`p` at the approval prompt
+    /// saves them). Only the user file may set it, like `allow`.
+    #[serde(default)]
+    pub projects: BTreeMap<String, Vec<String>>,
 }
 
 /// `[shell]`
@@ -235,6 +239,7 @@ impl ConfigFile {
                 .get_or_insert_with(Vec::new)
                 .extend(deny);
         }
+        self.approvals.projects.extend(top.approvals.projects);
         over(&mut self.shell.keep_env, top.shell.keep_env);
         self.web.merge(top.web);
         let (m, t) = (&mut self.mcp, top.mcp);

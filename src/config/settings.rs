@@ -215,6 +215,14 @@ pub static SETTINGS: &[Setting] = &[
         project: Project::Never,
         ..row("approvals.allow", "", "saved rules that run without asking")
     },
+    Setting {
+        project: Project::Never,
+        ..row(
+            "approvals.projects.<name>",
+            "",
+            "allow rules for the project whose root is <name> (saved by `p` at the approval prompt)",
+        )
+    },
     row(
         "approvals.deny",
         "",

@@ -12,8 +12,9 @@
 //! 5. an `[approvals] allow` rule or a rule the user saved this session with `a` → runs;
 //! 6. a tool without risk → runs;
 //! 7. `full` runs everything; `ask` asks a person; `auto` runs medium-risk calls (edits), sends commands to the
-//!    classifier, and denies other high-risk tools (MCP tools, history rewinds); its 3rd consecutive denial in a
-//!    turn asks a person instead.
+//!    classifier (whose "ask", or failure, asks the person when one can be asked, and denies in `-p`), and denies
+//!    other high-risk tools (MCP tools, history rewinds); its 3rd consecutive denial in a turn asks a person
+//!    instead.
 
 mod classifier;
 mod gate;
@@ -27,7 +28,7 @@ pub use crate::protocol::{
 pub use classifier::{
     ApprovalClassifier, CLASSIFIER_TIMEOUT, ClassifierVerdict, MAX_CLASSIFIED_ARGS_CHARS,
 };
-pub use gate::{ApprovalHook, ApprovalHookOptions};
+pub use gate::{ApprovalHook, ApprovalHookOptions, ProjectRuleStore};
 pub use rules::{ApprovalRule, RuleSet, command_prefix_rule};
 
 /// The command-line flag that would let a call of `risk` run without asking.

@@ -14,6 +14,9 @@ pub struct ApprovalRequest {
     /// What `a` (approve for the session) would remember, e.g. ``commands starting with `cargo test` ``; `None`
     /// when such a call is asked about every time (then `a` is not offered).
     pub session_rule: Option<String>,
+    /// What `p` (allow always in this project) would save in the user's config, e.g. ``commands starting with
+    /// `cargo test` ``; `None` when it cannot be saved (sensitive calls, one exact command line, no config home).
+    pub project_rule: Option<String>,
     /// Why a person is asked (e.g. the classifier's reason when escalating), if there is more to say.
     pub note: Option<String>,
 }
@@ -25,6 +28,8 @@ pub enum ApprovalAnswer {
     Approve,
     /// `a`: approve and remember the request's session rule.
     ApproveForSession,
+    /// `p`: approve and save the request's project rule in the user's config.
+    ApproveForProject,
     /// `n`, with an optional reason for the model; also five invalid answers or end of input.
     Reject { reason: Option<String> },
     /// `s`: do not run it, carry on.

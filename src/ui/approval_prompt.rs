@@ -1,51 +1,118 @@
-//! The terminal approval prompt (spec §6.3) as a pure function over a reader and a writer, so every key can be
-//! tested without a terminal. It shows the tool, its risk and its arguments with long values folded and every
-//! control, bidi and zero-width character made visible (`<U+202E>`), so an argument cannot hide or reorder what
-//! is shown. Keys: `y`/Enter approve, `a` approve for the session, `n` reject (with an optional reason for the
-//! model), `s` skip, `m` edit the arguments as JSON. Five invalid answers, or end of input, reject.
+//! The terminal approval prompt (spec §6.3): single key presses, read from the keyboard owner while the task
+//! runs (never from a second reader of the terminal). The prompt itself is a pure function over a key source and
+//! a writer, so every key can be tested without a terminal. Keys: `y`/Enter allow, `a` allow for the session,
+//! `p` allow always in this project, `n` deny, `r` deny with a reason, `m` edit the arguments, `?` the keys,
+//! ESC / Ctrl-C deny and cancel the task.
 
-use std::io::{self, BufRead, Write};
-use std::sync::Arc;
+mod keys;
+mod line_edit;
+mod preview;
+mod show;
 
-use serde_json::{Map, Value};
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use crossterm::event::{KeyCode, KeyModifiers};
+use serde_json::Value;
 
+use crate::guard::path_guard::PathGuard;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver};
-use crate::ui::cancel::KeyboardControl;
+use crate::ui::i18n::{Lang, Msg};
+use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
+use crate::ui::render::Surface;
 
-/// Invalid answers after which the call is rejected.
-pub const MAX_INVALID_ANSWERS: usize = 5;
-/// Chars of one argument shown before it is folded.
-pub const FOLD_AFTER_CHARS: usize = 600;
-/// Lines of one argument shown before it is folded.
-pub const FOLD_AFTER_LINES: usize = 12;
+pub use keys::{KeySource, LineKeys, typed};
+pub use line_edit::{Edited, edit_line};
+pub use preview::{Preview, preview};
+pub use show::{
+    FOLD_AFTER_CHARS, FOLD_AFTER_LINES, Look, escape_hidden_json, render_request, visible,
+};
 
-/// Asks at the terminal: the prompt on stderr, the answer from stdin (read on a blocking thread) while the turn's
-/// ESC watcher is paused, so the answer is read as a normal line and not taken for a cancel key.
+/// How the person answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Asked {
+    Answer(ApprovalAnswer),
+    /// ESC or Ctrl-C: deny, and cancel the whole task.
+    CancelTask,
+}
+
+/// Asks at the terminal: the prompt on stderr, the keys from the session's keyboard owner.
 pub struct TerminalApprover {
-    keyboard: Arc<KeyboardControl>,
+    keyboard: Keyboard,
+    guard: Option<Arc<PathGuard>>,
+    lang: Lang,
+    no_color: bool,
+    /// One question at a time: a second prompt would take the keys from the first.
+    asking: Arc<Mutex<()>>,
 }
 
 impl TerminalApprover {
-    /// An approver that borrows the keyboard from the watchers sharing `keyboard`.
-    pub fn new(keyboard: Arc<KeyboardControl>) -> Self {
-        TerminalApprover { keyboard }
+    /// An approver reading keys from `keyboard`, reading files for diffs through `guard`.
+    pub fn new(
+        keyboard: Keyboard,
+        guard: Option<Arc<PathGuard>>,
+        lang: Lang,
+        no_color: bool,
+    ) -> Self {
+        TerminalApprover {
+            keyboard,
+            guard,
+            lang,
+            no_color,
+            asking: Arc::default(),
+        }
+    }
+
+    fn ask_blocking(&self, request: &ApprovalRequest) -> io::Result<Asked> {
+        let _one = self.asking.lock().unwrap_or_else(|e| e.into_inner());
+        let shown = preview(&request.args, self.guard.as_deref());
+        let surface = Surface::detect(self.no_color);
+        let look = Look {
+            lang: self.lang,
+            style: surface.style,
+            width: surface.width,
+        };
+        match self.keyboard.listen() {
+            // Raw mode is on while the keyboard owner reads: lines end in \r\n.
+            Some(mut listener) => prompt_approval(
+                request,
+                shown.as_ref(),
+                &mut listener,
+                &mut CrLf(io::stderr().lock()),
+                &look,
+            ),
+            None => prompt_approval(
+                request,
+                shown.as_ref(),
+                &mut LineKeys::new(io::stdin().lock()),
+                &mut io::stderr().lock(),
+                &look,
+            ),
+        }
     }
 }
 
 #[async_trait]
 impl Approver for TerminalApprover {
     async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
+        let approver = TerminalApprover {
+            keyboard: self.keyboard.clone(),
+            guard: self.guard.clone(),
+            lang: self.lang,
+            no_color: self.no_color,
+            asking: Arc::clone(&self.asking),
+        };
         let request = request.clone();
-        let keyboard = Arc::clone(&self.keyboard);
-        let asked = tokio::task::spawn_blocking(move || {
-            let _lent = keyboard.pause();
-            prompt_approval(&request, &mut io::stdin().lock(), &mut io::stderr().lock())
-        })
-        .await;
+        let asked = tokio::task::spawn_blocking(move || approver.ask_blocking(&request)).await;
         match asked {
-            Ok(Ok(answer)) => answer,
+            Ok(Ok(Asked::Answer(answer))) => answer,
+            Ok(Ok(Asked::CancelTask)) => {
+                self.keyboard.cancel_task();
+                ApprovalAnswer::Reject {
+                    reason: Some("the user cancelled the task at the approval prompt".to_string()),
+                }
+            }
             Ok(Err(e)) => ApprovalAnswer::Reject {
                 reason: Some(format!("the approval prompt failed: {e}")),
             },
@@ -56,216 +123,228 @@ impl Approver for TerminalApprover {
     }
 }
 
-/// Shows `request` on `out` and reads the answer from `input`.
+/// Writes `\n` as `\r\n` (raw mode does not return the carriage).
+struct CrLf<W>(W);
+
+impl<W: Write> Write for CrLf<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut start = 0;
+        for (i, b) in buf.iter().enumerate() {
+            if *b == b'\n' {
+                self.0.write_all(&buf[start..i])?;
+                self.0.write_all(b"\r\n")?;
+                start = i + 1;
+            }
+        }
+        self.0.write_all(&buf[start..])?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Shows `request` (with its `preview`) on `out` and reads the answer from `keys`.
 pub fn prompt_approval(
     request: &ApprovalRequest,
-    input: &mut impl BufRead,
+    preview: Option<&Preview>,
+    keys: &mut impl KeySource,
     out: &mut impl Write,
-) -> io::Result<ApprovalAnswer> {
-    render_request(request, out)?;
-    let mut invalid = 0;
+    look: &Look,
+) -> io::Result<Asked> {
+    render_request(request, preview, look, out)?;
+    let style = look.style;
     loop {
-        match &request.session_rule {
-            Some(rule) => write!(
-                out,
-                "Approve? [y/Enter] yes  [a] yes, and allow {} this session  [n] no  [s] skip  [m] edit arguments: ",
-                visible(rule)
-            )?,
-            None => write!(
-                out,
-                "Approve? [y/Enter] yes (asked every time)  [n] no  [s] skip  [m] edit arguments: "
-            )?,
-        }
+        write!(out, "{} ", question(request, look))?;
         out.flush()?;
-        let Some(line) = read_line(input)? else {
-            return Ok(no_answer());
+        let Some(input) = keys.next_input() else {
+            writeln!(out)?;
+            return Ok(Asked::Answer(ApprovalAnswer::Reject {
+                reason: Some("no answer was given".to_string()),
+            }));
         };
-        let answer = line.trim();
-        let (key, rest) = match answer.split_once(char::is_whitespace) {
-            Some((k, r)) => (k, r.trim()),
-            None => (answer, ""),
+        let key = match input {
+            Input::Key(key) => key,
+            Input::Paste(_) => {
+                writeln!(out, "\n  {}", style.dim(look.tr(Msg::ApprovalUnknownKey)))?;
+                continue;
+            }
         };
-        match key.to_ascii_lowercase().as_str() {
-            "" | "y" | "yes" => return Ok(ApprovalAnswer::Approve),
-            "a" | "always" if request.session_rule.is_some() => {
-                return Ok(ApprovalAnswer::ApproveForSession);
+        if is_cancel_key(&key) {
+            writeln!(out, "\n  {}", style.red(look.tr(Msg::ApprovalCancelled)))?;
+            return Ok(Asked::CancelTask);
+        }
+        if key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            writeln!(out, "\n  {}", style.dim(look.tr(Msg::ApprovalUnknownKey)))?;
+            continue;
+        }
+        let rule = |r: &Option<String>| r.as_deref().map(visible).unwrap_or_default();
+        let done = |out: &mut dyn Write, text: String, answer| -> io::Result<Asked> {
+            writeln!(out, "\n  {text}")?;
+            Ok(Asked::Answer(answer))
+        };
+        match key.code {
+            KeyCode::Enter | KeyCode::Char('y' | 'Y') => {
+                let text = style.green(&format!("✓ {}", look.tr(Msg::ApprovalAllowed)));
+                return done(out, text, ApprovalAnswer::Approve);
             }
-            "s" | "skip" => return Ok(ApprovalAnswer::Skip),
-            "n" | "no" => {
-                let reason = if rest.is_empty() {
-                    write!(out, "Reason for the model (optional, Enter to skip): ")?;
-                    out.flush()?;
-                    read_line(input)?.map(|r| r.trim().to_string())
-                } else {
-                    Some(rest.to_string())
-                };
-                return Ok(ApprovalAnswer::Reject {
-                    reason: reason.filter(|r| !r.is_empty()),
-                });
-            }
-            "m" | "modify" => match edit_args(request, input, out, &mut invalid)? {
-                Some(args) => return Ok(ApprovalAnswer::Modify(args)),
-                None => return Ok(too_many_invalid()),
-            },
-            _ => {
-                invalid += 1;
-                if invalid >= MAX_INVALID_ANSWERS {
-                    writeln!(
-                        out,
-                        "No valid answer after {MAX_INVALID_ANSWERS} tries; the call is rejected."
-                    )?;
-                    return Ok(too_many_invalid());
-                }
-                let keys = if request.session_rule.is_some() {
-                    "y, a, n, s or m"
-                } else {
-                    "y, n, s or m"
-                };
-                writeln!(
+            KeyCode::Char('a' | 'A') if request.session_rule.is_some() => {
+                let text = look
+                    .tr(Msg::ApprovalAllowedSession)
+                    .replace("{rule}", &rule(&request.session_rule));
+                return done(
                     out,
-                    "Please answer {keys} ({invalid}/{MAX_INVALID_ANSWERS} invalid answers)."
-                )?;
+                    style.green(&format!("✓ {text}")),
+                    ApprovalAnswer::ApproveForSession,
+                );
             }
-        }
-    }
-}
-
-fn no_answer() -> ApprovalAnswer {
-    ApprovalAnswer::Reject {
-        reason: Some("no answer was given".to_string()),
-    }
-}
-
-fn too_many_invalid() -> ApprovalAnswer {
-    ApprovalAnswer::Reject {
-        reason: Some(format!("no valid answer after {MAX_INVALID_ANSWERS} tries")),
-    }
-}
-
-/// Reads JSON object arguments until they parse; `None` when the invalid-answer limit is reached.
-fn edit_args(
-    request: &ApprovalRequest,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    invalid: &mut usize,
-) -> io::Result<Option<Map<String, Value>>> {
-    writeln!(
-        out,
-        "Current arguments: {}",
-        visible(&Value::Object(request.args.clone()).to_string())
-    )?;
-    loop {
-        write!(out, "New arguments as one line of JSON: ")?;
-        out.flush()?;
-        let Some(line) = read_line(input)? else {
-            return Ok(None);
-        };
-        match serde_json::from_str::<Value>(line.trim()) {
-            Ok(Value::Object(args)) => return Ok(Some(args)),
-            Ok(_) => writeln!(out, "The arguments must be a JSON object ({{...}}).")?,
-            Err(e) => writeln!(out, "Invalid JSON: {e}")?,
-        }
-        *invalid += 1;
-        if *invalid >= MAX_INVALID_ANSWERS {
-            writeln!(
-                out,
-                "No valid answer after {MAX_INVALID_ANSWERS} tries; the call is rejected."
-            )?;
-            return Ok(None);
-        }
-    }
-}
-
-/// One line without its newline; `None` at end of input.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
-}
-
-/// Writes the header and the folded, escaped arguments.
-pub fn render_request(request: &ApprovalRequest, out: &mut impl Write) -> io::Result<()> {
-    writeln!(
-        out,
-        "\n⚠ {} wants to run (risk: {})",
-        visible(&request.tool),
-        request.risk.label()
-    )?;
-    if let Some(note) = &request.note {
-        writeln!(out, "  note: {}", visible(note))?;
-    }
-    for (key, value) in &request.args {
-        let text = match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let lines: Vec<String> = fold(&text).lines().map(visible).collect();
-        match lines.as_slice() {
-            [] => writeln!(out, "  {}: \"\"", visible(key))?,
-            [one] => writeln!(out, "  {}: {one}", visible(key))?,
-            many => {
-                writeln!(out, "  {}:", visible(key))?;
-                for line in many {
-                    writeln!(out, "    │ {line}")?;
+            KeyCode::Char('p' | 'P') if request.project_rule.is_some() => {
+                let text = look
+                    .tr(Msg::ApprovalAllowedProject)
+                    .replace("{rule}", &rule(&request.project_rule));
+                return done(
+                    out,
+                    style.green(&format!("✓ {text}")),
+                    ApprovalAnswer::ApproveForProject,
+                );
+            }
+            KeyCode::Char('n' | 'N') => {
+                let text = style.red(&format!("✗ {}", look.tr(Msg::ApprovalDenied)));
+                return done(out, text, ApprovalAnswer::Reject { reason: None });
+            }
+            KeyCode::Char('r' | 'R') => {
+                writeln!(out)?;
+                let prompt = look.tr(Msg::ApprovalReasonPrompt);
+                match edit_line(keys, out, prompt, "", look.width)? {
+                    None => return Ok(Asked::Answer(ApprovalAnswer::Reject { reason: None })),
+                    Some(Edited::Back) => continue,
+                    Some(Edited::Done(reason)) => {
+                        let reason = reason.trim().to_string();
+                        let text = style.red(&format!("✗ {}", look.tr(Msg::ApprovalDenied)));
+                        writeln!(out, "  {text}")?;
+                        return Ok(Asked::Answer(ApprovalAnswer::Reject {
+                            reason: (!reason.is_empty()).then_some(reason),
+                        }));
+                    }
                 }
             }
+            KeyCode::Char('m' | 'M') => {
+                writeln!(out)?;
+                if let Some(asked) = edit_args(request, keys, out, look)? {
+                    return Ok(asked);
+                }
+            }
+            KeyCode::Char('?') => {
+                writeln!(out)?;
+                for line in help(request, look) {
+                    writeln!(out, "  {line}")?;
+                }
+            }
+            _ => writeln!(out, "\n  {}", style.dim(look.tr(Msg::ApprovalUnknownKey)))?,
         }
     }
-    Ok(())
 }
 
-/// Keeps the first lines and chars of a long value and says how much was left out.
-fn fold(text: &str) -> String {
-    let total_chars = text.chars().count();
-    let total_lines = text.lines().count();
-    if total_chars <= FOLD_AFTER_CHARS && total_lines <= FOLD_AFTER_LINES {
-        return text.to_string();
+/// `Approve? [y/Enter] yes  [a] …  [?] keys`, offering only the keys this request has.
+fn question(request: &ApprovalRequest, look: &Look) -> String {
+    let mut keys: Vec<String> = Vec::new();
+    match &request.session_rule {
+        Some(rule) => {
+            keys.push(look.tr(Msg::KeyYes).to_string());
+            keys.push(look.tr(Msg::KeySession).replace("{rule}", &visible(rule)));
+        }
+        None => keys.push(look.tr(Msg::KeyYesEveryTime).to_string()),
     }
-    let head: String = text
-        .lines()
-        .take(FOLD_AFTER_LINES)
-        .collect::<Vec<_>>()
-        .join("\n")
-        .chars()
-        .take(FOLD_AFTER_CHARS)
-        .collect();
-    let hidden_chars = total_chars.saturating_sub(head.chars().count());
+    if request.project_rule.is_some() {
+        keys.push(look.tr(Msg::KeyProject).to_string());
+    }
+    for msg in [Msg::KeyNo, Msg::KeyReason, Msg::KeyEdit, Msg::KeyHelp] {
+        keys.push(look.tr(msg).to_string());
+    }
     format!(
-        "{head}\n… ({hidden_chars} more chars, {total_lines} lines in all; use m to see and edit everything)"
+        "{} {}",
+        look.style.bold(look.tr(Msg::ApprovalQuestion)),
+        keys.join("  ")
     )
 }
 
-/// `text` with control, bidi and invisible characters replaced by `<U+XXXX>` (tabs included); one line.
-pub fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if is_hidden(c) {
-            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
-        } else {
-            out.push(c);
-        }
+/// What `?` shows: every key, with the rule `a` and `p` would remember.
+fn help(request: &ApprovalRequest, look: &Look) -> Vec<String> {
+    let mut lines = vec![look.tr(Msg::ApprovalHelpYes).to_string()];
+    if let Some(rule) = &request.session_rule {
+        lines.push(
+            look.tr(Msg::ApprovalHelpSession)
+                .replace("{rule}", &visible(rule)),
+        );
     }
-    out
+    if let Some(rule) = &request.project_rule {
+        lines.push(
+            look.tr(Msg::ApprovalHelpProject)
+                .replace("{rule}", &visible(rule)),
+        );
+    }
+    if request.session_rule.is_none() {
+        lines.push(look.tr(Msg::ApprovalHelpNoRemember).to_string());
+    }
+    for msg in [
+        Msg::ApprovalHelpNo,
+        Msg::ApprovalHelpReason,
+        Msg::ApprovalHelpEdit,
+        Msg::ApprovalHelpCancel,
+    ] {
+        lines.push(look.tr(msg).to_string());
+    }
+    lines
 }
 
-fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{180E}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{2028}'..='\u{202E}'
-                | '\u{2060}'..='\u{2069}'
-                | '\u{3164}'
-                | '\u{FEFF}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{E0000}'..='\u{E007F}'
-        )
+/// `m`: edits the arguments as one line of JSON until it parses to an object (`Some`), or ESC goes back to the
+/// keys (`None`).
+fn edit_args(
+    request: &ApprovalRequest,
+    keys: &mut impl KeySource,
+    out: &mut impl Write,
+    look: &Look,
+) -> io::Result<Option<Asked>> {
+    let mut text = escape_hidden_json(&Value::Object(request.args.clone()).to_string());
+    loop {
+        let prompt = look.tr(Msg::ApprovalEditPrompt);
+        match edit_line(keys, out, prompt, &text, look.width)? {
+            None => {
+                return Ok(Some(Asked::Answer(ApprovalAnswer::Reject {
+                    reason: Some("no answer was given".to_string()),
+                })));
+            }
+            Some(Edited::Back) => return Ok(None),
+            Some(Edited::Done(edited)) => {
+                match serde_json::from_str::<Value>(edited.trim()) {
+                    Ok(Value::Object(args)) => {
+                        let done = look
+                            .style
+                            .green(&format!("✓ {}", look.tr(Msg::ApprovalEdited)));
+                        writeln!(out, "  {done}")?;
+                        return Ok(Some(Asked::Answer(ApprovalAnswer::Modify(args))));
+                    }
+                    Ok(_) => {
+                        writeln!(out, "  {}", look.style.red(look.tr(Msg::ApprovalNotObject)))?
+                    }
+                    Err(e) => writeln!(
+                        out,
+                        "  {}",
+                        look.style.red(&format!(
+                            "{}: {}",
+                            look.tr(Msg::ApprovalInvalidJson),
+                            visible(&e.to_string())
+                        ))
+                    )?,
+                }
+                text = edited;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

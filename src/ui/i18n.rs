@@ -89,6 +89,51 @@ pub enum Msg {
     McpEnabling,
     McpNoResources,
     McpNoPrompts,
+    // keys
+    ApprovalWants,
+    RiskHigh,
+    RiskMedium,
+    RiskNone,
+    ApprovalWhy,
+    ApprovalAskMode,
+    ApprovalCommand,
+    ApprovalCommandParts,
+    ApprovalQuestion,
+    KeyYes,
+    KeyYesEveryTime,
+    KeySession,
+    KeyProject,
+    KeyNo,
+    KeyReason,
+    KeyEdit,
+    KeyHelp,
+    ApprovalHelpYes,
+    ApprovalHelpSession,
+    ApprovalHelpProject,
+    ApprovalHelpNoRemember,
+    ApprovalHelpNo,
+    ApprovalHelpReason,
+    ApprovalHelpEdit,
+    ApprovalHelpCancel,
+    ApprovalUnknownKey,
+    ApprovalReasonPrompt,
+    ApprovalEditPrompt,
+    ApprovalInvalidJson,
+    ApprovalNotObject,
+    ApprovalAllowed,
+    ApprovalAllowedSession,
+    ApprovalAllowedProject,
+    ApprovalEdited,
+    ApprovalDenied,
+    ApprovalCancelled,
+    DiffOverwrites,
+    DiffNewFile,
+    DiffEdits,
+    DiffNoMatch,
+    DiffMoreLines,
+    ModeFullWarning,
+    ModeFullOnlyByCommand,
+    TypeAheadSending,
 }
 
 /// The text of `msg` in `lang`.
@@ -153,8 +198,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, ModePlan) => "批准计划前只能使用只读工具",
         (Lang::En, ModeFull) => "everything runs without asking; the guards still apply",
         (Lang::Zh, ModeFull) => "全部直接执行，不再询问；防护仍然生效",
-        (Lang::En, ShiftTabCycles) => "Shift+Tab at the prompt cycles auto → plan → ask → full",
-        (Lang::Zh, ShiftTabCycles) => "在提示符处按 Shift+Tab 循环切换 auto → plan → ask → full",
+        (Lang::En, ShiftTabCycles) => {
+            "Shift+Tab at the prompt cycles auto → plan → ask → auto; /mode full for full"
+        }
+        (Lang::Zh, ShiftTabCycles) => {
+            "在提示符处按 Shift+Tab 循环切换 auto → plan → ask → auto；用 /mode full 进入 full"
+        }
         (Lang::En, AuditEmpty) => "no audit entries yet in",
         (Lang::Zh, AuditEmpty) => "还没有审计记录：",
         (Lang::En, PolicyGuards) => {
@@ -222,6 +271,121 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, McpNoResources) => "该服务器没有列出资源",
         (Lang::En, McpNoPrompts) => "the server lists no prompts",
         (Lang::Zh, McpNoPrompts) => "该服务器没有列出提示模板",
+        // keys
+        (Lang::En, ApprovalWants) => "{tool} wants to run (risk: {risk})",
+        (Lang::Zh, ApprovalWants) => "{tool} 请求执行（风险：{risk}）",
+        (Lang::En, RiskHigh) => "high",
+        (Lang::Zh, RiskHigh) => "高",
+        (Lang::En, RiskMedium) => "medium",
+        (Lang::Zh, RiskMedium) => "中",
+        (Lang::En, RiskNone) => "none",
+        (Lang::Zh, RiskNone) => "无",
+        (Lang::En, ApprovalWhy) => "why asked",
+        (Lang::Zh, ApprovalWhy) => "询问原因",
+        (Lang::En, ApprovalAskMode) => "ask mode asks before every call that changes something",
+        (Lang::Zh, ApprovalAskMode) => "ask 模式在每个会改动内容的调用前询问",
+        (Lang::En, ApprovalCommand) => "command",
+        (Lang::Zh, ApprovalCommand) => "命令",
+        (Lang::En, ApprovalCommandParts) => "{n} commands",
+        (Lang::Zh, ApprovalCommandParts) => "{n} 条命令",
+        (Lang::En, ApprovalQuestion) => "Approve?",
+        (Lang::Zh, ApprovalQuestion) => "批准？",
+        (Lang::En, KeyYes) => "[y/Enter] yes",
+        (Lang::Zh, KeyYes) => "[y/Enter] 是",
+        (Lang::En, KeyYesEveryTime) => "[y/Enter] yes (asked every time)",
+        (Lang::Zh, KeyYesEveryTime) => "[y/Enter] 是（每次都会询问）",
+        (Lang::En, KeySession) => "[a] yes, and allow {rule} this session",
+        (Lang::Zh, KeySession) => "[a] 是，并在本次会话中允许{rule}",
+        (Lang::En, KeyProject) => "[p] always allow it in this project",
+        (Lang::Zh, KeyProject) => "[p] 在本项目中始终允许",
+        (Lang::En, KeyNo) => "[n] no",
+        (Lang::Zh, KeyNo) => "[n] 否",
+        (Lang::En, KeyReason) => "[r] no, with a reason",
+        (Lang::Zh, KeyReason) => "[r] 否，并说明原因",
+        (Lang::En, KeyEdit) => "[m] edit arguments",
+        (Lang::Zh, KeyEdit) => "[m] 编辑参数",
+        (Lang::En, KeyHelp) => "[?] keys",
+        (Lang::Zh, KeyHelp) => "[?] 按键说明",
+        (Lang::En, ApprovalHelpYes) => "y or Enter  run this call once",
+        (Lang::Zh, ApprovalHelpYes) => "y 或 Enter  执行这一次调用",
+        (Lang::En, ApprovalHelpSession) => {
+            "a           run it, and allow {rule} for the rest of this session"
+        }
+        (Lang::Zh, ApprovalHelpSession) => "a           执行，并在本次会话剩余时间内允许{rule}",
+        (Lang::En, ApprovalHelpProject) => {
+            "p           run it, and always allow {rule} in this project (saved in your config.toml)"
+        }
+        (Lang::Zh, ApprovalHelpProject) => {
+            "p           执行，并在本项目中始终允许{rule}（保存到你的 config.toml）"
+        }
+        (Lang::En, ApprovalHelpNoRemember) => {
+            "            (a and p are not offered: this call is asked about every time)"
+        }
+        (Lang::Zh, ApprovalHelpNoRemember) => "            （不提供 a 和 p：这类调用每次都会询问）",
+        (Lang::En, ApprovalHelpNo) => "n           do not run it; the model is told you refused",
+        (Lang::Zh, ApprovalHelpNo) => "n           不执行；告诉模型你拒绝了",
+        (Lang::En, ApprovalHelpReason) => {
+            "r           do not run it, and type a reason the model reads"
+        }
+        (Lang::Zh, ApprovalHelpReason) => "r           不执行，并输入一条给模型看的原因",
+        (Lang::En, ApprovalHelpEdit) => {
+            "m           edit the arguments as JSON, then run with them (ESC goes back)"
+        }
+        (Lang::Zh, ApprovalHelpEdit) => "m           以 JSON 编辑参数后按新参数执行（ESC 返回）",
+        (Lang::En, ApprovalHelpCancel) => "ESC, Ctrl-C  do not run it, and cancel the whole task",
+        (Lang::Zh, ApprovalHelpCancel) => "ESC、Ctrl-C  不执行，并取消整个任务",
+        (Lang::En, ApprovalUnknownKey) => "not a key of this prompt; press ? to see the keys",
+        (Lang::Zh, ApprovalUnknownKey) => "这个按键无效；按 ? 查看所有按键",
+        (Lang::En, ApprovalReasonPrompt) => "Reason for the model (Enter sends, ESC goes back): ",
+        (Lang::Zh, ApprovalReasonPrompt) => "给模型的原因（Enter 发送，ESC 返回）：",
+        (Lang::En, ApprovalEditPrompt) => {
+            "Arguments as JSON (Enter runs with them, ESC goes back): "
+        }
+        (Lang::Zh, ApprovalEditPrompt) => "JSON 格式的参数（Enter 按此执行，ESC 返回）：",
+        (Lang::En, ApprovalInvalidJson) => "invalid JSON",
+        (Lang::Zh, ApprovalInvalidJson) => "JSON 无效",
+        (Lang::En, ApprovalNotObject) => "the arguments must be a JSON object ({...})",
+        (Lang::Zh, ApprovalNotObject) => "参数必须是 JSON 对象（{...}）",
+        (Lang::En, ApprovalAllowed) => "allowed",
+        (Lang::Zh, ApprovalAllowed) => "已允许",
+        (Lang::En, ApprovalAllowedSession) => {
+            "allowed; {rule} runs without asking for the rest of this session"
+        }
+        (Lang::Zh, ApprovalAllowedSession) => "已允许；本次会话剩余时间内{rule}无需再询问",
+        (Lang::En, ApprovalAllowedProject) => {
+            "allowed; {rule} always runs in this project (saved in the user config)"
+        }
+        (Lang::Zh, ApprovalAllowedProject) => {
+            "已允许；本项目中{rule}将始终直接执行（已保存到用户配置）"
+        }
+        (Lang::En, ApprovalEdited) => "allowed with edited arguments",
+        (Lang::Zh, ApprovalEdited) => "已允许，使用编辑后的参数",
+        (Lang::En, ApprovalDenied) => "denied",
+        (Lang::Zh, ApprovalDenied) => "已拒绝",
+        (Lang::En, ApprovalCancelled) => "denied; the task is cancelled",
+        (Lang::Zh, ApprovalCancelled) => "已拒绝；任务已取消",
+        (Lang::En, DiffOverwrites) => "overwrites {path}",
+        (Lang::Zh, DiffOverwrites) => "将覆盖 {path}",
+        (Lang::En, DiffNewFile) => "new file {path} ({n} lines)",
+        (Lang::Zh, DiffNewFile) => "新文件 {path}（{n} 行）",
+        (Lang::En, DiffEdits) => "edits {path}",
+        (Lang::Zh, DiffEdits) => "将编辑 {path}",
+        (Lang::En, DiffNoMatch) => "old_text is not in {path} as it is now; the tool will say so",
+        (Lang::Zh, DiffNoMatch) => "{path} 当前内容中找不到 old_text；工具会报告这一点",
+        (Lang::En, DiffMoreLines) => "… {n} more lines",
+        (Lang::Zh, DiffMoreLines) => "… 还有 {n} 行",
+        (Lang::En, ModeFullWarning) => {
+            "full mode: every call runs without asking (the guards still apply); /mode auto to go back"
+        }
+        (Lang::Zh, ModeFullWarning) => {
+            "full 模式：所有调用都不再询问直接执行（防护仍然生效）；/mode auto 可切回"
+        }
+        (Lang::En, ModeFullOnlyByCommand) => {
+            "full is not in the Shift+Tab cycle; /mode full switches to it"
+        }
+        (Lang::Zh, ModeFullOnlyByCommand) => "full 不在 Shift+Tab 循环中；用 /mode full 切换",
+        (Lang::En, TypeAheadSending) => "sending what you typed during the task",
+        (Lang::Zh, TypeAheadSending) => "发送任务运行时输入的内容",
     }
 }
 

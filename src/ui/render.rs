@@ -10,7 +10,7 @@ mod style;
 mod table;
 mod tool_line;
 
-pub use diff::render_diff;
+pub use diff::{render_diff, render_diff_in, unified_diff};
 pub use markdown::render_markdown;
 pub use markdown_stream::MarkdownStream;
 pub use sink::TerminalSink;

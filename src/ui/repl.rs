@@ -35,11 +35,25 @@ pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i
     // The line being edited when Shift+Tab was pressed, and the cursor, to put back after the mode switch.
     let mut resume: Option<(String, usize)> = None;
     loop {
-        let read = match resume.take() {
-            Some((line, pos)) => {
-                editor.readline_with_initial(PROMPT, mode_key::split_at_cursor(&line, pos))
+        let read = if let Some(queued) = session.type_ahead().pop_queued() {
+            // Sent with Enter while the last task ran: it goes now, shown as if typed at the prompt.
+            session.say(&format!("{PROMPT}{queued}"));
+            Ok(queued)
+        } else {
+            match resume.take() {
+                Some((line, pos)) => {
+                    editor.readline_with_initial(PROMPT, mode_key::split_at_cursor(&line, pos))
+                }
+                None => {
+                    // Typed while the last task ran, without Enter: back in the line, to finish or change.
+                    let typed = session.type_ahead().take_line();
+                    if typed.is_empty() {
+                        editor.readline(PROMPT)
+                    } else {
+                        editor.readline_with_initial(PROMPT, (&typed, ""))
+                    }
+                }
             }
-            None => editor.readline(PROMPT),
         };
         if let Ok(line) = &read
             && let Some(pos) = editor.helper().and_then(|h| h.mode_key.take())

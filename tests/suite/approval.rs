@@ -127,6 +127,7 @@ impl Fixture {
             ))),
             command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), None)),
             control_files: None,
+            project_rules: None,
         });
         Fixture {
             _dir: dir,

@@ -125,6 +125,7 @@ impl Session {
             ))),
             command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), None)),
             control_files: Some(ControlFiles::new(home.path(), &root)),
+            project_rules: None,
         });
         let executor = Executor::new(
             Arc::new(ToolRegistry::with_tools(tools)),

@@ -154,7 +154,8 @@ fn example_keys() -> Vec<(String, String)> {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.paicli.example.toml"))
             .unwrap();
     let header = regex::Regex::new(r"^(?:# )?\[([a-z_.]+)\]\s*$").unwrap();
-    let key = regex::Regex::new(r"^(?:# )?([a-z_]+) = (.+)$").unwrap();
+    // A quoted key names a `<name>` entry (a project root under `[approvals.projects]`).
+    let key = regex::Regex::new(r#"^(?:# )?([a-z_]+|"[^".]+") = (.+)$"#).unwrap();
     let mut section = String::new();
     let mut out = Vec::new();
     for line in text.lines() {

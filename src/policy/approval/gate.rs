@@ -3,6 +3,7 @@
 //! from `after`, because it knows who approved each call.
 
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -39,6 +40,15 @@ pub struct ApprovalHookOptions {
     pub command_guard: Option<CommandGuard>,
     /// paicli's own settings, server and trust files: writes to them need the person in every mode but `full`.
     pub control_files: Option<ControlFiles>,
+    /// Where `p` (allow always in this project) saves its rule; `None` offers no `p`.
+    pub project_rules: Option<ProjectRuleStore>,
+}
+
+/// The user's config home and the project root that `p` saves rules for (`[approvals.projects]`).
+#[derive(Clone, Debug)]
+pub struct ProjectRuleStore {
+    pub home: PathBuf,
+    pub root: PathBuf,
 }
 
 struct Shared {
@@ -197,6 +207,9 @@ impl TurnGate {
             );
         }
         let rule = session_rule(call.name, command_of(call));
+        let project_text = rule
+            .config_text()
+            .filter(|_| remember && options.project_rules.is_some());
         let request = ApprovalRequest {
             tool: call.name.to_string(),
             risk: if remember {
@@ -206,6 +219,7 @@ impl TurnGate {
             },
             args: call.args.clone(),
             session_rule: remember.then(|| rule.describe()),
+            project_rule: project_text.as_ref().map(|_| rule.describe()),
             note,
         };
         let key = call_key(call);
@@ -219,6 +233,17 @@ impl TurnGate {
             ApprovalAnswer::Approve => GateVerdict::Allow,
             ApprovalAnswer::ApproveForSession => {
                 if remember {
+                    lock(&self.shared.session).add(rule);
+                }
+                GateVerdict::Allow
+            }
+            ApprovalAnswer::ApproveForProject => {
+                if let (Some(text), Some(store)) = (&project_text, &options.project_rules) {
+                    match crate::config::saved_rules::save_project_rule(&store.home, &store.root, text)
+                    {
+                        Ok(path) => tracing::info!("saved approval rule {text:?} in {}", path.display()),
+                        Err(e) => tracing::warn!("approval rule {text:?} not saved: {e}"),
+                    }
                     lock(&self.shared.session).add(rule);
                 }
                 GateVerdict::Allow
@@ -281,6 +306,11 @@ impl TurnGate {
             ClassifierVerdict::Allow => {
                 lock(&self.state).classifier_allowed.insert(key);
                 self.decide(call, ApprovedBy::AutoClassifier, GateVerdict::Allow)
+            }
+            // A person is right there: the classifier's doubt (or failure) is theirs to settle.
+            ClassifierVerdict::Ask(reason) if self.shared.options.approver.is_interactive() => {
+                let note = format!("the auto-mode classifier was unsure: {reason}");
+                self.ask_person(call, Some(note), true).await
             }
             ClassifierVerdict::Ask(reason) => {
                 self.auto_deny(call, ApprovedBy::AutoClassifier, reason)

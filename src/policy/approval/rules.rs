@@ -54,6 +54,16 @@ impl ApprovalRule {
         }
     }
 
+    /// The rule as `[approvals]` writes it (`cargo test`, `tool:edit_file`); `None` for one exact command line,
+    /// which the config syntax cannot say without widening it to a prefix.
+    pub fn config_text(&self) -> Option<String> {
+        match self {
+            ApprovalRule::Tool(t) => Some(format!("tool:{t}")),
+            ApprovalRule::CommandPrefix(w) => Some(w.join(" ")),
+            ApprovalRule::ExactCommand(_) => None,
+        }
+    }
+
     fn matches_tool(&self, tool: &str) -> bool {
         match self {
             ApprovalRule::Tool(t) => match t.strip_suffix('*') {

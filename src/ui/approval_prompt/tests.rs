@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use serde_json::json;
+use serde_json::{Map, json};
 
 use super::*;
 use crate::policy::approval::Risk;
@@ -14,16 +14,32 @@ fn request(args: Value) -> ApprovalRequest {
             _ => Map::new(),
         },
         session_rule: Some("commands starting with `cargo test`".to_string()),
+        project_rule: Some("commands starting with `cargo test`".to_string()),
         note: None,
     }
 }
 
-/// Runs the prompt on `typed` and returns the answer and what was shown.
-fn answer(req: &ApprovalRequest, typed: &str) -> (ApprovalAnswer, String) {
-    let mut input = typed.as_bytes();
+/// Runs the prompt on the keys `typed` presses and returns the answer and what was shown.
+fn answer_in(req: &ApprovalRequest, keys: &str, lang: Lang) -> (Asked, String) {
+    let shown = preview(&req.args, None);
     let mut out = Vec::new();
-    let a = prompt_approval(req, &mut input, &mut out).unwrap();
+    let a = prompt_approval(
+        req,
+        shown.as_ref(),
+        &mut typed(keys),
+        &mut out,
+        &Look::plain(lang),
+    )
+    .unwrap();
     (a, String::from_utf8(out).unwrap())
+}
+
+fn answer(req: &ApprovalRequest, keys: &str) -> (Asked, String) {
+    answer_in(req, keys, Lang::En)
+}
+
+fn said(a: ApprovalAnswer) -> Asked {
+    Asked::Answer(a)
 }
 
 fn cargo() -> ApprovalRequest {
@@ -31,22 +47,22 @@ fn cargo() -> ApprovalRequest {
 }
 
 #[test]
-fn y_and_enter_approve() {
-    for typed in ["y\n", "\n", "Y\n", "yes\n"] {
+fn y_and_enter_approve_with_one_key() {
+    for keys in ["y", "\n", "Y"] {
         assert_eq!(
-            answer(&cargo(), typed).0,
-            ApprovalAnswer::Approve,
-            "{typed:?}"
+            answer(&cargo(), keys).0,
+            said(ApprovalAnswer::Approve),
+            "{keys:?}"
         );
     }
 }
 
 #[test]
 fn a_approves_for_the_session_and_names_the_prefix_rule() {
-    let (a, shown) = answer(&cargo(), "a\n");
-    assert_eq!(a, ApprovalAnswer::ApproveForSession);
+    let (a, shown) = answer(&cargo(), "a");
+    assert_eq!(a, said(ApprovalAnswer::ApproveForSession));
     assert!(
-        shown.contains("allow commands starting with `cargo test` this session"),
+        shown.contains("[a] yes, and allow commands starting with `cargo test` this session"),
         "{shown}"
     );
     assert!(
@@ -54,79 +70,113 @@ fn a_approves_for_the_session_and_names_the_prefix_rule() {
         "{shown}"
     );
     assert!(shown.contains("command: cargo test --all"), "{shown}");
+    assert!(
+        shown.contains("why asked: ask mode asks before every call that changes something"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn p_approves_for_the_project_only_when_it_can_be_saved() {
+    assert_eq!(
+        answer(&cargo(), "p").0,
+        said(ApprovalAnswer::ApproveForProject)
+    );
+    let mut req = cargo();
+    req.project_rule = None;
+    let (a, shown) = answer(&req, "py");
+    assert_eq!(a, said(ApprovalAnswer::Approve));
+    assert!(!shown.contains("[p]"), "{shown}");
+    assert!(shown.contains("press ? to see the keys"), "{shown}");
 }
 
 #[test]
 fn a_call_asked_every_time_offers_no_a_and_does_not_take_it() {
     let mut req = cargo();
     req.session_rule = None;
-    let (a, shown) = answer(&req, "a\ny\n");
-    assert_eq!(a, ApprovalAnswer::Approve);
+    req.project_rule = None;
+    let (a, shown) = answer(&req, "a?y");
+    assert_eq!(a, said(ApprovalAnswer::Approve));
     assert!(!shown.contains("[a]"), "{shown}");
-    assert!(shown.contains("yes (asked every time)"), "{shown}");
-    assert!(shown.contains("Please answer y, n, s or m (1/5"), "{shown}");
+    assert!(
+        shown.contains("[y/Enter] yes (asked every time)"),
+        "{shown}"
+    );
+    assert!(shown.contains("a and p are not offered"), "{shown}");
 }
 
 #[test]
-fn n_rejects_with_an_optional_reason() {
+fn n_denies_and_r_denies_with_a_typed_reason() {
     assert_eq!(
-        answer(&cargo(), "n\nuse cargo nextest instead\n").0,
-        ApprovalAnswer::Reject {
-            reason: Some("use cargo nextest instead".to_string())
-        }
+        answer(&cargo(), "n").0,
+        said(ApprovalAnswer::Reject { reason: None })
     );
+    let (a, shown) = answer(&cargo(), "ruse cargo nextest\n");
     assert_eq!(
-        answer(&cargo(), "n\n\n").0,
-        ApprovalAnswer::Reject { reason: None }
+        a,
+        said(ApprovalAnswer::Reject {
+            reason: Some("use cargo nextest".to_string())
+        })
     );
+    assert!(shown.contains("Reason for the model"), "{shown}");
+    // ESC in the reason goes back to the keys.
     assert_eq!(
-        answer(&cargo(), "n too slow\n").0,
-        ApprovalAnswer::Reject {
-            reason: Some("too slow".to_string())
-        }
+        answer(&cargo(), "rno\u{1b}y").0,
+        said(ApprovalAnswer::Approve)
     );
 }
 
 #[test]
-fn s_skips() {
-    assert_eq!(answer(&cargo(), "s\n").0, ApprovalAnswer::Skip);
-}
-
-#[test]
-fn m_edits_the_arguments_and_reprompts_on_invalid_json() {
-    let (a, shown) = answer(
-        &cargo(),
-        "m\n{not json\n[1]\n{\"command\": \"cargo test -p core\"}\n",
-    );
+fn m_edits_the_arguments_and_invalid_json_says_why_and_can_be_fixed() {
+    // The editor starts with the JSON; Ctrl-U clears it, then a broken object, then the fix.
+    let (a, shown) = answer(&cargo(), "m\u{15}{\"command\": \"cargo test -p core\"\n}\n");
     let want = json!({"command": "cargo test -p core"});
-    assert_eq!(a, ApprovalAnswer::Modify(want.as_object().unwrap().clone()));
-    assert!(shown.contains("Invalid JSON"), "{shown}");
+    assert_eq!(
+        a,
+        said(ApprovalAnswer::Modify(want.as_object().unwrap().clone()))
+    );
+    assert!(shown.contains("invalid JSON: EOF"), "{shown}");
+    assert!(
+        shown.contains("{\"command\":\"cargo test --all\"}"),
+        "prefilled: {shown}"
+    );
+    let (a, shown) = answer(&cargo(), "m\u{15}[1]\n\u{1b}n");
+    assert_eq!(a, said(ApprovalAnswer::Reject { reason: None }));
     assert!(shown.contains("must be a JSON object"), "{shown}");
 }
 
 #[test]
-fn five_invalid_answers_reject() {
-    let (a, shown) = answer(&cargo(), "x\nmaybe\n?\nok\nsure\ny\n");
-    assert!(matches!(a, ApprovalAnswer::Reject { .. }), "{a:?}");
-    assert!(shown.contains("4/5 invalid answers"), "{shown}");
-    assert!(shown.contains("No valid answer after 5 tries"), "{shown}");
-    // Four invalid answers still leave a chance.
-    assert_eq!(
-        answer(&cargo(), "x\nx\nx\nx\ny\n").0,
-        ApprovalAnswer::Approve
-    );
-    // Invalid JSON after `m` counts too.
-    assert!(matches!(
-        answer(&cargo(), "x\nx\nm\n{\n{\n{\n").0,
-        ApprovalAnswer::Reject { .. }
-    ));
+fn esc_and_ctrl_c_cancel_the_task() {
+    assert_eq!(answer(&cargo(), "\u{1b}").0, Asked::CancelTask);
+    assert_eq!(answer(&cargo(), "\u{3}").0, Asked::CancelTask);
 }
 
 #[test]
-fn end_of_input_rejects() {
+fn question_mark_explains_every_key_and_unknown_keys_do_not_answer() {
+    let (a, shown) = answer(&cargo(), "x?y");
+    assert_eq!(a, said(ApprovalAnswer::Approve));
+    for key in [
+        "y or Enter",
+        "a  ",
+        "p  ",
+        "n  ",
+        "r  ",
+        "m  ",
+        "ESC, Ctrl-C",
+    ] {
+        assert!(shown.contains(&format!("\n  {key}")), "{key:?} in {shown}");
+    }
+    assert!(
+        shown.contains("always allow commands starting with `cargo test` in this project"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_end_of_the_keys_denies() {
     assert!(matches!(
         answer(&cargo(), "").0,
-        ApprovalAnswer::Reject { .. }
+        Asked::Answer(ApprovalAnswer::Reject { .. })
     ));
 }
 
@@ -134,7 +184,7 @@ fn end_of_input_rejects() {
 fn control_and_bidi_characters_are_shown_safely() {
     // Right-to-left override makes `rm -rf ~ #` look like something else; a CR would overwrite the line.
     let req = request(json!({"command": "echo safe\u{202e}# ~ fr- mr\r\u{1b}[2Kls\u{200b}\tx"}));
-    let (_, shown) = answer(&req, "s\n");
+    let (_, shown) = answer(&req, "n");
     assert!(shown.contains("<U+202E>"), "{shown}");
     assert!(shown.contains("<U+000D>"), "{shown}");
     assert!(shown.contains("<U+001B>[2K"), "{shown}");
@@ -143,6 +193,16 @@ fn control_and_bidi_characters_are_shown_safely() {
     for c in ['\u{202e}', '\r', '\u{1b}', '\u{200b}', '\t'] {
         assert!(!shown.contains(c), "{c:?} shown raw");
     }
+    // The editor after `m` shows them as JSON escapes, which parse back to the same arguments.
+    let escaped = escape_hidden_json(&Value::Object(req.args.clone()).to_string());
+    assert!(
+        escaped.contains("\\u202e") && !escaped.contains('\u{202e}'),
+        "{escaped}"
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&escaped).unwrap(),
+        Value::Object(req.args)
+    );
 }
 
 #[test]
@@ -151,12 +211,66 @@ fn long_values_are_folded_and_multi_line_values_indented() {
         .map(|i| format!("line {i}"))
         .collect::<Vec<_>>()
         .join("\n");
-    let mut req = request(json!({"path": "a.txt", "content": content}));
-    req.tool = "write_file".to_string();
-    req.risk = Risk::Medium;
-    let (_, shown) = answer(&req, "y\n");
+    let mut req = request(json!({"note": content}));
+    req.tool = "mcp__notes__save".to_string();
+    let (_, shown) = answer(&req, "y");
     assert!(shown.contains("    │ line 1\n"), "{shown}");
     assert!(shown.contains("    │ line 12\n"), "{shown}");
     assert!(!shown.contains("line 13\n"), "{shown}");
     assert!(shown.contains("100 lines in all"), "{shown}");
+}
+
+#[test]
+fn an_edit_shows_its_diff_before_the_question() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "one\ntwo\nthree\n").unwrap();
+    let guard = PathGuard::new(dir.path()).unwrap();
+    let mut req = request(json!({"path": "a.txt", "old_text": "two", "new_text": "2"}));
+    req.tool = "edit_file".to_string();
+    req.risk = Risk::Medium;
+    let shown = preview(&req.args, Some(&guard));
+    let mut out = Vec::new();
+    prompt_approval(
+        &req,
+        shown.as_ref(),
+        &mut typed("y"),
+        &mut out,
+        &Look::plain(Lang::En),
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let diff = text.find("    -two\n    +2\n").expect("diff shown");
+    assert!(diff < text.find("Approve?").unwrap(), "{text}");
+    assert!(text.contains("  path: a.txt\n  edits a.txt\n"), "{text}");
+    assert!(
+        !text.contains("old_text"),
+        "the diff stands for the snippets: {text}"
+    );
+}
+
+#[test]
+fn the_chinese_prompt_reads_as_expected() {
+    let mut req = request(json!({"command": "cargo test && rm -f out.txt"}));
+    req.session_rule = Some("以 `cargo test` 开头的命令".to_string());
+    req.project_rule = None;
+    req.note = Some("自动模式的分类器不确定".to_string());
+    let (a, shown) = answer_in(&req, "?n", Lang::Zh);
+    assert_eq!(a, said(ApprovalAnswer::Reject { reason: None }));
+    let expected = "\n⚠ execute_command 请求执行（风险：高）
+  询问原因：自动模式的分类器不确定
+  命令：cargo test && rm -f out.txt
+  2 条命令：
+    1. cargo test
+    2. rm -f out.txt
+批准？ [y/Enter] 是  [a] 是，并在本次会话中允许以 `cargo test` 开头的命令  [n] 否  [r] 否，并说明原因  [m] 编辑参数  [?] 按键说明 
+  y 或 Enter  执行这一次调用
+  a           执行，并在本次会话剩余时间内允许以 `cargo test` 开头的命令
+  n           不执行；告诉模型你拒绝了
+  r           不执行，并输入一条给模型看的原因
+  m           以 JSON 编辑参数后按新参数执行（ESC 返回）
+  ESC、Ctrl-C  不执行，并取消整个任务
+批准？ [y/Enter] 是  [a] 是，并在本次会话中允许以 `cargo test` 开头的命令  [n] 否  [r] 否，并说明原因  [m] 编辑参数  [?] 按键说明 
+  ✗ 已拒绝
+";
+    pretty_assertions::assert_eq!(shown, expected);
 }

@@ -12,18 +12,24 @@ const DEFAULT_AUDIT_ENTRIES: usize = 10;
 /// Most entries `/audit N` shows.
 const MAX_AUDIT_ENTRIES: usize = 1000;
 
-/// The modes in Shift+Tab order.
-const CYCLE: [ApprovalMode; 4] = [
+/// The modes in Shift+Tab order. `full` is left out: one key must not lead from the safest mode to the least
+/// safe; `/mode full` switches to it, with a warning.
+const CYCLE: [ApprovalMode; 3] = [ApprovalMode::Auto, ApprovalMode::Plan, ApprovalMode::Ask];
+
+/// Every mode, as `/mode` lists them.
+const ALL: [ApprovalMode; 4] = [
     ApprovalMode::Auto,
     ApprovalMode::Plan,
     ApprovalMode::Ask,
     ApprovalMode::Full,
 ];
 
-/// The mode Shift+Tab switches to from `mode`: auto → plan → ask → full → auto.
+/// The mode Shift+Tab switches to from `mode`: auto → plan → ask → auto; from `full` back to auto.
 pub fn next_mode(mode: ApprovalMode) -> ApprovalMode {
-    let i = CYCLE.iter().position(|m| *m == mode).unwrap_or(0);
-    CYCLE[(i + 1) % CYCLE.len()]
+    match CYCLE.iter().position(|m| *m == mode) {
+        Some(i) => CYCLE[(i + 1) % CYCLE.len()],
+        None => ApprovalMode::Auto,
+    }
 }
 
 /// The lowercase name of `mode`, as `/mode` and the config spell it.
@@ -65,6 +71,9 @@ fn switch_to(session: &Session, mode: ApprovalMode) {
     session.approval.set_mode(mode);
     let style = session.surface().style;
     session.say(&style.cyan(&mode_line(mode, session.lang)));
+    if mode == ApprovalMode::Full {
+        session.say(&style.yellow(&format!("! {}", session.tr(Msg::ModeFullWarning))));
+    }
 }
 
 pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
@@ -77,7 +86,7 @@ pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
                 session.tr(Msg::ApprovalModeIs),
                 mode_name(current)
             ))];
-            for m in CYCLE {
+            for m in ALL {
                 let mark = if m == current { "*" } else { " " };
                 lines.push(format!(
                     "{mark} {:<5} {}",
@@ -215,14 +224,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shift_tab_cycles_auto_plan_ask_full() {
+    fn shift_tab_cycles_auto_plan_ask_and_never_reaches_full() {
         let mut mode = ApprovalMode::Auto;
         let mut seen = Vec::new();
-        for _ in 0..4 {
+        for _ in 0..6 {
             mode = next_mode(mode);
             seen.push(mode_name(mode));
         }
-        assert_eq!(seen, ["plan", "ask", "full", "auto"]);
+        assert_eq!(seen, ["plan", "ask", "auto", "plan", "ask", "auto"]);
+        assert_eq!(next_mode(ApprovalMode::Full), ApprovalMode::Auto);
     }
 
     #[test]

@@ -1,12 +1,29 @@
-//! The inline diff shown after a write or edit: hunks coloured, file headers dropped, long diffs folded.
+//! Diffs as a person reads them: after a write or edit, and before the approval question. Hunks coloured, file
+//! headers dropped, every line made visible (no control character reaches the terminal), long diffs folded.
+
+use similar::TextDiff;
 
 use super::Style;
+use crate::ui::i18n::{Lang, Msg, tr};
 
 /// Most diff lines shown inline; the rest are counted.
-const MAX_LINES: usize = 40;
+pub const MAX_LINES: usize = 40;
+
+/// A unified diff of `old` → `new` with three lines of context (no file headers).
+pub fn unified_diff(old: &str, new: &str) -> String {
+    TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .to_string()
+}
 
 /// Renders a unified diff as indented, coloured lines.
 pub fn render_diff(unified: &str, style: Style) -> Vec<String> {
+    render_diff_in(unified, style, Lang::En)
+}
+
+/// [`render_diff`] with the fold notice in `lang`.
+pub fn render_diff_in(unified: &str, style: Style, lang: Lang) -> Vec<String> {
     let body: Vec<&str> = unified
         .lines()
         .filter(|l| !l.starts_with("--- ") && !l.starts_with("+++ "))
@@ -15,6 +32,7 @@ pub fn render_diff(unified: &str, style: Style) -> Vec<String> {
         .iter()
         .take(MAX_LINES)
         .map(|line| {
+            let line = &crate::ui::approval_prompt::visible(line);
             let styled = if line.starts_with("@@") {
                 style.cyan(line)
             } else if line.starts_with('+') {
@@ -28,11 +46,50 @@ pub fn render_diff(unified: &str, style: Style) -> Vec<String> {
         })
         .collect();
     if body.len() > MAX_LINES {
-        let more = body.len() - MAX_LINES;
-        out.push(format!(
-            "    {}",
-            style.dim(&format!("… {more} more lines"))
-        ));
+        let more = (body.len() - MAX_LINES).to_string();
+        let notice = tr(lang, Msg::DiffMoreLines).replace("{n}", &more);
+        out.push(format!("    {}", style.dim(&notice)));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_diff_folds_with_a_count_in_either_language() {
+        let old: String = (1..=100).map(|i| format!("a{i}\n")).collect();
+        let new: String = (1..=100).map(|i| format!("b{i}\n")).collect();
+        let unified = unified_diff(&old, &new);
+        let plain = Style::new(false);
+        let en = render_diff_in(&unified, plain, Lang::En);
+        assert_eq!(en.len(), MAX_LINES + 1);
+        assert_eq!(en[0], "    @@ -1,100 +1,100 @@");
+        // 1 hunk header + 100 removed + 100 added lines; 40 shown.
+        assert_eq!(en[MAX_LINES], "    … 161 more lines");
+        let zh = render_diff_in(&unified, plain, Lang::Zh);
+        assert_eq!(zh[MAX_LINES], "    … 还有 161 行");
+    }
+
+    #[test]
+    fn context_is_three_lines_and_control_characters_are_shown_safely() {
+        let old = "a\nb\nc\nd\ne\nf\ng\nh\n";
+        let new = "a\nb\nc\nd\nE\u{1b}[2J\nf\ng\nh\n";
+        let lines = render_diff(&unified_diff(old, new), Style::new(false));
+        assert_eq!(
+            lines,
+            [
+                "    @@ -2,7 +2,7 @@",
+                "     b",
+                "     c",
+                "     d",
+                "    -e",
+                "    +E<U+001B>[2J",
+                "     f",
+                "     g",
+                "     h",
+            ]
+        );
+    }
 }

@@ -14,9 +14,9 @@ use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::ui::approval_prompt::TerminalApprover;
-use crate::ui::cancel::{EscWatcher, KeyboardControl};
 use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{StatusInfo, Surface, TerminalSink, status_line};
 
 /// Everything slash commands and turns work on.
@@ -39,8 +39,8 @@ pub struct Session {
     pub services: Services,
     guard: Arc<PathGuard>,
     no_color: bool,
-    /// Lent by the ESC watcher to the approval prompt.
-    keyboard: Arc<KeyboardControl>,
+    /// The one reader of the terminal while a task runs; the approval prompt takes its keys from it.
+    keyboard: Keyboard,
     /// The first turn waits for MCP servers still starting.
     mcp_waited: bool,
 }
@@ -58,20 +58,26 @@ impl Session {
             .enable_all()
             .build()
             .map_err(SessionError::Runtime)?;
-        let keyboard = Arc::new(KeyboardControl::default());
-        let approver = Arc::new(TerminalApprover::new(Arc::clone(&keyboard)));
-        let approval = crate::app::build_approval_hook(&config, approver)?;
-        let (agent, services) = {
-            let _inside = runtime.enter();
-            crate::app::build_session(&config, approval.clone())?
-        };
         let guard =
             PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
                 path: config.project_root.clone(),
                 source,
             })?;
+        let guard = Arc::new(guard);
         let lang = Lang::resolve(config.ui_language, &config.env);
         let no_color = config.no_color;
+        let keyboard = Keyboard::default();
+        let approver = Arc::new(TerminalApprover::new(
+            keyboard.clone(),
+            Some(Arc::clone(&guard)),
+            lang,
+            no_color,
+        ));
+        let approval = crate::app::build_approval_hook(&config, approver)?;
+        let (agent, services) = {
+            let _inside = runtime.enter();
+            crate::app::build_session(&config, approval.clone())?
+        };
         Ok(Session {
             agent,
             config,
@@ -84,7 +90,7 @@ impl Session {
             requests: 0,
             approval,
             services,
-            guard: Arc::new(guard),
+            guard,
             no_color,
             keyboard,
             mcp_waited: false,
@@ -155,7 +161,7 @@ impl Session {
     pub fn compact_history(&mut self, focus: Option<&str>) -> Result<(), CompactionError> {
         let sink = TerminalSink::stdout(self.surface(), self.lang);
         let cancel = CancellationToken::new();
-        let watcher = EscWatcher::start(cancel.clone(), Arc::clone(&self.keyboard));
+        let keys = self.keyboard.start_task(cancel.clone());
         let agent = &mut self.agent;
         let result = self.runtime.block_on(async {
             let on_signal = cancel.clone();
@@ -168,7 +174,7 @@ impl Session {
             ctrl_c.abort();
             result
         });
-        watcher.stop();
+        keys.stop();
         if result.is_err() && cancel.is_cancelled() {
             sink.emit(AgentEvent::TurnCancelled);
             sink.finish();
@@ -176,6 +182,11 @@ impl Session {
         }
         sink.finish();
         result
+    }
+
+    /// What the person typed while tasks ran: the line in progress and the lines queued with Enter.
+    pub fn type_ahead(&self) -> &TypeAhead {
+        self.keyboard.type_ahead()
     }
 
     /// Stops MCP servers and language servers.
@@ -189,7 +200,7 @@ impl Session {
         let surface = self.surface();
         let sink = TerminalSink::stdout(surface, self.lang);
         let cancel = CancellationToken::new();
-        let watcher = EscWatcher::start(cancel.clone(), Arc::clone(&self.keyboard));
+        let keys = self.keyboard.start_task(cancel.clone());
         let agent = &mut self.agent;
         let report = self.runtime.block_on(async {
             let on_signal = cancel.clone();
@@ -205,7 +216,7 @@ impl Session {
             report
         });
         sink.finish();
-        watcher.stop();
+        keys.stop();
         self.turns += 1;
         self.requests += report.requests;
         if let TurnOutcome::Failed(e) = &report.outcome

@@ -1,0 +1,232 @@
+//! What the prompt shows before the question: the tool and its risk, why it asks, the preview (diff, new file,
+//! command), and the other arguments with long values folded. Every control, bidi and zero-width character is
+//! made visible (`<U+202E>`), so an argument cannot hide or reorder what is shown.
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use super::preview::Preview;
+use crate::policy::approval::{ApprovalRequest, Risk};
+use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::render::{Style, render_diff_in};
+
+/// Chars of one argument shown before it is folded.
+pub const FOLD_AFTER_CHARS: usize = 600;
+/// Lines of one argument (or of a new file) shown before it is folded.
+pub const FOLD_AFTER_LINES: usize = 12;
+
+/// How the prompt looks: its language, colours and width.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    pub lang: Lang,
+    pub style: Style,
+    pub width: usize,
+}
+
+impl Look {
+    /// Plain text at 100 columns in `lang` (tests).
+    pub fn plain(lang: Lang) -> Look {
+        Look {
+            lang,
+            style: Style::new(false),
+            width: 100,
+        }
+    }
+
+    pub(super) fn tr(&self, msg: Msg) -> &'static str {
+        tr(self.lang, msg)
+    }
+
+    /// `text` followed by the language's colon (`: `, `：`).
+    fn labelled(&self, text: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{text}: "),
+            Lang::Zh => format!("{text}："),
+        }
+    }
+}
+
+fn risk_word(risk: Risk, look: &Look) -> &'static str {
+    look.tr(match risk {
+        Risk::High => Msg::RiskHigh,
+        Risk::Medium => Msg::RiskMedium,
+        Risk::None => Msg::RiskNone,
+    })
+}
+
+/// Writes the header, why it asks, the preview and the remaining (folded, escaped) arguments.
+pub fn render_request(
+    request: &ApprovalRequest,
+    preview: Option<&Preview>,
+    look: &Look,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let style = look.style;
+    let header = look
+        .tr(Msg::ApprovalWants)
+        .replace("{tool}", &visible(&request.tool))
+        .replace("{risk}", risk_word(request.risk, look));
+    writeln!(out, "\n{}", style.yellow(&format!("⚠ {header}")))?;
+    let why = match &request.note {
+        Some(note) => visible(note),
+        None => look.tr(Msg::ApprovalAskMode).to_string(),
+    };
+    writeln!(out, "  {}{why}", look.labelled(look.tr(Msg::ApprovalWhy)))?;
+    let covered = preview.map(Preview::covers).unwrap_or_default();
+    for (key, value) in &request.args {
+        if covered.contains(&key.as_str()) {
+            continue;
+        }
+        let text = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let lines: Vec<String> = fold(&text).lines().map(visible).collect();
+        match lines.as_slice() {
+            [] => writeln!(out, "  {}: \"\"", visible(key))?,
+            [one] => writeln!(out, "  {}: {one}", visible(key))?,
+            many => {
+                writeln!(out, "  {}:", visible(key))?;
+                for line in many {
+                    writeln!(out, "    │ {line}")?;
+                }
+            }
+        }
+    }
+    if let Some(preview) = preview {
+        render_preview(preview, look, out)?;
+    }
+    Ok(())
+}
+
+fn render_preview(preview: &Preview, look: &Look, out: &mut impl Write) -> io::Result<()> {
+    let style = look.style;
+    let lang = look.lang;
+    let with_path = |msg: Msg, path: &str| look.tr(msg).replace("{path}", &visible(path));
+    match preview {
+        Preview::Edit { path, unified } => {
+            writeln!(out, "  {}", style.bold(&with_path(Msg::DiffEdits, path)))?;
+            diff_lines(unified, style, lang, out)?;
+        }
+        Preview::EditUnmatched { path, unified } => {
+            writeln!(
+                out,
+                "  {}",
+                style.yellow(&with_path(Msg::DiffNoMatch, path))
+            )?;
+            diff_lines(unified, style, lang, out)?;
+        }
+        Preview::Overwrite { path, unified } => {
+            writeln!(
+                out,
+                "  {}",
+                style.yellow(&with_path(Msg::DiffOverwrites, path))
+            )?;
+            diff_lines(unified, style, lang, out)?;
+        }
+        Preview::NewFile { path, content } => {
+            let total = content.lines().count();
+            let head = with_path(Msg::DiffNewFile, path).replace("{n}", &total.to_string());
+            writeln!(out, "  {}", style.bold(&head))?;
+            for line in content.lines().take(FOLD_AFTER_LINES) {
+                writeln!(out, "    {}", style.green(&format!("+{}", visible(line))))?;
+            }
+            if total > FOLD_AFTER_LINES {
+                let more = (total - FOLD_AFTER_LINES).to_string();
+                let notice = look.tr(Msg::DiffMoreLines).replace("{n}", &more);
+                writeln!(out, "    {}", style.dim(&notice))?;
+            }
+        }
+        Preview::Command { line, parts } => {
+            let label = look.labelled(look.tr(Msg::ApprovalCommand));
+            writeln!(out, "  {label}{}", style.bold(&visible(line)))?;
+            if !parts.is_empty() {
+                let n = look
+                    .tr(Msg::ApprovalCommandParts)
+                    .replace("{n}", &parts.len().to_string());
+                writeln!(out, "  {}", look.labelled(&n).trim_end())?;
+                for (i, part) in parts.iter().enumerate() {
+                    writeln!(out, "    {}. {}", i + 1, visible(part))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn diff_lines(unified: &str, style: Style, lang: Lang, out: &mut impl Write) -> io::Result<()> {
+    for line in render_diff_in(unified, style, lang) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Keeps the first lines and chars of a long value and says how much was left out.
+fn fold(text: &str) -> String {
+    let total_chars = text.chars().count();
+    let total_lines = text.lines().count();
+    if total_chars <= FOLD_AFTER_CHARS && total_lines <= FOLD_AFTER_LINES {
+        return text.to_string();
+    }
+    let head: String = text
+        .lines()
+        .take(FOLD_AFTER_LINES)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .chars()
+        .take(FOLD_AFTER_CHARS)
+        .collect();
+    let hidden_chars = total_chars.saturating_sub(head.chars().count());
+    format!(
+        "{head}\n… ({hidden_chars} more chars, {total_lines} lines in all; use m to see and edit everything)"
+    )
+}
+
+/// `text` with control, bidi and invisible characters replaced by `<U+XXXX>` (tabs included); one line.
+pub fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_hidden(c) {
+            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// JSON text with every hidden character inside its strings written as a `\uXXXX` escape, so the editor after
+/// `m` shows what is there and the text still parses to the same value.
+pub fn escape_hidden_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if is_hidden(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{3164}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{E0000}'..='\u{E007F}'
+        )
+}

@@ -1,0 +1,130 @@
+//! Text typed while a task runs: the line being typed, and lines finished with Enter that wait to be sent as the
+//! next messages. The keyboard owner fills it; the REPL drains it when the turn ends; the working line can show
+//! it ([`TypeAhead::line`], [`TypeAhead::queued`]).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// A shared handle; clones see the same text.
+#[derive(Clone, Default)]
+pub struct TypeAhead {
+    inner: Arc<Mutex<Typed>>,
+}
+
+#[derive(Default)]
+struct Typed {
+    line: String,
+    queued: VecDeque<String>,
+}
+
+impl TypeAhead {
+    fn lock(&self) -> MutexGuard<'_, Typed> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The line typed so far (not yet sent with Enter).
+    pub fn line(&self) -> String {
+        self.lock().line.clone()
+    }
+
+    /// How many lines wait to be sent.
+    pub fn queued(&self) -> usize {
+        self.lock().queued.len()
+    }
+
+    /// Takes the next queued line, oldest first.
+    pub fn pop_queued(&self) -> Option<String> {
+        self.lock().queued.pop_front()
+    }
+
+    /// Takes the line being typed, leaving it empty.
+    pub fn take_line(&self) -> String {
+        std::mem::take(&mut self.lock().line)
+    }
+
+    /// Applies one key: printable characters are typed, Backspace deletes, Enter queues a non-blank line.
+    /// Other keys (arrows, Shift+Tab, control keys) are ignored.
+    pub fn key(&self, key: &KeyEvent) {
+        let mut typed = self.lock();
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        match key.code {
+            KeyCode::Char(c) if plain && !c.is_control() => typed.line.push(c),
+            KeyCode::Backspace => {
+                typed.line.pop();
+            }
+            KeyCode::Enter => {
+                let line = std::mem::take(&mut typed.line);
+                if !line.trim().is_empty() {
+                    typed.queued.push_back(line);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A paste goes into the line as text; it never sends anything (line breaks become spaces).
+    pub fn paste(&self, text: &str) {
+        let clean: String = text
+            .chars()
+            .map(|c| {
+                if c == '\n' || c == '\r' || c == '\t' {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .filter(|c| !c.is_control())
+            .collect();
+        self.lock().line.push_str(&clean);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(t: &TypeAhead, code: KeyCode) {
+        t.key(&KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    fn typed(t: &TypeAhead, text: &str) {
+        for c in text.chars() {
+            press(t, KeyCode::Char(c));
+        }
+    }
+
+    #[test]
+    fn typing_backspace_and_enter_build_and_queue_lines() {
+        let t = TypeAhead::default();
+        typed(&t, "fix tets");
+        press(&t, KeyCode::Backspace);
+        press(&t, KeyCode::Backspace);
+        typed(&t, "st");
+        assert_eq!(t.line(), "fix test");
+        press(&t, KeyCode::Enter);
+        typed(&t, "then 文档");
+        press(&t, KeyCode::Enter);
+        press(&t, KeyCode::Enter);
+        typed(&t, "draft");
+        assert_eq!((t.queued(), t.line()), (2, "draft".to_string()));
+        assert_eq!(t.pop_queued().as_deref(), Some("fix test"));
+        assert_eq!(t.pop_queued().as_deref(), Some("then 文档"));
+        assert_eq!(t.pop_queued(), None);
+        assert_eq!(t.take_line(), "draft");
+        assert_eq!(t.line(), "");
+    }
+
+    #[test]
+    fn control_keys_arrows_and_pasted_newlines_do_not_type_or_send() {
+        let t = TypeAhead::default();
+        t.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        press(&t, KeyCode::Up);
+        press(&t, KeyCode::BackTab);
+        t.paste("one\ntwo\u{1b}");
+        assert_eq!((t.line(), t.queued()), ("one two".to_string(), 0));
+    }
+}
