@@ -363,6 +363,29 @@ fn approvals_and_shell_sections_from_the_user_file() {
 }
 
 #[test]
+fn project_rules_saved_in_the_user_file_apply_to_their_root_only_and_never_from_a_project() {
+    let d = dirs();
+    let root = d.project.path().canonicalize().unwrap();
+    let user = format!(
+        "[approvals.projects]\n{:?} = [\"cargo test\"]\n\"/elsewhere\" = [\"rm\"]\n",
+        root.display().to_string()
+    );
+    d.write(d.home.path(), "config.toml", &user);
+    // A project cannot save rules for itself, not even under a key with a dot the filter sees as two.
+    d.write(
+        d.project.path(),
+        ".paicli/config.toml",
+        &format!(
+            "[approvals.projects]\n{:?} = [\"curl\"]\n\"a.b\" = [\"x\"]\n",
+            root.display().to_string()
+        ),
+    );
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.approvals.project_allow, ["cargo test"]);
+    assert!(c.approvals.allow.is_empty());
+}
+
+#[test]
 fn safety_sections_default_to_empty() {
     let d = dirs();
     let c = d.load(&[], &Overrides::default()).unwrap();

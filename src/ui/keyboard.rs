@@ -216,6 +216,14 @@ fn read_keys(stop: &AtomicBool, shared: &Shared) {
             Err(_) => break,
         }
     }
+    // crossterm reads ahead into its own buffer: what it holds now was typed during the task, and would
+    // otherwise surface only when the next task starts reading. It is type-ahead.
+    while let Ok(true) = event::poll(Duration::ZERO) {
+        match event::read() {
+            Ok(ev) => shared.dispatch(ev),
+            Err(_) => break,
+        }
+    }
     let mut state = shared.lock();
     state.reading = false;
     state.listener = None;

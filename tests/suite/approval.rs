@@ -15,7 +15,7 @@ use paicli::llm::client::{ClientOptions, OpenAiClient};
 use paicli::llm::retry::RetryPolicy;
 use paicli::policy::approval::{
     ApprovalAnswer, ApprovalClassifier, ApprovalHook, ApprovalHookOptions, ApprovalRequest,
-    Approver, NonInteractiveApprover, RuleSet,
+    Approver, NonInteractiveApprover, ProjectRuleStore, RuleSet,
 };
 use paicli::policy::audit::{ApprovedBy, AuditLog, AuditOutcome};
 use paicli::tools::{
@@ -275,6 +275,71 @@ async fn ask_mode_asks_and_a_remembers_the_command_prefix() {
         asked[0].session_rule.as_deref(),
         Some("commands starting with `cargo test`")
     );
+}
+
+#[tokio::test]
+async fn p_saves_the_rule_for_this_project_and_it_applies_at_once() {
+    let person = Person::answering([ApprovalAnswer::ApproveForProject]);
+    let mut f = Fixture::new(ApprovalMode::Ask, person.clone(), None);
+    let home = tempfile::tempdir().unwrap();
+    let root = f.ctx.guard.root().to_path_buf();
+    f.hook = ApprovalHook::new(ApprovalHookOptions {
+        mode: ApprovalMode::Ask,
+        allow: RuleSet::default(),
+        deny: RuleSet::default(),
+        approver: person.clone(),
+        classifier: None,
+        audit: None,
+        command_guard: Some(CommandGuard::new(Arc::clone(&f.ctx.guard), None)),
+        control_files: None,
+        project_rules: Some(ProjectRuleStore {
+            home: home.path().to_path_buf(),
+            root: root.clone(),
+        }),
+    });
+    let gate = f.gate("x");
+    let first = check(
+        &gate,
+        &f.ctx,
+        "1",
+        "execute_command",
+        &command("cargo test --all"),
+    )
+    .await;
+    assert_eq!(first, GateVerdict::Allow);
+    let again = check(
+        &gate,
+        &f.ctx,
+        "2",
+        "execute_command",
+        &command("cargo test -q"),
+    )
+    .await;
+    assert_eq!(again, GateVerdict::Allow);
+    let asked = person.asked();
+    assert_eq!(asked.len(), 1, "the saved rule applies at once: {asked:?}");
+    assert_eq!(
+        asked[0].project_rule.as_deref(),
+        Some("commands starting with `cargo test`")
+    );
+    let saved = std::fs::read_to_string(home.path().join("config.toml")).unwrap();
+    let file = paicli::config::ConfigFile::parse(&saved).unwrap();
+    assert_eq!(
+        file.approvals.projects[&root.display().to_string()],
+        ["cargo test"]
+    );
+
+    // One exact command line cannot be written as a config rule without widening it: no `p` then.
+    let exact = check(
+        &f.gate("y"),
+        &f.ctx,
+        "3",
+        "execute_command",
+        &command("echo hi > x.txt"),
+    )
+    .await;
+    assert_eq!(code(&exact), "USER_REJECTED");
+    assert_eq!(person.asked()[1].project_rule, None);
 }
 
 #[tokio::test]

@@ -214,6 +214,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
     t.wait_until("exit", terminal::DEADLINE, |_| t.exited());
 }
 
+mod approval_keys;
 mod commands;
 mod input;
 mod memory_cmds;
@@ -246,7 +247,8 @@ fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {
     t.wait_until("the second approval prompt", terminal::DEADLINE, |s| {
         prompts(s) == 2
     });
-    t.keys(&["n", "Enter"]);
+    // `r` denies with a reason typed in the line editor (`n` alone denies without one).
+    t.keys(&["r"]);
     t.wait_for("Reason for the model");
     t.submit("not that one");
     t.wait_for("All done.");

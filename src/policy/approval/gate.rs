@@ -309,7 +309,7 @@ impl TurnGate {
             }
             // A person is right there: the classifier's doubt (or failure) is theirs to settle.
             ClassifierVerdict::Ask(reason) if self.shared.options.approver.is_interactive() => {
-                let note = format!("the auto-mode classifier was unsure: {reason}");
+                let note = format!("auto mode asks you: {reason}");
                 self.ask_person(call, Some(note), true).await
             }
             ClassifierVerdict::Ask(reason) => {

@@ -41,10 +41,20 @@ fn shift_tab_cycles_the_mode_keeps_the_typed_line_and_the_new_mode_applies() {
         "hi\n"
     );
     t.wait_prompt(2, terminal::DEADLINE);
+    // From ask, one key goes back to auto, never to full.
     t.keys(&["BTab"]);
-    t.wait_for("approval mode: full — everything runs");
+    let screen = t.wait_for("approval mode: auto — edits run");
+    assert!(!screen.contains("approval mode: full"), "{screen}");
+    t.submit("/mode full");
+    let screen = t.wait_for("full mode: every call runs without asking");
+    assert!(
+        screen.contains("approval mode: full — everything runs"),
+        "{screen}"
+    );
     t.keys(&["BTab"]);
-    t.wait_for("approval mode: auto — edits run");
+    t.wait_until("auto again", terminal::DEADLINE, |s| {
+        count(s, "approval mode: auto — edits run") == 2
+    });
 }
 
 #[test]
