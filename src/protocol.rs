@@ -9,7 +9,7 @@ pub mod message;
 pub mod outcome;
 pub mod traits;
 
-pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover};
+pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
 pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
 pub use gate::{CallGate, GateCall, GateVerdict};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};

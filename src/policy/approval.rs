@@ -23,7 +23,7 @@ pub mod sensitive;
 
 pub use crate::config::ApprovalMode;
 pub use crate::protocol::{
-    ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, Risk,
+    ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, Risk, RuleLabel,
 };
 pub use classifier::{
     ApprovalClassifier, CLASSIFIER_TIMEOUT, ClassifierVerdict, MAX_CLASSIFIED_ARGS_CHARS,

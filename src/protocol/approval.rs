@@ -13,12 +13,33 @@ pub struct ApprovalRequest {
     pub args: Map<String, Value>,
     /// What `a` (approve for the session) would remember, e.g. ``commands starting with `cargo test` ``; `None`
     /// when such a call is asked about every time (then `a` is not offered).
-    pub session_rule: Option<String>,
+    pub session_rule: Option<RuleLabel>,
     /// What `p` (allow always in this project) would save in the user's config, e.g. ``commands starting with
     /// `cargo test` ``; `None` when it cannot be saved (sensitive calls, one exact command line, no config home).
-    pub project_rule: Option<String>,
+    pub project_rule: Option<RuleLabel>,
     /// Why a person is asked (e.g. the classifier's reason when escalating), if there is more to say.
     pub note: Option<String>,
+}
+
+/// A rule as a person reads it, kept in parts so each language can word it; `Display` is the English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleLabel {
+    /// Every call of a tool (or of tools matching a `prefix*`).
+    Tool(String),
+    /// Command lines whose commands start with these words.
+    CommandPrefix(String),
+    /// One exact command line.
+    ExactCommand(String),
+}
+
+impl std::fmt::Display for RuleLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuleLabel::Tool(t) => write!(f, "every `{t}` call"),
+            RuleLabel::CommandPrefix(w) => write!(f, "commands starting with `{w}`"),
+            RuleLabel::ExactCommand(c) => write!(f, "exactly the command `{c}`"),
+        }
+    }
 }
 
 /// A person's answer.

@@ -17,7 +17,7 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use serde_json::Value;
 
 use crate::guard::path_guard::PathGuard;
-use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver};
+use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver, RuleLabel};
 use crate::ui::i18n::{Lang, Msg};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::Surface;
@@ -26,7 +26,8 @@ pub use keys::{KeySource, LineKeys, typed};
 pub use line_edit::{Edited, edit_line};
 pub use preview::{Preview, preview};
 pub use show::{
-    FOLD_AFTER_CHARS, FOLD_AFTER_LINES, Look, escape_hidden_json, render_request, visible,
+    FOLD_AFTER_CHARS, FOLD_AFTER_LINES, Look, escape_hidden_json, render_request, rule_text,
+    visible,
 };
 
 /// How the person answered.
@@ -110,7 +111,7 @@ impl Approver for TerminalApprover {
             Ok(Ok(Asked::CancelTask)) => {
                 self.keyboard.cancel_task();
                 ApprovalAnswer::Reject {
-                    reason: Some("the user cancelled the task at the approval prompt".to_string()),
+                    reason: Some("they cancelled the whole task instead of answering".to_string()),
                 }
             }
             Ok(Err(e)) => ApprovalAnswer::Reject {
@@ -182,7 +183,8 @@ pub fn prompt_approval(
             writeln!(out, "\n  {}", style.dim(look.tr(Msg::ApprovalUnknownKey)))?;
             continue;
         }
-        let rule = |r: &Option<String>| r.as_deref().map(visible).unwrap_or_default();
+        let rule =
+            |r: &Option<RuleLabel>| r.as_ref().map(|r| rule_text(r, look)).unwrap_or_default();
         let done = |out: &mut dyn Write, text: String, answer| -> io::Result<Asked> {
             writeln!(out, "\n  {text}")?;
             Ok(Asked::Answer(answer))
@@ -255,7 +257,10 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
     match &request.session_rule {
         Some(rule) => {
             keys.push(look.tr(Msg::KeyYes).to_string());
-            keys.push(look.tr(Msg::KeySession).replace("{rule}", &visible(rule)));
+            keys.push(
+                look.tr(Msg::KeySession)
+                    .replace("{rule}", &rule_text(rule, look)),
+            );
         }
         None => keys.push(look.tr(Msg::KeyYesEveryTime).to_string()),
     }
@@ -278,13 +283,13 @@ fn help(request: &ApprovalRequest, look: &Look) -> Vec<String> {
     if let Some(rule) = &request.session_rule {
         lines.push(
             look.tr(Msg::ApprovalHelpSession)
-                .replace("{rule}", &visible(rule)),
+                .replace("{rule}", &rule_text(rule, look)),
         );
     }
     if let Some(rule) = &request.project_rule {
         lines.push(
             look.tr(Msg::ApprovalHelpProject)
-                .replace("{rule}", &visible(rule)),
+                .replace("{rule}", &rule_text(rule, look)),
         );
     }
     if request.session_rule.is_none() {

@@ -132,8 +132,9 @@ pub enum Msg {
     DiffNoMatch,
     DiffMoreLines,
     ModeFullWarning,
-    ModeFullOnlyByCommand,
-    TypeAheadSending,
+    RuleEveryCall,
+    RuleCommandPrefix,
+    RuleExactCommand,
 }
 
 /// The text of `msg` in `lang`.
@@ -191,9 +192,11 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, ModeAsk) => "every edit, command and MCP call asks you first",
         (Lang::Zh, ModeAsk) => "每次编辑、命令和 MCP 调用都先询问你",
         (Lang::En, ModeAuto) => {
-            "edits run; a classifier judges each command; MCP calls and reverts are refused"
+            "edits run; a classifier judges each command and asks you when unsure; MCP calls and reverts are refused"
         }
-        (Lang::Zh, ModeAuto) => "编辑直接执行；命令由分类器判断；MCP 调用和回退被拒绝",
+        (Lang::Zh, ModeAuto) => {
+            "编辑直接执行；命令由分类器判断，拿不准时询问你；MCP 调用和回退被拒绝"
+        }
         (Lang::En, ModePlan) => "read-only tools until you approve a plan",
         (Lang::Zh, ModePlan) => "批准计划前只能使用只读工具",
         (Lang::En, ModeFull) => "everything runs without asking; the guards still apply",
@@ -380,12 +383,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, ModeFullWarning) => {
             "full 模式：所有调用都不再询问直接执行（防护仍然生效）；/mode auto 可切回"
         }
-        (Lang::En, ModeFullOnlyByCommand) => {
-            "full is not in the Shift+Tab cycle; /mode full switches to it"
-        }
-        (Lang::Zh, ModeFullOnlyByCommand) => "full 不在 Shift+Tab 循环中；用 /mode full 切换",
-        (Lang::En, TypeAheadSending) => "sending what you typed during the task",
-        (Lang::Zh, TypeAheadSending) => "发送任务运行时输入的内容",
+        (Lang::En, RuleEveryCall) => "every `{x}` call",
+        (Lang::Zh, RuleEveryCall) => "每次 `{x}` 调用",
+        (Lang::En, RuleCommandPrefix) => "commands starting with `{x}`",
+        (Lang::Zh, RuleCommandPrefix) => "以 `{x}` 开头的命令",
+        (Lang::En, RuleExactCommand) => "exactly the command `{x}`",
+        (Lang::Zh, RuleExactCommand) => "仅限命令 `{x}`",
     }
 }
 

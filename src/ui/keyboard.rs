@@ -139,6 +139,11 @@ impl Keyboard {
         })
     }
 
+    /// Whether a prompt has the keys now (the working line can say "waiting for approval").
+    pub fn is_prompting(&self) -> bool {
+        self.shared.lock().listener.is_some()
+    }
+
     /// Cancels the running task (ESC or Ctrl-C at the approval prompt).
     pub fn cancel_task(&self) {
         if let Some(cancel) = &self.shared.lock().cancel {

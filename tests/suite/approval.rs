@@ -272,7 +272,11 @@ async fn ask_mode_asks_and_a_remembers_the_command_prefix() {
     let asked = person.asked();
     assert_eq!(asked.len(), 3);
     assert_eq!(
-        asked[0].session_rule.as_deref(),
+        asked[0]
+            .session_rule
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("commands starting with `cargo test`")
     );
 }
@@ -319,7 +323,11 @@ async fn p_saves_the_rule_for_this_project_and_it_applies_at_once() {
     let asked = person.asked();
     assert_eq!(asked.len(), 1, "the saved rule applies at once: {asked:?}");
     assert_eq!(
-        asked[0].project_rule.as_deref(),
+        asked[0]
+            .project_rule
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("commands starting with `cargo test`")
     );
     let saved = std::fs::read_to_string(home.path().join("config.toml")).unwrap();

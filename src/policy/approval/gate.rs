@@ -218,8 +218,8 @@ impl TurnGate {
                 Risk::High
             },
             args: call.args.clone(),
-            session_rule: remember.then(|| rule.describe()),
-            project_rule: project_text.as_ref().map(|_| rule.describe()),
+            session_rule: remember.then(|| rule.label()),
+            project_rule: project_text.as_ref().map(|_| rule.label()),
             note,
         };
         let key = call_key(call);

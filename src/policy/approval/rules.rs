@@ -14,6 +14,7 @@
 //! interpreters, `env`, `xargs`, ...), are remembered as the exact line only.
 
 use crate::guard::command_guard::parse;
+use crate::protocol::RuleLabel;
 
 /// Programs whose arguments are code: approving the program would approve anything.
 const CODE_RUNNERS: [&str; 24] = [
@@ -47,10 +48,15 @@ impl ApprovalRule {
 
     /// How the rule reads in messages.
     pub fn describe(&self) -> String {
+        self.label().to_string()
+    }
+
+    /// The rule in parts, for a person in any language.
+    pub fn label(&self) -> RuleLabel {
         match self {
-            ApprovalRule::Tool(t) => format!("every `{t}` call"),
-            ApprovalRule::CommandPrefix(w) => format!("commands starting with `{}`", w.join(" ")),
-            ApprovalRule::ExactCommand(c) => format!("exactly the command `{c}`"),
+            ApprovalRule::Tool(t) => RuleLabel::Tool(t.clone()),
+            ApprovalRule::CommandPrefix(w) => RuleLabel::CommandPrefix(w.join(" ")),
+            ApprovalRule::ExactCommand(c) => RuleLabel::ExactCommand(c.clone()),
         }
     }
 

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 use super::preview::Preview;
-use crate::policy::approval::{ApprovalRequest, Risk};
+use crate::policy::approval::{ApprovalRequest, Risk, RuleLabel};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::render::{Style, render_diff_in};
 
@@ -45,6 +45,16 @@ impl Look {
             Lang::Zh => format!("{text}："),
         }
     }
+}
+
+/// A rule in the prompt's language (control characters made visible).
+pub fn rule_text(rule: &RuleLabel, look: &Look) -> String {
+    let (msg, x) = match rule {
+        RuleLabel::Tool(t) => (Msg::RuleEveryCall, t),
+        RuleLabel::CommandPrefix(w) => (Msg::RuleCommandPrefix, w),
+        RuleLabel::ExactCommand(c) => (Msg::RuleExactCommand, c),
+    };
+    look.tr(msg).replace("{x}", &visible(x))
 }
 
 fn risk_word(risk: Risk, look: &Look) -> &'static str {

@@ -3,7 +3,7 @@
 use serde_json::{Map, json};
 
 use super::*;
-use crate::policy::approval::Risk;
+use crate::policy::approval::{Risk, RuleLabel};
 
 fn request(args: Value) -> ApprovalRequest {
     ApprovalRequest {
@@ -13,8 +13,8 @@ fn request(args: Value) -> ApprovalRequest {
             Value::Object(m) => m,
             _ => Map::new(),
         },
-        session_rule: Some("commands starting with `cargo test`".to_string()),
-        project_rule: Some("commands starting with `cargo test`".to_string()),
+        session_rule: Some(RuleLabel::CommandPrefix("cargo test".to_string())),
+        project_rule: Some(RuleLabel::CommandPrefix("cargo test".to_string())),
         note: None,
     }
 }
@@ -251,7 +251,6 @@ fn an_edit_shows_its_diff_before_the_question() {
 #[test]
 fn the_chinese_prompt_reads_as_expected() {
     let mut req = request(json!({"command": "cargo test && rm -f out.txt"}));
-    req.session_rule = Some("以 `cargo test` 开头的命令".to_string());
     req.project_rule = None;
     req.note = Some("自动模式的分类器不确定".to_string());
     let (a, shown) = answer_in(&req, "?n", Lang::Zh);

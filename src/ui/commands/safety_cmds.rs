@@ -205,6 +205,8 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
     lines.extend(list(&session.config.approvals.allow));
     lines.push("  [approvals] deny:".to_string());
     lines.extend(list(&session.config.approvals.deny));
+    lines.push("  [approvals.projects] (this project):".to_string());
+    lines.extend(list(&session.config.approvals.project_allow));
     lines.push(format!("  {}", session.tr(Msg::PolicySessionRules)));
     let learned: Vec<String> = session
         .approval

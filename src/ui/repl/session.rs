@@ -189,6 +189,11 @@ impl Session {
         self.keyboard.type_ahead()
     }
 
+    /// The keyboard owner (e.g. whether the approval prompt has the keys).
+    pub fn keyboard(&self) -> &Keyboard {
+        &self.keyboard
+    }
+
     /// Stops MCP servers and language servers.
     pub fn shutdown(&self) {
         self.runtime.block_on(self.services.shutdown());
