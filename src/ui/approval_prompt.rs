@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use crossterm::event::{KeyCode, KeyModifiers};
 use serde_json::Value;
+use unicode_width::UnicodeWidthStr;
 
 use crate::guard::path_guard::PathGuard;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver, RuleLabel};
@@ -73,6 +74,7 @@ impl TerminalApprover {
             lang: self.lang,
             style: surface.style,
             width: surface.width,
+            height: crossterm::terminal::size().map_or(24, |(_, h)| usize::from(h)),
         };
         match self.keyboard.listen() {
             // Raw mode is on while the keyboard owner reads: lines end in \r\n.
@@ -317,6 +319,13 @@ fn edit_args(
     let mut text = escape_hidden_json(&Value::Object(request.args.clone()).to_string());
     loop {
         let prompt = look.tr(Msg::ApprovalEditPrompt);
+        let rows = (prompt.width() + text.width()) / look.width.max(1) + 1;
+        if rows + 4 > look.height {
+            let chars = text.chars().count().to_string();
+            let say = look.tr(Msg::ApprovalTooLongToEdit).replace("{n}", &chars);
+            writeln!(out, "  {}", look.style.yellow(&say))?;
+            return Ok(None);
+        }
         match edit_line(keys, out, prompt, &text, look.width)? {
             None => {
                 return Ok(Some(Asked::Answer(ApprovalAnswer::Reject {

@@ -135,6 +135,7 @@ pub enum Msg {
     RuleEveryCall,
     RuleCommandPrefix,
     RuleExactCommand,
+    ApprovalTooLongToEdit,
 }
 
 /// The text of `msg` in `lang`.
@@ -389,6 +390,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, RuleCommandPrefix) => "以 `{x}` 开头的命令",
         (Lang::En, RuleExactCommand) => "exactly the command `{x}`",
         (Lang::Zh, RuleExactCommand) => "仅限命令 `{x}`",
+        (Lang::En, ApprovalTooLongToEdit) => {
+            "the arguments ({n} chars) are too long to edit on this screen; answer with another key"
+        }
+        (Lang::Zh, ApprovalTooLongToEdit) => {
+            "参数（{n} 个字符）太长，无法在此屏幕上编辑；请用其他按键回答"
+        }
     }
 }
 

@@ -117,11 +117,15 @@ impl Keyboard {
         // Pastes then arrive as one event instead of keys (a pasted ESC byte must not cancel).
         let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableBracketedPaste);
         let shared = Arc::clone(&self.shared);
+        // Set before the thread starts, so a reader that ends at once (a terminal error) leaves it false.
+        self.shared.lock().reading = true;
         task.thread = std::thread::Builder::new()
             .name("keyboard".to_string())
             .spawn(move || read_keys(&stop, &shared))
             .ok();
-        self.shared.lock().reading = task.thread.is_some();
+        if task.thread.is_none() {
+            self.shared.lock().reading = false;
+        }
         task
     }
 

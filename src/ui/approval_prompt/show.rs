@@ -16,12 +16,14 @@ pub const FOLD_AFTER_CHARS: usize = 600;
 /// Lines of one argument (or of a new file) shown before it is folded.
 pub const FOLD_AFTER_LINES: usize = 12;
 
-/// How the prompt looks: its language, colours and width.
+/// How the prompt looks: its language, colours and the terminal's size.
 #[derive(Clone, Copy, Debug)]
 pub struct Look {
     pub lang: Lang,
     pub style: Style,
     pub width: usize,
+    /// Rows of the terminal: the line editor redraws from its first row, which must stay on screen.
+    pub height: usize,
 }
 
 impl Look {
@@ -31,6 +33,7 @@ impl Look {
             lang,
             style: Style::new(false),
             width: 100,
+            height: 40,
         }
     }
 

@@ -146,6 +146,27 @@ fn m_edits_the_arguments_and_invalid_json_says_why_and_can_be_fixed() {
 }
 
 #[test]
+fn arguments_taller_than_the_screen_are_not_edited_in_place() {
+    let req = request(json!({"command": "x".repeat(5000)}));
+    let mut out = Vec::new();
+    let a = prompt_approval(
+        &req,
+        None,
+        &mut typed("mn"),
+        &mut out,
+        &Look::plain(Lang::En),
+    )
+    .unwrap();
+    assert_eq!(a, said(ApprovalAnswer::Reject { reason: None }));
+    let shown = String::from_utf8(out).unwrap();
+    assert!(
+        shown.contains("(5014 chars) are too long to edit"),
+        "{shown}"
+    );
+    assert!(!shown.contains("Arguments as JSON"), "{shown}");
+}
+
+#[test]
 fn esc_and_ctrl_c_cancel_the_task() {
     assert_eq!(answer(&cargo(), "\u{1b}").0, Asked::CancelTask);
     assert_eq!(answer(&cargo(), "\u{3}").0, Asked::CancelTask);
