@@ -15,7 +15,7 @@ use paicli::guard::redact::Redactor;
 use paicli::llm::ToolCall;
 use paicli::policy::approval::{
     ApprovalAnswer, ApprovalHook, ApprovalHookOptions, ApprovalRequest, Approver,
-    NonInteractiveApprover, RuleSet,
+    NonInteractiveApprover, ProjectRuleStore, RuleSet,
 };
 use paicli::policy::audit::{AuditEntry, AuditLog, AuditOutcome};
 use paicli::policy::exposure::ExposurePolicy;
@@ -125,7 +125,10 @@ impl Session {
             ))),
             command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), None)),
             control_files: Some(ControlFiles::new(home.path(), &root)),
-            project_rules: None,
+            project_rules: Some(ProjectRuleStore {
+                home: home.path().to_path_buf(),
+                root: root.clone(),
+            }),
         });
         let executor = Executor::new(
             Arc::new(ToolRegistry::with_tools(tools)),
@@ -259,6 +262,11 @@ async fn auto_mode_asks_the_person_before_a_control_file_is_written_and_does_not
     let asked = person.asked();
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].risk, Risk::High);
+    // Neither `a` nor `p` is offered for a sensitive call.
+    assert_eq!(
+        (&asked[0].session_rule, &asked[0].project_rule),
+        (&None, &None)
+    );
     let note = asked[0].note.clone().unwrap_or_default();
     assert!(note.contains(".paicli/config.toml"), "{note}");
 
