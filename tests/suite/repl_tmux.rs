@@ -243,7 +243,7 @@ fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {
     t.wait_until("the first approval prompt", terminal::DEADLINE, |s| {
         prompts(s) == 1
     });
-    t.keys(&["y", "Enter"]);
+    t.keys(&["y"]);
     t.wait_until("the second approval prompt", terminal::DEADLINE, |s| {
         prompts(s) == 2
     });

@@ -32,7 +32,7 @@ fn shift_tab_cycles_the_mode_keeps_the_typed_line_and_the_new_mode_applies() {
     t.keys(&["Enter"]);
     // Ask mode: the edit, which auto mode would have run, now needs approval.
     t.wait_for("Approve? [y/Enter]");
-    t.keys(&["y", "Enter"]);
+    t.keys(&["y"]);
     t.wait_for("All done.");
     let user = server.chat_requests()[0].body["messages"][1]["content"].clone();
     assert_eq!(user, "write out.txt please");
@@ -151,7 +151,7 @@ fn policy_shows_the_mode_rules_session_approvals_and_guards() {
     );
     t.submit("write a");
     t.wait_for("Approve? [y/Enter]");
-    t.keys(&["a", "Enter"]);
+    t.keys(&["a"]);
     t.wait_for("Saved it.");
     t.wait_prompt(3, terminal::DEADLINE);
     t.submit("/policy");
