@@ -13,7 +13,7 @@ pub enum SaveRuleError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path} is not valid TOML ({message}); the rule was not saved")]
+    #[error("{path} cannot take the rule ({message}); it was left unchanged")]
     Invalid { path: PathBuf, message: String },
 }
 

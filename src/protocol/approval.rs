@@ -68,6 +68,8 @@ pub trait Approver: Send + Sync {
     }
     /// Asks and waits for the answer.
     async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer;
+    /// Tells the person that the rule their `p` asked to save could not be saved (the call still runs).
+    fn rule_not_saved(&self, _error: &str) {}
 }
 
 /// The approver of non-interactive runs: there is nobody to ask, so it always rejects.

@@ -19,7 +19,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::guard::path_guard::PathGuard;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver, RuleLabel};
-use crate::ui::i18n::{Lang, Msg};
+use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::Surface;
 
@@ -123,6 +123,13 @@ impl Approver for TerminalApprover {
                 reason: Some("the approval prompt stopped".to_string()),
             },
         }
+    }
+
+    fn rule_not_saved(&self, error: &str) {
+        let style = Surface::detect(self.no_color).style;
+        let text = tr(self.lang, Msg::ApprovalRuleNotSaved).replace("{error}", &visible(error));
+        // Raw mode is still on while the task runs.
+        eprint!("  {}\r\n", style.yellow(&format!("! {text}")));
     }
 }
 

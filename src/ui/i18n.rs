@@ -136,6 +136,7 @@ pub enum Msg {
     RuleCommandPrefix,
     RuleExactCommand,
     ApprovalTooLongToEdit,
+    ApprovalRuleNotSaved,
 }
 
 /// The text of `msg` in `lang`.
@@ -393,6 +394,10 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, ApprovalTooLongToEdit) => {
             "the arguments ({n} chars) are too long to edit on this screen; answer with another key"
         }
+        (Lang::En, ApprovalRuleNotSaved) => {
+            "the rule was not saved, so it holds for this session only: {error}"
+        }
+        (Lang::Zh, ApprovalRuleNotSaved) => "规则未能保存，仅在本次会话中有效：{error}",
         (Lang::Zh, ApprovalTooLongToEdit) => {
             "参数（{n} 个字符）太长，无法在此屏幕上编辑；请用其他按键回答"
         }

@@ -54,6 +54,7 @@ fn command(line: &str) -> Map<String, Value> {
 struct Person {
     answers: Mutex<Vec<ApprovalAnswer>>,
     asked: Mutex<Vec<ApprovalRequest>>,
+    not_saved: Mutex<Vec<String>>,
 }
 
 impl Person {
@@ -63,6 +64,7 @@ impl Person {
         Arc::new(Person {
             answers: Mutex::new(answers),
             asked: Mutex::default(),
+            not_saved: Mutex::default(),
         })
     }
 
@@ -80,6 +82,10 @@ impl Approver for Person {
             .unwrap()
             .pop()
             .unwrap_or(ApprovalAnswer::Reject { reason: None })
+    }
+
+    fn rule_not_saved(&self, error: &str) {
+        self.not_saved.lock().unwrap().push(error.to_string());
     }
 }
 
@@ -337,6 +343,35 @@ async fn p_saves_the_rule_for_this_project_and_it_applies_at_once() {
         ["cargo test"]
     );
 
+    assert!(person.not_saved.lock().unwrap().is_empty());
+
+    // A config file that cannot take the rule is left alone; the person hears of it, the call still runs.
+    std::fs::write(home.path().join("config.toml"), "approvals = 3\n").unwrap();
+    person
+        .answers
+        .lock()
+        .unwrap()
+        .insert(0, ApprovalAnswer::ApproveForProject);
+    let v = check(
+        &f.gate("z"),
+        &f.ctx,
+        "4",
+        "execute_command",
+        &command("make all"),
+    )
+    .await;
+    assert_eq!(v, GateVerdict::Allow);
+    let not_saved = person.not_saved.lock().unwrap().clone();
+    assert!(
+        not_saved.len() == 1 && not_saved[0].contains("cannot take the rule"),
+        "{not_saved:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.path().join("config.toml")).unwrap(),
+        "approvals = 3\n"
+    );
+    person.answers.lock().unwrap().clear();
+
     // One exact command line cannot be written as a config rule without widening it: no `p` then.
     let exact = check(
         &f.gate("y"),
@@ -347,7 +382,7 @@ async fn p_saves_the_rule_for_this_project_and_it_applies_at_once() {
     )
     .await;
     assert_eq!(code(&exact), "USER_REJECTED");
-    assert_eq!(person.asked()[1].project_rule, None);
+    assert_eq!(person.asked()[2].project_rule, None);
 }
 
 #[tokio::test]

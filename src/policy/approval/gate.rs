@@ -242,7 +242,10 @@ impl TurnGate {
                     match crate::config::saved_rules::save_project_rule(&store.home, &store.root, text)
                     {
                         Ok(path) => tracing::info!("saved approval rule {text:?} in {}", path.display()),
-                        Err(e) => tracing::warn!("approval rule {text:?} not saved: {e}"),
+                        Err(e) => {
+                            tracing::warn!("approval rule {text:?} not saved: {e}");
+                            options.approver.rule_not_saved(&e.to_string());
+                        }
                     }
                     lock(&self.shared.session).add(rule);
                 }
