@@ -145,9 +145,9 @@ impl SessionStore {
             .collect()
     }
 
-    /// Removes ledgers not written to for `keep_days` days (0 keeps everything) and the folders left empty.
-    /// Returns how many were removed.
-    pub fn remove_older_than(&self, keep_days: u64) -> usize {
+    /// Removes ledgers not written to for `keep_days` days (0 keeps everything) but `keep` (the running
+    /// session's), and the folders left empty. Returns how many were removed.
+    pub fn remove_older_than(&self, keep_days: u64, keep: Option<&Path>) -> usize {
         if keep_days == 0 {
             return 0;
         }
@@ -157,9 +157,10 @@ impl SessionStore {
             return 0;
         };
         let old = self.all().into_iter().filter(|s| {
-            std::fs::metadata(&s.path)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t < cutoff)
+            Some(s.path.as_path()) != keep
+                && std::fs::metadata(&s.path)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t < cutoff)
         });
         let removed = old
             .filter(|s| std::fs::remove_file(&s.path).is_ok())

@@ -257,8 +257,8 @@ fn old_and_project_ledgers_are_removed() {
         .unwrap()
         .set_modified(std::time::SystemTime::now() - forty_days)
         .unwrap();
-    assert_eq!(store.remove_older_than(0), 0, "0 keeps everything");
-    assert_eq!(store.remove_older_than(30), 1);
+    assert_eq!(store.remove_older_than(0, None), 0, "0 keeps everything");
+    assert_eq!(store.remove_older_than(30, None), 1);
     assert!(!old.exists());
     let keep = store.find("new", here).unwrap().path;
     store_with(home.path(), &[("20261201T120000", "more", here)]);

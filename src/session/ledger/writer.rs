@@ -70,6 +70,33 @@ impl Ledger {
         Ok(ledger)
     }
 
+    /// Creates a ledger at `path` for a fork of the ledger at `from`: `header`, then every record of `from` but
+    /// its header (damaged lines left out), so replaying the fork gives the same history. `from` is only read.
+    pub fn fork(
+        from: &Path,
+        path: &Path,
+        header: Header,
+        redact: Redact,
+    ) -> Result<Ledger, LedgerError> {
+        let text = std::fs::read_to_string(from).map_err(|source| LedgerError::Io {
+            path: from.to_path_buf(),
+            source,
+        })?;
+        let ledger = Ledger::create(path, header, redact)?;
+        for line in text.lines().skip(1) {
+            match serde_json::from_str::<Record>(line) {
+                Ok(Record::Session(_)) | Err(_) => {}
+                Ok(record) => ledger
+                    .try_write(&record)
+                    .map_err(|source| LedgerError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    })?,
+            }
+        }
+        Ok(ledger)
+    }
+
     /// Opens an existing ledger to append to (a resumed session). A torn last line is ended first, so the next
     /// record starts on a line of its own.
     pub fn append_to(path: &Path, redact: Redact) -> Result<Ledger, LedgerError> {

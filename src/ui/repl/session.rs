@@ -18,6 +18,7 @@ use crate::ui::cancel::{EscWatcher, KeyboardControl};
 use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::render::{StatusInfo, Surface, TerminalSink, status_line};
+use crate::ui::sessions::Launch;
 
 /// Everything slash commands and turns work on.
 pub struct Session {
@@ -50,7 +51,7 @@ impl Session {
     pub fn new(
         config: Config,
         overrides: Overrides,
-        session_id: String,
+        launch: Launch,
     ) -> Result<Session, SessionError> {
         let provider = config.provider().map_err(SetupError::from)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -61,16 +62,22 @@ impl Session {
         let keyboard = Arc::new(KeyboardControl::default());
         let approver = Arc::new(TerminalApprover::new(Arc::clone(&keyboard)));
         let approval = crate::app::build_approval_hook(&config, approver)?;
-        let (agent, services) = {
+        let (mut agent, services) = {
             let _inside = runtime.enter();
             crate::app::build_session(&config, approval.clone())?
         };
+        let lang = Lang::resolve(config.ui_language, &config.env);
+        // Sessions: a new ledger, or the one `--continue` / `--resume` (or its picker) names.
+        let session_id =
+            crate::ui::sessions::start_interactive(&config, &mut agent, &launch, lang, &|line| {
+                println!("{line}")
+            })
+            .map_err(SessionError::Resume)?;
         let guard =
             PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
                 path: config.project_root.clone(),
                 source,
             })?;
-        let lang = Lang::resolve(config.ui_language, &config.env);
         let no_color = config.no_color;
         Ok(Session {
             agent,
@@ -237,6 +244,8 @@ pub enum SessionError {
     Setup(#[from] SetupError),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error("{0}")]
+    Resume(String),
     #[error("cannot start the line editor: {0}")]
     Editor(#[from] rustyline::error::ReadlineError),
 }

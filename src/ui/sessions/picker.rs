@@ -1,0 +1,56 @@
+//! The resume picker's list (date, first message, turns, model) and how a typed choice is read.
+
+use crate::session::ledger::SessionSummary;
+
+/// Sessions the picker and `/sessions` show.
+pub const PICKER_LIMIT: usize = 20;
+
+/// Characters of the first message shown per line.
+const FIRST_MESSAGE_CHARS: usize = 60;
+
+/// One numbered line per session: `  1. 2026-12-01 10:00  3 turns  model  id  first message`; the running
+/// session (`current`) is marked.
+pub fn summary_lines(summaries: &[SessionSummary], current: Option<&str>) -> Vec<String> {
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let date = s.started.get(..16).unwrap_or(&s.started).replace('T', " ");
+            let first = s.first_input.as_deref().map(one_line).unwrap_or_default();
+            let mark = if current == Some(s.id.as_str()) {
+                "*"
+            } else {
+                " "
+            };
+            format!(
+                "{mark}{:>2}. {date}  {:>3} turn{}  {}  {}  {first}",
+                i + 1,
+                s.turns,
+                if s.turns == 1 { " " } else { "s" },
+                s.model,
+                s.id,
+            )
+        })
+        .collect()
+}
+
+/// The first line of `text`, cut to [`FIRST_MESSAGE_CHARS`].
+fn one_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    if line.chars().count() > FIRST_MESSAGE_CHARS {
+        let cut: String = line.chars().take(FIRST_MESSAGE_CHARS - 1).collect();
+        format!("{cut}…")
+    } else {
+        line.to_string()
+    }
+}
+
+/// The 0-based index of the session chosen by typing its number (1..=`count`).
+pub fn parse_choice(answer: &str, count: usize) -> Option<usize> {
+    let n: usize = answer.trim().parse().ok()?;
+    (1..=count).contains(&n).then(|| n - 1)
+}
