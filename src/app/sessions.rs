@@ -216,7 +216,7 @@ fn resume(
             ..loaded.header.clone()
         };
         (
-            id.clone(),
+            id,
             Ledger::fork(&stored.path, &path, header, redactor(config))?,
         )
     } else {

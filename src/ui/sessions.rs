@@ -13,7 +13,11 @@ use crate::ui::i18n::Lang;
 
 pub use line_input::{LineInput, Step, read_answer};
 pub use picker::{PICKER_LIMIT, parse_choice, summary_lines};
-pub use texts::{FlagError, flag_error, notice_text, resumed_text, start_error_text};
+pub use texts::{
+    FlagError, find_error_text, flag_error, forked_text, history_clear_question, history_cleared,
+    history_usage, no_project_sessions, nothing_deleted, notice_text, picker_heading, resumed_text,
+    start_error_text,
+};
 
 /// How the command line asked the session to start.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -32,7 +32,7 @@ pub enum FindError {
 pub struct StoredSession {
     pub path: PathBuf,
     pub id: String,
-    /// `YYYYMMDDTHHMMSS` local time of the start; sorts like the start.
+    /// `YYYYMMDDTHHMMSSmmm` local time of the start (milliseconds last); sorts like the start.
     pub stamp: String,
 }
 
@@ -68,7 +68,7 @@ impl SessionStore {
     pub fn path_for(&self, id: &str, started: chrono::DateTime<chrono::Local>) -> PathBuf {
         self.root
             .join(started.format("%Y/%m/%d").to_string())
-            .join(format!("{}-{id}.jsonl", started.format("%Y%m%dT%H%M%S")))
+            .join(format!("{}-{id}.jsonl", started.format("%Y%m%dT%H%M%S%3f")))
     }
 
     /// Every ledger, newest first.
