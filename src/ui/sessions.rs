@@ -101,7 +101,7 @@ pub fn pick(config: &Config, lang: Lang, say: &dyn Fn(&str)) -> Option<String> {
         return None;
     }
     say(texts::picker_heading(lang));
-    for line in summary_lines(&summaries, None) {
+    for line in summary_lines(lang, &summaries, None) {
         say(&line);
     }
     let answer = read_answer(texts::picker_prompt(lang))?;

@@ -399,3 +399,42 @@ fn a_damaged_ledger_loads_with_notices() {
     let sent = messages(&server.chat_requests()[0].body);
     assert_eq!(sent[..history.len()], history[..]);
 }
+
+#[test]
+fn changed_project_instructions_are_sent_and_said_once() {
+    let sandbox = Sandbox::new();
+    let (id, _history, first) = first_session(&sandbox);
+    std::fs::write(
+        sandbox.here.path().join("PAI.md"),
+        "Always answer in haiku.\n",
+    )
+    .unwrap();
+    let server = ScriptedServer::with_replies([Reply::text("a"), Reply::text("b")]);
+    let output = sandbox.run(sandbox.here.path(), &server, &["-r", &id, "-p", "next"]);
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert_eq!(
+        stderr(&output)
+            .matches("project instructions changed")
+            .count(),
+        1,
+        "{}",
+        stderr(&output)
+    );
+    let system = &server.chat_requests()[0].body["messages"][0]["content"];
+    assert!(system.as_str().unwrap().contains("Always answer in haiku."));
+    assert_ne!(
+        system,
+        &first.chat_requests()[0].body["messages"][0]["content"]
+    );
+    // The ledger now holds the new prompt: resuming again sends it without a second notice.
+    let output = sandbox.run(sandbox.here.path(), &server, &["-r", &id, "-p", "again"]);
+    assert!(
+        !stderr(&output).contains("project instructions changed"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        &server.chat_requests()[1].body["messages"][0]["content"],
+        system
+    );
+}

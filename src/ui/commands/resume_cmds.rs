@@ -15,7 +15,11 @@ pub(super) fn sessions(session: &mut Session, _args: &str) -> Flow {
     }
     let style = session.surface().style;
     let mut lines = vec![style.bold(ui_sessions::picker_heading(session.lang))];
-    lines.extend(summary_lines(&summaries, Some(&session.session_id)));
+    lines.extend(summary_lines(
+        session.lang,
+        &summaries,
+        Some(&session.session_id),
+    ));
     session.say(&lines.join("\n"));
     Flow::Continue
 }

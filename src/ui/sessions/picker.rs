@@ -1,6 +1,7 @@
 //! The resume picker's list (date, first message, turns, model) and how a typed choice is read.
 
 use crate::session::ledger::SessionSummary;
+use crate::ui::i18n::Lang;
 
 /// Sessions the picker and `/sessions` show.
 pub const PICKER_LIMIT: usize = 20;
@@ -10,7 +11,11 @@ const FIRST_MESSAGE_CHARS: usize = 60;
 
 /// One numbered line per session: `  1. 2026-12-01 10:00  3 turns  model  id  first message`; the running
 /// session (`current`) is marked.
-pub fn summary_lines(summaries: &[SessionSummary], current: Option<&str>) -> Vec<String> {
+pub fn summary_lines(
+    lang: Lang,
+    summaries: &[SessionSummary],
+    current: Option<&str>,
+) -> Vec<String> {
     summaries
         .iter()
         .enumerate()
@@ -22,13 +27,16 @@ pub fn summary_lines(summaries: &[SessionSummary], current: Option<&str>) -> Vec
             } else {
                 " "
             };
+            let turns = match (lang, s.turns) {
+                (Lang::En, 1) => "  1 turn ".to_string(),
+                (Lang::En, n) => format!("{n:>3} turns"),
+                (Lang::Zh, n) => format!("{n:>3} 轮"),
+            };
             format!(
-                "{mark}{:>2}. {date}  {:>3} turn{}  {}  {}  {first}",
+                "{mark}{:>2}. {date}  {turns}  {}  {}  {first}",
                 i + 1,
-                s.turns,
-                if s.turns == 1 { " " } else { "s" },
                 s.model,
-                s.id,
+                s.id
             )
         })
         .collect()

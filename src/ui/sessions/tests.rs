@@ -76,6 +76,7 @@ fn summary_lines_show_date_turns_model_id_and_first_message() {
     };
     let long = format!("fix it\n{}", "x".repeat(10));
     let lines = summary_lines(
+        Lang::En,
         &[
             summary("aaa", 1, Some(&long)),
             summary("bbb", 12, Some(&"y".repeat(80))),
@@ -94,6 +95,8 @@ fn summary_lines_show_date_turns_model_id_and_first_message() {
         lines[1]
     );
     assert_eq!(lines[2], "  3. 2026-12-01 10:05    0 turns  glm-4  ccc  ");
+    let zh = summary_lines(Lang::Zh, &[summary("aaa", 1, Some("修复"))], None);
+    assert_eq!(zh[0], "  1. 2026-12-01 10:05    1 轮  glm-4  aaa  修复");
 }
 
 #[test]

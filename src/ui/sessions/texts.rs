@@ -37,7 +37,7 @@ pub fn picker_needs_terminal(lang: Lang, summaries: &[SessionSummary]) -> String
     if !summaries.is_empty() {
         text.push('\n');
         text.push_str(picker_heading(lang));
-        for line in summary_lines(summaries, None) {
+        for line in summary_lines(lang, summaries, None) {
             text.push('\n');
             text.push_str(&line);
         }
