@@ -90,6 +90,11 @@ pub fn start_interactive(
     for line in started_lines(lang, &started) {
         say(&line);
     }
+    if started.resumed.is_some() {
+        for line in picker::last_exchange(agent.conversation()) {
+            say(&line);
+        }
+    }
     Ok(started.id)
 }
 

@@ -1,5 +1,7 @@
 //! The resume picker's list (date, first message, turns, model) and how a typed choice is read.
 
+use crate::protocol::message::Role;
+use crate::session::Conversation;
 use crate::session::ledger::SessionSummary;
 use crate::ui::i18n::Lang;
 
@@ -55,6 +57,39 @@ fn one_line(text: &str) -> String {
     } else {
         line.to_string()
     }
+}
+
+/// Lines of an answer shown after resuming.
+const ANSWER_LINES: usize = 4;
+
+/// Where a resumed conversation left off: the last user input (`› …`) and the start of the answer after it.
+pub fn last_exchange(conversation: &Conversation) -> Vec<String> {
+    let messages = conversation.messages();
+    let Some(&start) = conversation.turn_starts().last() else {
+        return Vec::new();
+    };
+    let turn = &messages[start..];
+    let mut lines = Vec::new();
+    // The user's input is the turn's last user message before the model's first reply (a recall note comes first).
+    let reply_at = turn
+        .iter()
+        .position(|m| m.role != Role::User)
+        .unwrap_or(turn.len());
+    if let Some(input) = turn[..reply_at].last() {
+        lines.push(format!("  › {}", one_line(&input.text())));
+    }
+    let answer = turn
+        .iter()
+        .rev()
+        .find(|m| m.role == Role::Assistant && m.tool_calls.is_empty())
+        .map(|m| m.text())
+        .unwrap_or_default();
+    let shown: Vec<&str> = answer.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.extend(shown.iter().take(ANSWER_LINES).map(|l| format!("    {l}")));
+    if shown.len() > ANSWER_LINES {
+        lines.push("    …".to_string());
+    }
+    lines
 }
 
 /// The 0-based index of the session chosen by typing its number (1..=`count`).

@@ -147,3 +147,27 @@ fn every_text_exists_in_both_languages() {
         flag_error(Lang::Zh, &FlagError::ForkAlone)
     );
 }
+
+#[test]
+fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
+    let mut c = crate::session::Conversation::new("sys");
+    c.begin_turn(None, "first");
+    c.push_answer("one");
+    c.begin_turn(
+        Some("[long-term memory] fact".into()),
+        "second task\nwith details",
+    );
+    c.push_answer("a\n\nb\nc\nd\ne");
+    assert_eq!(
+        picker::last_exchange(&c),
+        [
+            "  › second task",
+            "    a",
+            "    b",
+            "    c",
+            "    d",
+            "    …"
+        ]
+    );
+    assert!(picker::last_exchange(&crate::session::Conversation::new("sys")).is_empty());
+}

@@ -60,7 +60,12 @@ fn the_resume_picker_lists_sessions_and_resumes_the_chosen_one() {
     assert!(screen.contains("the older task"), "{screen}");
     t.submit("2");
     t.wait_for(&format!("resumed session {older}: 1 turn(s) so far"));
-    t.wait_prompt(1, terminal::DEADLINE);
+    let screen = t.wait_prompt(1, terminal::DEADLINE);
+    // Where it left off.
+    assert!(
+        screen.contains("  › the older task\n    answer to the older task"),
+        "{screen}"
+    );
     t.submit("and now?");
     t.wait_for("continuing the older one");
     t.wait_prompt(2, terminal::DEADLINE);
