@@ -60,9 +60,9 @@ impl Drop for RawMode {
 /// a plain line from stdin.
 pub fn read_answer(prompt: &str) -> Option<String> {
     let mut out = std::io::stdout();
-    let _ = write!(out, "{prompt}");
-    let _ = out.flush();
     if !std::io::stdin().is_terminal() {
+        let _ = write!(out, "{prompt}");
+        let _ = out.flush();
         let mut line = String::new();
         return match std::io::stdin().read_line(&mut line) {
             Ok(0) | Err(_) => None,
@@ -70,9 +70,13 @@ pub fn read_answer(prompt: &str) -> Option<String> {
         };
     }
     let answer = {
+        // Raw mode first, then the question: a key pressed as soon as it shows must already be a key event (a
+        // Ctrl-C in cooked mode would be a signal, an ESC would wait for Enter).
         let _raw = crossterm::terminal::enable_raw_mode()
             .ok()
             .map(|()| RawMode);
+        let _ = write!(out, "{prompt}");
+        let _ = out.flush();
         let mut input = LineInput::default();
         loop {
             let Ok(event) = crossterm::event::read() else {
@@ -89,6 +93,7 @@ pub fn read_answer(prompt: &str) -> Option<String> {
             }
         }
     };
+    // Raw mode is off again: a plain newline ends the question's line.
     let _ = writeln!(out);
     answer
 }

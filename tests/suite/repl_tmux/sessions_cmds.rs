@@ -119,7 +119,9 @@ fn fork_and_history_clear_work_on_this_projects_sessions() {
     t.keys(&["n", "Enter"]);
     t.wait_for("nothing deleted");
     t.submit("/history clear");
-    t.wait_for("Delete the 3 other");
+    t.wait_until("second question", terminal::DEADLINE, |s| {
+        s.matches("Delete the 3 other").count() == 2
+    });
     t.keys(&["Escape"]);
     t.wait_until("second nothing deleted", terminal::DEADLINE, |s| {
         s.matches("nothing deleted").count() == 2
