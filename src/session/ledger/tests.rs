@@ -278,3 +278,44 @@ fn git_branch_is_read_from_head() {
         Some("feature/x")
     );
 }
+
+#[test]
+fn model_mode_and_prompt_changes_are_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, path) = recorded(dir.path());
+    c.begin_turn(None, "hello");
+    c.note_model("m2");
+    c.note_mode("plan");
+    c.set_system_prompt("new sys");
+    c.clear();
+    c.begin_turn(None, "after clear");
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.model, "m2");
+    assert_eq!(loaded.mode.as_deref(), Some("plan"));
+    assert_eq!(loaded.conversation.messages(), c.messages());
+    assert_eq!(loaded.conversation.system().text(), "new sys");
+}
+
+#[test]
+fn a_fork_replays_like_its_original_which_stays_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, path) = recorded(dir.path());
+    c.begin_turn(None, "hello");
+    c.announce_round("", None, &[call("c1")]);
+    drop(c);
+    let before = std::fs::read(&path).unwrap();
+    let fork_path = dir.path().join("fork.jsonl");
+    let mut h = header("def", dir.path());
+    h.forked_from = Some("abc".into());
+    let fork = Ledger::fork(&path, &fork_path, h, no_redact()).unwrap();
+    let original = load(&path).unwrap();
+    let mut forked = load(&fork_path).unwrap();
+    assert_eq!(
+        forked.conversation.messages(),
+        original.conversation.messages()
+    );
+    assert_eq!(forked.header.forked_from.as_deref(), Some("abc"));
+    forked.conversation.attach_ledger(fork);
+    forked.conversation.begin_turn(None, "only in the fork");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}

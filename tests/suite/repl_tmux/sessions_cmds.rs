@@ -103,9 +103,9 @@ fn esc_ctrl_c_and_enter_at_the_picker_start_a_new_session() {
 }
 
 #[test]
-fn fork_and_history_clear_work_on_this_projects_sessions() {
+fn fork_export_and_history_clear_work_on_this_projects_sessions() {
     let sandbox = Sandbox::new();
-    record_session(&sandbox, "first");
+    let first = record_session(&sandbox, "first");
     record_session(&sandbox, "second");
     let server = ScriptedServer::with_replies([Reply::text("ok")]);
     let t = sandbox.start(&server);
@@ -114,6 +114,15 @@ fn fork_and_history_clear_work_on_this_projects_sessions() {
     t.wait_prompt(2, terminal::DEADLINE);
     t.submit("/fork");
     t.wait_for("forked: this is now session");
+    t.submit(&format!("/export {}", &first[..5]));
+    t.wait_for(&format!("session-{first}.md"));
+    let exported = std::fs::read_to_string(
+        sandbox
+            .paicli_home()
+            .join(format!("exports/session-{first}.md")),
+    )
+    .unwrap();
+    assert!(exported.contains("## User\n\nfirst\n") && exported.contains("answer to first"));
     t.submit("/history clear");
     t.wait_for("Delete the 3 other recorded session(s) of this project?");
     t.keys(&["n", "Enter"]);
