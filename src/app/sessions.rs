@@ -151,7 +151,7 @@ fn header(config: &Config, agent: &Agent, id: &str) -> Header {
         model: agent.model().to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         git_branch: ledger::git_branch(&config.project_root),
-        started: chrono::Local::now().to_rfc3339(),
+        started: chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
         system_prompt: agent.system_message().map(|m| m.text()).unwrap_or_default(),
         tools: agent.tool_specs().to_vec(),
         forked_from: None,
@@ -183,9 +183,7 @@ fn resume(
     let root = &config.project_root;
     let stored = match from {
         ResumeFrom::Latest => store
-            .for_project(root)
-            .into_iter()
-            .next()
+            .latest_for_project(root)
             .ok_or_else(|| StartError::NothingToContinue { root: root.clone() })?,
         ResumeFrom::Id(prefix) => store.find(prefix, root)?,
     };
@@ -210,7 +208,7 @@ fn resume(
         let path = store.path_for(&id, chrono::Local::now());
         let header = Header {
             id: id.clone(),
-            started: chrono::Local::now().to_rfc3339(),
+            started: chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
             version: env!("CARGO_PKG_VERSION").to_string(),
             forked_from: Some(loaded.header.id.clone()),
             ..loaded.header.clone()

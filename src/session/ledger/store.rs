@@ -90,10 +90,20 @@ impl SessionStore {
 
     /// This project's ledgers (by the header's project root), newest first.
     pub fn for_project(&self, root: &Path) -> Vec<StoredSession> {
+        self.project_sessions(root).collect()
+    }
+
+    /// The newest ledger of this project; reads headers only until it is found.
+    pub fn latest_for_project(&self, root: &Path) -> Option<StoredSession> {
+        self.project_sessions(root).next()
+    }
+
+    /// This project's ledgers, newest first, each header read only when the iterator gets to it.
+    fn project_sessions(&self, root: &Path) -> impl Iterator<Item = StoredSession> {
+        let root = root.to_path_buf();
         self.all()
             .into_iter()
-            .filter(|s| read_header(&s.path).is_some_and(|h| h.project_root == root))
-            .collect()
+            .filter(move |s| read_header(&s.path).is_some_and(|h| h.project_root == root))
     }
 
     /// The session whose id is `prefix` or starts with it; a full id wins over longer ids it prefixes.
@@ -109,8 +119,7 @@ impl SessionStore {
             [] => Err(FindError::Unknown {
                 prefix: prefix.to_string(),
                 candidates: self
-                    .for_project(root)
-                    .into_iter()
+                    .project_sessions(root)
                     .take(CANDIDATES_SHOWN)
                     .map(|s| s.id)
                     .collect(),
@@ -128,8 +137,7 @@ impl SessionStore {
 
     /// Summaries of this project's `limit` newest sessions; unreadable ledgers are left out.
     pub fn summaries(&self, root: &Path, limit: usize) -> Vec<SessionSummary> {
-        self.for_project(root)
-            .into_iter()
+        self.project_sessions(root)
             .take(limit)
             .filter_map(|s| {
                 let loaded = load(&s.path).ok()?;
