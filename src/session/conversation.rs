@@ -25,8 +25,9 @@ pub enum ConversationError {
     BreaksPairing,
 }
 
-/// One conversation with the model.
-#[derive(Clone, Debug)]
+/// One conversation with the model. A clone is a copy for looking at or trying things: it has no ledger, so only
+/// the original is recorded.
+#[derive(Debug)]
 pub struct Conversation {
     messages: Vec<Message>,
     /// Indices where user turns start (the recalled-memory message, else the user's message); increasing.
@@ -34,6 +35,17 @@ pub struct Conversation {
     meter: TokenMeter,
     /// Where changes are recorded; `None` for conversations nobody resumes (tests, sub-agents).
     ledger: Option<Ledger>,
+}
+
+impl Clone for Conversation {
+    fn clone(&self) -> Self {
+        Conversation {
+            messages: self.messages.clone(),
+            turn_starts: self.turn_starts.clone(),
+            meter: self.meter.clone(),
+            ledger: None,
+        }
+    }
 }
 
 impl Conversation {

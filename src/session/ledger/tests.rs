@@ -289,6 +289,10 @@ fn model_mode_and_prompt_changes_are_replayed() {
     c.set_system_prompt("new sys");
     c.clear();
     c.begin_turn(None, "after clear");
+    // A clone records nothing: only the original writes to the ledger.
+    let mut copy = c.clone();
+    assert!(copy.ledger().is_none());
+    copy.begin_turn(None, "only in the copy");
     let loaded = load(&path).unwrap();
     assert_eq!(loaded.model, "m2");
     assert_eq!(loaded.mode.as_deref(), Some("plan"));
