@@ -42,7 +42,7 @@ impl Clone for Conversation {
         Conversation {
             messages: self.messages.clone(),
             turn_starts: self.turn_starts.clone(),
-            meter: self.meter.clone(),
+            meter: self.meter,
             ledger: None,
         }
     }
