@@ -226,10 +226,14 @@ fn resume(
     agent.resume_conversation(loaded.conversation);
     agent.attach_ledger(ledger);
     // The stored prompt is sent again unless the instructions in it changed, so the provider's cache keeps
-    // hitting; a prompt that differs only in its date line is still valid.
+    // hitting; a prompt that differs only in its date line is still valid. A stored prompt that differs only by
+    // masked secrets stands for the fresh one, which is what the session sent.
     if !prompt::same_apart_from_date(&stored_prompt, &fresh_prompt) {
+        let masked = redactor(config)(&fresh_prompt);
+        if !prompt::same_apart_from_date(&stored_prompt, &masked) {
+            notices.push(StartNotice::InstructionsChanged);
+        }
         agent.set_system_prompt(fresh_prompt);
-        notices.push(StartNotice::InstructionsChanged);
     }
     if let Some(l) = agent.ledger() {
         if stored_tools != fresh_tools {

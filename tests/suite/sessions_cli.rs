@@ -438,3 +438,28 @@ fn changed_project_instructions_are_sent_and_said_once() {
         system
     );
 }
+
+#[test]
+fn instructions_with_secret_looking_text_resume_without_a_notice() {
+    let sandbox = Sandbox::new();
+    std::fs::write(
+        sandbox.here.path().join("PAI.md"),
+        "The test db password=hunter22 is fine.\n",
+    )
+    .unwrap();
+    let (id, _history, first) = first_session(&sandbox);
+    let server = ScriptedServer::with_replies([Reply::text("a")]);
+    let output = sandbox.run(sandbox.here.path(), &server, &["-r", &id, "-p", "next"]);
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("project instructions changed"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        server.chat_requests()[0].body["messages"][0],
+        first.chat_requests()[0].body["messages"][0]
+    );
+    let ledger = std::fs::read_to_string(&sandbox.ledgers()[0]).unwrap();
+    assert!(!ledger.contains("hunter22"));
+}
