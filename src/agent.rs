@@ -312,6 +312,7 @@ impl Agent {
             self.inject_pending_diagnostics(&cancel).await;
             // MCP servers join late and may change their tools; the sorted list is rebuilt only then.
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
+                self.conversation.note_tools(&specs);
                 self.tool_specs = specs;
             }
             let tools = turn_scopes::filter_tools(&scopes, &self.tool_specs);
@@ -353,7 +354,15 @@ impl Agent {
             // Each call must get exactly one result, so ids repeated in one reply are told apart first.
             make_ids_unique(&mut tool_calls);
             budget.record_tool_calls(&tool_calls);
-            let observer = EventToolObserver { events };
+            let reasoning = Some(response.reasoning).filter(|r| !r.is_empty());
+            // The calls reach the ledger before the tools run and each result when it is known, so a crash
+            // mid-batch loses nothing that finished.
+            self.conversation
+                .announce_round(&response.content, reasoning.clone(), &tool_calls);
+            let observer = EventToolObserver {
+                events,
+                ledger: self.conversation.ledger().cloned(),
+            };
             let results = self.executor.run_batch(&tool_calls, &ctx, &observer).await;
             for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {
@@ -370,7 +379,6 @@ impl Agent {
                 })
                 .collect();
             let reminder = runaway.record_step(&guard_calls);
-            let reasoning = Some(response.reasoning).filter(|r| !r.is_empty());
             self.append_tool_round(response.content, reasoning, tool_calls, results);
             if let Some(reminder) = reminder {
                 events.emit(AgentEvent::Notice {
@@ -383,6 +391,13 @@ impl Agent {
                 break TurnOutcome::Cancelled;
             }
         };
+        if let Some(error) = self.conversation.ledger().and_then(|l| l.take_error()) {
+            events.emit(AgentEvent::Notice {
+                message: format!(
+                    "the session ledger could not be written; resuming may miss this turn: {error}"
+                ),
+            });
+        }
         match &outcome {
             TurnOutcome::Finished { text } => {
                 events.emit(AgentEvent::TurnFinished { text: text.clone() })

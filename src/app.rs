@@ -1,6 +1,7 @@
 //! Builds a ready agent from the resolved configuration, and sets up logging.
 
 pub mod mentions;
+pub mod sessions;
 
 use std::sync::Arc;
 
@@ -142,16 +143,7 @@ pub fn build_approval_hook(
     approver: Arc<dyn Approver>,
 ) -> Result<ApprovalHook, SetupError> {
     let provider = config.provider()?;
-    let mut secrets: Vec<String> = provider.api_key.iter().cloned().collect();
-    let names: Vec<&str> = config.env.iter().map(|(k, _)| k).collect();
-    let secret_names = tools::shell::scrub_env(names, &[]);
-    secrets.extend(
-        config
-            .env
-            .iter()
-            .filter(|(k, _)| secret_names.contains(k))
-            .map(|(_, v)| v.to_string()),
-    );
+    let secrets = sessions::configured_secrets(config);
     let audit_dir = audit_dir(config);
 
     let mut classifier_provider = provider;

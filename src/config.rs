@@ -257,6 +257,8 @@ pub struct Config {
     /// `ui.language`.
     pub ui_language: UiLanguage,
     pub lsp: LspSettings,
+    /// `sessions.keep_days`: days a session ledger is kept after its last write; 0 keeps them all.
+    pub session_keep_days: u64,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -398,6 +400,7 @@ impl Config {
                 trust_project_servers: false,
             },
             ui_language: UiLanguage::default(),
+            session_keep_days: 30,
             lsp: LspSettings {
                 enabled: true,
                 wait: Duration::from_millis(3000),
@@ -498,6 +501,7 @@ impl Config {
         set(&mut self.lsp.wait, f.lsp.wait_ms.map(Duration::from_millis));
         set(&mut self.lsp.max_diagnostics, f.lsp.max_diagnostics);
         self.lsp.servers.clone_from(&f.lsp.servers);
+        set(&mut self.session_keep_days, f.sessions.keep_days);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].

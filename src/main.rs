@@ -13,6 +13,7 @@ use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::ui::i18n::{self, Lang};
 use paicli::ui::oneshot::{self, OutputFormat};
+use paicli::ui::sessions::{self, Launch};
 
 /// A terminal coding agent for any OpenAI-compatible model.
 #[derive(Debug, Parser)]
@@ -62,6 +63,18 @@ struct Cli {
     /// Approval mode for risky tools.
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
     approval: Option<String>,
+
+    /// Continue the most recent session of this project.
+    #[arg(short = 'c', long = "continue", conflicts_with = "resume")]
+    continue_session: bool,
+
+    /// Resume the session with this id (a unique prefix is enough); without an id, pick one from a list.
+    #[arg(short = 'r', long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+    resume: Option<String>,
+
+    /// With --continue or --resume: continue the history under a new session id; the original stays as it was.
+    #[arg(long)]
+    fork: bool,
 }
 
 fn main() -> ExitCode {
@@ -111,9 +124,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     }
     let _log_guard = paicli::app::init_logging(&config);
 
+    let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
+        .map_err(|e| anyhow::anyhow!(sessions::flag_error(lang, &e)))?;
     let Some(task) = cli.print.as_deref() else {
         let refused = config.refused.clone();
-        return paicli::ui::repl::run(config, overrides, new_session_id()).map_err(|e| {
+        return paicli::ui::repl::run(config, overrides, launch).map_err(|e| {
             // The banner never came; a refused setting may be why (a project URL without its key).
             for r in &refused {
                 eprintln!("paicli: {}", i18n::refused_setting(lang, r));
@@ -147,7 +162,8 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;
         paicli::app::build_session(&config, approval)?
     };
-    let session_id = new_session_id();
+    let session_id =
+        sessions::start_oneshot(&config, &mut agent, &launch, lang).map_err(anyhow::Error::msg)?;
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
@@ -187,14 +203,6 @@ async fn cancel_on_ctrl_c(cancel: CancellationToken) {
     }
 }
 
-fn new_session_id() -> String {
-    format!(
-        "{}-{:06x}",
-        chrono::Local::now().format("%Y%m%d-%H%M%S"),
-        fastrand::u32(..0x100_0000)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
@@ -208,6 +216,9 @@ mod tests {
         "output-format",
         "cwd",
         "trust-project",
+        "continue",
+        "resume",
+        "fork",
         "help",
         "version",
     ];

@@ -1,7 +1,8 @@
 //! The state of one conversation with the model: the history with its turns, pairing kept valid by construction,
-//! and the token meter. The JSONL ledger and resume build on it.
+//! and the token meter; the append-only JSONL ledger that records it, so a session can be resumed or forked.
 
 pub mod conversation;
+pub mod ledger;
 pub mod meter;
 pub mod tool_calls;
 

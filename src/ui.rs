@@ -8,3 +8,4 @@ pub mod keyboard;
 pub mod oneshot;
 pub mod render;
 pub mod repl;
+pub mod sessions;

@@ -154,6 +154,18 @@ fn is_inside(target: &Path, base: &Path) -> bool {
     }
 }
 
+/// True when two system prompts differ at most in their date line: a prompt stored by a session started on
+/// another day is still valid, and sending it unchanged keeps the provider's prompt cache.
+pub fn same_apart_from_date(stored: &str, fresh: &str) -> bool {
+    let without_date = |p: &str| {
+        p.lines()
+            .filter(|l| !l.starts_with("- Date: "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    stored == fresh || without_date(stored) == without_date(fresh)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -194,5 +206,18 @@ mod tests {
             build_system_prompt(dir.path(), dir.path()),
             build_system_prompt(dir.path(), dir.path())
         );
+    }
+
+    #[test]
+    fn a_stored_prompt_from_another_day_is_still_valid() {
+        let today = "rules\n- Date: 2026-12-01\n# Project instructions\nA";
+        assert!(same_apart_from_date(
+            today,
+            "rules\n- Date: 2026-11-02\n# Project instructions\nA"
+        ));
+        assert!(!same_apart_from_date(
+            today,
+            "rules\n- Date: 2026-12-01\n# Project instructions\nB"
+        ));
     }
 }

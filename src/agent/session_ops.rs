@@ -1,10 +1,13 @@
-//! Session-level operations the interactive front-end needs: clear the conversation, switch the model.
+//! Session-level operations the front-ends need: clear the conversation, switch the model, record it in a ledger
+//! and resume one.
 
 use std::sync::Arc;
 
 use super::compaction::Thresholds;
 use super::{Agent, usable_window};
 use crate::llm::{LlmClient, Message};
+use crate::session::Conversation;
+use crate::session::ledger::Ledger;
 
 impl Agent {
     /// Forgets the conversation (keeps the system prompt): turns, the provider's token count and queued
@@ -22,6 +25,7 @@ impl Agent {
         self.client = client;
         self.options.context_window = context_window;
         self.thresholds = Thresholds::for_window(usable_window(context_window));
+        self.conversation.note_model(self.client.model());
         // A failed summary under the old model says nothing about the new one.
         self.summary_failed_at_len = None;
     }
@@ -29,5 +33,28 @@ impl Agent {
     /// The system prompt (the first message).
     pub fn system_message(&self) -> Option<&Message> {
         Some(self.conversation.system())
+    }
+
+    /// Records every later change of the conversation in `ledger`.
+    pub fn attach_ledger(&mut self, ledger: Ledger) {
+        self.conversation.attach_ledger(ledger);
+    }
+
+    /// The ledger the conversation is recorded in, if any.
+    pub fn ledger(&self) -> Option<&Ledger> {
+        self.conversation.ledger()
+    }
+
+    /// Continues `conversation` (a loaded session) instead of the current one; queued diagnostics are dropped.
+    pub fn resume_conversation(&mut self, conversation: Conversation) {
+        self.conversation = conversation;
+        self.pending_diagnostics.clear();
+        self.unchecked_files.clear();
+        self.summary_failed_at_len = None;
+    }
+
+    /// Sends `text` as the system prompt from now on (recorded in the ledger).
+    pub fn set_system_prompt(&mut self, text: String) {
+        self.conversation.set_system_prompt(text);
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
 use crate::protocol::{AgentEvent, EventSink, ToolStatus};
+use crate::session::ledger::Ledger;
 use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome};
 
 /// Forwards stream deltas as events and remembers the answer text shown so far. Answer text that may be the
@@ -64,9 +65,10 @@ impl DeltaSink for EventDeltaSink<'_> {
     }
 }
 
-/// Reports tool calls starting and finishing.
+/// Reports tool calls starting and finishing, and records each result in the session ledger when it is known.
 pub(super) struct EventToolObserver<'a> {
     pub(super) events: &'a dyn EventSink,
+    pub(super) ledger: Option<Ledger>,
 }
 
 impl ToolObserver for EventToolObserver<'_> {
@@ -79,6 +81,9 @@ impl ToolObserver for EventToolObserver<'_> {
     }
 
     fn on_finish(&self, _index: usize, call: &ToolCall, result: &ToolCallResult) {
+        if let Some(ledger) = &self.ledger {
+            ledger.record_result(&call.id, &result.content);
+        }
         let (detail, output_chars, diff) = match &result.outcome {
             ToolOutcome::Ok(out) => (
                 String::new(),

@@ -31,6 +31,16 @@ pub struct ConfigFile {
     pub ui: UiSection,
     #[serde(default)]
     pub lsp: LspSection,
+    #[serde(default)]
+    pub sessions: SessionsSection,
+}
+
+/// `[sessions]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionsSection {
+    /// Days a session ledger is kept after its last write; 0 keeps them all. User files only.
+    pub keep_days: Option<u64>,
 }
 
 /// `[llm]`
@@ -251,6 +261,7 @@ impl ConfigFile {
         over(&mut m.call_timeout_seconds, t.call_timeout_seconds);
         over(&mut m.trust_project_servers, t.trust_project_servers);
         over(&mut self.ui.language, top.ui.language);
+        over(&mut self.sessions.keep_days, top.sessions.keep_days);
         let (s, t) = (&mut self.lsp, top.lsp);
         over(&mut s.enabled, t.enabled);
         over(&mut s.wait_ms, t.wait_ms);

@@ -414,6 +414,15 @@ pub static SETTINGS: &[Setting] = &[
         )
     },
     Setting {
+        // Clean-up removes every project's ledgers, so a cloned repository must not shorten it.
+        project: Project::Never,
+        ..row(
+            "sessions.keep_days",
+            "30",
+            "days a session ledger is kept after its last write (0 = forever)",
+        )
+    },
+    Setting {
         in_file: false,
         env: &["PAICLI_HOME"],
         project: Project::Never,

@@ -75,6 +75,7 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
         "lsp.enabled" => c.lsp.enabled.to_string(),
         "lsp.wait_ms" => c.lsp.wait.as_millis().to_string(),
         "lsp.max_diagnostics" => c.lsp.max_diagnostics.to_string(),
+        "sessions.keep_days" => c.session_keep_days.to_string(),
         "home" => c.home.display().to_string(),
         "audit.dir" => c.audit_dir.display().to_string(),
         "log.level" => c.log_level.clone(),

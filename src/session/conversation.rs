@@ -1,12 +1,16 @@
 //! [`Conversation`]: the history (system prompt first), where user turns start, and the token meter, kept in step
 //! by one type. Every way to change the history keeps each tool call answered by exactly one tool result right
 //! after its assistant message; a request built from [`Conversation::messages`] is always well paired.
+//!
+//! With a [`Ledger`] attached, every change is also appended to the session's ledger as it happens, so callers
+//! (compaction, `/rewind`, `/clear`) record nothing themselves.
 
 use std::ops::Range;
 
 use crate::llm::tokens::ContextEstimate;
 use crate::protocol::message::{Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 
+use super::ledger::{Ledger, Record};
 use super::meter::TokenMeter;
 use super::tool_calls::{make_ids_unique, recorded_arguments};
 
@@ -21,13 +25,27 @@ pub enum ConversationError {
     BreaksPairing,
 }
 
-/// One conversation with the model.
-#[derive(Clone, Debug)]
+/// One conversation with the model. A clone is a copy for looking at or trying things: it has no ledger, so only
+/// the original is recorded.
+#[derive(Debug)]
 pub struct Conversation {
     messages: Vec<Message>,
     /// Indices where user turns start (the recalled-memory message, else the user's message); increasing.
     turn_starts: Vec<usize>,
     meter: TokenMeter,
+    /// Where changes are recorded; `None` for conversations nobody resumes (tests, sub-agents).
+    ledger: Option<Ledger>,
+}
+
+impl Clone for Conversation {
+    fn clone(&self) -> Self {
+        Conversation {
+            messages: self.messages.clone(),
+            turn_starts: self.turn_starts.clone(),
+            meter: self.meter,
+            ledger: None,
+        }
+    }
 }
 
 impl Conversation {
@@ -37,7 +55,53 @@ impl Conversation {
             messages: vec![Message::system(system_prompt)],
             turn_starts: Vec::new(),
             meter: TokenMeter::default(),
+            ledger: None,
         }
+    }
+
+    /// Records every later change in `ledger` (whose file already holds the history so far).
+    pub fn attach_ledger(&mut self, ledger: Ledger) {
+        self.ledger = Some(ledger);
+    }
+
+    /// The ledger changes are recorded in, if any.
+    pub fn ledger(&self) -> Option<&Ledger> {
+        self.ledger.as_ref()
+    }
+
+    fn record(&self, record: Record) {
+        if let Some(ledger) = &self.ledger {
+            ledger.write(&record);
+        }
+    }
+
+    /// Replaces the system prompt (a resumed session whose project instructions changed).
+    pub fn set_system_prompt(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        self.record(Record::SystemPrompt { text: text.clone() });
+        self.messages[0] = Message::system(text);
+        self.meter.reset();
+    }
+
+    /// Records a model change in the ledger (the history itself does not change).
+    pub fn note_model(&self, model: &str) {
+        self.record(Record::Model {
+            model: model.to_string(),
+        });
+    }
+
+    /// Records an approval-mode change in the ledger.
+    pub fn note_mode(&self, mode: &str) {
+        self.record(Record::Mode {
+            mode: mode.to_string(),
+        });
+    }
+
+    /// Records a changed tool list in the ledger.
+    pub fn note_tools(&self, tools: &[ToolSpec]) {
+        self.record(Record::Tools {
+            tools: tools.to_vec(),
+        });
     }
 
     /// The history, system prompt first.
@@ -57,6 +121,13 @@ impl Conversation {
 
     /// Starts a user turn: the recalled facts (if any), then the user's input.
     pub fn begin_turn(&mut self, recall: Option<String>, input: impl Into<String>) {
+        let input = input.into();
+        if self.ledger.is_some() {
+            self.record(Record::Turn {
+                recall: recall.clone(),
+                input: input.clone(),
+            });
+        }
         self.turn_starts.push(self.messages.len());
         if let Some(recall) = recall {
             self.messages.push(Message::user(recall));
@@ -64,14 +135,23 @@ impl Conversation {
         self.messages.push(Message::user(input));
     }
 
+    fn push_recorded(&mut self, message: Message) {
+        if self.ledger.is_some() {
+            self.record(Record::Message {
+                message: message.clone(),
+            });
+        }
+        self.messages.push(message);
+    }
+
     /// Adds a user message inside the running turn (diagnostics, reminders, instructions).
     pub fn push_user(&mut self, text: impl Into<String>) {
-        self.messages.push(Message::user(text));
+        self.push_recorded(Message::user(text));
     }
 
     /// Adds a user message made of parts (images a tool returned).
     pub fn push_user_parts(&mut self, parts: Vec<ContentPart>) {
-        self.messages.push(Message {
+        self.push_recorded(Message {
             content: Content::Parts(parts),
             ..Message::user("")
         });
@@ -79,7 +159,19 @@ impl Conversation {
 
     /// Adds an assistant answer without tool calls.
     pub fn push_answer(&mut self, text: impl Into<String>) {
-        self.messages.push(Message::assistant(text));
+        self.push_recorded(Message::assistant(text));
+    }
+
+    /// Records the assistant message calling `calls` in the ledger before the tools run, so a crash mid-round
+    /// keeps the calls (and the results recorded so far through [`Ledger::record_result`]). The history itself
+    /// changes only in [`Conversation::push_tool_round`].
+    pub fn announce_round(&self, content: &str, reasoning: Option<String>, calls: &[ToolCall]) {
+        if let Some(ledger) = &self.ledger
+            && !calls.is_empty()
+        {
+            let calls = recorded_calls(calls.to_vec());
+            ledger.announce_round(&Message::assistant_tool_calls(content, reasoning, calls));
+        }
     }
 
     /// Adds an assistant message calling tools together with one result per call, in call order. Ids repeated
@@ -91,30 +183,28 @@ impl Conversation {
         reasoning: Option<String>,
         round: Vec<(ToolCall, String)>,
     ) {
-        let (mut calls, results): (Vec<ToolCall>, Vec<String>) = round.into_iter().unzip();
+        let (calls, results): (Vec<ToolCall>, Vec<String>) = round.into_iter().unzip();
         if calls.is_empty() {
             return self.push_answer(content);
         }
-        make_ids_unique(&mut calls);
-        for call in &mut calls {
-            let recorded = recorded_arguments(&call.arguments);
-            if recorded != call.arguments {
-                call.arguments = recorded.to_string();
-            }
-        }
+        let calls = recorded_calls(calls);
         let answers: Vec<Message> = calls
             .iter()
             .zip(results)
             .map(|(call, text)| Message::tool(call.id.clone(), text))
             .collect();
-        self.messages
-            .push(Message::assistant_tool_calls(content, reasoning, calls));
+        let assistant = Message::assistant_tool_calls(content, reasoning, calls);
+        if let Some(ledger) = &self.ledger {
+            ledger.close_round(&assistant, &answers);
+        }
+        self.messages.push(assistant);
         self.messages.extend(answers);
     }
 
     /// Forgets everything but the system prompt: turns and the provider's count go too (session usage stays,
     /// it was spent).
     pub fn clear(&mut self) {
+        self.record(Record::Clear);
         self.messages.truncate(1);
         self.turn_starts.clear();
         self.meter.reset();
@@ -131,6 +221,7 @@ impl Conversation {
         if !is_paired(&self.messages[..start]) {
             return Err(ConversationError::BreaksPairing);
         }
+        self.record(Record::Rewind { turn });
         self.turn_starts.truncate(turn);
         self.meter.reset();
         Ok(self.messages.split_off(start))
@@ -152,6 +243,7 @@ impl Conversation {
             return Err(ConversationError::BadRange { start, end });
         }
         let added = replacement.len();
+        let recorded = self.ledger.is_some().then(|| replacement.clone());
         let mut rebuilt = Vec::with_capacity(self.messages.len() - (end - start) + added);
         rebuilt.extend_from_slice(&self.messages[..start]);
         rebuilt.extend(replacement);
@@ -165,6 +257,13 @@ impl Conversation {
             .filter(|&&i| i < start || i >= end)
             .map(|&i| if i >= end { i - end + start + added } else { i })
             .collect();
+        if let Some(replacement) = recorded {
+            self.record(Record::Compaction {
+                start,
+                end,
+                replacement,
+            });
+        }
         self.messages = rebuilt;
         self.meter.reset();
         Ok(())
@@ -175,6 +274,12 @@ impl Conversation {
     pub fn replace_tool_output(&mut self, index: usize, text: String) -> bool {
         match self.messages.get_mut(index) {
             Some(m) if m.role == Role::Tool => {
+                if let Some(ledger) = &self.ledger {
+                    ledger.write(&Record::ToolOutputCleared {
+                        index,
+                        text: text.clone(),
+                    });
+                }
                 m.content = Content::Text(text);
                 self.meter.reset();
                 true
@@ -207,6 +312,18 @@ impl Conversation {
     pub fn estimate(&self, tools: &[ToolSpec]) -> ContextEstimate {
         ContextEstimate::of(&self.messages, tools)
     }
+}
+
+/// `calls` as the history records them: ids unique within the reply, arguments a JSON object.
+fn recorded_calls(mut calls: Vec<ToolCall>) -> Vec<ToolCall> {
+    make_ids_unique(&mut calls);
+    for call in &mut calls {
+        let recorded = recorded_arguments(&call.arguments);
+        if recorded != call.arguments {
+            call.arguments = recorded.to_string();
+        }
+    }
+    calls
 }
 
 /// True when every assistant tool call (ids unique within its message) is answered by exactly one tool message

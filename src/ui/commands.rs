@@ -6,6 +6,7 @@ mod export;
 mod info;
 mod memory_cmds;
 mod model;
+mod resume_cmds;
 mod safety_cmds;
 mod services_cmds;
 mod session_cmds;
@@ -143,13 +144,57 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "export",
         aliases: &[],
-        usage: "",
+        usage: "[id]",
         help: [
-            "save the conversation as Markdown under $PAICLI_HOME/exports",
-            "把对话导出为 Markdown",
+            "save the conversation (or the recorded session `id`) as Markdown under $PAICLI_HOME/exports",
+            "把对话（或已记录的会话 `id`）导出为 Markdown",
         ],
         while_running: false,
         handler: export::export,
+    },
+    Command {
+        name: "sessions",
+        aliases: &[],
+        usage: "",
+        help: [
+            "this project's recorded sessions (newest first; * marks this one)",
+            "本项目已记录的会话（最新的在前；* 为当前会话）",
+        ],
+        while_running: true,
+        handler: resume_cmds::sessions,
+    },
+    Command {
+        name: "resume",
+        aliases: &[],
+        usage: "[id]",
+        help: [
+            "continue a recorded session of this project (without an id: pick from a list)",
+            "继续本项目一个已记录的会话（不带 id 时从列表中选择）",
+        ],
+        while_running: false,
+        handler: resume_cmds::resume,
+    },
+    Command {
+        name: "fork",
+        aliases: &[],
+        usage: "",
+        help: [
+            "continue this conversation as a new session; the current one stays as it is",
+            "以新会话继续当前对话；当前会话保持不变",
+        ],
+        while_running: false,
+        handler: resume_cmds::fork,
+    },
+    Command {
+        name: "history",
+        aliases: &[],
+        usage: "clear",
+        help: [
+            "clear: delete this project's other recorded sessions (asks first; input history is kept)",
+            "clear：删除本项目其他已记录的会话（先询问；输入历史保留）",
+        ],
+        while_running: false,
+        handler: resume_cmds::history,
     },
     Command {
         name: "init",

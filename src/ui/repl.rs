@@ -13,6 +13,7 @@ use rustyline::error::ReadlineError;
 use crate::config::{Config, Overrides};
 use crate::ui::commands::{self, Flow};
 use crate::ui::i18n::Msg;
+use crate::ui::sessions::Launch;
 
 pub use crate::app::mentions::{Expanded, expand_mentions};
 pub use editor::{complete_command, complete_path, join_continuations};
@@ -23,8 +24,8 @@ pub use session::{Session, SessionError};
 pub const PROMPT: &str = "› ";
 
 /// Runs the REPL until the user quits. Returns the process exit code.
-pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i32, SessionError> {
-    let mut session = Session::new(config, overrides, session_id)?;
+pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, SessionError> {
+    let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
     let mut editor = editor::build_editor(&session.config.project_root)?;
     let history_path = session.config.home.join("history");

@@ -1,21 +1,34 @@
-//! `/export`: the conversation as Markdown under `$PAICLI_HOME/exports/`.
+//! `/export [id]`: the conversation, or any recorded session by id, as Markdown under `$PAICLI_HOME/exports/`.
 
 use std::path::{Path, PathBuf};
 
 use super::Flow;
 use crate::llm::{Message, Role};
+use crate::session::ledger::{SessionStore, load};
 use crate::ui::i18n::Msg;
 use crate::ui::repl::Session;
+use crate::ui::sessions::find_error_text;
 
-pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
+pub(super) fn export(session: &mut Session, args: &str) -> Flow {
     let dir = session.config.home.join("exports");
-    let markdown = conversation_markdown(
-        session.agent.history(),
-        &session.session_id,
-        &format!("{}/{}", session.provider.id, session.provider.model),
-        &session.config.project_root,
-    );
-    match write_export(&dir, &session.session_id, &markdown) {
+    let (id, markdown) = if args.is_empty() || args == session.session_id {
+        let markdown = conversation_markdown(
+            session.agent.history(),
+            &session.session_id,
+            &format!("{}/{}", session.provider.id, session.provider.model),
+            &session.config.project_root,
+        );
+        (session.session_id.clone(), markdown)
+    } else {
+        match recorded_markdown(session, args) {
+            Ok(found) => found,
+            Err(message) => {
+                session.say_error(&message);
+                return Flow::Continue;
+            }
+        }
+    };
+    match write_export(&dir, &id, &markdown) {
         Ok(path) => session.say(&format!(
             "{} {}",
             session.tr(Msg::ExportedTo),
@@ -24,6 +37,23 @@ pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
         Err(e) => session.say_error(&format!("cannot export to {}: {e}", dir.display())),
     }
     Flow::Continue
+}
+
+/// The recorded session whose id is or starts with `prefix`, as Markdown, with its full id.
+fn recorded_markdown(session: &Session, prefix: &str) -> Result<(String, String), String> {
+    let store = SessionStore::new(&session.config.home);
+    let found = store
+        .find(prefix, &session.config.project_root)
+        .map_err(|e| find_error_text(session.lang, &e))?;
+    let loaded = load(&found.path).map_err(|e| e.to_string())?;
+    let header = &loaded.header;
+    let markdown = conversation_markdown(
+        loaded.conversation.messages(),
+        &header.id,
+        &format!("{}/{}", header.provider, loaded.model),
+        &header.project_root,
+    );
+    Ok((header.id.clone(), markdown))
 }
 
 fn write_export(dir: &Path, session_id: &str, markdown: &str) -> std::io::Result<PathBuf> {

@@ -69,6 +69,7 @@ pub fn cycle_mode(session: &mut Session) {
 
 fn switch_to(session: &Session, mode: ApprovalMode) {
     session.approval.set_mode(mode);
+    session.agent.conversation().note_mode(mode_name(mode));
     let style = session.surface().style;
     session.say(&style.cyan(&mode_line(mode, session.lang)));
     if mode == ApprovalMode::Full {

@@ -18,6 +18,7 @@ use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{StatusInfo, Surface, TerminalSink, status_line};
+use crate::ui::sessions::Launch;
 
 /// Everything slash commands and turns work on.
 pub struct Session {
@@ -50,7 +51,7 @@ impl Session {
     pub fn new(
         config: Config,
         overrides: Overrides,
-        session_id: String,
+        launch: Launch,
     ) -> Result<Session, SessionError> {
         let provider = config.provider().map_err(SetupError::from)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -74,10 +75,16 @@ impl Session {
             no_color,
         ));
         let approval = crate::app::build_approval_hook(&config, approver)?;
-        let (agent, services) = {
+        let (mut agent, services) = {
             let _inside = runtime.enter();
             crate::app::build_session(&config, approval.clone())?
         };
+        // Sessions: a new ledger, or the one `--continue` / `--resume` (or its picker) names.
+        let session_id =
+            crate::ui::sessions::start_interactive(&config, &mut agent, &launch, lang, &|line| {
+                println!("{line}")
+            })
+            .map_err(SessionError::Resume)?;
         Ok(Session {
             agent,
             config,
@@ -253,6 +260,8 @@ pub enum SessionError {
     Setup(#[from] SetupError),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error("{0}")]
+    Resume(String),
     #[error("cannot start the line editor: {0}")]
     Editor(#[from] rustyline::error::ReadlineError),
 }

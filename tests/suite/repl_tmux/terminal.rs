@@ -31,6 +31,17 @@ impl Terminal {
         home: &Path,
         env: &[(&str, &str)],
     ) -> Terminal {
+        Terminal::start_with_args(server, project, home, env, &[])
+    }
+
+    /// [`Terminal::start`] with extra command-line arguments (`--resume`).
+    pub fn start_with_args(
+        server: &ScriptedServer,
+        project: &Path,
+        home: &Path,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Terminal {
         require_tmux();
         let socket = format!(
             "paicli-test-{}-{:08x}",
@@ -56,12 +67,14 @@ impl Terminal {
             .iter()
             .map(|(k, v)| format!("{k}={}", quote(v)))
             .collect();
+        let extra: Vec<String> = args.iter().map(|a| quote(a)).collect();
         let command = format!(
-            "env -i TERM=\"$TERM\" {} {} -C {} --base-url {} --model scripted-model",
+            "env -i TERM=\"$TERM\" {} {} -C {} --base-url {} --model scripted-model {}",
             assignments.join(" "),
             quote(&bin.display().to_string()),
             quote(&project.display().to_string()),
             quote(&server.url()),
+            extra.join(" "),
         );
         let terminal = Terminal { socket };
         let out = terminal.tmux(&[

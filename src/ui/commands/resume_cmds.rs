@@ -1,0 +1,97 @@
+//! `/sessions`, `/resume [id]`, `/fork` and `/history clear`: this project's recorded sessions.
+
+use super::Flow;
+use crate::app::sessions::{ResumeFrom, StartOptions, fork_running, start_session};
+use crate::session::ledger::SessionStore;
+use crate::ui::repl::Session;
+use crate::ui::sessions::{self as ui_sessions, PICKER_LIMIT, read_answer, summary_lines};
+
+pub(super) fn sessions(session: &mut Session, _args: &str) -> Flow {
+    let store = SessionStore::new(&session.config.home);
+    let summaries = store.summaries(&session.config.project_root, PICKER_LIMIT);
+    if summaries.is_empty() {
+        session.say(ui_sessions::no_project_sessions(session.lang));
+        return Flow::Continue;
+    }
+    let style = session.surface().style;
+    let mut lines = vec![style.bold(ui_sessions::picker_heading(session.lang))];
+    lines.extend(summary_lines(
+        session.lang,
+        &summaries,
+        Some(&session.session_id),
+    ));
+    session.say(&lines.join("\n"));
+    Flow::Continue
+}
+
+pub(super) fn resume(session: &mut Session, args: &str) -> Flow {
+    let lang = session.lang;
+    let id = if args.is_empty() {
+        let say = |line: &str| session.say(line);
+        match ui_sessions::pick(&session.config, lang, &say) {
+            Some(id) => id,
+            None => return Flow::Continue,
+        }
+    } else {
+        args.to_string()
+    };
+    let options = StartOptions {
+        resume: Some(ResumeFrom::Id(id)),
+        fork: false,
+    };
+    match start_session(&session.config, &mut session.agent, &options) {
+        Ok(started) => {
+            for line in ui_sessions::started_lines(lang, &started) {
+                session.say(&line);
+            }
+            session.session_id = started.id;
+        }
+        Err(e) => session.say_error(&ui_sessions::start_error_text(lang, &e)),
+    }
+    Flow::Continue
+}
+
+pub(super) fn fork(session: &mut Session, _args: &str) -> Flow {
+    let from = session.session_id.clone();
+    match fork_running(&session.config, &mut session.agent, &from) {
+        Ok(id) => {
+            session.say(&ui_sessions::forked_text(session.lang, &from, &id));
+            session.session_id = id;
+        }
+        Err(e) => session.say_error(&ui_sessions::start_error_text(session.lang, &e)),
+    }
+    Flow::Continue
+}
+
+/// `/history clear` deletes this project's recorded sessions (the ledgers `/resume` reads) after a y/N question;
+/// the running session's ledger is kept. The line editor's input history is not touched.
+pub(super) fn history(session: &mut Session, args: &str) -> Flow {
+    let lang = session.lang;
+    if args != "clear" {
+        session.say_error(ui_sessions::history_usage(lang));
+        return Flow::Continue;
+    }
+    let store = SessionStore::new(&session.config.home);
+    let root = &session.config.project_root;
+    let keep = session.agent.ledger().map(|l| l.path());
+    let others = store
+        .for_project(root)
+        .into_iter()
+        .filter(|s| Some(&s.path) != keep.as_ref())
+        .count();
+    if others == 0 {
+        session.say(ui_sessions::no_project_sessions(lang));
+        return Flow::Continue;
+    }
+    let answer = read_answer(&ui_sessions::history_clear_question(lang, others));
+    if !matches!(
+        answer.as_deref().map(str::trim),
+        Some("y" | "Y" | "yes" | "YES")
+    ) {
+        session.say(ui_sessions::nothing_deleted(lang));
+        return Flow::Continue;
+    }
+    let removed = store.remove_project(root, keep.as_deref());
+    session.say(&ui_sessions::history_cleared(lang, removed));
+    Flow::Continue
+}

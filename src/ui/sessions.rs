@@ -1,0 +1,138 @@
+//! Starting, resuming and forking sessions from the front-ends: the `--continue` / `--resume` / `--fork` flags,
+//! the resume picker, and what the user is told (in English and Chinese).
+
+mod line_input;
+mod picker;
+mod texts;
+
+use crate::agent::Agent;
+use crate::app::sessions::{ResumeFrom, StartOptions, Started, start_session};
+use crate::config::Config;
+use crate::session::ledger::SessionStore;
+use crate::ui::i18n::Lang;
+
+pub use line_input::{LineInput, Step, read_answer};
+pub use picker::{PICKER_LIMIT, parse_choice, summary_lines};
+pub use texts::{
+    FlagError, find_error_text, flag_error, forked_text, history_clear_question, history_cleared,
+    history_usage, no_project_sessions, nothing_deleted, notice_text, picker_heading, resumed_text,
+    start_error_text,
+};
+
+/// How the command line asked the session to start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Launch {
+    /// Start given options (a new session, or one to continue by id or as the latest).
+    Start(StartOptions),
+    /// `--resume` without an id: pick from this project's sessions (interactive only).
+    Pick { fork: bool },
+}
+
+impl Launch {
+    /// The launch `-c`, `-r [id]` and `--fork` describe.
+    pub fn from_flags(
+        continue_latest: bool,
+        resume: Option<&str>,
+        fork: bool,
+    ) -> Result<Launch, FlagError> {
+        let resume = match (continue_latest, resume) {
+            (true, _) => Some(ResumeFrom::Latest),
+            (false, Some(id)) if id.trim().is_empty() => return Ok(Launch::Pick { fork }),
+            (false, Some(id)) => Some(ResumeFrom::Id(id.trim().to_string())),
+            (false, None) if fork => return Err(FlagError::ForkAlone),
+            (false, None) => None,
+        };
+        Ok(Launch::Start(StartOptions { resume, fork }))
+    }
+}
+
+/// Starts the session of a `-p` run; notices go to stderr. Returns the session id, or the error to print.
+pub fn start_oneshot(
+    config: &Config,
+    agent: &mut Agent,
+    launch: &Launch,
+    lang: Lang,
+) -> Result<String, String> {
+    let options = match launch {
+        Launch::Start(options) => options,
+        Launch::Pick { .. } => {
+            let store = SessionStore::new(&config.home);
+            return Err(texts::picker_needs_terminal(
+                lang,
+                &store.summaries(&config.project_root, PICKER_LIMIT),
+            ));
+        }
+    };
+    let started = start_session(config, agent, options).map_err(|e| start_error_text(lang, &e))?;
+    for line in started_lines(lang, &started) {
+        eprintln!("paicli: {line}");
+    }
+    Ok(started.id)
+}
+
+/// Starts the session of the REPL, showing the picker for `--resume` without an id; lines for the user go to
+/// `say`. An empty choice (Enter, ESC, Ctrl-C) starts a new session.
+pub fn start_interactive(
+    config: &Config,
+    agent: &mut Agent,
+    launch: &Launch,
+    lang: Lang,
+    say: &dyn Fn(&str),
+) -> Result<String, String> {
+    let options = match launch {
+        Launch::Start(options) => options.clone(),
+        Launch::Pick { fork } => StartOptions {
+            resume: pick(config, lang, say).map(ResumeFrom::Id),
+            fork: *fork,
+        },
+    };
+    let started = start_session(config, agent, &options).map_err(|e| start_error_text(lang, &e))?;
+    for line in started_lines(lang, &started) {
+        say(&line);
+    }
+    if started.resumed.is_some() {
+        for line in picker::last_exchange(agent.conversation()) {
+            say(&line);
+        }
+    }
+    Ok(started.id)
+}
+
+/// Shows this project's sessions and reads a choice; `None` when there are none or the user cancelled.
+pub fn pick(config: &Config, lang: Lang, say: &dyn Fn(&str)) -> Option<String> {
+    let summaries = SessionStore::new(&config.home).summaries(&config.project_root, PICKER_LIMIT);
+    if summaries.is_empty() {
+        say(texts::no_sessions(lang));
+        return None;
+    }
+    say(texts::picker_heading(lang));
+    for line in summary_lines(lang, &summaries, None) {
+        say(&line);
+    }
+    let answer = read_answer(texts::picker_prompt(lang))?;
+    match parse_choice(&answer, summaries.len()) {
+        Some(n) => Some(summaries[n].id.clone()),
+        None => {
+            if !answer.trim().is_empty() {
+                say(texts::not_a_choice(lang));
+            }
+            None
+        }
+    }
+}
+
+/// What the user is told about a started session.
+pub fn started_lines(lang: Lang, started: &Started) -> Vec<String> {
+    let mut lines: Vec<String> = started
+        .notices
+        .iter()
+        .map(|n| notice_text(lang, n))
+        .collect();
+    if let Some(resumed) = &started.resumed {
+        lines.push(resumed_text(lang, &started.id, resumed));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests;

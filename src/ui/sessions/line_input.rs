@@ -1,0 +1,99 @@
+//! One short answer read key by key in raw mode, so ESC and Ctrl-C cancel it like every other prompt instead of
+//! landing in the line as `^[`. The key handling is a pure state machine ([`LineInput`]) so it is tested without a
+//! terminal.
+
+use std::io::{IsTerminal, Write};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// What a key did to the answer.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Keep reading; echo this (may be empty, or a backspace sequence).
+    Echo(String),
+    /// Enter: the answer.
+    Done(String),
+    /// ESC, Ctrl-C or Ctrl-D: no answer.
+    Cancel,
+}
+
+/// The answer typed so far.
+#[derive(Debug, Default)]
+pub struct LineInput {
+    text: String,
+}
+
+impl LineInput {
+    /// Applies one key.
+    pub fn feed(&mut self, key: KeyEvent) -> Step {
+        if key.kind == KeyEventKind::Release {
+            return Step::Echo(String::new());
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => Step::Cancel,
+            KeyCode::Char('c' | 'd') if ctrl => Step::Cancel,
+            KeyCode::Enter => Step::Done(std::mem::take(&mut self.text)),
+            KeyCode::Backspace => match self.text.pop() {
+                Some(_) => Step::Echo("\u{8} \u{8}".to_string()),
+                None => Step::Echo(String::new()),
+            },
+            KeyCode::Char(c) if !ctrl => {
+                self.text.push(c);
+                Step::Echo(c.to_string())
+            }
+            _ => Step::Echo(String::new()),
+        }
+    }
+}
+
+/// Leaves raw mode however the read ends.
+struct RawMode;
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+/// Shows `prompt` and reads one answer; `None` when cancelled or stdin ended. Without a terminal the answer is
+/// a plain line from stdin.
+pub fn read_answer(prompt: &str) -> Option<String> {
+    let mut out = std::io::stdout();
+    if !std::io::stdin().is_terminal() {
+        let _ = write!(out, "{prompt}");
+        let _ = out.flush();
+        let mut line = String::new();
+        return match std::io::stdin().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line.trim_end_matches(['\r', '\n']).to_string()),
+        };
+    }
+    let answer = {
+        // Raw mode first, then the question: a key pressed as soon as it shows must already be a key event (a
+        // Ctrl-C in cooked mode would be a signal, an ESC would wait for Enter).
+        let _raw = crossterm::terminal::enable_raw_mode()
+            .ok()
+            .map(|()| RawMode);
+        let _ = write!(out, "{prompt}");
+        let _ = out.flush();
+        let mut input = LineInput::default();
+        loop {
+            let Ok(event) = crossterm::event::read() else {
+                break None;
+            };
+            let Event::Key(key) = event else { continue };
+            match input.feed(key) {
+                Step::Echo(text) => {
+                    let _ = write!(out, "{text}");
+                    let _ = out.flush();
+                }
+                Step::Done(text) => break Some(text),
+                Step::Cancel => break None,
+            }
+        }
+    };
+    // Raw mode is off again: a plain newline ends the question's line.
+    let _ = writeln!(out);
+    answer
+}

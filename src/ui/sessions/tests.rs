@@ -1,0 +1,173 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::app::sessions::{Resumed, StartNotice};
+use crate::session::ledger::{LoadNotice, SessionSummary};
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+#[test]
+fn flags_choose_the_launch() {
+    let start = |resume, fork| Launch::Start(StartOptions { resume, fork });
+    assert_eq!(
+        Launch::from_flags(false, None, false),
+        Ok(start(None, false))
+    );
+    assert_eq!(
+        Launch::from_flags(true, None, true),
+        Ok(start(Some(ResumeFrom::Latest), true))
+    );
+    assert_eq!(
+        Launch::from_flags(false, Some("ab12"), false),
+        Ok(start(Some(ResumeFrom::Id("ab12".into())), false))
+    );
+    assert_eq!(
+        Launch::from_flags(false, Some(""), true),
+        Ok(Launch::Pick { fork: true })
+    );
+    assert_eq!(
+        Launch::from_flags(false, None, true),
+        Err(FlagError::ForkAlone)
+    );
+}
+
+#[test]
+fn the_answer_is_typed_edited_and_cancelled_by_keys() {
+    let mut input = LineInput::default();
+    assert_eq!(input.feed(key(KeyCode::Char('1'))), Step::Echo("1".into()));
+    assert_eq!(input.feed(key(KeyCode::Char('x'))), Step::Echo("x".into()));
+    assert_eq!(
+        input.feed(key(KeyCode::Backspace)),
+        Step::Echo("\u{8} \u{8}".into())
+    );
+    assert_eq!(input.feed(key(KeyCode::Char('2'))), Step::Echo("2".into()));
+    assert_eq!(input.feed(key(KeyCode::Enter)), Step::Done("12".into()));
+    assert_eq!(
+        input.feed(key(KeyCode::Backspace)),
+        Step::Echo(String::new())
+    );
+    assert_eq!(input.feed(key(KeyCode::Esc)), Step::Cancel);
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(input.feed(ctrl_c), Step::Cancel);
+}
+
+#[test]
+fn choices_are_numbers_of_the_list() {
+    assert_eq!(parse_choice("1", 3), Some(0));
+    assert_eq!(parse_choice(" 3 ", 3), Some(2));
+    for bad in ["0", "4", "", "x", "-1"] {
+        assert_eq!(parse_choice(bad, 3), None, "{bad}");
+    }
+}
+
+#[test]
+fn summary_lines_show_date_turns_model_id_and_first_message() {
+    let summary = |id: &str, turns, first: Option<&str>| SessionSummary {
+        id: id.into(),
+        path: "/x".into(),
+        started: "2026-12-01T10:05:33.123+08:00".into(),
+        model: "glm-4".into(),
+        first_input: first.map(str::to_string),
+        turns,
+    };
+    let long = format!("fix it\n{}", "x".repeat(10));
+    let lines = summary_lines(
+        Lang::En,
+        &[
+            summary("aaa", 1, Some(&long)),
+            summary("bbb", 12, Some(&"y".repeat(80))),
+            summary("ccc", 0, None),
+        ],
+        Some("bbb"),
+    );
+    assert_eq!(
+        lines[0],
+        "  1. 2026-12-01 10:05    1 turn   glm-4  aaa  fix it"
+    );
+    assert!(lines[1].starts_with("* 2. 2026-12-01 10:05   12 turns  glm-4  bbb  yyy"));
+    assert!(
+        lines[1].ends_with("y…") && lines[1].chars().count() < 110,
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "  3. 2026-12-01 10:05    0 turns  glm-4  ccc  ");
+    let zh = summary_lines(Lang::Zh, &[summary("aaa", 1, Some("修复"))], None);
+    assert_eq!(zh[0], "  1. 2026-12-01 10:05    1 轮  glm-4  aaa  修复");
+}
+
+#[test]
+fn every_text_exists_in_both_languages() {
+    let notices = [
+        StartNotice::Load(LoadNotice::TornLastLine),
+        StartNotice::Load(LoadNotice::SkippedLines { count: 2, first: 3 }),
+        StartNotice::Load(LoadNotice::AbortedCalls { count: 1 }),
+        StartNotice::InstructionsChanged,
+        StartNotice::LedgerUnavailable("disk full".into()),
+    ];
+    for n in &notices {
+        assert_ne!(notice_text(Lang::En, n), notice_text(Lang::Zh, n));
+    }
+    let resumed = Resumed {
+        from: "abc".into(),
+        turns: 2,
+    };
+    for id in ["abc", "def"] {
+        assert_ne!(
+            resumed_text(Lang::En, id, &resumed),
+            resumed_text(Lang::Zh, id, &resumed)
+        );
+    }
+    assert!(resumed_text(Lang::En, "def", &resumed).contains("forked session abc as def"));
+    for text in [
+        texts::picker_heading,
+        texts::picker_prompt,
+        texts::no_sessions,
+        texts::not_a_choice,
+        no_project_sessions,
+        nothing_deleted,
+        history_usage,
+    ] {
+        assert_ne!(text(Lang::En), text(Lang::Zh));
+    }
+    assert_ne!(
+        history_clear_question(Lang::En, 2),
+        history_clear_question(Lang::Zh, 2)
+    );
+    assert_ne!(history_cleared(Lang::En, 2), history_cleared(Lang::Zh, 2));
+    assert_ne!(
+        forked_text(Lang::En, "a", "b"),
+        forked_text(Lang::Zh, "a", "b")
+    );
+    assert_ne!(
+        flag_error(Lang::En, &FlagError::ForkAlone),
+        flag_error(Lang::Zh, &FlagError::ForkAlone)
+    );
+}
+
+#[test]
+fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
+    let mut c = crate::session::Conversation::new("sys");
+    c.begin_turn(None, "first");
+    c.push_answer("one");
+    c.begin_turn(
+        Some("[long-term memory] fact".into()),
+        "second task\nwith details",
+    );
+    c.push_answer("a\n\nb\nc\nd\ne");
+    assert_eq!(
+        picker::last_exchange(&c),
+        [
+            "  › second task",
+            "    a",
+            "    b",
+            "    c",
+            "    d",
+            "    …"
+        ]
+    );
+    assert!(picker::last_exchange(&crate::session::Conversation::new("sys")).is_empty());
+}
