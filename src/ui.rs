@@ -8,3 +8,4 @@ pub mod i18n;
 pub mod oneshot;
 pub mod render;
 pub mod repl;
+pub mod wrap;

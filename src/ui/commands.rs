@@ -15,7 +15,7 @@ pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
 
-use crate::ui::i18n::{Lang, Msg};
+use crate::ui::i18n::{Lang, Msg, trf};
 use crate::ui::repl::Session;
 
 /// What the REPL does after a command.
@@ -316,11 +316,14 @@ pub fn dispatch(session: &mut Session, input: &str) -> Option<Flow> {
     match find(name) {
         Some(command) => Some((command.handler)(session, args)),
         None => {
-            let mut message = format!("{} /{name}", session.tr(Msg::UnknownCommand));
-            if let Some(s) = suggest(name) {
-                message.push_str(&format!("; {} /{s}?", session.tr(Msg::DidYouMean)));
-            }
-            message.push_str(" (/help)");
+            let message = match suggest(name) {
+                Some(s) => trf(
+                    session.lang,
+                    Msg::UnknownCommandSuggest,
+                    &[("name", &name), ("suggestion", &s)],
+                ),
+                None => trf(session.lang, Msg::UnknownCommandPlain, &[("name", &name)]),
+            };
             session.say_error(&message);
             Some(Flow::Continue)
         }

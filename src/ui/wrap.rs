@@ -1,0 +1,229 @@
+//! Plain-text layout for command output: prose wrapped at word boundaries (CJK may break between characters)
+//! and two-column tables (a name and its description) whose continuation lines stay under the description.
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// The widest first column a two-column table pads to; longer names put their description on the next line.
+pub const MAX_NAME_COLUMN: usize = 28;
+
+/// Display width of `text` in terminal cells.
+pub fn width(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// Wide (CJK) characters are words of their own: a line may break before or after any of them.
+fn is_wide(c: char) -> bool {
+    UnicodeWidthChar::width(c).unwrap_or(0) >= 2
+}
+
+/// Splits a paragraph into pieces a line may break between: runs of non-space narrow characters, single wide
+/// characters, and the spaces between them (kept, so the caller decides whether a break eats them).
+fn pieces(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        if let Some(p) = prev {
+            let boundary = p.is_whitespace() != c.is_whitespace() || is_wide(p) || is_wide(c);
+            if boundary {
+                out.push(&text[start..i]);
+                start = i;
+            }
+        }
+        prev = Some(c);
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// Wraps `text` to lines of at most `max` cells, breaking at spaces (and around wide characters); a word longer
+/// than a line is cut. Each input line is wrapped on its own; an empty input line stays an empty line.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    text.split('\n')
+        .flat_map(|paragraph| wrap_paragraph(paragraph, max, max))
+        .collect()
+}
+
+/// Wraps `text` to `total` cells with every line after the first indented by `indent` spaces (list items, notes).
+pub fn wrap_hanging(text: &str, total: usize, indent: usize) -> Vec<String> {
+    let margin = " ".repeat(indent);
+    text.split('\n')
+        .flat_map(|paragraph| {
+            let mut lines = wrap_paragraph(paragraph, total, total.saturating_sub(indent));
+            for line in lines.iter_mut().skip(1) {
+                line.insert_str(0, &margin);
+            }
+            lines
+        })
+        .collect()
+}
+
+/// One paragraph: the first line at most `first` cells, the others at most `rest`.
+fn wrap_paragraph(paragraph: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut line_width = 0;
+    let max_of = |lines: &Vec<String>| if lines.is_empty() { first } else { rest }.max(1);
+    for piece in pieces(paragraph) {
+        let max = max_of(&lines);
+        let piece_width = width(piece);
+        if piece.starts_with(char::is_whitespace) {
+            // Spaces at a break vanish; spaces inside a line are kept as typed.
+            if line_width > 0 && line_width + piece_width < max {
+                line.push_str(piece);
+                line_width += piece_width;
+            }
+            continue;
+        }
+        if line_width + piece_width > max && line_width > 0 {
+            lines.push(std::mem::take(&mut line).trim_end().to_string());
+            line_width = 0;
+        }
+        if piece_width > max_of(&lines) {
+            for c in piece.chars() {
+                let w = UnicodeWidthChar::width(c).unwrap_or(0);
+                if line_width + w > max_of(&lines) && line_width > 0 {
+                    lines.push(std::mem::take(&mut line));
+                    line_width = 0;
+                }
+                line.push(c);
+                line_width += w;
+            }
+        } else {
+            line.push_str(piece);
+            line_width += piece_width;
+        }
+    }
+    lines.push(line.trim_end().to_string());
+    lines
+}
+
+/// One row of a two-column table.
+pub struct Row<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+}
+
+/// Lays out `rows` in two columns within `total` cells: `indent` spaces, the name padded to the widest name
+/// (capped at [`MAX_NAME_COLUMN`]), two spaces, the description wrapped at word boundaries with continuation lines
+/// under the description column. A name wider than the cap gets its description on the next line. `dim` styles
+/// each description line (colour codes are added after wrapping, so they never count as width).
+pub fn two_columns(
+    rows: &[Row<'_>],
+    total: usize,
+    indent: usize,
+    dim: &dyn Fn(&str) -> String,
+) -> Vec<String> {
+    let widest = rows.iter().map(|r| width(r.name)).max().unwrap_or(0);
+    let name_column = widest.min(MAX_NAME_COLUMN);
+    let gap = 2;
+    let desc_at = indent + name_column + gap;
+    // A screen too narrow for two columns gets descriptions under their names.
+    let desc_width = total.saturating_sub(desc_at).max(20);
+    let margin = " ".repeat(indent);
+    let mut out = Vec::new();
+    for row in rows {
+        let desc = wrap(row.description, desc_width);
+        let name_width = width(row.name);
+        let mut desc_lines = desc.iter();
+        if name_width <= name_column {
+            let pad = " ".repeat(name_column - name_width + gap);
+            let first = desc_lines.next().map(|d| dim(d)).unwrap_or_default();
+            out.push(
+                format!("{margin}{}{pad}{first}", row.name)
+                    .trim_end()
+                    .to_string(),
+            );
+        } else {
+            out.push(format!("{margin}{}", row.name));
+        }
+        for line in desc_lines {
+            out.push(format!("{}{}", " ".repeat(desc_at), dim(line)));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(t: &str) -> String {
+        t.to_string()
+    }
+
+    #[test]
+    fn prose_breaks_at_spaces_and_never_inside_a_word() {
+        let lines = wrap(
+            "show the effective configuration and where each value came from",
+            20,
+        );
+        assert_eq!(
+            lines,
+            vec![
+                "show the effective",
+                "configuration and",
+                "where each value",
+                "came from"
+            ]
+        );
+        assert!(lines.iter().all(|l| width(l) <= 20));
+    }
+
+    #[test]
+    fn chinese_breaks_between_characters_and_counts_double_width() {
+        let lines = wrap("显示生效配置及来源；带过滤词时显示各项说明", 10);
+        assert_eq!(
+            lines,
+            vec!["显示生效配", "置及来源；", "带过滤词时", "显示各项说", "明"]
+        );
+        let mixed = wrap("切换 model 后 /cost 仍然准确", 12);
+        assert!(mixed.iter().all(|l| width(l) <= 12), "{mixed:?}");
+        assert!(mixed.iter().any(|l| l.contains("model")), "{mixed:?}");
+    }
+
+    #[test]
+    fn a_word_longer_than_the_line_is_cut() {
+        assert_eq!(wrap("abcdefghij xy", 4), vec!["abcd", "efgh", "ij", "xy"]);
+    }
+
+    #[test]
+    fn line_breaks_in_the_input_are_kept() {
+        assert_eq!(wrap("one\n\ntwo", 10), vec!["one", "", "two"]);
+    }
+
+    #[test]
+    fn hanging_lines_are_indented() {
+        let lines = wrap_hanging("- one two three four five", 12, 2);
+        assert_eq!(lines, vec!["- one two", "  three four", "  five"]);
+    }
+
+    #[test]
+    fn continuation_lines_sit_under_the_description_and_long_names_are_capped() {
+        let long = "/memory [list|search <q>|delete <id>]";
+        let rows = [
+            Row {
+                name: "/help",
+                description: "show commands and keys",
+            },
+            Row {
+                name: long,
+                description: "show and manage long-term memory across sessions",
+            },
+        ];
+        let lines = two_columns(&rows, 60, 2, &plain);
+        let col = 2 + MAX_NAME_COLUMN + 2;
+        assert_eq!(
+            lines[0],
+            format!("  /help{}show commands and keys", " ".repeat(col - 7))
+        );
+        assert_eq!(lines[1], format!("  {long}"));
+        assert!(
+            lines[2..].iter().all(|l| l.starts_with(&" ".repeat(col))),
+            "{lines:#?}"
+        );
+        assert!(lines.iter().all(|l| width(l) <= 60), "{lines:#?}");
+    }
+}
