@@ -3,6 +3,7 @@
 //! suggestion and is never sent to the model.
 
 mod export;
+mod help;
 mod info;
 mod memory_cmds;
 mod model;

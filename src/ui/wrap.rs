@@ -108,7 +108,8 @@ pub struct Row<'a> {
 
 /// Lays out `rows` in two columns within `total` cells: `indent` spaces, the name padded to the widest name
 /// (capped at [`MAX_NAME_COLUMN`]), two spaces, the description wrapped at word boundaries with continuation lines
-/// under the description column. A name wider than the cap gets its description on the next line. `dim` styles
+/// under the description column. A name wider than the cap gets its description on the next line (and wraps
+/// itself when wider than the screen). `dim` styles
 /// each description line (colour codes are added after wrapping, so they never count as width).
 pub fn two_columns(
     rows: &[Row<'_>],
@@ -137,7 +138,10 @@ pub fn two_columns(
                     .to_string(),
             );
         } else {
-            out.push(format!("{margin}{}", row.name));
+            // A name too wide for the screen wraps too, its own continuation indented a little.
+            for line in wrap_hanging(row.name, total.saturating_sub(indent), 2) {
+                out.push(format!("{margin}{line}"));
+            }
         }
         for line in desc_lines {
             out.push(format!("{}{}", " ".repeat(desc_at), dim(line)));
