@@ -270,6 +270,23 @@ pub static COMMANDS: &[Command] = &[
     },
 ];
 
+/// Prints prose wrapped at word boundaries to the terminal's width.
+fn say_wrapped(session: &Session, text: &str) {
+    let width = session.surface().width;
+    session.say(&crate::ui::wrap::wrap(text, width).join("\n"));
+}
+
+/// Prints an error sentence in red, wrapped at word boundaries (colour added after wrapping).
+fn say_error(session: &Session, text: &str) {
+    let surface = session.surface();
+    let sentence = format!("{}: {text}", session.tr(Msg::ErrorPrefix));
+    let lines: Vec<String> = crate::ui::wrap::wrap_hanging(&sentence, surface.width, 2)
+        .iter()
+        .map(|l| surface.style.red(l))
+        .collect();
+    session.say(&lines.join("\n"));
+}
+
 /// Splits `/name args` into the name and the trimmed arguments. Input like `/usr/bin/env is broken` (a path) is
 /// not a command.
 pub fn parse(input: &str) -> Option<(&str, &str)> {
@@ -325,7 +342,7 @@ pub fn dispatch(session: &mut Session, input: &str) -> Option<Flow> {
                 ),
                 None => trf(session.lang, Msg::UnknownCommandPlain, &[("name", &name)]),
             };
-            session.say_error(&message);
+            say_error(session, &message);
             Some(Flow::Continue)
         }
     }

@@ -530,8 +530,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, McpApproveHint) => "将运行 `{command}`；/mcp approve {name}",
         (Lang::En, McpNoServer) => "no MCP server named `{name}`",
         (Lang::Zh, McpNoServer) => "没有名为 `{name}` 的 MCP 服务器",
-        (Lang::En, McpServerError) => "MCP server `{name}`: {error}",
-        (Lang::Zh, McpServerError) => "MCP 服务器 `{name}`：{error}",
+        (Lang::En, McpServerError) => "{error}",
+        (Lang::Zh, McpServerError) => "MCP 服务器出错：{error}",
         (Lang::En, HintPrefix) => "hint",
         (Lang::Zh, HintPrefix) => "提示",
         (Lang::En, HintAuth) => {

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Flow;
+use super::{Flow, say_error};
 use crate::llm::{Message, Role};
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Msg, trf};
 use crate::ui::repl::Session;
 
 pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
@@ -21,7 +21,14 @@ pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
             session.tr(Msg::ExportedTo),
             path.display()
         )),
-        Err(e) => session.say_error(&format!("cannot export to {}: {e}", dir.display())),
+        Err(e) => say_error(
+            session,
+            &trf(
+                session.lang,
+                Msg::ExportFailed,
+                &[("dir", &dir.display()), ("error", &e)],
+            ),
+        ),
     }
     Flow::Continue
 }

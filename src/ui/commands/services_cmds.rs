@@ -1,42 +1,71 @@
 //! `/mcp` and `/lsp`: the background services of the session. `/compact` lives here too: it is the one command
 //! that calls the model outside a task.
 
-use super::Flow;
+use super::{Flow, say_error, say_wrapped};
 use crate::mcp::{Origin, ServerState, ServerStatus};
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
+use crate::ui::wrap::width;
 
-const MCP_USAGE: &str =
-    "usage: /mcp [logs|approve|restart|disable|enable|resources|prompts <name>]";
+/// `text` padded with spaces to `cells` terminal cells (CJK counts double).
+fn pad(text: &str, cells: usize) -> String {
+    format!("{text}{}", " ".repeat(cells.saturating_sub(width(text))))
+}
 
 /// One `/mcp` line: name, where it is configured, its state and tool count, and what to do about it.
-pub fn mcp_line(s: &ServerStatus) -> String {
+pub fn mcp_line(s: &ServerStatus, lang: Lang) -> String {
     let origin = match s.origin {
-        Origin::User => "user",
-        Origin::Project => "project",
+        Origin::User => Msg::McpOriginUser,
+        Origin::Project => Msg::McpOriginProject,
     };
-    let tools = if s.tools == 1 { "tool" } else { "tools" };
+    let state = match &s.state {
+        ServerState::Starting => Msg::McpStarting,
+        ServerState::Ready => Msg::McpReady,
+        ServerState::Failed(_) => Msg::McpFailed,
+        ServerState::Disabled => Msg::McpStateDisabled,
+        ServerState::NeedsApproval { .. } => Msg::McpNeedsApproval,
+    };
+    let tools = if s.tools == 1 {
+        Msg::McpOneTool
+    } else {
+        Msg::McpTools
+    };
     let mut line = format!(
-        "  {:<16} {:<8} {:<15} {} {tools}",
-        s.name,
-        origin,
-        s.state.label(),
-        s.tools
+        "  {} {} {} {}",
+        pad(&s.name, 16),
+        pad(tr(lang, origin), 8),
+        pad(tr(lang, state), 15),
+        trf(lang, tools, &[("count", &s.tools)])
     );
     match &s.state {
         ServerState::Failed(reason) => {
             let first = reason.lines().next().unwrap_or_default();
-            line.push_str(&format!(" — {first} (/mcp logs {})", s.name));
+            let hint = trf(
+                lang,
+                Msg::McpSeeLogs,
+                &[("reason", &first), ("name", &s.name)],
+            );
+            line.push_str(&format!(" — {hint}"));
         }
         ServerState::NeedsApproval { command_line } => {
-            line.push_str(&format!(
-                " — runs `{command_line}`; /mcp approve {}",
-                s.name
-            ));
+            let hint = trf(
+                lang,
+                Msg::McpApproveHint,
+                &[("command", command_line), ("name", &s.name)],
+            );
+            line.push_str(&format!(" — {hint}"));
         }
         _ => {}
     }
     line
+}
+
+/// Says what the MCP manager reported (its English sentence names the server), in a translated frame.
+fn server_failed(session: &Session, error: &str) {
+    say_error(
+        session,
+        &trf(session.lang, Msg::McpServerError, &[("error", &error)]),
+    );
 }
 
 pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
@@ -46,9 +75,10 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
         [] => {
             let statuses = mcp.status();
             if statuses.is_empty() {
-                session.say(session.tr(Msg::McpNone));
+                say_wrapped(session, session.tr(Msg::McpNone));
             } else {
-                let lines: Vec<String> = statuses.iter().map(mcp_line).collect();
+                let lines: Vec<String> =
+                    statuses.iter().map(|s| mcp_line(s, session.lang)).collect();
                 session.say(&lines.join("\n"));
             }
             for notice in mcp.take_notices() {
@@ -60,7 +90,10 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 session.say(&format!("{} {name}", session.tr(Msg::McpNoLogs)));
             }
             Some(lines) => session.say(&lines.join("\n")),
-            None => session.say_error(&format!("no MCP server named `{name}`")),
+            None => say_error(
+                session,
+                &trf(session.lang, Msg::McpNoServer, &[("name", name)]),
+            ),
         },
         ["approve", name] => {
             // Starting spawns onto the runtime.
@@ -70,7 +103,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
             };
             match result {
                 Ok(()) => session.say(&format!("{name}: {}", session.tr(Msg::McpApproved))),
-                Err(e) => session.say_error(&e),
+                Err(e) => server_failed(session, &e),
             }
         }
         ["restart", name] => {
@@ -106,7 +139,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                     .collect();
                 session.say(&lines.join("\n"));
             }
-            Err(e) => session.say_error(&e),
+            Err(e) => server_failed(session, &e),
         },
         ["prompts", name] => match session.runtime.block_on(mcp.prompts(name)) {
             Ok(list) if list.is_empty() => {
@@ -125,9 +158,9 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                     .collect();
                 session.say(&lines.join("\n"));
             }
-            Err(e) => session.say_error(&e),
+            Err(e) => server_failed(session, &e),
         },
-        _ => session.say_error(MCP_USAGE),
+        _ => say_error(session, session.tr(Msg::McpUsage)),
     }
     Flow::Continue
 }
@@ -136,7 +169,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
 fn report(session: &Session, name: &str, result: Result<(), String>, done: Msg) {
     match result {
         Ok(()) => session.say(&format!("{name}: {}", session.tr(done))),
-        Err(e) => session.say_error(&e),
+        Err(e) => server_failed(session, &e),
     }
 }
 
