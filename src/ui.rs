@@ -8,4 +8,5 @@ pub mod i18n;
 pub mod oneshot;
 pub mod render;
 pub mod repl;
+pub mod startup;
 pub mod wrap;

@@ -16,7 +16,7 @@ pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
 
-use crate::ui::i18n::{Lang, Msg, trf};
+use crate::ui::i18n::{Lang, Msg, labelled, trf};
 use crate::ui::repl::Session;
 
 /// What the REPL does after a command.
@@ -279,7 +279,7 @@ fn say_wrapped(session: &Session, text: &str) {
 /// Prints an error sentence in red, wrapped at word boundaries (colour added after wrapping).
 fn say_error(session: &Session, text: &str) {
     let surface = session.surface();
-    let sentence = format!("{}: {text}", session.tr(Msg::ErrorPrefix));
+    let sentence = labelled(session.lang, Msg::ErrorPrefix, text);
     let lines: Vec<String> = crate::ui::wrap::wrap_hanging(&sentence, surface.width, 2)
         .iter()
         .map(|l| surface.style.red(l))

@@ -167,6 +167,7 @@ pub enum Msg {
     StartRuntime,
     StartBadFlag,
     StartBadApproval,
+    OneShotFailed,
 }
 
 impl Msg {
@@ -295,6 +296,7 @@ impl Msg {
         Msg::StartRuntime,
         Msg::StartBadFlag,
         Msg::StartBadApproval,
+        Msg::OneShotFailed,
     ];
 }
 
@@ -614,6 +616,16 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, StartBadFlag) => "命令行参数有误（paicli --help 查看用法）：{error}",
         (Lang::En, StartBadApproval) => "{error}",
         (Lang::Zh, StartBadApproval) => "审批模式无效：{error}",
+        (Lang::En, OneShotFailed) => "{error}",
+        (Lang::Zh, OneShotFailed) => "模型请求失败：{error}",
+    }
+}
+
+/// `label: text` in `lang` (`error: …`, `错误：…`): Chinese takes the full-width colon.
+pub fn labelled(lang: Lang, label: Msg, text: &str) -> String {
+    match lang {
+        Lang::En => format!("{}: {text}", tr(lang, label)),
+        Lang::Zh => format!("{}：{text}", tr(lang, label)),
     }
 }
 

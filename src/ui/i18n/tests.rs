@@ -1,5 +1,7 @@
 //! The message table: both languages for every key, the same placeholders, and locale resolution.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use super::*;
 use crate::config::{Refusal, RefusedSetting};
 
