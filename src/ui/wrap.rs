@@ -107,7 +107,7 @@ pub struct Row<'a> {
 }
 
 /// Lays out `rows` in two columns within `total` cells: `indent` spaces, the name padded to the widest name
-/// (capped at [`MAX_NAME_COLUMN`]), two spaces, the description wrapped at word boundaries with continuation lines
+/// (capped at [`MAX_NAME_COLUMN`] and a third of the screen), two spaces, the description wrapped at word boundaries with continuation lines
 /// under the description column. A name wider than the cap gets its description on the next line (and wraps
 /// itself when wider than the screen). `dim` styles
 /// each description line (colour codes are added after wrapping, so they never count as width).
@@ -118,7 +118,8 @@ pub fn two_columns(
     dim: &dyn Fn(&str) -> String,
 ) -> Vec<String> {
     let widest = rows.iter().map(|r| width(r.name)).max().unwrap_or(0);
-    let name_column = widest.min(MAX_NAME_COLUMN);
+    // On a narrow screen the name column takes at most a third of it.
+    let name_column = widest.min(MAX_NAME_COLUMN).min(total / 3);
     let gap = 2;
     let desc_at = indent + name_column + gap;
     // A screen too narrow for two columns gets descriptions under their names.
@@ -218,7 +219,8 @@ mod tests {
             },
         ];
         let lines = two_columns(&rows, 60, 2, &plain);
-        let col = 2 + MAX_NAME_COLUMN + 2;
+        // 60 columns: the name column is capped at a third of the screen.
+        let col = 2 + 60 / 3 + 2;
         assert_eq!(
             lines[0],
             format!("  /help{}show commands and keys", " ".repeat(col - 7))

@@ -6,13 +6,17 @@ use crate::llm::providers::{Price, price_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
 use crate::ui::i18n::{Lang, Msg, refused_setting, tr, trf};
-use crate::ui::render::format_count;
+use crate::ui::render::{Surface, format_count};
 use crate::ui::repl::Session;
-use crate::ui::wrap::width;
+use crate::ui::wrap::{width, wrap, wrap_hanging};
 
 /// `/config [filter]`: every setting, or those whose key contains `filter` with their documentation line.
 pub(super) fn config(session: &mut Session, args: &str) -> Flow {
-    let style = session.surface().style;
+    let Surface {
+        style,
+        width: columns,
+        ..
+    } = session.surface();
     let mut entries = describe_config(&session.config, &session.overrides);
     entries.retain(|e| e.key.contains(args));
     // The session may have switched model since start-up.
@@ -38,18 +42,29 @@ pub(super) fn config(session: &mut Session, args: &str) -> Flow {
             } else {
                 style.dim(&format!("  ({})", e.source))
             };
+            // With a filter each key's documentation follows, wrapped under the value column.
             let doc = settings::find(&e.key)
                 .or_else(|| settings::for_file_key(&e.key))
                 .filter(|_| !args.is_empty())
-                .map(|row| style.dim(&format!("\n{:width$}   {}", "", row.doc)))
+                .map(|row| {
+                    let indent = " ".repeat(width + 3);
+                    wrap(row.doc, columns.saturating_sub(width + 3))
+                        .iter()
+                        .map(|l| format!("\n{indent}{}", style.dim(l)))
+                        .collect::<String>()
+                })
                 .unwrap_or_default();
             format!("{:width$} = {}{source}{doc}", e.key, e.value)
         })
         .collect();
     session.say(&lines.join("\n"));
     for refused in &session.config.refused {
-        let notice = refused_setting(session.lang, refused);
-        session.say(&style.yellow(&format!("! {notice}")));
+        let notice = format!("! {}", refused_setting(session.lang, refused));
+        let lines: Vec<String> = wrap_hanging(&notice, columns, 2)
+            .iter()
+            .map(|l| style.yellow(l))
+            .collect();
+        session.say(&lines.join("\n"));
     }
     Flow::Continue
 }
