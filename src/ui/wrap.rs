@@ -16,15 +16,28 @@ fn is_wide(c: char) -> bool {
     UnicodeWidthChar::width(c).unwrap_or(0) >= 2
 }
 
+/// Punctuation a line may not start with (Chinese line-breaking rules), such as `，`, `。` and `）`.
+fn is_closing(c: char) -> bool {
+    "，。、；：？！）》」』】,.;:?!)".contains(c)
+}
+
+/// Punctuation a line may not end with, such as `（` and `「`.
+fn is_opening(c: char) -> bool {
+    "（《「『【(".contains(c)
+}
+
 /// Splits a paragraph into pieces a line may break between: runs of non-space narrow characters, single wide
-/// characters, and the spaces between them (kept, so the caller decides whether a break eats them).
+/// characters (kept together with closing punctuation after them and opening punctuation before them), and the
+/// spaces between them (kept, so the caller decides whether a break eats them).
 fn pieces(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut prev: Option<char> = None;
     for (i, c) in text.char_indices() {
         if let Some(p) = prev {
-            let boundary = p.is_whitespace() != c.is_whitespace() || is_wide(p) || is_wide(c);
+            let space_change = p.is_whitespace() != c.is_whitespace();
+            let wide = (is_wide(p) || is_wide(c)) && !is_closing(c) && !is_opening(p);
+            let boundary = space_change || (wide && !p.is_whitespace() && !c.is_whitespace());
             if boundary {
                 out.push(&text[start..i]);
                 start = i;
@@ -187,6 +200,13 @@ mod tests {
         let mixed = wrap("切换 model 后 /cost 仍然准确", 12);
         assert!(mixed.iter().all(|l| width(l) <= 12), "{mixed:?}");
         assert!(mixed.iter().any(|l| l.contains("model")), "{mixed:?}");
+    }
+
+    #[test]
+    fn chinese_punctuation_stays_with_its_character() {
+        // A closing mark never starts a line, an opening one never ends it.
+        assert_eq!(wrap("来源；带过滤", 4), vec!["来", "源；", "带过", "滤"]);
+        assert_eq!(wrap("新对话（清空）", 6), vec!["新对话", "（清", "空）"]);
     }
 
     #[test]

@@ -188,3 +188,49 @@ pub(super) fn compact(session: &mut Session, args: &str) -> Flow {
     }
     Flow::Continue
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(state: ServerState, tools: usize) -> ServerStatus {
+        ServerStatus {
+            name: "fs".into(),
+            origin: Origin::Project,
+            state,
+            tools,
+            resources: false,
+            tool_loads: 1,
+        }
+    }
+
+    #[test]
+    fn mcp_lines_speak_both_languages_and_stay_aligned() {
+        let ready = status(ServerState::Ready, 1);
+        assert_eq!(
+            mcp_line(&ready, Lang::En),
+            "  fs               project  ready           1 tool"
+        );
+        assert_eq!(
+            mcp_line(&ready, Lang::Zh),
+            "  fs               项目     就绪            1 个工具"
+        );
+        let waiting = status(
+            ServerState::NeedsApproval {
+                command_line: "npx srv".into(),
+            },
+            0,
+        );
+        let zh = mcp_line(&waiting, Lang::Zh);
+        assert!(
+            zh.ends_with("待批准          0 个工具 — 将运行 `npx srv`；/mcp approve fs"),
+            "{zh}"
+        );
+        // The tool count starts in the same cell in both languages.
+        let at = |line: &str| width(&line[..line.find(|c: char| c.is_ascii_digit()).unwrap_or(0)]);
+        assert_eq!(
+            at(&mcp_line(&ready, Lang::En)),
+            at(&mcp_line(&ready, Lang::Zh))
+        );
+    }
+}
