@@ -1,44 +1,14 @@
 //! UI strings in English and Chinese, chosen by `ui.language = auto|en|zh` (auto reads the locale variables).
 
+mod fill;
+mod lang;
 mod notices;
 #[cfg(test)]
 mod tests;
 
+pub use fill::{fill, labelled, placeholders, trf};
+pub use lang::Lang;
 pub use notices::{project_trusted, refused_setting};
-
-use crate::config::{EnvVars, UiLanguage};
-
-/// The language of the interactive UI.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    /// Resolves a `ui.language` setting; `auto` (or unset) looks at `LC_ALL`, `LC_MESSAGES` and `LANG`.
-    pub fn resolve(setting: UiLanguage, env: &EnvVars) -> Lang {
-        match setting {
-            UiLanguage::En => Lang::En,
-            UiLanguage::Zh => Lang::Zh,
-            UiLanguage::Auto => Self::from_locale(env),
-        }
-    }
-
-    /// The first set locale variable decides, as POSIX does.
-    fn from_locale(env: &EnvVars) -> Lang {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .find_map(|k| env.get(k))
-            .unwrap_or("");
-        if locale.to_ascii_lowercase().starts_with("zh") {
-            Lang::Zh
-        } else {
-            Lang::En
-        }
-    }
-}
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -619,66 +589,4 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, OneShotFailed) => "{error}",
         (Lang::Zh, OneShotFailed) => "模型请求失败：{error}",
     }
-}
-
-/// `label: text` in `lang` (`error: …`, `错误：…`): Chinese takes the full-width colon.
-pub fn labelled(lang: Lang, label: Msg, text: &str) -> String {
-    match lang {
-        Lang::En => format!("{}: {text}", tr(lang, label)),
-        Lang::Zh => format!("{}：{text}", tr(lang, label)),
-    }
-}
-
-/// The text of `msg` in `lang` with its `{name}` placeholders filled from `args`.
-pub fn trf(lang: Lang, msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    fill(tr(lang, msg), args)
-}
-
-/// Replaces each `{name}` in `template` by the value paired with `name`; unknown placeholders stay as written.
-pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let value = after.find('}').and_then(|close| {
-            let name = &after[..close];
-            args.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (v.to_string(), close))
-        });
-        match value {
-            Some((v, close)) => {
-                out.push_str(&v);
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The `{name}` placeholders of a template, in order (the table test compares them across languages).
-pub fn placeholders(template: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if is_placeholder(&after[..close]) => {
-                out.push(&after[..close]);
-                rest = &after[close + 1..];
-            }
-            _ => rest = after,
-        }
-    }
-    out
-}
-
-fn is_placeholder(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
+use crate::config::{EnvVars, UiLanguage};
 use crate::config::{Refusal, RefusedSetting};
 
 #[test]
