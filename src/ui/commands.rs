@@ -5,6 +5,7 @@
 mod export;
 mod help;
 mod info;
+mod lsp_view;
 mod memory_cmds;
 mod model;
 mod safety_cmds;

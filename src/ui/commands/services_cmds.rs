@@ -1,6 +1,7 @@
 //! `/mcp` and `/lsp`: the background services of the session. `/compact` lives here too: it is the one command
 //! that calls the model outside a task.
 
+use super::lsp_view::lsp_lines;
 use super::{Flow, say_error, say_wrapped};
 use crate::mcp::{Origin, ServerState, ServerStatus};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
@@ -175,7 +176,7 @@ fn report(session: &Session, name: &str, result: Result<(), String>, done: Msg) 
 
 pub(super) fn lsp(session: &mut Session, _args: &str) -> Flow {
     match &session.services.lsp {
-        Some(lsp) => session.say(&lsp.status().to_string()),
+        Some(lsp) => session.say(&lsp_lines(&lsp.status(), session.lang).join("\n")),
         None => session.say(session.tr(Msg::DiagnosticsOff)),
     }
     Flow::Continue
