@@ -20,8 +20,9 @@ use crate::ui::commands::COMMANDS;
 use crate::ui::i18n::Lang;
 use crate::ui::wrap::width;
 
-/// Most completion candidates offered at once.
-const MAX_CANDIDATES: usize = 200;
+/// Most completion candidates offered at once. rustyline asks (in English) before listing more than its prompt
+/// limit, so the limit is set to this and the question never comes.
+const MAX_CANDIDATES: usize = 100;
 
 /// The editor type the REPL uses.
 pub type LineEditor = Editor<ReplHelper, DefaultHistory>;
@@ -54,6 +55,7 @@ pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
         .auto_add_history(false)
         .completion_type(CompletionType::List)
         .completion_show_all_if_ambiguous(true)
+        .completion_prompt_limit(MAX_CANDIDATES)
         .bracketed_paste(true)
         .edit_mode(EditMode::Emacs)
         .max_history_size(2000)?
