@@ -271,10 +271,19 @@ pub static COMMANDS: &[Command] = &[
     },
 ];
 
-/// Prints prose wrapped at word boundaries to the terminal's width.
+/// Prints plain (unstyled) output wrapped at word boundaries to the terminal's width. An indented line (a list
+/// entry) continues two cells further in; a line that fits is printed as it is.
 fn say_wrapped(session: &Session, text: &str) {
     let width = session.surface().width;
-    session.say(&crate::ui::wrap::wrap(text, width).join("\n"));
+    let lines: Vec<String> = text
+        .split('\n')
+        .flat_map(|line| {
+            let lead = line.len() - line.trim_start_matches(' ').len();
+            let indent = if lead > 0 { lead + 2 } else { 0 };
+            crate::ui::wrap::wrap_hanging(line, width, indent)
+        })
+        .collect();
+    session.say(&lines.join("\n"));
 }
 
 /// Prints an error sentence in red, wrapped at word boundaries (colour added after wrapping).

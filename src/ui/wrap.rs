@@ -83,8 +83,9 @@ fn wrap_paragraph(paragraph: &str, first: usize, rest: usize) -> Vec<String> {
         let max = max_of(&lines);
         let piece_width = width(piece);
         if piece.starts_with(char::is_whitespace) {
-            // Spaces at a break vanish; spaces inside a line are kept as typed.
-            if line_width > 0 && line_width + piece_width < max {
+            // Spaces at a break vanish; the paragraph's own indentation and spaces inside a line are kept.
+            let indentation = lines.is_empty() && line.is_empty();
+            if indentation || (line_width > 0 && line_width + piece_width < max) {
                 line.push_str(piece);
                 line_width += piece_width;
             }
@@ -212,6 +213,15 @@ mod tests {
     #[test]
     fn a_word_longer_than_the_line_is_cut() {
         assert_eq!(wrap("abcdefghij xy", 4), vec!["abcd", "efgh", "ij", "xy"]);
+    }
+
+    #[test]
+    fn indentation_is_kept() {
+        assert_eq!(wrap("  * other-model", 40), vec!["  * other-model"]);
+        assert_eq!(
+            wrap_hanging("  id  one two three", 12, 4),
+            vec!["  id  one", "    two", "    three"]
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Flow, say_error};
+use super::{Flow, say_error, say_wrapped};
 use crate::llm::{Message, Role};
 use crate::ui::i18n::{Msg, trf};
 use crate::ui::repl::Session;
@@ -16,11 +16,10 @@ pub(super) fn export(session: &mut Session, _args: &str) -> Flow {
         &session.config.project_root,
     );
     match write_export(&dir, &session.session_id, &markdown) {
-        Ok(path) => session.say(&format!(
-            "{} {}",
-            session.tr(Msg::ExportedTo),
-            path.display()
-        )),
+        Ok(path) => say_wrapped(
+            session,
+            &format!("{} {}", session.tr(Msg::ExportedTo), path.display()),
+        ),
         Err(e) => say_error(
             session,
             &trf(

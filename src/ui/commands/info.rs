@@ -1,6 +1,6 @@
 //! `/config`, `/context`, `/cost`: read-only views of the session.
 
-use super::Flow;
+use super::{Flow, say_wrapped};
 use crate::config::{describe_config, settings};
 use crate::llm::providers::{Price, price_of};
 use crate::llm::tokens::ContextEstimate;
@@ -86,7 +86,7 @@ pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
         tools: agent.tool_specs().len(),
         messages,
     };
-    session.say(&context_lines(&view).join("\n"));
+    say_wrapped(session, &context_lines(&view).join("\n"));
     Flow::Continue
 }
 
@@ -131,7 +131,7 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
     let usage = session.agent.session_usage();
     let price = price_of(&session.provider.id, &session.provider.model);
     let lines = cost_lines(session.lang, session.turns, session.requests, usage, price);
-    session.say(&lines.join("\n"));
+    say_wrapped(session, &lines.join("\n"));
     Flow::Continue
 }
 

@@ -62,7 +62,7 @@ pub fn entry_line(entry: &MemoryEntry, now: i64, lang: Lang) -> String {
 
 fn show_entries(session: &Session, entries: &[MemoryEntry]) {
     if entries.is_empty() {
-        session.say(session.tr(Msg::MemoryEmpty));
+        say_wrapped(session, session.tr(Msg::MemoryEmpty));
         return;
     }
     let now = chrono::Utc::now().timestamp();
@@ -70,7 +70,7 @@ fn show_entries(session: &Session, entries: &[MemoryEntry]) {
         .iter()
         .map(|e| entry_line(e, now, session.lang))
         .collect();
-    session.say(&lines.join("\n"));
+    say_wrapped(session, &lines.join("\n"));
 }
 
 pub(super) fn memory(session: &mut Session, args: &str) -> Flow {
@@ -91,34 +91,43 @@ pub(super) fn memory(session: &mut Session, args: &str) -> Flow {
             Err(e) => store_failed(session, &e),
         },
         ("delete", id) if !id.is_empty() => match store.delete(id) {
-            Ok(e) => session.say(&format!(
-                "{}:\n{}",
-                session.tr(Msg::MemoryDeleted),
-                entry_line(&e, now, session.lang)
-            )),
+            Ok(e) => say_wrapped(
+                session,
+                &format!(
+                    "{}:\n{}",
+                    session.tr(Msg::MemoryDeleted),
+                    entry_line(&e, now, session.lang)
+                ),
+            ),
             Err(e) => store_failed(session, &e),
         },
         ("verify", id) if !id.is_empty() => match store.verify(id) {
-            Ok(e) => session.say(&format!(
-                "{}:\n{}",
-                session.tr(Msg::MemoryVerified),
-                entry_line(&e, now, session.lang)
-            )),
+            Ok(e) => say_wrapped(
+                session,
+                &format!(
+                    "{}:\n{}",
+                    session.tr(Msg::MemoryVerified),
+                    entry_line(&e, now, session.lang)
+                ),
+            ),
             Err(e) => store_failed(session, &e),
         },
         ("replace", rest) => match rest.split_once(char::is_whitespace) {
             Some((id, fact)) if !fact.trim().is_empty() => match store.replace(id, fact.trim()) {
-                Ok((_, new)) => session.say(&format!(
-                    "{}:\n{}",
-                    session.tr(Msg::MemoryReplaced),
-                    entry_line(&new, now, session.lang)
-                )),
+                Ok((_, new)) => say_wrapped(
+                    session,
+                    &format!(
+                        "{}:\n{}",
+                        session.tr(Msg::MemoryReplaced),
+                        entry_line(&new, now, session.lang)
+                    ),
+                ),
                 Err(e) => store_failed(session, &e),
             },
             _ => say_error(session, session.tr(Msg::MemoryUsage)),
         },
         ("clear", "--yes") => match store.clear(None) {
-            Ok(n) => session.say(&format!("{n} {}", session.tr(Msg::MemoryCleared))),
+            Ok(n) => say_wrapped(session, &format!("{n} {}", session.tr(Msg::MemoryCleared))),
             Err(e) => store_failed(session, &e),
         },
         ("clear", "") => say_wrapped(session, session.tr(Msg::MemoryClearConfirm)),
@@ -179,21 +188,30 @@ pub(super) fn save(session: &mut Session, args: &str) -> Flow {
     };
     let now = chrono::Utc::now().timestamp();
     match store.save(request.fact, request.scope, &options) {
-        Ok(SaveOutcome::Saved(e)) => session.say(&format!(
-            "{}:\n{}",
-            session.tr(Msg::MemorySaved),
-            entry_line(&e, now, session.lang)
-        )),
-        Ok(SaveOutcome::Duplicate(e)) => session.say(&format!(
-            "{}:\n{}",
-            session.tr(Msg::MemoryDuplicate),
-            entry_line(&e, now, session.lang)
-        )),
-        Ok(SaveOutcome::Replaced { new, .. }) => session.say(&format!(
-            "{}:\n{}",
-            session.tr(Msg::MemoryReplaced),
-            entry_line(&new, now, session.lang)
-        )),
+        Ok(SaveOutcome::Saved(e)) => say_wrapped(
+            session,
+            &format!(
+                "{}:\n{}",
+                session.tr(Msg::MemorySaved),
+                entry_line(&e, now, session.lang)
+            ),
+        ),
+        Ok(SaveOutcome::Duplicate(e)) => say_wrapped(
+            session,
+            &format!(
+                "{}:\n{}",
+                session.tr(Msg::MemoryDuplicate),
+                entry_line(&e, now, session.lang)
+            ),
+        ),
+        Ok(SaveOutcome::Replaced { new, .. }) => say_wrapped(
+            session,
+            &format!(
+                "{}:\n{}",
+                session.tr(Msg::MemoryReplaced),
+                entry_line(&new, now, session.lang)
+            ),
+        ),
         Ok(SaveOutcome::Conflict { existing, .. }) => {
             let style = session.surface().style;
             let mut lines = vec![style.yellow(session.tr(Msg::MemoryConflict))];

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Flow, say_error};
+use super::{Flow, say_error, say_wrapped};
 use crate::config::resolve_provider;
 use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::models::list_models;
@@ -31,16 +31,19 @@ pub(super) fn model(session: &mut Session, args: &str) -> Flow {
 
 fn show(session: &Session) {
     let p = &session.provider;
-    session.say(&trf(
-        session.lang,
-        Msg::ModelShow,
-        &[
-            ("provider", &p.id),
-            ("model", &p.model),
-            ("window", &session.agent.context_window()),
-            ("url", &p.base_url),
-        ],
-    ));
+    say_wrapped(
+        session,
+        &trf(
+            session.lang,
+            Msg::ModelShow,
+            &[
+                ("provider", &p.id),
+                ("model", &p.model),
+                ("window", &session.agent.context_window()),
+                ("url", &p.base_url),
+            ],
+        ),
+    );
 }
 
 fn list(session: &Session) {
@@ -49,7 +52,7 @@ fn list(session: &Session) {
         .runtime
         .block_on(list_models(&provider, LIST_TIMEOUT))
     {
-        Ok(ids) if ids.is_empty() => session.say(session.tr(Msg::ModelNoneListed)),
+        Ok(ids) if ids.is_empty() => say_wrapped(session, session.tr(Msg::ModelNoneListed)),
         Ok(ids) => {
             let lines: Vec<String> = ids
                 .iter()
@@ -58,7 +61,7 @@ fn list(session: &Session) {
                     format!("{mark} {id}")
                 })
                 .collect();
-            session.say(&lines.join("\n"));
+            say_wrapped(session, &lines.join("\n"));
         }
         Err(e) => say_error(
             session,
@@ -118,12 +121,15 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
     session.agent.set_model(Arc::new(client), window);
     session.config.llm = llm;
     session.provider = resolved;
-    session.say(&format!(
-        "{}: {}/{}",
-        session.tr(Msg::ModelSwitched),
-        session.provider.id,
-        session.provider.model
-    ));
+    say_wrapped(
+        session,
+        &format!(
+            "{}: {}/{}",
+            session.tr(Msg::ModelSwitched),
+            session.provider.id,
+            session.provider.model
+        ),
+    );
     if save {
         save_default(session);
     }
@@ -132,11 +138,10 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
 fn save_default(session: &Session) {
     let path = session.config.home.join("config.toml");
     match write_default_model(&path, &session.provider.id, &session.provider.model) {
-        Ok(()) => session.say(&format!(
-            "{} {}",
-            session.tr(Msg::ModelSaved),
-            path.display()
-        )),
+        Ok(()) => say_wrapped(
+            session,
+            &format!("{} {}", session.tr(Msg::ModelSaved), path.display()),
+        ),
         Err(e) => say_error(
             session,
             &trf(

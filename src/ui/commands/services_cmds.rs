@@ -80,6 +80,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
             } else {
                 let lines: Vec<String> =
                     statuses.iter().map(|s| mcp_line(s, session.lang)).collect();
+                // One line per server, however long: people and tests look a server up by its line.
                 session.say(&lines.join("\n"));
             }
             for notice in mcp.take_notices() {
@@ -88,9 +89,9 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
         }
         ["logs", name] => match mcp.logs(name) {
             Some(lines) if lines.is_empty() => {
-                session.say(&format!("{} {name}", session.tr(Msg::McpNoLogs)));
+                say_wrapped(session, &format!("{} {name}", session.tr(Msg::McpNoLogs)));
             }
-            Some(lines) => session.say(&lines.join("\n")),
+            Some(lines) => say_wrapped(session, &lines.join("\n")),
             None => say_error(
                 session,
                 &trf(session.lang, Msg::McpNoServer, &[("name", name)]),
@@ -103,7 +104,10 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 mcp.approve(name)
             };
             match result {
-                Ok(()) => session.say(&format!("{name}: {}", session.tr(Msg::McpApproved))),
+                Ok(()) => say_wrapped(
+                    session,
+                    &format!("{name}: {}", session.tr(Msg::McpApproved)),
+                ),
                 Err(e) => server_failed(session, &e),
             }
         }
@@ -125,7 +129,10 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
         }
         ["resources", name] => match session.runtime.block_on(mcp.resources(name)) {
             Ok(list) if list.is_empty() => {
-                session.say(&format!("{name}: {}", session.tr(Msg::McpNoResources)));
+                say_wrapped(
+                    session,
+                    &format!("{name}: {}", session.tr(Msg::McpNoResources)),
+                );
             }
             Ok(list) => {
                 let lines: Vec<String> = list
@@ -138,13 +145,16 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                         line
                     })
                     .collect();
-                session.say(&lines.join("\n"));
+                say_wrapped(session, &lines.join("\n"));
             }
             Err(e) => server_failed(session, &e),
         },
         ["prompts", name] => match session.runtime.block_on(mcp.prompts(name)) {
             Ok(list) if list.is_empty() => {
-                session.say(&format!("{name}: {}", session.tr(Msg::McpNoPrompts)));
+                say_wrapped(
+                    session,
+                    &format!("{name}: {}", session.tr(Msg::McpNoPrompts)),
+                );
             }
             Ok(list) => {
                 let lines: Vec<String> = list
@@ -157,7 +167,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                         line
                     })
                     .collect();
-                session.say(&lines.join("\n"));
+                say_wrapped(session, &lines.join("\n"));
             }
             Err(e) => server_failed(session, &e),
         },
@@ -169,15 +179,15 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
 /// Says `done` for `name`, or the error.
 fn report(session: &Session, name: &str, result: Result<(), String>, done: Msg) {
     match result {
-        Ok(()) => session.say(&format!("{name}: {}", session.tr(done))),
+        Ok(()) => say_wrapped(session, &format!("{name}: {}", session.tr(done))),
         Err(e) => server_failed(session, &e),
     }
 }
 
 pub(super) fn lsp(session: &mut Session, _args: &str) -> Flow {
     match &session.services.lsp {
-        Some(lsp) => session.say(&lsp_lines(&lsp.status(), session.lang).join("\n")),
-        None => session.say(session.tr(Msg::DiagnosticsOff)),
+        Some(lsp) => say_wrapped(session, &lsp_lines(&lsp.status(), session.lang).join("\n")),
+        None => say_wrapped(session, session.tr(Msg::DiagnosticsOff)),
     }
     Flow::Continue
 }
@@ -185,7 +195,10 @@ pub(super) fn lsp(session: &mut Session, _args: &str) -> Flow {
 pub(super) fn compact(session: &mut Session, args: &str) -> Flow {
     let focus = (!args.is_empty()).then_some(args);
     if let Err(e) = session.compact_history(focus) {
-        session.say(&format!("{}: {e}", session.tr(Msg::NothingCompacted)));
+        say_wrapped(
+            session,
+            &format!("{}: {e}", session.tr(Msg::NothingCompacted)),
+        );
     }
     Flow::Continue
 }

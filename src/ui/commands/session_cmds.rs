@@ -1,7 +1,7 @@
 //! `/help`, `/exit`, `/clear`, `/cancel`, `/init`.
 
-use super::Flow;
 use super::help::help_lines;
+use super::{Flow, say_wrapped};
 use crate::ui::i18n::Msg;
 use crate::ui::repl::Session;
 
@@ -25,20 +25,20 @@ pub(super) fn exit(_session: &mut Session, _args: &str) -> Flow {
 
 pub(super) fn clear(session: &mut Session, _args: &str) -> Flow {
     session.agent.clear_history();
-    session.say(session.tr(Msg::HistoryCleared));
+    say_wrapped(session, session.tr(Msg::HistoryCleared));
     Flow::Continue
 }
 
 /// Between tasks there is nothing to cancel; during a task ESC and Ctrl-C cancel it.
 pub(super) fn cancel(session: &mut Session, _args: &str) -> Flow {
-    session.say(session.tr(Msg::NoRunningTask));
+    say_wrapped(session, session.tr(Msg::NoRunningTask));
     Flow::Continue
 }
 
 pub(super) fn init(session: &mut Session, args: &str) -> Flow {
     let force = args.split_whitespace().any(|a| a == "--force" || a == "-f");
     if !force && session.config.project_root.join("PAI.md").exists() {
-        session.say(session.tr(Msg::InitExists));
+        say_wrapped(session, session.tr(Msg::InitExists));
         return Flow::Continue;
     }
     Flow::RunTask(INIT_PROMPT.to_string())
