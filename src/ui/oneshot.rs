@@ -8,8 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::ExitReason;
-use crate::agent::{Agent, AgentEvent, EventSink, TurnOutcome, TurnReport};
+use crate::agent::{Agent, AgentEvent, EventSink, ExitReason, TurnOutcome, TurnReport};
 use crate::app::mentions::expand_mentions;
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
