@@ -8,7 +8,7 @@ mod tests;
 
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
-pub use notices::{project_trusted, refused_setting};
+pub use notices::{mention_skipped, project_trusted, refused_setting};
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
 use crate::ui::hints::{Frontend, next_step};
-use crate::ui::i18n::{Lang, Msg, labelled, tr, trf};
+use crate::ui::i18n::{Lang, Msg, labelled, mention_skipped, tr, trf};
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -92,10 +92,7 @@ pub fn expand_task(config: &Config, task: &str) -> String {
     let expanded = expand_mentions(task, &guard);
     let lang = Lang::resolve(config.ui_language, &config.env);
     for (mention, reason) in &expanded.skipped {
-        eprintln!(
-            "paicli: {mention} {}: {reason}",
-            tr(lang, Msg::MentionSkipped)
-        );
+        eprintln!("paicli: {}", mention_skipped(lang, mention, reason));
     }
     expanded.text
 }

@@ -117,7 +117,7 @@ fn an_empty_task_and_a_bad_flag_are_chinese() {
 }
 
 #[test]
-fn tool_progress_and_a_budget_stop_are_chinese() {
+fn a_skipped_mention_tool_progress_and_a_budget_stop_are_chinese() {
     let sandbox = ChineseSandbox::new();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([("c1", "list_dir", json!({"path": "."}))]).usage(900, 200),
@@ -125,12 +125,16 @@ fn tool_progress_and_a_budget_stop_are_chinese() {
     ]);
     let output = sandbox
         .against(&server)
-        .args(["--token-budget", "1000", "-p", "big task"])
+        .args(["--token-budget", "1000", "-p", "big task, see @missing.txt"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", stderr_of(&output));
     let stderr = stderr_of(&output);
     assert!(stderr.contains("✓ list_dir（"), "{stderr}");
+    assert!(
+        stderr.contains("paicli: @missing.txt 未附加：无法读取："),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("paicli: 提前停止（TOKEN_BUDGET_EXCEEDED）：任务用完了 token 预算"),
         "{stderr}"

@@ -1,6 +1,7 @@
 //! Notices whose wording is built around their data: refused settings and project trust.
 
-use super::Lang;
+use super::{Lang, Msg, tr};
+use crate::app::mentions::SkipReason;
 use crate::config::{Refusal, RefusedSetting};
 
 /// The notice for a setting a project file may not set: names the file and the key, and says what would allow it.
@@ -47,5 +48,21 @@ pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
             "已信任 {}：在其 .paicli/config.toml 和 .env 改变之前，它们可以设置模型地址和语言服务器",
             root.display()
         ),
+    }
+}
+
+/// `@path not attached: why` for a mention that was not attached.
+pub fn mention_skipped(lang: Lang, mention: &str, reason: &SkipReason) -> String {
+    let why = match (lang, reason) {
+        (Lang::En, reason) => reason.to_string(),
+        (Lang::Zh, SkipReason::OutsideRoot(_)) => "它在项目根目录之外".to_string(),
+        (Lang::Zh, SkipReason::Unresolvable(e)) => format!("无法解析该路径：{e}"),
+        (Lang::Zh, SkipReason::Unreadable(e)) => format!("无法读取：{e}"),
+        (Lang::Zh, SkipReason::Binary) => "它是二进制文件".to_string(),
+        (Lang::Zh, SkipReason::Unlistable(e)) => format!("无法列出该目录：{e}"),
+    };
+    match lang {
+        Lang::En => format!("{mention} {}: {why}", tr(lang, Msg::MentionSkipped)),
+        Lang::Zh => format!("{mention} {}：{why}", tr(lang, Msg::MentionSkipped)),
     }
 }

@@ -173,3 +173,24 @@ fn placeholders_are_filled_by_name() {
         "估算费用：$0.0100"
     );
 }
+
+#[test]
+fn skipped_mentions_are_explained_in_both_languages() {
+    use crate::app::mentions::SkipReason;
+    let unreadable = SkipReason::Unreadable("No such file or directory (os error 2)".into());
+    assert_eq!(
+        mention_skipped(Lang::En, "@a.txt", &unreadable),
+        "@a.txt not attached: cannot read it: No such file or directory (os error 2)"
+    );
+    assert_eq!(
+        mention_skipped(Lang::Zh, "@a.txt", &unreadable),
+        "@a.txt 未附加：无法读取：No such file or directory (os error 2)"
+    );
+    let outside = SkipReason::OutsideRoot(
+        "path `../x` resolves to /x, which is outside the project root".into(),
+    );
+    assert_eq!(
+        mention_skipped(Lang::Zh, "@../x", &outside),
+        "@../x 未附加：它在项目根目录之外"
+    );
+}
