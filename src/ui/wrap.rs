@@ -91,7 +91,7 @@ fn wrap_paragraph(paragraph: &str, first: usize, rest: usize) -> Vec<String> {
             }
             continue;
         }
-        if line_width + piece_width > max && line_width > 0 {
+        if line_width + piece_width > max && !line.trim().is_empty() {
             lines.push(std::mem::take(&mut line).trim_end().to_string());
             line_width = 0;
         }
@@ -218,6 +218,8 @@ mod tests {
     #[test]
     fn indentation_is_kept() {
         assert_eq!(wrap("  * other-model", 40), vec!["  * other-model"]);
+        // An indented word too long for the line is cut, not pushed below an empty line.
+        assert_eq!(wrap("  abcdefgh", 6), vec!["  abcd", "efgh"]);
         assert_eq!(
             wrap_hanging("  id  one two three", 12, 4),
             vec!["  id  one", "    two", "    three"]
