@@ -5,15 +5,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Context;
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::ui::i18n::{self, Lang};
-use paicli::ui::oneshot::{self, OutputFormat};
 use paicli::ui::sessions::{self, Launch};
+use paicli::ui::oneshot::{self, OutputFormat, Printing};
+use paicli::ui::startup::{StartError, bad_flag, locale_lang};
 
 /// A terminal coding agent for any OpenAI-compatible model.
 #[derive(Debug, Parser)]
@@ -79,28 +79,39 @@ struct Cli {
 
 fn main() -> ExitCode {
     paicli::app::prewarm_patterns();
-    let cli = Cli::parse();
-    match run(cli) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap words help, version and English errors itself; a Chinese locale gets a Chinese sentence.
+        Err(e) if e.use_stderr() && locale_lang() == Lang::Zh => {
+            eprintln!("{}", bad_flag(Lang::Zh, &e.to_string()));
+            return ExitCode::from(oneshot::EXIT_USAGE as u8);
+        }
+        Err(e) => e.exit(),
+    };
+    // Errors found before the configuration names a language are worded for the locale.
+    let mut lang = locale_lang();
+    match run(cli, &mut lang) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}", e.describe(lang));
             ExitCode::from(oneshot::EXIT_USAGE as u8)
         }
     }
 }
 
 /// Errors returned here are usage or configuration errors (exit code 2); task outcomes come back as codes.
-fn run(cli: Cli) -> anyhow::Result<i32> {
+/// `lang` becomes the configured UI language as soon as the configuration is loaded.
+fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let project_dir = match &cli.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir().context("cannot read the current directory")?,
+        None => std::env::current_dir().map_err(StartError::Cwd)?,
     };
     let approval = cli
         .approval
         .as_deref()
         .map(str::parse::<ApprovalMode>)
         .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .map_err(StartError::BadApproval)?;
     let overrides = Overrides {
         provider: cli.provider.clone(),
         model: cli.model.clone(),
@@ -111,11 +122,12 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         trust_project_mcp: cli.trust_project_mcp,
     };
     let mut config = Config::load(&project_dir, &overrides)?;
-    let lang = Lang::resolve(config.ui_language, &config.env);
+    *lang = Lang::resolve(config.ui_language, &config.env);
+    let lang = *lang;
     if cli.trust_project {
         ProjectTrust::load(&config.home)
             .trust(&config.project_root)
-            .context("cannot write the project trust file")?;
+            .map_err(StartError::Trust)?;
         eprintln!(
             "paicli: {}",
             i18n::project_trusted(lang, &config.project_root)
@@ -125,7 +137,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let _log_guard = paicli::app::init_logging(&config);
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
-        .map_err(|e| anyhow::anyhow!(sessions::flag_error(lang, &e)))?;
+        .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
     let Some(task) = cli.print.as_deref() else {
         let refused = config.refused.clone();
         return paicli::ui::repl::run(config, overrides, launch).map_err(|e| {
@@ -142,9 +154,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         task.to_string()
     };
     if task.trim().is_empty() {
-        anyhow::bail!(
-            "the task is empty: pass it as paicli -p \"task\" or on stdin with paicli -p -"
-        );
+        return Err(StartError::EmptyTask);
     }
 
     // The REPL shows these in its banner; `-p` has only stderr.
@@ -156,14 +166,14 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .context("cannot start the async runtime")?;
+        .map_err(StartError::Runtime)?;
     let (mut agent, services) = {
         let _runtime = runtime.enter();
         let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;
         paicli::app::build_session(&config, approval)?
     };
     let session_id =
-        sessions::start_oneshot(&config, &mut agent, &launch, lang).map_err(anyhow::Error::msg)?;
+        sessions::start_oneshot(&config, &mut agent, &launch, lang).map_err(StartError::Sessions)?;
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
@@ -173,23 +183,24 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         for notice in notices {
             eprintln!("paicli: {notice}");
         }
-        let format = cli.output_format;
-        let code = oneshot::run(&mut agent, &task, &input, format, &session_id, cancel).await;
+        let printing = Printing {
+            format: cli.output_format,
+            lang,
+        };
+        let code = oneshot::run(&mut agent, &task, &input, printing, &session_id, cancel).await;
         services.shutdown().await;
         code
     });
     Ok(code)
 }
 
-fn read_stdin_task() -> anyhow::Result<String> {
+fn read_stdin_task() -> Result<String, StartError> {
     let mut stdin = std::io::stdin();
     if stdin.is_terminal() {
-        anyhow::bail!("no task given: pass it as paicli -p \"task\" or pipe it to paicli -p -");
+        return Err(StartError::NoTask);
     }
     let mut task = String::new();
-    stdin
-        .read_to_string(&mut task)
-        .context("cannot read the task from stdin")?;
+    stdin.read_to_string(&mut task).map_err(StartError::Stdin)?;
     Ok(task)
 }
 

@@ -9,3 +9,5 @@ pub mod oneshot;
 pub mod render;
 pub mod repl;
 pub mod sessions;
+pub mod startup;
+pub mod wrap;

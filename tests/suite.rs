@@ -12,6 +12,7 @@ mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_servers;
 mod oneshot_cli;
+mod oneshot_language;
 mod project_files_cli;
 mod render_snapshots;
 mod repl_tmux;

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::guard::path_guard::PathGuard;
+use crate::guard::path_guard::{PathGuard, PathGuardError};
 
 /// Most characters of one attached file.
 const MAX_FILE_CHARS: usize = 200_000;
@@ -20,7 +20,35 @@ pub struct Expanded {
     /// Paths (relative to the root) that were attached.
     pub attached: Vec<String>,
     /// `(mention, reason)` for mentions that were not attached.
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, SkipReason)>,
+}
+
+/// Why a mention was not attached; the front-end words it for the user.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SkipReason {
+    /// The path resolves outside the project root (the guard's sentence).
+    #[error("{0}")]
+    OutsideRoot(String),
+    /// The path could not be resolved (the guard's sentence).
+    #[error("{0}")]
+    Unresolvable(String),
+    #[error("cannot read it: {0}")]
+    Unreadable(String),
+    #[error("it is a binary file")]
+    Binary,
+    #[error("cannot list it: {0}")]
+    Unlistable(String),
+}
+
+impl From<PathGuardError> for SkipReason {
+    fn from(e: PathGuardError) -> Self {
+        match e {
+            PathGuardError::OutOfBounds { .. } => SkipReason::OutsideRoot(e.to_string()),
+            PathGuardError::Blank | PathGuardError::Unresolvable { .. } => {
+                SkipReason::Unresolvable(e.to_string())
+            }
+        }
+    }
 }
 
 /// Expands every `@path` token of `input` that names a file or directory inside the guard's root.
@@ -76,15 +104,15 @@ fn existing_form(raw: &str, guard: &PathGuard) -> String {
     }
 }
 
-fn attach(path: &str, guard: &PathGuard) -> Result<(String, String), String> {
-    let real = guard.resolve(path).map_err(|e| e.to_string())?;
+fn attach(path: &str, guard: &PathGuard) -> Result<(String, String), SkipReason> {
+    let real = guard.resolve(path)?;
     let rel = guard.display(&real);
     if real.is_dir() {
         return Ok((rel.clone(), directory_block(&rel, &real)?));
     }
-    let bytes = std::fs::read(&real).map_err(|e| format!("cannot read it: {e}"))?;
+    let bytes = std::fs::read(&real).map_err(|e| SkipReason::Unreadable(e.to_string()))?;
     if bytes.contains(&0) {
-        return Err("it is a binary file".to_string());
+        return Err(SkipReason::Binary);
     }
     let text = String::from_utf8_lossy(&bytes);
     let mut content: String = text.chars().take(MAX_FILE_CHARS).collect();
@@ -98,8 +126,8 @@ fn attach(path: &str, guard: &PathGuard) -> Result<(String, String), String> {
     Ok((rel, block))
 }
 
-fn directory_block(rel: &str, dir: &Path) -> Result<String, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot list it: {e}"))?;
+fn directory_block(rel: &str, dir: &Path) -> Result<String, SkipReason> {
+    let entries = std::fs::read_dir(dir).map_err(|e| SkipReason::Unlistable(e.to_string()))?;
     let mut names: Vec<String> = entries
         .filter_map(Result::ok)
         .map(|e| {
@@ -158,7 +186,12 @@ mod tests {
         assert_eq!(e.text, "@../../etc/passwd @nope.txt mail me@x.org");
         assert_eq!(e.skipped.len(), 2);
         assert!(
-            e.skipped[0].1.contains("outside the project root"),
+            matches!(&e.skipped[0].1, SkipReason::OutsideRoot(m) if m.contains("outside the project root")),
+            "{:?}",
+            e.skipped
+        );
+        assert!(
+            matches!(&e.skipped[1].1, SkipReason::Unreadable(_)),
             "{:?}",
             e.skipped
         );

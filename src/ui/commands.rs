@@ -3,7 +3,9 @@
 //! suggestion and is never sent to the model.
 
 mod export;
+mod help;
 mod info;
+mod lsp_view;
 mod memory_cmds;
 mod model;
 mod resume_cmds;
@@ -16,7 +18,7 @@ pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
 
-use crate::ui::i18n::{Lang, Msg};
+use crate::ui::i18n::{Lang, Msg, labelled, trf};
 use crate::ui::repl::Session;
 
 /// What the REPL does after a command.
@@ -314,6 +316,32 @@ pub static COMMANDS: &[Command] = &[
     },
 ];
 
+/// Prints plain (unstyled) output wrapped at word boundaries to the terminal's width. An indented line (a list
+/// entry) continues two cells further in; a line that fits is printed as it is.
+fn say_wrapped(session: &Session, text: &str) {
+    let width = session.surface().width;
+    let lines: Vec<String> = text
+        .split('\n')
+        .flat_map(|line| {
+            let lead = line.len() - line.trim_start_matches(' ').len();
+            let indent = if lead > 0 { lead + 2 } else { 0 };
+            crate::ui::wrap::wrap_hanging(line, width, indent)
+        })
+        .collect();
+    session.say(&lines.join("\n"));
+}
+
+/// Prints an error sentence in red, wrapped at word boundaries (colour added after wrapping).
+fn say_error(session: &Session, text: &str) {
+    let surface = session.surface();
+    let sentence = labelled(session.lang, Msg::ErrorPrefix, text);
+    let lines: Vec<String> = crate::ui::wrap::wrap_hanging(&sentence, surface.width, 2)
+        .iter()
+        .map(|l| surface.style.red(l))
+        .collect();
+    session.say(&lines.join("\n"));
+}
+
 /// Splits `/name args` into the name and the trimmed arguments. Input like `/usr/bin/env is broken` (a path) is
 /// not a command.
 pub fn parse(input: &str) -> Option<(&str, &str)> {
@@ -361,12 +389,15 @@ pub fn dispatch(session: &mut Session, input: &str) -> Option<Flow> {
     match find(name) {
         Some(command) => Some((command.handler)(session, args)),
         None => {
-            let mut message = format!("{} /{name}", session.tr(Msg::UnknownCommand));
-            if let Some(s) = suggest(name) {
-                message.push_str(&format!("; {} /{s}?", session.tr(Msg::DidYouMean)));
-            }
-            message.push_str(" (/help)");
-            session.say_error(&message);
+            let message = match suggest(name) {
+                Some(s) => trf(
+                    session.lang,
+                    Msg::UnknownCommandSuggest,
+                    &[("name", &name), ("suggestion", &s)],
+                ),
+                None => trf(session.lang, Msg::UnknownCommandPlain, &[("name", &name)]),
+            };
+            say_error(session, &message);
             Some(Flow::Continue)
         }
     }

@@ -1,38 +1,14 @@
 //! UI strings in English and Chinese, chosen by `ui.language = auto|en|zh` (auto reads the locale variables).
 
-use crate::config::{EnvVars, Refusal, RefusedSetting, UiLanguage};
+mod fill;
+mod lang;
+mod notices;
+#[cfg(test)]
+mod tests;
 
-/// The language of the interactive UI.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    /// Resolves a `ui.language` setting; `auto` (or unset) looks at `LC_ALL`, `LC_MESSAGES` and `LANG`.
-    pub fn resolve(setting: UiLanguage, env: &EnvVars) -> Lang {
-        match setting {
-            UiLanguage::En => Lang::En,
-            UiLanguage::Zh => Lang::Zh,
-            UiLanguage::Auto => Self::from_locale(env),
-        }
-    }
-
-    /// The first set locale variable decides, as POSIX does.
-    fn from_locale(env: &EnvVars) -> Lang {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .find_map(|k| env.get(k))
-            .unwrap_or("");
-        if locale.to_ascii_lowercase().starts_with("zh") {
-            Lang::Zh
-        } else {
-            Lang::En
-        }
-    }
-}
+pub use fill::{fill, labelled, placeholders, trf};
+pub use lang::Lang;
+pub use notices::{mention_skipped, project_trusted, refused_setting};
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +20,6 @@ pub enum Msg {
     PressCtrlCAgain,
     Bye,
     NoRunningTask,
-    UnknownCommand,
-    DidYouMean,
     HistoryCleared,
     CommandsHeading,
     NotWhileRunning,
@@ -137,6 +111,282 @@ pub enum Msg {
     RuleExactCommand,
     ApprovalTooLongToEdit,
     ApprovalRuleNotSaved,
+    // text
+    UnknownCommandSuggest,
+    UnknownCommandPlain,
+    KeysHeading,
+    KeyStop,
+    KeyExit,
+    KeyNewline,
+    KeyComplete,
+    KeyMode,
+    ConfigThisSession,
+    ContextSystem,
+    ContextTools,
+    ContextHistory,
+    ContextTotal,
+    ContextToolCount,
+    ContextMessageCount,
+    CostSession,
+    CostEstimate,
+    ModelUsage,
+    ModelShow,
+    ModelNoneListed,
+    ModelListFailed,
+    ModelUnknownProvider,
+    ModelSwitchFailed,
+    ModelSaveFailed,
+    ExportFailed,
+    TrustFailed,
+    MemoryUsage,
+    SaveUsage,
+    SaveUnknownOption,
+    MemoryStale,
+    MemoryFailed,
+    McpUsage,
+    McpOriginUser,
+    McpOriginProject,
+    McpStarting,
+    McpReady,
+    McpFailed,
+    McpStateDisabled,
+    McpNeedsApproval,
+    McpOneTool,
+    McpTools,
+    McpSeeLogs,
+    McpApproveHint,
+    McpNoServer,
+    McpServerError,
+    HintPrefix,
+    HintAuth,
+    HintConnect,
+    HintRateLimited,
+    HintContextRepl,
+    HintContextOneShot,
+    HintModelRepl,
+    HintModelOneShot,
+    HintRetry,
+    ProgressThinking,
+    ProgressThought,
+    ProgressToolOk,
+    ProgressToolDenied,
+    ProgressToolFailed,
+    ProgressToolAborted,
+    PartialStagnation,
+    PartialTokens,
+    PartialIterations,
+    StartNoCwd,
+    StartConfig,
+    StartSetup,
+    StartTrust,
+    StartEmptyTask,
+    StartNoTask,
+    StartStdin,
+    StartRuntime,
+    StartBadFlag,
+    StartBadApproval,
+    OneShotFailed,
+    LspHeading,
+    LspNotStarted,
+    LspStarting,
+    LspRunning,
+    LspFailed,
+    LspNotInstalled,
+    LspStarts,
+    LspNoProblems,
+    LspProblems,
+    SeverityError,
+    SeverityWarning,
+    SeverityInfo,
+}
+
+impl Msg {
+    /// Every message, for the table test (`i18n/tests.rs` checks that this lists every variant).
+    pub const ALL: &[Msg] = &[
+        Msg::Tip,
+        Msg::TrustNextSession,
+        Msg::Thinking,
+        Msg::Cancelled,
+        Msg::PressCtrlCAgain,
+        Msg::Bye,
+        Msg::NoRunningTask,
+        Msg::HistoryCleared,
+        Msg::CommandsHeading,
+        Msg::NotWhileRunning,
+        Msg::ErrorPrefix,
+        Msg::NextStep,
+        Msg::CostUnknown,
+        Msg::ExportedTo,
+        Msg::InitExists,
+        Msg::ModelSwitched,
+        Msg::ModelSaved,
+        Msg::ContextHeading,
+        Msg::MentionSkipped,
+        Msg::ApprovalModeIs,
+        Msg::ModeAsk,
+        Msg::ModeAuto,
+        Msg::ModePlan,
+        Msg::ModeFull,
+        Msg::ShiftTabCycles,
+        Msg::AuditEmpty,
+        Msg::PolicyGuards,
+        Msg::PolicyNoRules,
+        Msg::PolicySessionRules,
+        Msg::MemoryOff,
+        Msg::MemoryEmpty,
+        Msg::MemorySaved,
+        Msg::MemoryDuplicate,
+        Msg::MemoryConflict,
+        Msg::MemoryConflictHint,
+        Msg::MemoryDeleted,
+        Msg::MemoryVerified,
+        Msg::MemoryReplaced,
+        Msg::MemoryCleared,
+        Msg::MemoryClearConfirm,
+        Msg::NothingCompacted,
+        Msg::DiagnosticsOff,
+        Msg::McpNone,
+        Msg::McpApproved,
+        Msg::McpNoLogs,
+        Msg::McpRestarting,
+        Msg::McpDisabled,
+        Msg::McpEnabling,
+        Msg::McpNoResources,
+        Msg::McpNoPrompts,
+        Msg::UnknownCommandSuggest,
+        Msg::UnknownCommandPlain,
+        Msg::KeysHeading,
+        Msg::KeyStop,
+        Msg::KeyExit,
+        Msg::KeyNewline,
+        Msg::KeyComplete,
+        Msg::KeyMode,
+        Msg::ConfigThisSession,
+        Msg::ContextSystem,
+        Msg::ContextTools,
+        Msg::ContextHistory,
+        Msg::ContextTotal,
+        Msg::ContextToolCount,
+        Msg::ContextMessageCount,
+        Msg::CostSession,
+        Msg::CostEstimate,
+        Msg::ModelUsage,
+        Msg::ModelShow,
+        Msg::ModelNoneListed,
+        Msg::ModelListFailed,
+        Msg::ModelUnknownProvider,
+        Msg::ModelSwitchFailed,
+        Msg::ModelSaveFailed,
+        Msg::ExportFailed,
+        Msg::TrustFailed,
+        Msg::MemoryUsage,
+        Msg::SaveUsage,
+        Msg::SaveUnknownOption,
+        Msg::MemoryStale,
+        Msg::MemoryFailed,
+        Msg::McpUsage,
+        Msg::McpOriginUser,
+        Msg::McpOriginProject,
+        Msg::McpStarting,
+        Msg::McpReady,
+        Msg::McpFailed,
+        Msg::McpStateDisabled,
+        Msg::McpNeedsApproval,
+        Msg::McpOneTool,
+        Msg::McpTools,
+        Msg::McpSeeLogs,
+        Msg::McpApproveHint,
+        Msg::McpNoServer,
+        Msg::McpServerError,
+        Msg::HintPrefix,
+        Msg::HintAuth,
+        Msg::HintConnect,
+        Msg::HintRateLimited,
+        Msg::HintContextRepl,
+        Msg::HintContextOneShot,
+        Msg::HintModelRepl,
+        Msg::HintModelOneShot,
+        Msg::HintRetry,
+        Msg::ProgressThinking,
+        Msg::ProgressThought,
+        Msg::ProgressToolOk,
+        Msg::ProgressToolDenied,
+        Msg::ProgressToolFailed,
+        Msg::ProgressToolAborted,
+        Msg::PartialStagnation,
+        Msg::PartialTokens,
+        Msg::PartialIterations,
+        Msg::StartNoCwd,
+        Msg::StartConfig,
+        Msg::StartSetup,
+        Msg::StartTrust,
+        Msg::StartEmptyTask,
+        Msg::StartNoTask,
+        Msg::StartStdin,
+        Msg::StartRuntime,
+        Msg::StartBadFlag,
+        Msg::StartBadApproval,
+        Msg::OneShotFailed,
+        Msg::LspHeading,
+        Msg::LspNotStarted,
+        Msg::LspStarting,
+        Msg::LspRunning,
+        Msg::LspFailed,
+        Msg::LspNotInstalled,
+        Msg::LspStarts,
+        Msg::LspNoProblems,
+        Msg::LspProblems,
+        Msg::SeverityError,
+        Msg::SeverityWarning,
+        Msg::SeverityInfo,
+        Msg::ApprovalWants,
+        Msg::RiskHigh,
+        Msg::RiskMedium,
+        Msg::RiskNone,
+        Msg::ApprovalWhy,
+        Msg::ApprovalAskMode,
+        Msg::ApprovalCommand,
+        Msg::ApprovalCommandParts,
+        Msg::ApprovalQuestion,
+        Msg::KeyYes,
+        Msg::KeyYesEveryTime,
+        Msg::KeySession,
+        Msg::KeyProject,
+        Msg::KeyNo,
+        Msg::KeyReason,
+        Msg::KeyEdit,
+        Msg::KeyHelp,
+        Msg::ApprovalHelpYes,
+        Msg::ApprovalHelpSession,
+        Msg::ApprovalHelpProject,
+        Msg::ApprovalHelpNoRemember,
+        Msg::ApprovalHelpNo,
+        Msg::ApprovalHelpReason,
+        Msg::ApprovalHelpEdit,
+        Msg::ApprovalHelpCancel,
+        Msg::ApprovalUnknownKey,
+        Msg::ApprovalReasonPrompt,
+        Msg::ApprovalEditPrompt,
+        Msg::ApprovalInvalidJson,
+        Msg::ApprovalNotObject,
+        Msg::ApprovalAllowed,
+        Msg::ApprovalAllowedSession,
+        Msg::ApprovalAllowedProject,
+        Msg::ApprovalEdited,
+        Msg::ApprovalDenied,
+        Msg::ApprovalCancelled,
+        Msg::DiffOverwrites,
+        Msg::DiffNewFile,
+        Msg::DiffEdits,
+        Msg::DiffNoMatch,
+        Msg::DiffMoreLines,
+        Msg::ModeFullWarning,
+        Msg::RuleEveryCall,
+        Msg::RuleCommandPrefix,
+        Msg::RuleExactCommand,
+        Msg::ApprovalTooLongToEdit,
+        Msg::ApprovalRuleNotSaved,
+    ];
 }
 
 /// The text of `msg` in `lang`.
@@ -161,10 +411,6 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, Bye) => "再见",
         (Lang::En, NoRunningTask) => "no running task",
         (Lang::Zh, NoRunningTask) => "没有正在运行的任务",
-        (Lang::En, UnknownCommand) => "unknown command",
-        (Lang::Zh, UnknownCommand) => "未知命令",
-        (Lang::En, DidYouMean) => "did you mean",
-        (Lang::Zh, DidYouMean) => "你是不是想输入",
         (Lang::En, HistoryCleared) => "conversation cleared",
         (Lang::Zh, HistoryCleared) => "对话已清空",
         (Lang::En, CommandsHeading) => "Commands",
@@ -401,117 +647,220 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, ApprovalTooLongToEdit) => {
             "参数（{n} 个字符）太长，无法在此屏幕上编辑；请用其他按键回答"
         }
-    }
-}
-
-/// The notice for a setting a project file may not set: names the file and the key, and says what would allow it.
-pub fn refused_setting(lang: Lang, r: &RefusedSetting) -> String {
-    let (key, file) = (&r.key, r.file.display());
-    match (lang, r.refusal) {
-        (Lang::En, Refusal::UserOnly) => format!(
-            "ignored `{key}` in {file}: a project's own files may not set it; set it in $PAICLI_HOME/config.toml, \
-             the environment or a flag"
-        ),
-        (Lang::Zh, Refusal::UserOnly) => format!(
-            "已忽略 {file} 中的 `{key}`：项目自己的文件不能设置它；请在 $PAICLI_HOME/config.toml、环境变量或命令行参数中设置"
-        ),
-        (Lang::En, Refusal::NeedsTrust) => format!(
-            "ignored `{key}` in {file}: used only once you trust this project (paicli --trust-project, or /trust)"
-        ),
-        (Lang::Zh, Refusal::NeedsTrust) => format!(
-            "已忽略 {file} 中的 `{key}`：只有信任此项目后才会使用（paicli --trust-project，或 /trust）"
-        ),
-        (Lang::En, Refusal::NeedsOwnKey) => format!(
-            "ignored `{key}` in {file}: a project may not send your API key to an endpoint it chose; put its key in \
-             the same file, or trust the project (paicli --trust-project, or /trust)"
-        ),
-        (Lang::Zh, Refusal::NeedsOwnKey) => format!(
-            "已忽略 {file} 中的 `{key}`：项目不能把你的 API 密钥发往它指定的地址；请在同一文件中提供密钥，\
-             或信任此项目（paicli --trust-project，或 /trust）"
-        ),
-        (Lang::En, Refusal::Loosens) => {
-            format!("ignored `{key}` in {file}: a project may only tighten this setting")
+        // text
+        (Lang::En, UnknownCommandSuggest) => {
+            "unknown command /{name}; did you mean /{suggestion}? (/help)"
         }
-        (Lang::Zh, Refusal::Loosens) => format!("已忽略 {file} 中的 `{key}`：项目只能收紧此设置"),
-    }
-}
-
-/// The confirmation after trusting a project.
-pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
-    match lang {
-        Lang::En => format!(
-            "trusted {}: its .paicli/config.toml and .env may set provider endpoints and language servers until \
-             they change",
-            root.display()
-        ),
-        Lang::Zh => format!(
-            "已信任 {}：在其 .paicli/config.toml 和 .env 改变之前，它们可以设置模型地址和语言服务器",
-            root.display()
-        ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn auto_follows_the_first_set_locale_variable() {
-        let zh = EnvVars::from_pairs([("LANG", "zh_CN.UTF-8")]);
-        assert_eq!(Lang::resolve(UiLanguage::Auto, &zh), Lang::Zh);
-        assert_eq!(Lang::resolve(UiLanguage::Auto, &zh), Lang::Zh);
-        let both = EnvVars::from_pairs([("LC_ALL", "en_US.UTF-8"), ("LANG", "zh_CN.UTF-8")]);
-        assert_eq!(Lang::resolve(UiLanguage::Auto, &both), Lang::En);
-        assert_eq!(
-            Lang::resolve(UiLanguage::Auto, &EnvVars::default()),
-            Lang::En
-        );
-    }
-
-    #[test]
-    fn an_explicit_setting_wins_over_the_locale() {
-        let zh = EnvVars::from_pairs([("LANG", "zh_CN.UTF-8")]);
-        assert_eq!(Lang::resolve(UiLanguage::En, &zh), Lang::En);
-        assert_eq!(Lang::resolve(UiLanguage::Zh, &EnvVars::default()), Lang::Zh);
-    }
-
-    #[test]
-    fn refusal_notices_name_the_file_and_key_in_both_languages() {
-        for refusal in [
-            Refusal::UserOnly,
-            Refusal::NeedsTrust,
-            Refusal::NeedsOwnKey,
-            Refusal::Loosens,
-        ] {
-            let r = RefusedSetting {
-                file: std::path::PathBuf::from("p/.env"),
-                key: "DEEPSEEK_BASE_URL".to_string(),
-                refusal,
-            };
-            let (en, zh) = (refused_setting(Lang::En, &r), refused_setting(Lang::Zh, &r));
-            assert_ne!(en, zh);
-            for text in [en, zh] {
-                assert!(
-                    text.contains("p/.env") && text.contains("`DEEPSEEK_BASE_URL`"),
-                    "{text}"
-                );
-            }
+        (Lang::Zh, UnknownCommandSuggest) => {
+            "未知命令 /{name}；你是不是想输入 /{suggestion}？（/help）"
         }
-    }
-
-    #[test]
-    fn every_message_has_both_languages() {
-        for msg in [
-            Msg::Tip,
-            Msg::Cancelled,
-            Msg::MentionSkipped,
-            Msg::ModeAuto,
-            Msg::PolicyGuards,
-            Msg::MemoryConflictHint,
-            Msg::DiagnosticsOff,
-            Msg::McpNone,
-        ] {
-            assert_ne!(tr(Lang::En, msg), tr(Lang::Zh, msg));
+        (Lang::En, UnknownCommandPlain) => "unknown command /{name} (/help)",
+        (Lang::Zh, UnknownCommandPlain) => "未知命令 /{name}（/help）",
+        (Lang::En, KeysHeading) => "Keys",
+        (Lang::Zh, KeysHeading) => "按键",
+        (Lang::En, KeyStop) => "ESC or Ctrl-C stops a running task",
+        (Lang::Zh, KeyStop) => "ESC 或 Ctrl-C 停止运行中的任务",
+        (Lang::En, KeyExit) => "Ctrl-C twice or Ctrl-D exits",
+        (Lang::Zh, KeyExit) => "连按两次 Ctrl-C 或 Ctrl-D 退出",
+        (Lang::En, KeyNewline) => "Alt-Enter or a trailing \\ starts a new line",
+        (Lang::Zh, KeyNewline) => "Alt-Enter 或行尾的 \\ 换行",
+        (Lang::En, KeyComplete) => "Tab completes /commands and @paths and lists the choices",
+        (Lang::Zh, KeyComplete) => "Tab 补全 /命令 和 @路径，并列出可选项",
+        (Lang::En, KeyMode) => "Shift+Tab cycles the approval mode",
+        (Lang::Zh, KeyMode) => "Shift+Tab 切换审批模式",
+        (Lang::En, ConfigThisSession) => "/model (this session)",
+        (Lang::Zh, ConfigThisSession) => "/model（本会话）",
+        (Lang::En, ContextSystem) => "system",
+        (Lang::Zh, ContextSystem) => "系统",
+        (Lang::En, ContextTools) => "tools",
+        (Lang::Zh, ContextTools) => "工具",
+        (Lang::En, ContextHistory) => "history",
+        (Lang::Zh, ContextHistory) => "历史",
+        (Lang::En, ContextTotal) => "total",
+        (Lang::Zh, ContextTotal) => "合计",
+        (Lang::En, ContextToolCount) => "({count} tools)",
+        (Lang::Zh, ContextToolCount) => "（{count} 个工具）",
+        (Lang::En, ContextMessageCount) => "({count} messages)",
+        (Lang::Zh, ContextMessageCount) => "（{count} 条消息）",
+        (Lang::En, CostSession) => {
+            "session: {turns} turns, {requests} requests · in {input} · out {output} · cached {cached} · reasoning {reasoning}"
         }
+        (Lang::Zh, CostSession) => {
+            "本会话：{turns} 轮，{requests} 次请求 · 输入 {input} · 输出 {output} · 缓存 {cached} · 推理 {reasoning}"
+        }
+        (Lang::En, CostEstimate) => "estimated cost: {cost}",
+        (Lang::Zh, CostEstimate) => "估算费用：{cost}",
+        (Lang::En, ModelUsage) => "usage: /model [list | <model> | <provider> <model>] [--save]",
+        (Lang::Zh, ModelUsage) => "用法：/model [list | <模型> | <提供商> <模型>] [--save]",
+        (Lang::En, ModelShow) => "{provider}/{model} · window {window} · {url}",
+        (Lang::Zh, ModelShow) => "{provider}/{model} · 上下文窗口 {window} · {url}",
+        (Lang::En, ModelNoneListed) => "(the provider listed no models)",
+        (Lang::Zh, ModelNoneListed) => "（提供商没有列出任何模型）",
+        (Lang::En, ModelListFailed) => "cannot list models: {error}",
+        (Lang::Zh, ModelListFailed) => "无法列出模型：{error}",
+        (Lang::En, ModelUnknownProvider) => "unknown provider {name}; known: {known}",
+        (Lang::Zh, ModelUnknownProvider) => "未知提供商 {name}；已知：{known}",
+        (Lang::En, ModelSwitchFailed) => "cannot switch to {model}: {error}",
+        (Lang::Zh, ModelSwitchFailed) => "无法切换到 {model}：{error}",
+        (Lang::En, ModelSaveFailed) => "cannot save {path}: {error}",
+        (Lang::Zh, ModelSaveFailed) => "无法保存 {path}：{error}",
+        (Lang::En, ExportFailed) => "cannot export to {dir}: {error}",
+        (Lang::Zh, ExportFailed) => "无法导出到 {dir}：{error}",
+        (Lang::En, TrustFailed) => "cannot write the project trust file: {error}",
+        (Lang::Zh, TrustFailed) => "无法写入项目信任文件：{error}",
+        (Lang::En, MemoryUsage) => {
+            "usage: /memory [list | search <q> | delete <id> | verify <id> | replace <id> <fact> | clear --yes]"
+        }
+        (Lang::Zh, MemoryUsage) => {
+            "用法：/memory [list | search <查询> | delete <id> | verify <id> | replace <id> <事实> | clear --yes]"
+        }
+        (Lang::En, SaveUsage) => "usage: /save [--global|--project] [--force] <fact>",
+        (Lang::Zh, SaveUsage) => "用法：/save [--global|--project] [--force] <事实>",
+        (Lang::En, SaveUnknownOption) => "unknown option --{option} ({usage})",
+        (Lang::Zh, SaveUnknownOption) => "未知选项 --{option}（{usage}）",
+        (Lang::En, MemoryStale) => "(stale: /memory verify to keep it)",
+        (Lang::Zh, MemoryStale) => "（已过期：用 /memory verify 保留）",
+        (Lang::En, MemoryFailed) => "the memory store failed: {error}",
+        (Lang::Zh, MemoryFailed) => "记忆存储出错：{error}",
+        (Lang::En, McpUsage) => {
+            "usage: /mcp [logs|approve|restart|disable|enable|resources|prompts <name>]"
+        }
+        (Lang::Zh, McpUsage) => {
+            "用法：/mcp [logs|approve|restart|disable|enable|resources|prompts <名称>]"
+        }
+        (Lang::En, McpOriginUser) => "user",
+        (Lang::Zh, McpOriginUser) => "用户",
+        (Lang::En, McpOriginProject) => "project",
+        (Lang::Zh, McpOriginProject) => "项目",
+        (Lang::En, McpStarting) => "starting",
+        (Lang::Zh, McpStarting) => "启动中",
+        (Lang::En, McpReady) => "ready",
+        (Lang::Zh, McpReady) => "就绪",
+        (Lang::En, McpFailed) => "failed",
+        (Lang::Zh, McpFailed) => "失败",
+        (Lang::En, McpStateDisabled) => "disabled",
+        (Lang::Zh, McpStateDisabled) => "已禁用",
+        (Lang::En, McpNeedsApproval) => "needs approval",
+        (Lang::Zh, McpNeedsApproval) => "待批准",
+        (Lang::En, McpOneTool) => "{count} tool",
+        (Lang::Zh, McpOneTool) => "{count} 个工具",
+        (Lang::En, McpTools) => "{count} tools",
+        (Lang::Zh, McpTools) => "{count} 个工具",
+        (Lang::En, McpSeeLogs) => "{reason} (/mcp logs {name})",
+        (Lang::Zh, McpSeeLogs) => "{reason}（/mcp logs {name}）",
+        (Lang::En, McpApproveHint) => "runs `{command}`; /mcp approve {name}",
+        (Lang::Zh, McpApproveHint) => "将运行 `{command}`；/mcp approve {name}",
+        (Lang::En, McpNoServer) => "no MCP server named `{name}`",
+        (Lang::Zh, McpNoServer) => "没有名为 `{name}` 的 MCP 服务器",
+        (Lang::En, McpServerError) => "{error}",
+        (Lang::Zh, McpServerError) => "MCP 服务器出错：{error}",
+        (Lang::En, HintPrefix) => "hint",
+        (Lang::Zh, HintPrefix) => "提示",
+        (Lang::En, HintAuth) => {
+            "check the API key variable for your provider (e.g. DEEPSEEK_API_KEY)"
+        }
+        (Lang::Zh, HintAuth) => "检查所用提供商的 API 密钥变量（例如 DEEPSEEK_API_KEY）",
+        (Lang::En, HintConnect) => {
+            "check the network and the base URL (--base-url / PAICLI_BASE_URL)"
+        }
+        (Lang::Zh, HintConnect) => "检查网络和接口地址（--base-url / PAICLI_BASE_URL）",
+        (Lang::En, HintRateLimited) => "the provider is rate limiting; wait a moment and try again",
+        (Lang::Zh, HintRateLimited) => "提供商正在限流；稍等片刻再试",
+        (Lang::En, HintContextRepl) => {
+            "the conversation is too long for the model's window; /compact or /clear"
+        }
+        (Lang::Zh, HintContextRepl) => "对话超出了模型的上下文窗口；用 /compact 或 /clear",
+        (Lang::En, HintContextOneShot) => "the task is too long for the model's window",
+        (Lang::Zh, HintContextOneShot) => "任务超出了模型的上下文窗口",
+        (Lang::En, HintModelRepl) => "check the model name (/model list) and the base URL",
+        (Lang::Zh, HintModelRepl) => "检查模型名称（/model list）和接口地址",
+        (Lang::En, HintModelOneShot) => "check the model name (--model) and the base URL",
+        (Lang::Zh, HintModelOneShot) => "检查模型名称（--model）和接口地址",
+        (Lang::En, HintRetry) => "retry the task, or /model to switch the model",
+        (Lang::Zh, HintRetry) => "重试该任务，或用 /model 切换模型",
+        (Lang::En, ProgressThinking) => "thinking…",
+        (Lang::Zh, ProgressThinking) => "思考中…",
+        (Lang::En, ProgressThought) => "thought ({count} chars)",
+        (Lang::Zh, ProgressThought) => "已思考（{count} 字符）",
+        (Lang::En, ProgressToolOk) => "{name} ({ms} ms, {chars} chars)",
+        (Lang::Zh, ProgressToolOk) => "{name}（{ms} 毫秒，{chars} 字符）",
+        (Lang::En, ProgressToolDenied) => "{name} denied: {detail}",
+        (Lang::Zh, ProgressToolDenied) => "{name} 被拒绝：{detail}",
+        (Lang::En, ProgressToolFailed) => "{name} failed: {detail}",
+        (Lang::Zh, ProgressToolFailed) => "{name} 失败：{detail}",
+        (Lang::En, ProgressToolAborted) => "{name} aborted by user",
+        (Lang::Zh, ProgressToolAborted) => "{name} 已被用户中止",
+        (Lang::En, PartialStagnation) => {
+            "stopped early ({reason}): the model repeated the same tool calls; the answer is a partial report"
+        }
+        (Lang::Zh, PartialStagnation) => {
+            "提前停止（{reason}）：模型反复发出相同的工具调用；输出是部分结果"
+        }
+        (Lang::En, PartialTokens) => {
+            "stopped early ({reason}): the task used up its token budget (--token-budget); the answer is a partial report"
+        }
+        (Lang::Zh, PartialTokens) => {
+            "提前停止（{reason}）：任务用完了 token 预算（--token-budget）；输出是部分结果"
+        }
+        (Lang::En, PartialIterations) => {
+            "stopped early ({reason}): the task reached its model-call limit (--max-iterations); the answer is a partial report"
+        }
+        (Lang::Zh, PartialIterations) => {
+            "提前停止（{reason}）：任务达到了模型调用次数上限（--max-iterations）；输出是部分结果"
+        }
+        (Lang::En, StartNoCwd) => "cannot read the current directory: {error}",
+        (Lang::Zh, StartNoCwd) => "无法读取当前目录：{error}",
+        (Lang::En, StartConfig) => "{error}",
+        (Lang::Zh, StartConfig) => "配置有误：{error}",
+        (Lang::En, StartSetup) => "{error}",
+        (Lang::Zh, StartSetup) => "无法启动：{error}",
+        (Lang::En, StartTrust) => "cannot write the project trust file: {error}",
+        (Lang::Zh, StartTrust) => "无法写入项目信任文件：{error}",
+        (Lang::En, StartEmptyTask) => {
+            "the task is empty: pass it as paicli -p \"task\" or on stdin with paicli -p -"
+        }
+        (Lang::Zh, StartEmptyTask) => {
+            "任务为空：用 paicli -p \"任务\" 传入，或通过标准输入 paicli -p -"
+        }
+        (Lang::En, StartNoTask) => {
+            "no task given: pass it as paicli -p \"task\" or pipe it to paicli -p -"
+        }
+        (Lang::Zh, StartNoTask) => {
+            "没有给出任务：用 paicli -p \"任务\" 传入，或通过管道传给 paicli -p -"
+        }
+        (Lang::En, StartStdin) => "cannot read the task from stdin: {error}",
+        (Lang::Zh, StartStdin) => "无法从标准输入读取任务：{error}",
+        (Lang::En, StartRuntime) => "cannot start the async runtime: {error}",
+        (Lang::Zh, StartRuntime) => "无法启动异步运行时：{error}",
+        (Lang::En, StartBadFlag) => "{error}",
+        (Lang::Zh, StartBadFlag) => "命令行参数有误（paicli --help 查看用法）：{error}",
+        (Lang::En, StartBadApproval) => "{error}",
+        (Lang::Zh, StartBadApproval) => "审批模式无效：{error}",
+        (Lang::En, OneShotFailed) => "{error}",
+        (Lang::Zh, OneShotFailed) => "模型请求失败：{error}",
+        (Lang::En, LspHeading) => "Language servers:",
+        (Lang::Zh, LspHeading) => "语言服务器：",
+        (Lang::En, LspNotStarted) => "installed, not started",
+        (Lang::Zh, LspNotStarted) => "已安装，未启动",
+        (Lang::En, LspStarting) => "starting",
+        (Lang::Zh, LspStarting) => "启动中",
+        (Lang::En, LspRunning) => "running",
+        (Lang::Zh, LspRunning) => "运行中",
+        (Lang::En, LspFailed) => "failed: {reason}",
+        (Lang::Zh, LspFailed) => "失败：{reason}",
+        (Lang::En, LspNotInstalled) => "not installed",
+        (Lang::Zh, LspNotInstalled) => "未安装",
+        (Lang::En, LspStarts) => "(started {count} times)",
+        (Lang::Zh, LspStarts) => "（已启动 {count} 次）",
+        (Lang::En, LspNoProblems) => "No problems in the files checked so far.",
+        (Lang::Zh, LspNoProblems) => "已检查的文件中没有发现问题。",
+        (Lang::En, LspProblems) => "Problems in the files checked so far:",
+        (Lang::Zh, LspProblems) => "已检查的文件中发现的问题：",
+        (Lang::En, SeverityError) => "error",
+        (Lang::Zh, SeverityError) => "错误",
+        (Lang::En, SeverityWarning) => "warning",
+        (Lang::Zh, SeverityWarning) => "警告",
+        (Lang::En, SeverityInfo) => "info",
+        (Lang::Zh, SeverityInfo) => "提示",
     }
 }

@@ -8,13 +8,13 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{Agent, AgentEvent, EventSink, TurnOutcome, TurnReport};
+use crate::agent::{Agent, AgentEvent, EventSink, ExitReason, TurnOutcome, TurnReport};
 use crate::app::mentions::expand_mentions;
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
 use crate::ui::hints::{Frontend, next_step};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::i18n::{Lang, Msg, labelled, mention_skipped, tr, trf};
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -92,28 +92,34 @@ pub fn expand_task(config: &Config, task: &str) -> String {
     let expanded = expand_mentions(task, &guard);
     let lang = Lang::resolve(config.ui_language, &config.env);
     for (mention, reason) in &expanded.skipped {
-        eprintln!(
-            "paicli: {mention} {}: {reason}",
-            tr(lang, Msg::MentionSkipped)
-        );
+        eprintln!("paicli: {}", mention_skipped(lang, mention, reason));
     }
     expanded.text
 }
 
-/// Runs one turn and prints it in `format`: `submitted` is the task as the user gave it, `input` the same with
-/// mentions expanded (see [`Agent::run_expanded_turn`]). Returns the process exit code.
+/// How one `-p` run prints: the output format and the language of progress and errors on stderr.
+#[derive(Clone, Copy, Debug)]
+pub struct Printing {
+    pub format: OutputFormat,
+    pub lang: Lang,
+}
+
+/// Runs one turn and prints it as `printing` says: `submitted` is the task as the user gave it, `input` the same
+/// with mentions expanded (see [`Agent::run_expanded_turn`]). Returns the process exit code. JSON output stays
+/// English: it is for scripts.
 pub async fn run(
     agent: &mut Agent,
     submitted: &str,
     input: &str,
-    format: OutputFormat,
+    printing: Printing,
     session_id: &str,
     cancel: CancellationToken,
 ) -> i32 {
+    let Printing { format, lang } = printing;
     let started = Instant::now();
     let report = match format {
         OutputFormat::Text => {
-            let progress = TextProgress::new();
+            let progress = TextProgress::new(lang);
             let report = agent
                 .run_expanded_turn(submitted, input, &progress, cancel)
                 .await;
@@ -134,18 +140,36 @@ pub async fn run(
     let result = summarize(&report, agent.model(), session_id, started);
     match format {
         OutputFormat::Text => {
-            if let Some(error) = &result.error
-                && let TurnOutcome::Failed(e) = &report.outcome
-            {
-                eprintln!("error: {error}");
-                if let Some(hint) = next_step(e, Frontend::OneShot) {
-                    eprintln!("hint: {hint}");
-                }
+            for line in stderr_summary(&report.outcome, lang) {
+                eprintln!("{line}");
             }
         }
         OutputFormat::Json | OutputFormat::StreamJson => print_json_line(&result),
     }
     exit_code(&report.outcome)
+}
+
+/// What text output adds on stderr after the turn: the error and what to do about it, or why it stopped early.
+fn stderr_summary(outcome: &TurnOutcome, lang: Lang) -> Vec<String> {
+    match outcome {
+        TurnOutcome::Failed(e) => {
+            let error = trf(lang, Msg::OneShotFailed, &[("error", e)]);
+            let mut lines = vec![labelled(lang, Msg::ErrorPrefix, &error)];
+            if let Some(hint) = next_step(e, Frontend::OneShot) {
+                lines.push(labelled(lang, Msg::HintPrefix, tr(lang, hint)));
+            }
+            lines
+        }
+        TurnOutcome::Partial { reason, .. } => {
+            let msg = match reason {
+                ExitReason::StagnationDetected => Msg::PartialStagnation,
+                ExitReason::TokenBudgetExceeded => Msg::PartialTokens,
+                ExitReason::HardIterationLimit => Msg::PartialIterations,
+            };
+            vec![format!("paicli: {}", trf(lang, msg, &[("reason", reason)]))]
+        }
+        TurnOutcome::Finished { .. } | TurnOutcome::Cancelled => Vec::new(),
+    }
 }
 
 fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instant) -> RunResult {
@@ -209,5 +233,41 @@ struct JsonLines;
 impl EventSink for JsonLines {
     fn emit(&self, event: AgentEvent) {
         print_json_line(&event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::LlmError;
+
+    #[test]
+    fn failures_and_budget_stops_are_explained_in_the_users_language() {
+        let failed = TurnOutcome::Failed(LlmError::Auth {
+            status: 401,
+            message: "invalid api key".into(),
+        });
+        let zh = stderr_summary(&failed, Lang::Zh);
+        assert!(zh[0].starts_with("错误：模型请求失败："), "{zh:?}");
+        assert!(zh[0].contains("invalid api key"), "{zh:?}");
+        assert!(
+            zh[1].starts_with("提示：检查所用提供商的 API 密钥变量"),
+            "{zh:?}"
+        );
+        let en = stderr_summary(&failed, Lang::En);
+        assert!(
+            en[0].starts_with("error: ") && en[1].starts_with("hint: check the API key"),
+            "{en:?}"
+        );
+        let partial = TurnOutcome::Partial {
+            reason: ExitReason::TokenBudgetExceeded,
+            text: String::new(),
+        };
+        assert_eq!(
+            stderr_summary(&partial, Lang::Zh),
+            vec![
+                "paicli: 提前停止（TOKEN_BUDGET_EXCEEDED）：任务用完了 token 预算（--token-budget）；输出是部分结果"
+            ]
+        );
     }
 }

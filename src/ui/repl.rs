@@ -27,7 +27,7 @@ pub const PROMPT: &str = "› ";
 pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, SessionError> {
     let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
-    let mut editor = editor::build_editor(&session.config.project_root)?;
+    let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
     let history_path = session.config.home.join("history");
     if history_path.exists() {
         let _ = editor.load_history(&history_path);

@@ -216,6 +216,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 
 mod approval_keys;
 mod commands;
+mod completion;
 mod input;
 mod memory_cmds;
 mod safety_cmds;

@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Flow;
+use super::{Flow, say_error, say_wrapped};
 use crate::llm::{Message, Role};
 use crate::session::ledger::{SessionStore, load};
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Msg, trf};
 use crate::ui::repl::Session;
 use crate::ui::sessions::find_error_text;
 
@@ -29,12 +29,18 @@ pub(super) fn export(session: &mut Session, args: &str) -> Flow {
         }
     };
     match write_export(&dir, &id, &markdown) {
-        Ok(path) => session.say(&format!(
-            "{} {}",
-            session.tr(Msg::ExportedTo),
-            path.display()
-        )),
-        Err(e) => session.say_error(&format!("cannot export to {}: {e}", dir.display())),
+        Ok(path) => say_wrapped(
+            session,
+            &format!("{} {}", session.tr(Msg::ExportedTo), path.display()),
+        ),
+        Err(e) => say_error(
+            session,
+            &trf(
+                session.lang,
+                Msg::ExportFailed,
+                &[("dir", &dir.display()), ("error", &e)],
+            ),
+        ),
     }
     Flow::Continue
 }

@@ -1,17 +1,22 @@
 //! `/config`, `/context`, `/cost`: read-only views of the session.
 
-use super::Flow;
+use super::{Flow, say_wrapped};
 use crate::config::{describe_config, settings};
-use crate::llm::Role;
-use crate::llm::providers::price_of;
+use crate::llm::providers::{Price, price_of};
 use crate::llm::tokens::ContextEstimate;
-use crate::ui::i18n::{Msg, refused_setting};
-use crate::ui::render::format_count;
+use crate::llm::{Role, Usage};
+use crate::ui::i18n::{Lang, Msg, refused_setting, tr, trf};
+use crate::ui::render::{Surface, format_count};
 use crate::ui::repl::Session;
+use crate::ui::wrap::{width, wrap, wrap_hanging};
 
 /// `/config [filter]`: every setting, or those whose key contains `filter` with their documentation line.
 pub(super) fn config(session: &mut Session, args: &str) -> Flow {
-    let style = session.surface().style;
+    let Surface {
+        style,
+        width: columns,
+        ..
+    } = session.surface();
     let mut entries = describe_config(&session.config, &session.overrides);
     entries.retain(|e| e.key.contains(args));
     // The session may have switched model since start-up.
@@ -19,11 +24,11 @@ pub(super) fn config(session: &mut Session, args: &str) -> Flow {
         match e.key.as_str() {
             "llm.provider" if e.value != session.provider.id => {
                 e.value.clone_from(&session.provider.id);
-                e.source = "/model (this session)".to_string();
+                e.source = session.tr(Msg::ConfigThisSession).to_string();
             }
             "llm.model" if e.value != session.provider.model => {
                 e.value.clone_from(&session.provider.model);
-                e.source = "/model (this session)".to_string();
+                e.source = session.tr(Msg::ConfigThisSession).to_string();
             }
             _ => {}
         }
@@ -37,18 +42,29 @@ pub(super) fn config(session: &mut Session, args: &str) -> Flow {
             } else {
                 style.dim(&format!("  ({})", e.source))
             };
+            // With a filter each key's documentation follows, wrapped under the value column.
             let doc = settings::find(&e.key)
                 .or_else(|| settings::for_file_key(&e.key))
                 .filter(|_| !args.is_empty())
-                .map(|row| style.dim(&format!("\n{:width$}   {}", "", row.doc)))
+                .map(|row| {
+                    let indent = " ".repeat(width + 3);
+                    wrap(row.doc, columns.saturating_sub(width + 3))
+                        .iter()
+                        .map(|l| format!("\n{indent}{}", style.dim(l)))
+                        .collect::<String>()
+                })
                 .unwrap_or_default();
             format!("{:width$} = {}{source}{doc}", e.key, e.value)
         })
         .collect();
     session.say(&lines.join("\n"));
     for refused in &session.config.refused {
-        let notice = refused_setting(session.lang, refused);
-        session.say(&style.yellow(&format!("! {notice}")));
+        let notice = format!("! {}", refused_setting(session.lang, refused));
+        let lines: Vec<String> = wrap_hanging(&notice, columns, 2)
+            .iter()
+            .map(|l| style.yellow(l))
+            .collect();
+        session.say(&lines.join("\n"));
     }
     Flow::Continue
 }
@@ -62,6 +78,7 @@ pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
         .filter(|m| m.role != Role::System)
         .count();
     let view = ContextView {
+        lang: session.lang,
         heading: session.tr(Msg::ContextHeading),
         model: &session.provider.model,
         window: agent.context_window(),
@@ -69,12 +86,13 @@ pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
         tools: agent.tool_specs().len(),
         messages,
     };
-    session.say(&context_lines(&view).join("\n"));
+    say_wrapped(session, &context_lines(&view).join("\n"));
     Flow::Continue
 }
 
 /// What `/context` reports.
 struct ContextView<'a> {
+    lang: Lang,
     heading: &'a str,
     model: &'a str,
     window: u64,
@@ -92,39 +110,63 @@ fn context_lines(v: &ContextView<'_>) -> Vec<String> {
             n as f64 * 100.0 / v.window as f64
         }
     };
-    let row =
-        |label: &str, n: u64| format!("  {label:<10} {:>8}  {:>5.1}%", format_count(n), pct(n));
+    let label_width = 10;
+    let row = |label: Msg, n: u64| {
+        let label = tr(v.lang, label);
+        let pad = " ".repeat(label_width - width(label).min(label_width));
+        format!("  {label}{pad} {:>8}  {:>5.1}%", format_count(n), pct(n))
+    };
     let e = &v.estimate;
+    let count = |msg: Msg, n: usize| trf(v.lang, msg, &[("count", &n)]);
     vec![
         format!("{} · {} {}", v.heading, v.model, format_count(v.window)),
-        row("system", e.system),
-        row("tools", e.tools) + &format!("  ({} tools)", v.tools),
-        row("history", e.history) + &format!("  ({} messages)", v.messages),
-        row("total", e.total()),
+        row(Msg::ContextSystem, e.system),
+        row(Msg::ContextTools, e.tools) + "  " + &count(Msg::ContextToolCount, v.tools),
+        row(Msg::ContextHistory, e.history) + "  " + &count(Msg::ContextMessageCount, v.messages),
+        row(Msg::ContextTotal, e.total()),
     ]
 }
 
 pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
-    let u = session.agent.session_usage();
-    let mut lines = vec![format!(
-        "session: {} turns, {} requests · in {} · out {} · cached {} · reasoning {}",
-        session.turns,
-        session.requests,
-        u.prompt_tokens,
-        u.completion_tokens,
-        u.cached_tokens,
-        u.reasoning_tokens
-    )];
-    match price_of(&session.provider.id, &session.provider.model) {
-        Some(price) => lines.push(format!(
-            "estimated cost: {}{:.4}",
-            price.currency,
-            price.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
-        )),
-        None => lines.push(session.tr(Msg::CostUnknown).to_string()),
-    }
-    session.say(&lines.join("\n"));
+    let usage = session.agent.session_usage();
+    let price = price_of(&session.provider.id, &session.provider.model);
+    let lines = cost_lines(session.lang, session.turns, session.requests, usage, price);
+    say_wrapped(session, &lines.join("\n"));
     Flow::Continue
+}
+
+/// What `/cost` reports: the session's turns, requests and tokens, and the cost when prices are known.
+fn cost_lines(
+    lang: Lang,
+    turns: u32,
+    requests: u32,
+    u: Usage,
+    price: Option<Price>,
+) -> Vec<String> {
+    let mut lines = vec![trf(
+        lang,
+        Msg::CostSession,
+        &[
+            ("turns", &turns),
+            ("requests", &requests),
+            ("input", &u.prompt_tokens),
+            ("output", &u.completion_tokens),
+            ("cached", &u.cached_tokens),
+            ("reasoning", &u.reasoning_tokens),
+        ],
+    )];
+    match price {
+        Some(price) => {
+            let cost = format!(
+                "{}{:.4}",
+                price.currency,
+                price.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
+            );
+            lines.push(trf(lang, Msg::CostEstimate, &[("cost", &cost)]));
+        }
+        None => lines.push(tr(lang, Msg::CostUnknown).to_string()),
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -134,7 +176,7 @@ mod tests {
 
     use super::*;
     use crate::llm::tokens::estimate_request;
-    use crate::llm::{Message, ToolSpec, Usage};
+    use crate::llm::{Message, ToolSpec};
     use crate::ui::render::{StatusInfo, Style, status_line};
 
     #[test]
@@ -154,6 +196,7 @@ mod tests {
         assert_eq!(estimate.total(), total);
         let window = 4_000;
         let lines = context_lines(&ContextView {
+            lang: Lang::En,
             heading: "Context",
             model: "m",
             window,
@@ -182,5 +225,59 @@ mod tests {
             status.contains(&format!("ctx {}%", total * 100 / window)),
             "{status}"
         );
+    }
+
+    #[test]
+    fn cost_speaks_both_languages() {
+        let usage = Usage {
+            prompt_tokens: 12_000,
+            completion_tokens: 3_000,
+            cached_tokens: 2_000,
+            reasoning_tokens: 500,
+        };
+        let price = Some(Price {
+            currency: "¥",
+            input_per_mtok: 2.0,
+            output_per_mtok: 8.0,
+            cached_input_per_mtok: Some(0.5),
+        });
+        assert_eq!(
+            cost_lines(Lang::Zh, 2, 5, usage, price),
+            vec![
+                "本会话：2 轮，5 次请求 · 输入 12000 · 输出 3000 · 缓存 2000 · 推理 500",
+                "估算费用：¥0.0450",
+            ]
+        );
+        assert_eq!(
+            cost_lines(Lang::Zh, 0, 0, Usage::default(), None)[1],
+            "费用：该提供商没有已知价格"
+        );
+        assert_eq!(
+            cost_lines(Lang::En, 2, 5, usage, price),
+            vec![
+                "session: 2 turns, 5 requests · in 12000 · out 3000 · cached 2000 · reasoning 500",
+                "estimated cost: ¥0.0450",
+            ]
+        );
+    }
+
+    #[test]
+    fn context_rows_line_up_in_chinese() {
+        let lines = context_lines(&ContextView {
+            lang: Lang::Zh,
+            heading: tr(Lang::Zh, Msg::ContextHeading),
+            model: "m",
+            window: 1_000,
+            estimate: ContextEstimate::default(),
+            tools: 3,
+            messages: 4,
+        });
+        let columns: Vec<usize> = lines[1..]
+            .iter()
+            .map(|l| width(&l[..l.find('%').unwrap()]))
+            .collect();
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{lines:#?}");
+        assert!(lines[2].ends_with("（3 个工具）"), "{lines:#?}");
+        assert!(lines[3].ends_with("（4 条消息）"), "{lines:#?}");
     }
 }

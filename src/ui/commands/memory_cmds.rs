@@ -2,41 +2,75 @@
 
 use std::sync::Arc;
 
-use super::Flow;
+use super::{Flow, say_error, say_wrapped};
 use crate::memory::{MemoryEntry, MemoryStore, SaveOptions, SaveOutcome, Scope};
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
 
-const MEMORY_USAGE: &str = "usage: /memory [list | search <q> | delete <id> | verify <id> | replace <id> <fact> | clear --yes]";
-const SAVE_USAGE: &str = "usage: /save [--global|--project] [--force] <fact>";
+/// Why `/save`'s arguments were not understood.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SaveArgsError {
+    /// An option `/save` does not know (the name without `--`).
+    #[error("unknown option --{0}")]
+    UnknownOption(String),
+    /// No fact after the options.
+    #[error("no fact to save")]
+    NoFact,
+}
+
+impl SaveArgsError {
+    /// The error and the usage, in `lang`.
+    pub fn describe(&self, lang: Lang) -> String {
+        let usage = tr(lang, Msg::SaveUsage);
+        match self {
+            SaveArgsError::UnknownOption(option) => trf(
+                lang,
+                Msg::SaveUnknownOption,
+                &[("option", option), ("usage", &usage)],
+            ),
+            SaveArgsError::NoFact => usage.to_string(),
+        }
+    }
+}
+
+/// Says that the memory store failed, with its (English, typed) error.
+fn store_failed(session: &Session, error: &dyn std::fmt::Display) {
+    say_error(
+        session,
+        &trf(session.lang, Msg::MemoryFailed, &[("error", error)]),
+    );
+}
 
 /// The agent's store, or a message saying there is none.
 fn store(session: &Session) -> Option<Arc<MemoryStore>> {
     let store = session.agent.memory().cloned();
     if store.is_none() {
-        session.say_error(session.tr(Msg::MemoryOff));
+        say_error(session, session.tr(Msg::MemoryOff));
     }
     store
 }
 
 /// `id  [scope] fact`, marked when stale.
-pub fn entry_line(entry: &MemoryEntry, now: i64) -> String {
+pub fn entry_line(entry: &MemoryEntry, now: i64, lang: Lang) -> String {
     let stale = if entry.is_stale_at(now) {
-        " (stale: /memory verify to keep it)"
+        format!(" {}", tr(lang, Msg::MemoryStale))
     } else {
-        ""
+        String::new()
     };
     format!("  {}  [{}] {}{stale}", entry.id, entry.scope, entry.fact)
 }
 
 fn show_entries(session: &Session, entries: &[MemoryEntry]) {
     if entries.is_empty() {
-        session.say(session.tr(Msg::MemoryEmpty));
+        say_wrapped(session, session.tr(Msg::MemoryEmpty));
         return;
     }
     let now = chrono::Utc::now().timestamp();
-    let lines: Vec<String> = entries.iter().map(|e| entry_line(e, now)).collect();
-    session.say(&lines.join("\n"));
+    let lines: Vec<String> = entries
+        .iter()
+        .map(|e| entry_line(e, now, session.lang))
+        .collect();
+    say_wrapped(session, &lines.join("\n"));
 }
 
 pub(super) fn memory(session: &mut Session, args: &str) -> Flow {
@@ -50,45 +84,54 @@ pub(super) fn memory(session: &mut Session, args: &str) -> Flow {
     match (verb, rest) {
         ("" | "list", "") => match store.list(None) {
             Ok(entries) => show_entries(session, &entries),
-            Err(e) => session.say_error(&e.to_string()),
+            Err(e) => store_failed(session, &e),
         },
         ("search", q) if !q.is_empty() => match store.search(q) {
             Ok(entries) => show_entries(session, &entries),
-            Err(e) => session.say_error(&e.to_string()),
+            Err(e) => store_failed(session, &e),
         },
         ("delete", id) if !id.is_empty() => match store.delete(id) {
-            Ok(e) => session.say(&format!(
-                "{}:\n{}",
-                session.tr(Msg::MemoryDeleted),
-                entry_line(&e, now)
-            )),
-            Err(e) => session.say_error(&e.to_string()),
+            Ok(e) => say_wrapped(
+                session,
+                &format!(
+                    "{}:\n{}",
+                    session.tr(Msg::MemoryDeleted),
+                    entry_line(&e, now, session.lang)
+                ),
+            ),
+            Err(e) => store_failed(session, &e),
         },
         ("verify", id) if !id.is_empty() => match store.verify(id) {
-            Ok(e) => session.say(&format!(
-                "{}:\n{}",
-                session.tr(Msg::MemoryVerified),
-                entry_line(&e, now)
-            )),
-            Err(e) => session.say_error(&e.to_string()),
+            Ok(e) => say_wrapped(
+                session,
+                &format!(
+                    "{}:\n{}",
+                    session.tr(Msg::MemoryVerified),
+                    entry_line(&e, now, session.lang)
+                ),
+            ),
+            Err(e) => store_failed(session, &e),
         },
         ("replace", rest) => match rest.split_once(char::is_whitespace) {
             Some((id, fact)) if !fact.trim().is_empty() => match store.replace(id, fact.trim()) {
-                Ok((_, new)) => session.say(&format!(
-                    "{}:\n{}",
-                    session.tr(Msg::MemoryReplaced),
-                    entry_line(&new, now)
-                )),
-                Err(e) => session.say_error(&e.to_string()),
+                Ok((_, new)) => say_wrapped(
+                    session,
+                    &format!(
+                        "{}:\n{}",
+                        session.tr(Msg::MemoryReplaced),
+                        entry_line(&new, now, session.lang)
+                    ),
+                ),
+                Err(e) => store_failed(session, &e),
             },
-            _ => session.say_error(MEMORY_USAGE),
+            _ => say_error(session, session.tr(Msg::MemoryUsage)),
         },
         ("clear", "--yes") => match store.clear(None) {
-            Ok(n) => session.say(&format!("{n} {}", session.tr(Msg::MemoryCleared))),
-            Err(e) => session.say_error(&e.to_string()),
+            Ok(n) => say_wrapped(session, &format!("{n} {}", session.tr(Msg::MemoryCleared))),
+            Err(e) => store_failed(session, &e),
         },
-        ("clear", "") => session.say(session.tr(Msg::MemoryClearConfirm)),
-        _ => session.say_error(MEMORY_USAGE),
+        ("clear", "") => say_wrapped(session, session.tr(Msg::MemoryClearConfirm)),
+        _ => say_error(session, session.tr(Msg::MemoryUsage)),
     }
     Flow::Continue
 }
@@ -102,7 +145,7 @@ pub struct SaveRequest<'a> {
 }
 
 /// Parses `[--global|--project] [--force] <fact>`: flags come first, the rest is the fact verbatim.
-pub fn parse_save(args: &str) -> Result<SaveRequest<'_>, String> {
+pub fn parse_save(args: &str) -> Result<SaveRequest<'_>, SaveArgsError> {
     let mut request = SaveRequest {
         scope: Scope::Project,
         force: false,
@@ -117,13 +160,13 @@ pub fn parse_save(args: &str) -> Result<SaveRequest<'_>, String> {
             "global" => request.scope = Scope::Global,
             "project" => request.scope = Scope::Project,
             "force" => request.force = true,
-            other => return Err(format!("unknown option --{other} ({SAVE_USAGE})")),
+            other => return Err(SaveArgsError::UnknownOption(other.to_string())),
         }
         rest = after;
     }
     request.fact = rest.trim_end();
     if request.fact.is_empty() {
-        return Err(SAVE_USAGE.to_string());
+        return Err(SaveArgsError::NoFact);
     }
     Ok(request)
 }
@@ -132,7 +175,7 @@ pub(super) fn save(session: &mut Session, args: &str) -> Flow {
     let request = match parse_save(args) {
         Ok(r) => r,
         Err(e) => {
-            session.say_error(&e);
+            say_error(session, &e.describe(session.lang));
             return Flow::Continue;
         }
     };
@@ -145,29 +188,42 @@ pub(super) fn save(session: &mut Session, args: &str) -> Flow {
     };
     let now = chrono::Utc::now().timestamp();
     match store.save(request.fact, request.scope, &options) {
-        Ok(SaveOutcome::Saved(e)) => session.say(&format!(
-            "{}:\n{}",
-            session.tr(Msg::MemorySaved),
-            entry_line(&e, now)
-        )),
-        Ok(SaveOutcome::Duplicate(e)) => session.say(&format!(
-            "{}:\n{}",
-            session.tr(Msg::MemoryDuplicate),
-            entry_line(&e, now)
-        )),
-        Ok(SaveOutcome::Replaced { new, .. }) => session.say(&format!(
-            "{}:\n{}",
-            session.tr(Msg::MemoryReplaced),
-            entry_line(&new, now)
-        )),
+        Ok(SaveOutcome::Saved(e)) => say_wrapped(
+            session,
+            &format!(
+                "{}:\n{}",
+                session.tr(Msg::MemorySaved),
+                entry_line(&e, now, session.lang)
+            ),
+        ),
+        Ok(SaveOutcome::Duplicate(e)) => say_wrapped(
+            session,
+            &format!(
+                "{}:\n{}",
+                session.tr(Msg::MemoryDuplicate),
+                entry_line(&e, now, session.lang)
+            ),
+        ),
+        Ok(SaveOutcome::Replaced { new, .. }) => say_wrapped(
+            session,
+            &format!(
+                "{}:\n{}",
+                session.tr(Msg::MemoryReplaced),
+                entry_line(&new, now, session.lang)
+            ),
+        ),
         Ok(SaveOutcome::Conflict { existing, .. }) => {
             let style = session.surface().style;
             let mut lines = vec![style.yellow(session.tr(Msg::MemoryConflict))];
-            lines.extend(existing.iter().map(|e| entry_line(e, now)));
-            lines.push(session.tr(Msg::MemoryConflictHint).to_string());
+            lines.extend(existing.iter().map(|e| entry_line(e, now, session.lang)));
+            let width = session.surface().width;
+            lines.extend(crate::ui::wrap::wrap(
+                session.tr(Msg::MemoryConflictHint),
+                width,
+            ));
             session.say(&lines.join("\n"));
         }
-        Err(e) => session.say_error(&e.to_string()),
+        Err(e) => store_failed(session, &e),
     }
     Flow::Continue
 }
@@ -196,11 +252,13 @@ mod tests {
                 fact: "the build uses make",
             })
         );
-        assert!(parse_save("--force").is_err());
-        assert!(
-            parse_save("--everywhere x")
-                .unwrap_err()
-                .contains("--everywhere")
+        assert_eq!(parse_save("--force"), Err(SaveArgsError::NoFact));
+        let unknown = parse_save("--everywhere x").unwrap_err();
+        assert_eq!(unknown, SaveArgsError::UnknownOption("everywhere".into()));
+        assert!(unknown.describe(Lang::En).contains("--everywhere"));
+        assert_eq!(
+            unknown.describe(Lang::Zh),
+            "未知选项 --everywhere（用法：/save [--global|--project] [--force] <事实>）"
         );
     }
 }

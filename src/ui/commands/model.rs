@@ -4,12 +4,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::Flow;
+use super::{Flow, say_error, say_wrapped};
 use crate::config::resolve_provider;
 use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::models::list_models;
 use crate::llm::providers;
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Msg, trf};
 use crate::ui::repl::Session;
 
 /// How long `/model list` waits for the provider.
@@ -24,20 +24,26 @@ pub(super) fn model(session: &mut Session, args: &str) -> Flow {
         ["list"] => list(session),
         [model] => switch(session, None, model, save),
         [provider, model] => switch(session, Some(provider), model, save),
-        _ => session.say_error("usage: /model [list | <model> | <provider> <model>] [--save]"),
+        _ => say_error(session, session.tr(Msg::ModelUsage)),
     }
     Flow::Continue
 }
 
 fn show(session: &Session) {
     let p = &session.provider;
-    session.say(&format!(
-        "{}/{} · window {} · {}",
-        p.id,
-        p.model,
-        session.agent.context_window(),
-        p.base_url
-    ));
+    say_wrapped(
+        session,
+        &trf(
+            session.lang,
+            Msg::ModelShow,
+            &[
+                ("provider", &p.id),
+                ("model", &p.model),
+                ("window", &session.agent.context_window()),
+                ("url", &p.base_url),
+            ],
+        ),
+    );
 }
 
 fn list(session: &Session) {
@@ -46,7 +52,7 @@ fn list(session: &Session) {
         .runtime
         .block_on(list_models(&provider, LIST_TIMEOUT))
     {
-        Ok(ids) if ids.is_empty() => session.say("(the provider listed no models)"),
+        Ok(ids) if ids.is_empty() => say_wrapped(session, session.tr(Msg::ModelNoneListed)),
         Ok(ids) => {
             let lines: Vec<String> = ids
                 .iter()
@@ -55,9 +61,12 @@ fn list(session: &Session) {
                     format!("{mark} {id}")
                 })
                 .collect();
-            session.say(&lines.join("\n"));
+            say_wrapped(session, &lines.join("\n"));
         }
-        Err(e) => session.say_error(&format!("cannot list models: {e}")),
+        Err(e) => say_error(
+            session,
+            &trf(session.lang, Msg::ModelListFailed, &[("error", &e)]),
+        ),
     }
 }
 
@@ -67,10 +76,12 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
         Some(name) => {
             let Some(info) = providers::lookup(name) else {
                 let known: Vec<&str> = providers::PROVIDERS.iter().map(|p| p.id).collect();
-                session.say_error(&format!(
-                    "unknown provider {name:?}; known: {}",
-                    known.join(", ")
-                ));
+                let message = trf(
+                    session.lang,
+                    Msg::ModelUnknownProvider,
+                    &[("name", &format!("{name:?}")), ("known", &known.join(", "))],
+                );
+                say_error(session, &message);
                 return;
             };
             if info.id != session.provider.id {
@@ -85,16 +96,24 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
         None => llm.provider = Some(session.provider.id.clone()),
     }
     llm.model = Some(model.to_string());
+    let failed = |session: &Session, e: &dyn std::fmt::Display| {
+        let message = trf(
+            session.lang,
+            Msg::ModelSwitchFailed,
+            &[("model", &model), ("error", e)],
+        );
+        say_error(session, &message);
+    };
     let resolved = match resolve_provider(&llm, &session.config.env) {
         Ok(p) => p,
-        Err(e) => return session.say_error(&e.to_string()),
+        Err(e) => return failed(session, &e),
     };
     let client = match OpenAiClient::new(
         resolved.clone(),
         ClientOptions::from_settings(&session.config.llm),
     ) {
         Ok(c) => c,
-        Err(e) => return session.say_error(&e.to_string()),
+        Err(e) => return failed(session, &e),
     };
     // The window (and the compaction thresholds with it) is derived as at start-up: a configured
     // `llm.context_window` wins, else the new model's own.
@@ -102,12 +121,15 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
     session.agent.set_model(Arc::new(client), window);
     session.config.llm = llm;
     session.provider = resolved;
-    session.say(&format!(
-        "{}: {}/{}",
-        session.tr(Msg::ModelSwitched),
-        session.provider.id,
-        session.provider.model
-    ));
+    say_wrapped(
+        session,
+        &format!(
+            "{}: {}/{}",
+            session.tr(Msg::ModelSwitched),
+            session.provider.id,
+            session.provider.model
+        ),
+    );
     if save {
         save_default(session);
     }
@@ -116,12 +138,18 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
 fn save_default(session: &Session) {
     let path = session.config.home.join("config.toml");
     match write_default_model(&path, &session.provider.id, &session.provider.model) {
-        Ok(()) => session.say(&format!(
-            "{} {}",
-            session.tr(Msg::ModelSaved),
-            path.display()
-        )),
-        Err(e) => session.say_error(&format!("cannot save {}: {e}", path.display())),
+        Ok(()) => say_wrapped(
+            session,
+            &format!("{} {}", session.tr(Msg::ModelSaved), path.display()),
+        ),
+        Err(e) => say_error(
+            session,
+            &trf(
+                session.lang,
+                Msg::ModelSaveFailed,
+                &[("path", &path.display()), ("error", &e)],
+            ),
+        ),
     }
 }
 

@@ -1,42 +1,72 @@
 //! `/mcp` and `/lsp`: the background services of the session. `/compact` lives here too: it is the one command
 //! that calls the model outside a task.
 
-use super::Flow;
+use super::lsp_view::lsp_lines;
+use super::{Flow, say_error, say_wrapped};
 use crate::mcp::{Origin, ServerState, ServerStatus};
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
+use crate::ui::wrap::width;
 
-const MCP_USAGE: &str =
-    "usage: /mcp [logs|approve|restart|disable|enable|resources|prompts <name>]";
+/// `text` padded with spaces to `cells` terminal cells (CJK counts double).
+fn pad(text: &str, cells: usize) -> String {
+    format!("{text}{}", " ".repeat(cells.saturating_sub(width(text))))
+}
 
 /// One `/mcp` line: name, where it is configured, its state and tool count, and what to do about it.
-pub fn mcp_line(s: &ServerStatus) -> String {
+pub fn mcp_line(s: &ServerStatus, lang: Lang) -> String {
     let origin = match s.origin {
-        Origin::User => "user",
-        Origin::Project => "project",
+        Origin::User => Msg::McpOriginUser,
+        Origin::Project => Msg::McpOriginProject,
     };
-    let tools = if s.tools == 1 { "tool" } else { "tools" };
+    let state = match &s.state {
+        ServerState::Starting => Msg::McpStarting,
+        ServerState::Ready => Msg::McpReady,
+        ServerState::Failed(_) => Msg::McpFailed,
+        ServerState::Disabled => Msg::McpStateDisabled,
+        ServerState::NeedsApproval { .. } => Msg::McpNeedsApproval,
+    };
+    let tools = if s.tools == 1 {
+        Msg::McpOneTool
+    } else {
+        Msg::McpTools
+    };
     let mut line = format!(
-        "  {:<16} {:<8} {:<15} {} {tools}",
-        s.name,
-        origin,
-        s.state.label(),
-        s.tools
+        "  {} {} {} {}",
+        pad(&s.name, 16),
+        pad(tr(lang, origin), 8),
+        pad(tr(lang, state), 15),
+        trf(lang, tools, &[("count", &s.tools)])
     );
     match &s.state {
         ServerState::Failed(reason) => {
             let first = reason.lines().next().unwrap_or_default();
-            line.push_str(&format!(" — {first} (/mcp logs {})", s.name));
+            let hint = trf(
+                lang,
+                Msg::McpSeeLogs,
+                &[("reason", &first), ("name", &s.name)],
+            );
+            line.push_str(&format!(" — {hint}"));
         }
         ServerState::NeedsApproval { command_line } => {
-            line.push_str(&format!(
-                " — runs `{command_line}`; /mcp approve {}",
-                s.name
-            ));
+            let hint = trf(
+                lang,
+                Msg::McpApproveHint,
+                &[("command", command_line), ("name", &s.name)],
+            );
+            line.push_str(&format!(" — {hint}"));
         }
         _ => {}
     }
     line
+}
+
+/// Says what the MCP manager reported (its English sentence names the server), in a translated frame.
+fn server_failed(session: &Session, error: &str) {
+    say_error(
+        session,
+        &trf(session.lang, Msg::McpServerError, &[("error", &error)]),
+    );
 }
 
 pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
@@ -46,9 +76,11 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
         [] => {
             let statuses = mcp.status();
             if statuses.is_empty() {
-                session.say(session.tr(Msg::McpNone));
+                say_wrapped(session, session.tr(Msg::McpNone));
             } else {
-                let lines: Vec<String> = statuses.iter().map(mcp_line).collect();
+                let lines: Vec<String> =
+                    statuses.iter().map(|s| mcp_line(s, session.lang)).collect();
+                // One line per server, however long: people and tests look a server up by its line.
                 session.say(&lines.join("\n"));
             }
             for notice in mcp.take_notices() {
@@ -57,10 +89,13 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
         }
         ["logs", name] => match mcp.logs(name) {
             Some(lines) if lines.is_empty() => {
-                session.say(&format!("{} {name}", session.tr(Msg::McpNoLogs)));
+                say_wrapped(session, &format!("{} {name}", session.tr(Msg::McpNoLogs)));
             }
-            Some(lines) => session.say(&lines.join("\n")),
-            None => session.say_error(&format!("no MCP server named `{name}`")),
+            Some(lines) => say_wrapped(session, &lines.join("\n")),
+            None => say_error(
+                session,
+                &trf(session.lang, Msg::McpNoServer, &[("name", name)]),
+            ),
         },
         ["approve", name] => {
             // Starting spawns onto the runtime.
@@ -69,8 +104,11 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 mcp.approve(name)
             };
             match result {
-                Ok(()) => session.say(&format!("{name}: {}", session.tr(Msg::McpApproved))),
-                Err(e) => session.say_error(&e),
+                Ok(()) => say_wrapped(
+                    session,
+                    &format!("{name}: {}", session.tr(Msg::McpApproved)),
+                ),
+                Err(e) => server_failed(session, &e),
             }
         }
         ["restart", name] => {
@@ -91,7 +129,10 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
         }
         ["resources", name] => match session.runtime.block_on(mcp.resources(name)) {
             Ok(list) if list.is_empty() => {
-                session.say(&format!("{name}: {}", session.tr(Msg::McpNoResources)));
+                say_wrapped(
+                    session,
+                    &format!("{name}: {}", session.tr(Msg::McpNoResources)),
+                );
             }
             Ok(list) => {
                 let lines: Vec<String> = list
@@ -104,13 +145,16 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                         line
                     })
                     .collect();
-                session.say(&lines.join("\n"));
+                say_wrapped(session, &lines.join("\n"));
             }
-            Err(e) => session.say_error(&e),
+            Err(e) => server_failed(session, &e),
         },
         ["prompts", name] => match session.runtime.block_on(mcp.prompts(name)) {
             Ok(list) if list.is_empty() => {
-                session.say(&format!("{name}: {}", session.tr(Msg::McpNoPrompts)));
+                say_wrapped(
+                    session,
+                    &format!("{name}: {}", session.tr(Msg::McpNoPrompts)),
+                );
             }
             Ok(list) => {
                 let lines: Vec<String> = list
@@ -123,11 +167,11 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                         line
                     })
                     .collect();
-                session.say(&lines.join("\n"));
+                say_wrapped(session, &lines.join("\n"));
             }
-            Err(e) => session.say_error(&e),
+            Err(e) => server_failed(session, &e),
         },
-        _ => session.say_error(MCP_USAGE),
+        _ => say_error(session, session.tr(Msg::McpUsage)),
     }
     Flow::Continue
 }
@@ -135,15 +179,15 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
 /// Says `done` for `name`, or the error.
 fn report(session: &Session, name: &str, result: Result<(), String>, done: Msg) {
     match result {
-        Ok(()) => session.say(&format!("{name}: {}", session.tr(done))),
-        Err(e) => session.say_error(&e),
+        Ok(()) => say_wrapped(session, &format!("{name}: {}", session.tr(done))),
+        Err(e) => server_failed(session, &e),
     }
 }
 
 pub(super) fn lsp(session: &mut Session, _args: &str) -> Flow {
     match &session.services.lsp {
-        Some(lsp) => session.say(&lsp.status().to_string()),
-        None => session.say(session.tr(Msg::DiagnosticsOff)),
+        Some(lsp) => say_wrapped(session, &lsp_lines(&lsp.status(), session.lang).join("\n")),
+        None => say_wrapped(session, session.tr(Msg::DiagnosticsOff)),
     }
     Flow::Continue
 }
@@ -151,7 +195,56 @@ pub(super) fn lsp(session: &mut Session, _args: &str) -> Flow {
 pub(super) fn compact(session: &mut Session, args: &str) -> Flow {
     let focus = (!args.is_empty()).then_some(args);
     if let Err(e) = session.compact_history(focus) {
-        session.say(&format!("{}: {e}", session.tr(Msg::NothingCompacted)));
+        say_wrapped(
+            session,
+            &format!("{}: {e}", session.tr(Msg::NothingCompacted)),
+        );
     }
     Flow::Continue
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(state: ServerState, tools: usize) -> ServerStatus {
+        ServerStatus {
+            name: "fs".into(),
+            origin: Origin::Project,
+            state,
+            tools,
+            resources: false,
+            tool_loads: 1,
+        }
+    }
+
+    #[test]
+    fn mcp_lines_speak_both_languages_and_stay_aligned() {
+        let ready = status(ServerState::Ready, 1);
+        assert_eq!(
+            mcp_line(&ready, Lang::En),
+            "  fs               project  ready           1 tool"
+        );
+        assert_eq!(
+            mcp_line(&ready, Lang::Zh),
+            "  fs               项目     就绪            1 个工具"
+        );
+        let waiting = status(
+            ServerState::NeedsApproval {
+                command_line: "npx srv".into(),
+            },
+            0,
+        );
+        let zh = mcp_line(&waiting, Lang::Zh);
+        assert!(
+            zh.ends_with("待批准          0 个工具 — 将运行 `npx srv`；/mcp approve fs"),
+            "{zh}"
+        );
+        // The tool count starts in the same cell in both languages.
+        let at = |line: &str| width(&line[..line.find(|c: char| c.is_ascii_digit()).unwrap_or(0)]);
+        assert_eq!(
+            at(&mcp_line(&ready, Lang::En)),
+            at(&mcp_line(&ready, Lang::Zh))
+        );
+    }
 }

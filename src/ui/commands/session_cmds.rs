@@ -1,7 +1,8 @@
 //! `/help`, `/exit`, `/clear`, `/cancel`, `/init`.
 
-use super::{COMMANDS, Flow};
-use crate::ui::i18n::{Lang, Msg};
+use super::help::help_lines;
+use super::{Flow, say_wrapped};
+use crate::ui::i18n::Msg;
 use crate::ui::repl::Session;
 
 /// The task `/init` gives the agent.
@@ -13,52 +14,9 @@ and files); Build, test and run (exact commands); Conventions (code style, namin
 patterns you observed); Pitfalls (anything surprising). Only state what you verified in the files.";
 
 pub(super) fn help(session: &mut Session, _args: &str) -> Flow {
-    let style = session.surface().style;
-    let mut lines = vec![style.bold(session.tr(Msg::CommandsHeading))];
-    let labels: Vec<String> = COMMANDS
-        .iter()
-        .map(|c| {
-            let label = label(c.name, c.aliases);
-            if c.usage.is_empty() {
-                label
-            } else {
-                format!("{label} {}", c.usage)
-            }
-        })
-        .collect();
-    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    for (c, label) in COMMANDS.iter().zip(&labels) {
-        let pad = " ".repeat(width - label.chars().count());
-        lines.push(format!(
-            "  {label}{pad}  {}",
-            style.dim(c.help(session.lang))
-        ));
-    }
-    lines.push(String::new());
-    lines.push(style.dim(keys_help(session.lang)));
-    session.say(&lines.join("\n"));
+    let surface = session.surface();
+    session.say(&help_lines(session.lang, surface.width, surface.style).join("\n"));
     Flow::Continue
-}
-
-fn label(name: &str, aliases: &[&str]) -> String {
-    let mut s = format!("/{name}");
-    for a in aliases {
-        s.push_str(&format!(" /{a}"));
-    }
-    s
-}
-
-fn keys_help(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => {
-            "Keys: ESC or Ctrl-C stops a running task · Ctrl-C twice or Ctrl-D exits · Alt-Enter or a trailing \\ \
-             for a new line · Tab completes /commands and @paths · Shift+Tab cycles the approval mode"
-        }
-        Lang::Zh => {
-            "按键：ESC 或 Ctrl-C 停止运行中的任务 · 连按两次 Ctrl-C 或 Ctrl-D 退出 · Alt-Enter 或行尾 \\ 换行 · \
-             Tab 补全 /命令 和 @路径 · Shift+Tab 切换审批模式"
-        }
-    }
 }
 
 pub(super) fn exit(_session: &mut Session, _args: &str) -> Flow {
@@ -67,20 +25,20 @@ pub(super) fn exit(_session: &mut Session, _args: &str) -> Flow {
 
 pub(super) fn clear(session: &mut Session, _args: &str) -> Flow {
     session.agent.clear_history();
-    session.say(session.tr(Msg::HistoryCleared));
+    say_wrapped(session, session.tr(Msg::HistoryCleared));
     Flow::Continue
 }
 
 /// Between tasks there is nothing to cancel; during a task ESC and Ctrl-C cancel it.
 pub(super) fn cancel(session: &mut Session, _args: &str) -> Flow {
-    session.say(session.tr(Msg::NoRunningTask));
+    say_wrapped(session, session.tr(Msg::NoRunningTask));
     Flow::Continue
 }
 
 pub(super) fn init(session: &mut Session, args: &str) -> Flow {
     let force = args.split_whitespace().any(|a| a == "--force" || a == "-f");
     if !force && session.config.project_root.join("PAI.md").exists() {
-        session.say(session.tr(Msg::InitExists));
+        say_wrapped(session, session.tr(Msg::InitExists));
         return Flow::Continue;
     }
     Flow::RunTask(INIT_PROMPT.to_string())

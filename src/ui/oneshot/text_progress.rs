@@ -4,6 +4,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use crate::agent::{AgentEvent, EventSink, ToolStatus};
+use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::render::compaction_line;
 
 /// Longest argument preview on a tool line.
@@ -18,20 +19,24 @@ struct State {
 }
 
 /// Renders events as plain text.
-#[derive(Default)]
 pub(super) struct TextProgress {
     state: Mutex<State>,
+    lang: Lang,
 }
 
 impl TextProgress {
-    pub(super) fn new() -> Self {
-        Self::default()
+    /// Progress worded in `lang`.
+    pub(super) fn new(lang: Lang) -> Self {
+        TextProgress {
+            state: Mutex::default(),
+            lang,
+        }
     }
 
     /// Ends the answer with a newline.
     pub(super) fn finish(&self) {
         let mut state = self.lock();
-        Self::flush_reasoning(&mut state);
+        self.flush_reasoning(&mut state);
         if state.stdout_mid_line {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(b"\n");
@@ -47,9 +52,13 @@ impl TextProgress {
         }
     }
 
-    fn flush_reasoning(state: &mut State) {
+    fn flush_reasoning(&self, state: &mut State) {
         if state.reasoning_chars > 0 {
-            eprintln!("· thought ({} chars)", state.reasoning_chars);
+            let count = state.reasoning_chars;
+            eprintln!(
+                "· {}",
+                trf(self.lang, Msg::ProgressThought, &[("count", &count)])
+            );
             state.reasoning_chars = 0;
         }
     }
@@ -70,12 +79,12 @@ impl EventSink for TextProgress {
         match event {
             AgentEvent::ReasoningDelta { text } => {
                 if state.reasoning_chars == 0 {
-                    eprintln!("· thinking…");
+                    eprintln!("· {}", tr(self.lang, Msg::ProgressThinking));
                 }
                 state.reasoning_chars += text.chars().count();
             }
             AgentEvent::TextDelta { text } => {
-                Self::flush_reasoning(&mut state);
+                self.flush_reasoning(&mut state);
                 let mut out = std::io::stdout().lock();
                 let _ = out.write_all(text.as_bytes());
                 let _ = out.flush();
@@ -84,7 +93,7 @@ impl EventSink for TextProgress {
             AgentEvent::ToolCallStarted {
                 name, arguments, ..
             } => {
-                Self::flush_reasoning(&mut state);
+                self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
                 eprintln!("→ {name} {}", preview(&arguments));
             }
@@ -95,14 +104,27 @@ impl EventSink for TextProgress {
                 duration_ms,
                 output_chars,
                 ..
-            } => match status {
-                ToolStatus::Ok => eprintln!("  ✓ {name} ({duration_ms} ms, {output_chars} chars)"),
-                ToolStatus::Denied => eprintln!("  ✗ {name} denied: {}", preview(&detail)),
-                ToolStatus::Failed => eprintln!("  ✗ {name} failed: {}", preview(&detail)),
-                ToolStatus::Cancelled => eprintln!("  ✗ {name} aborted by user"),
-            },
+            } => {
+                let (mark, msg) = match status {
+                    ToolStatus::Ok => ('✓', Msg::ProgressToolOk),
+                    ToolStatus::Denied => ('✗', Msg::ProgressToolDenied),
+                    ToolStatus::Failed => ('✗', Msg::ProgressToolFailed),
+                    ToolStatus::Cancelled => ('✗', Msg::ProgressToolAborted),
+                };
+                let line = trf(
+                    self.lang,
+                    msg,
+                    &[
+                        ("name", &name),
+                        ("ms", &duration_ms),
+                        ("chars", &output_chars),
+                        ("detail", &preview(&detail)),
+                    ],
+                );
+                eprintln!("  {mark} {line}");
+            }
             AgentEvent::Notice { message } => {
-                Self::flush_reasoning(&mut state);
+                self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
                 eprintln!("! {message}");
             }
@@ -112,7 +134,7 @@ impl EventSink for TextProgress {
                 tokens_after,
                 messages,
             } => {
-                Self::flush_reasoning(&mut state);
+                self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
                 eprintln!(
                     "{}",
@@ -121,7 +143,7 @@ impl EventSink for TextProgress {
             }
             AgentEvent::TurnCancelled => {
                 Self::end_stdout_line(&mut state);
-                eprintln!("! cancelled by user");
+                eprintln!("! {}", tr(self.lang, Msg::Cancelled));
             }
             AgentEvent::RequestStarted { .. }
             | AgentEvent::Usage { .. }

@@ -10,15 +10,19 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{
-    Cmd, Config, Context, EditMode, Editor, EventHandler, Helper, KeyCode, KeyEvent, Modifiers,
+    Cmd, CompletionType, Config, Context, EditMode, Editor, EventHandler, Helper, KeyCode,
+    KeyEvent, Modifiers,
 };
 
 use super::mode_key::{ModeKey, ModeKeyHandler};
 
 use crate::ui::commands::COMMANDS;
+use crate::ui::i18n::Lang;
+use crate::ui::wrap::width;
 
-/// Most completion candidates offered at once.
-const MAX_CANDIDATES: usize = 200;
+/// Most completion candidates offered at once. rustyline asks (in English) before listing more than its prompt
+/// limit, so the limit is set to this and the question never comes.
+const MAX_CANDIDATES: usize = 100;
 
 /// The editor type the REPL uses.
 pub type LineEditor = Editor<ReplHelper, DefaultHistory>;
@@ -26,31 +30,38 @@ pub type LineEditor = Editor<ReplHelper, DefaultHistory>;
 /// Completion and multiline validation for the prompt.
 pub struct ReplHelper {
     root: PathBuf,
+    /// The language of command descriptions in the completion list.
+    lang: Lang,
     /// Shift+Tab presses for the REPL to act on.
     pub mode_key: Arc<ModeKey>,
 }
 
 impl ReplHelper {
-    /// A helper completing paths under `root` (canonical).
-    pub fn new(root: &Path) -> Self {
+    /// A helper completing paths under `root` (canonical), describing commands in `lang`.
+    pub fn new(root: &Path, lang: Lang) -> Self {
         ReplHelper {
             root: root.to_path_buf(),
+            lang,
             mode_key: Arc::default(),
         }
     }
 }
 
 /// Builds the editor with history size, bracketed paste, the Alt-Enter newline binding and Shift+Tab for the
-/// approval mode (see [`super::mode_key`]).
-pub fn build_editor(root: &Path) -> rustyline::Result<LineEditor> {
+/// approval mode (see [`super::mode_key`]). Tab completes as far as the matches agree and lists them when they
+/// differ (commands with their descriptions), instead of cycling through them inline.
+pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
     let config = Config::builder()
         .auto_add_history(false)
+        .completion_type(CompletionType::List)
+        .completion_show_all_if_ambiguous(true)
+        .completion_prompt_limit(MAX_CANDIDATES)
         .bracketed_paste(true)
         .edit_mode(EditMode::Emacs)
         .max_history_size(2000)?
         .build();
     let mut editor = LineEditor::with_config(config)?;
-    let helper = ReplHelper::new(root);
+    let helper = ReplHelper::new(root, lang);
     let mode_key = Arc::clone(&helper.mode_key);
     editor.set_helper(Some(helper));
     editor.bind_sequence(
@@ -82,7 +93,7 @@ impl Completer for ReplHelper {
         });
         let word = &before[start..];
         if start == 0 && word.starts_with('/') {
-            return Ok((0, complete_command(word)));
+            return Ok((0, complete_command(word, self.lang, terminal_width())));
         }
         if let Some(partial) = word.strip_prefix('@') {
             return Ok((start, complete_path(&self.root, partial)));
@@ -91,19 +102,61 @@ impl Completer for ReplHelper {
     }
 }
 
-/// `/na` → every command or alias starting with it.
-pub fn complete_command(word: &str) -> Vec<Pair> {
-    let typed = word.trim_start_matches('/');
-    let mut out: Vec<Pair> = COMMANDS
+/// The terminal's width, for fitting descriptions in the completion list.
+fn terminal_width() -> usize {
+    crossterm::terminal::size().map_or(80, |(w, _)| usize::from(w))
+}
+
+/// `/na` → every command starting with it, each shown with its description (cut to fit `columns`). An alias is
+/// offered only when its command's own name does not match, so `/` lists each command once.
+pub fn complete_command(word: &str, lang: Lang, columns: usize) -> Vec<Pair> {
+    let typed = word.trim_start_matches('/').to_ascii_lowercase();
+    let matches: Vec<(&str, &str)> = COMMANDS
         .iter()
-        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-        .filter(|name| name.starts_with(typed))
-        .map(|name| Pair {
-            display: format!("/{name}"),
-            replacement: format!("/{name} "),
+        .filter_map(|c| {
+            let name = if c.name.starts_with(&typed) {
+                c.name
+            } else {
+                c.aliases.iter().copied().find(|a| a.starts_with(&typed))?
+            };
+            Some((name, c.help(lang)))
+        })
+        .collect();
+    let name_width = matches.iter().map(|(n, _)| n.len() + 1).max().unwrap_or(0);
+    // rustyline pads each entry by two; one more keeps the last cell free so no line wraps.
+    let room = columns.saturating_sub(name_width + 2 + 3);
+    let mut out: Vec<Pair> = matches
+        .into_iter()
+        .map(|(name, help)| {
+            let label = format!("/{name}");
+            Pair {
+                display: format!("{label:<name_width$}  {}", fit(help, room))
+                    .trim_end()
+                    .to_string(),
+                replacement: format!("{label} "),
+            }
         })
         .collect();
     out.sort_by(|a, b| a.display.cmp(&b.display));
+    out
+}
+
+/// `text` cut to `room` cells, with `…` when something was cut.
+fn fit(text: &str, room: usize) -> String {
+    if width(text) <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = width(c.encode_utf8(&mut [0; 4]));
+        if used + w + 1 > room {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
     out
 }
 
@@ -170,16 +223,41 @@ mod tests {
 
     #[test]
     fn commands_complete_by_prefix_including_aliases() {
-        let names: Vec<String> = complete_command("/ex")
+        let names = |word: &str| -> Vec<String> {
+            complete_command(word, Lang::En, 80)
+                .into_iter()
+                .map(|p| p.replacement)
+                .collect()
+        };
+        assert_eq!(names("/ex"), vec!["/exit ", "/export "]);
+        assert_eq!(names("/q"), vec!["/quit "]);
+        assert_eq!(names("/ct"), vec!["/ctx "]);
+        // Each command once: `/context` matches, so its alias `/ctx` is not offered beside it.
+        assert_eq!(
+            names("/co"),
+            vec!["/compact ", "/config ", "/context ", "/cost "]
+        );
+        assert_eq!(names("/").len(), COMMANDS.len());
+    }
+
+    #[test]
+    fn the_completion_list_shows_descriptions_that_fit_the_screen() {
+        let shown: Vec<String> = complete_command("/ex", Lang::En, 80)
             .into_iter()
             .map(|p| p.display)
             .collect();
-        assert_eq!(names, vec!["/exit", "/export"]);
-        let names: Vec<String> = complete_command("/q")
-            .into_iter()
-            .map(|p| p.display)
-            .collect();
-        assert_eq!(names, vec!["/quit"]);
+        assert_eq!(
+            shown,
+            vec![
+                "/exit    leave paicli",
+                "/export  save the conversation as Markdown under $PAICLI_HOME/exports",
+            ]
+        );
+        for p in complete_command("/", Lang::Zh, 40) {
+            assert!(width(&p.display) <= 40 - 3, "{:?}", p.display);
+        }
+        let config = complete_command("/conf", Lang::Zh, 40);
+        assert_eq!(config[0].display, "/config  显示生效配置及来源；带过滤…");
     }
 
     #[test]

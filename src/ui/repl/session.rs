@@ -234,7 +234,7 @@ impl Session {
         if let TurnOutcome::Failed(e) = &report.outcome
             && let Some(hint) = next_step(e, Frontend::Repl)
         {
-            self.say(&format!("  {}: {hint}", self.tr(Msg::NextStep)));
+            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), self.tr(hint)));
         }
         let info = StatusInfo {
             model: self.provider.model.clone(),

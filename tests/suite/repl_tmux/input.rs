@@ -61,4 +61,14 @@ fn the_ui_speaks_chinese_in_a_chinese_locale() {
     let t = sandbox.start_with(&server, &[("LC_ALL", "zh_CN.UTF-8")]);
     t.submit("/cancel");
     t.wait_for("没有正在运行的任务");
+    t.submit("/cost");
+    t.wait_for("本会话：0 轮，0 次请求 · 输入 0 · 输出 0 · 缓存 0 · 推理 0");
+    t.wait_for("费用：该提供商没有已知价格");
+    t.submit("/help");
+    let screen = t.wait_for("Shift+Tab 切换审批模式");
+    // Two columns: at 110 columns the descriptions start after the capped name column (28 cells).
+    let row = format!("  {:<28}  本会话的 token 用量和估算费用", "/cost");
+    assert!(screen.contains(&row), "{screen}");
+    t.submit("/modle");
+    t.wait_for("错误：未知命令 /modle；你是不是想输入 /model？（/help）");
 }
