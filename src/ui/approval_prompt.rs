@@ -251,8 +251,8 @@ pub fn prompt_approval(
             }
             KeyCode::Char('?') => {
                 writeln!(out)?;
-                for line in help(request, look) {
-                    writeln!(out, "  {line}")?;
+                for line in help_table(&help(request, look), look.width) {
+                    writeln!(out, "{line}")?;
                 }
             }
             _ => writeln!(out, "\n  {}", style.dim(look.tr(Msg::ApprovalUnknownKey)))?,
@@ -279,11 +279,48 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
     for msg in [Msg::KeyNo, Msg::KeyReason, Msg::KeyEdit, Msg::KeyHelp] {
         keys.push(look.tr(msg).to_string());
     }
-    format!(
-        "{} {}",
-        look.style.bold(look.tr(Msg::ApprovalQuestion)),
-        keys.join("  ")
-    )
+    // The line is long: it breaks between keys (a key wider than the screen wraps at its words), and only then
+    // is the question word made bold, so colour codes never count as width.
+    let asked = look.tr(Msg::ApprovalQuestion);
+    let max = look.width.saturating_sub(1).max(20);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = asked.to_string();
+    for key in keys {
+        let sep = if lines.is_empty() && line == asked { " " } else { "  " };
+        if line.width() + sep.len() + key.width() <= max {
+            line.push_str(sep);
+            line.push_str(&key);
+            continue;
+        }
+        lines.push(std::mem::take(&mut line));
+        let mut parts = crate::ui::wrap::wrap(&key, max);
+        line = parts.pop().unwrap_or_default();
+        lines.extend(parts);
+    }
+    lines.push(line);
+    if let Some(first) = lines.first_mut()
+        && let Some(rest) = first.strip_prefix(asked)
+    {
+        *first = format!("{}{rest}", look.style.bold(asked));
+    }
+    lines.join("\n")
+}
+
+/// The `?` lines (`key  what it does`, the key column padded in the translation) laid out in two columns, so a
+/// key wider than the others (`ESC, Ctrl-C`) keeps the descriptions aligned and long ones wrap under their column.
+fn help_table(lines: &[String], width: usize) -> Vec<String> {
+    let rows: Vec<(&str, &str)> = lines
+        .iter()
+        .map(|line| match line.trim_end().split_once("  ") {
+            Some((key, what)) => (key.trim(), what.trim()),
+            None => ("", line.trim()),
+        })
+        .collect();
+    let rows: Vec<crate::ui::wrap::Row<'_>> = rows
+        .iter()
+        .map(|(name, description)| crate::ui::wrap::Row { name, description })
+        .collect();
+    crate::ui::wrap::two_columns(&rows, width, 2, &|d: &str| d.to_string())
 }
 
 /// What `?` shows: every key, with the rule `a` and `p` would remember.

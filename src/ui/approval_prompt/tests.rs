@@ -282,14 +282,16 @@ fn the_chinese_prompt_reads_as_expected() {
   2 条命令：
     1. cargo test
     2. rm -f out.txt
-批准？ [y/Enter] 是  [a] 是，并在本次会话中允许以 `cargo test` 开头的命令  [n] 否  [r] 否，并说明原因  [m] 编辑参数  [?] 按键说明 
-  y 或 Enter  执行这一次调用
-  a           执行，并在本次会话剩余时间内允许以 `cargo test` 开头的命令
-  n           不执行；告诉模型你拒绝了
-  r           不执行，并输入一条给模型看的原因
-  m           以 JSON 编辑参数后按新参数执行（ESC 返回）
+批准？ [y/Enter] 是  [a] 是，并在本次会话中允许以 `cargo test` 开头的命令  [n] 否
+[r] 否，并说明原因  [m] 编辑参数  [?] 按键说明 
+  y 或 Enter   执行这一次调用
+  a            执行，并在本次会话剩余时间内允许以 `cargo test` 开头的命令
+  n            不执行；告诉模型你拒绝了
+  r            不执行，并输入一条给模型看的原因
+  m            以 JSON 编辑参数后按新参数执行（ESC 返回）
   ESC、Ctrl-C  不执行，并取消整个任务
-批准？ [y/Enter] 是  [a] 是，并在本次会话中允许以 `cargo test` 开头的命令  [n] 否  [r] 否，并说明原因  [m] 编辑参数  [?] 按键说明 
+批准？ [y/Enter] 是  [a] 是，并在本次会话中允许以 `cargo test` 开头的命令  [n] 否
+[r] 否，并说明原因  [m] 编辑参数  [?] 按键说明 
   ✗ 已拒绝
 ";
     pretty_assertions::assert_eq!(shown, expected);
