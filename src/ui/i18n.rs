@@ -198,6 +198,34 @@ pub enum Msg {
     SeverityError,
     SeverityWarning,
     SeverityInfo,
+    // sessions
+    SessionForkAlone,
+    SessionPickerNeedsTerminal,
+    SessionPickerHeading,
+    SessionPickerPrompt,
+    SessionNoneToPick,
+    SessionNotAChoice,
+    SessionTurnOne,
+    SessionTurns,
+    SessionTornLastLine,
+    SessionSkippedLines,
+    SessionAbortedCalls,
+    SessionInstructionsChanged,
+    SessionNotRecorded,
+    SessionResumed,
+    SessionResumedAsFork,
+    SessionNothingToContinue,
+    SessionCannotResume,
+    SessionUnknownIdNoSessions,
+    SessionUnknownId,
+    SessionAmbiguousId,
+    SessionIdSeparator,
+    SessionNoProjectSessions,
+    SessionForked,
+    SessionHistoryClearQuestion,
+    SessionHistoryCleared,
+    SessionNothingDeleted,
+    SessionHistoryUsage,
 }
 
 impl Msg {
@@ -386,6 +414,34 @@ impl Msg {
         Msg::RuleExactCommand,
         Msg::ApprovalTooLongToEdit,
         Msg::ApprovalRuleNotSaved,
+        // sessions
+        Msg::SessionForkAlone,
+        Msg::SessionPickerNeedsTerminal,
+        Msg::SessionPickerHeading,
+        Msg::SessionPickerPrompt,
+        Msg::SessionNoneToPick,
+        Msg::SessionNotAChoice,
+        Msg::SessionTurnOne,
+        Msg::SessionTurns,
+        Msg::SessionTornLastLine,
+        Msg::SessionSkippedLines,
+        Msg::SessionAbortedCalls,
+        Msg::SessionInstructionsChanged,
+        Msg::SessionNotRecorded,
+        Msg::SessionResumed,
+        Msg::SessionResumedAsFork,
+        Msg::SessionNothingToContinue,
+        Msg::SessionCannotResume,
+        Msg::SessionUnknownIdNoSessions,
+        Msg::SessionUnknownId,
+        Msg::SessionAmbiguousId,
+        Msg::SessionIdSeparator,
+        Msg::SessionNoProjectSessions,
+        Msg::SessionForked,
+        Msg::SessionHistoryClearQuestion,
+        Msg::SessionHistoryCleared,
+        Msg::SessionNothingDeleted,
+        Msg::SessionHistoryUsage,
     ];
 }
 
@@ -862,5 +918,116 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, SeverityWarning) => "警告",
         (Lang::En, SeverityInfo) => "info",
         (Lang::Zh, SeverityInfo) => "提示",
+        // sessions
+        (Lang::En, SessionForkAlone) => {
+            "--fork continues an earlier session under a new id: use it with --continue or --resume"
+        }
+        (Lang::Zh, SessionForkAlone) => {
+            "--fork 以新的 id 继续一个旧会话：请与 --continue 或 --resume 一起使用"
+        }
+        (Lang::En, SessionPickerNeedsTerminal) => {
+            "--resume without an id picks from a list, which needs the interactive mode; pass an id: paicli --resume <id> -p \"…\""
+        }
+        (Lang::Zh, SessionPickerNeedsTerminal) => {
+            "不带 id 的 --resume 需要在交互模式中选择；请指定 id：paicli --resume <id> -p \"…\""
+        }
+        (Lang::En, SessionPickerHeading) => "Sessions of this project, newest first:",
+        (Lang::Zh, SessionPickerHeading) => "本项目的会话（最新的在前）：",
+        (Lang::En, SessionPickerPrompt) => {
+            "Resume which? Type its number and Enter (Enter alone, ESC or Ctrl-C: new session): "
+        }
+        (Lang::Zh, SessionPickerPrompt) => {
+            "恢复哪一个？输入编号并回车（直接回车、ESC 或 Ctrl-C：新会话）："
+        }
+        (Lang::En, SessionNoneToPick) => "no earlier sessions of this project; starting a new one",
+        (Lang::Zh, SessionNoneToPick) => "本项目没有旧会话；开始新会话",
+        (Lang::En, SessionNotAChoice) => "not a number from the list; starting a new session",
+        (Lang::Zh, SessionNotAChoice) => "不是列表中的编号；开始新会话",
+        (Lang::En, SessionTurnOne) => "{count} turn ",
+        (Lang::Zh, SessionTurnOne) => "{count} 轮",
+        (Lang::En, SessionTurns) => "{count} turns",
+        (Lang::Zh, SessionTurns) => "{count} 轮",
+        (Lang::En, SessionTornLastLine) => {
+            "the session's last line was cut off (paicli stopped while writing it) and was skipped"
+        }
+        (Lang::Zh, SessionTornLastLine) => {
+            "会话记录的最后一行不完整（paicli 写入时被中断），已跳过"
+        }
+        (Lang::En, SessionSkippedLines) => {
+            "skipped {count} damaged line(s) of the session's ledger (the first is line {first})"
+        }
+        (Lang::Zh, SessionSkippedLines) => {
+            "跳过了会话记录中 {count} 行损坏的内容（第一处在第 {first} 行）"
+        }
+        (Lang::En, SessionAbortedCalls) => {
+            "{count} tool call(s) had no result (paicli stopped while they ran); they are marked aborted"
+        }
+        (Lang::Zh, SessionAbortedCalls) => {
+            "{count} 个工具调用没有结果（运行时 paicli 被中断），已标记为中止"
+        }
+        (Lang::En, SessionInstructionsChanged) => {
+            "the project instructions changed since this session started; the new ones apply from now on"
+        }
+        (Lang::Zh, SessionInstructionsChanged) => {
+            "项目指令在本会话开始后有改动；从现在起使用新的指令"
+        }
+        (Lang::En, SessionNotRecorded) => {
+            "this session is not recorded and cannot be resumed later: {error}"
+        }
+        (Lang::Zh, SessionNotRecorded) => "本会话未被记录，之后无法恢复：{error}",
+        (Lang::En, SessionResumed) => "resumed session {id}: {turns} turn(s) so far",
+        (Lang::Zh, SessionResumed) => "已恢复会话 {id}：已有 {turns} 轮",
+        (Lang::En, SessionResumedAsFork) => {
+            "forked session {from} as {id}: {turns} turn(s) so far; the original is unchanged"
+        }
+        (Lang::Zh, SessionResumedAsFork) => {
+            "已将会话 {from} 分叉为 {id}：已有 {turns} 轮；原会话保持不变"
+        }
+        (Lang::En, SessionNothingToContinue) => {
+            "there is no earlier session of {root} to continue; run paicli to start one"
+        }
+        (Lang::Zh, SessionNothingToContinue) => "{root} 没有可继续的旧会话；运行 paicli 开始一个",
+        (Lang::En, SessionCannotResume) => "cannot resume the session: {error}",
+        (Lang::Zh, SessionCannotResume) => "无法恢复会话：{error}",
+        (Lang::En, SessionUnknownIdNoSessions) => {
+            "no session id starts with `{prefix}`, and this project has no sessions yet"
+        }
+        (Lang::Zh, SessionUnknownIdNoSessions) => {
+            "没有以 `{prefix}` 开头的会话 id，本项目也还没有会话"
+        }
+        (Lang::En, SessionUnknownId) => {
+            "no session id starts with `{prefix}`; recent sessions of this project: {ids}"
+        }
+        (Lang::Zh, SessionUnknownId) => "没有以 `{prefix}` 开头的会话 id；本项目最近的会话：{ids}",
+        (Lang::En, SessionAmbiguousId) => {
+            "`{prefix}` matches several sessions: {ids}; type more of the id"
+        }
+        (Lang::Zh, SessionAmbiguousId) => "`{prefix}` 匹配多个会话：{ids}；请输入更长的 id",
+        (Lang::En, SessionIdSeparator) => ", ",
+        (Lang::Zh, SessionIdSeparator) => "、",
+        (Lang::En, SessionNoProjectSessions) => "this project has no recorded sessions",
+        (Lang::Zh, SessionNoProjectSessions) => "本项目没有已记录的会话",
+        (Lang::En, SessionForked) => {
+            "forked: this is now session {id}; session {from} stays as it was"
+        }
+        (Lang::Zh, SessionForked) => "已分叉：当前会话为 {id}；会话 {from} 保持不变",
+        (Lang::En, SessionHistoryClearQuestion) => {
+            "Delete the {count} other recorded session(s) of this project? They cannot be resumed afterwards. [y/N] "
+        }
+        (Lang::Zh, SessionHistoryClearQuestion) => {
+            "删除本项目其他 {count} 个已记录的会话？删除后无法恢复。[y/N] "
+        }
+        (Lang::En, SessionHistoryCleared) => {
+            "deleted {count} session ledger(s); the running session is kept"
+        }
+        (Lang::Zh, SessionHistoryCleared) => "已删除 {count} 个会话记录；当前会话保留",
+        (Lang::En, SessionNothingDeleted) => "nothing deleted",
+        (Lang::Zh, SessionNothingDeleted) => "未删除任何内容",
+        (Lang::En, SessionHistoryUsage) => {
+            "usage: /history clear   (deletes this project's other recorded sessions, after asking)"
+        }
+        (Lang::Zh, SessionHistoryUsage) => {
+            "用法：/history clear   （询问后删除本项目其他已记录的会话）"
+        }
     }
 }

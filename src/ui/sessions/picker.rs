@@ -3,7 +3,7 @@
 use crate::protocol::message::Role;
 use crate::session::Conversation;
 use crate::session::ledger::SessionSummary;
-use crate::ui::i18n::Lang;
+use crate::ui::i18n::{Lang, Msg, trf};
 
 /// Sessions the picker and `/sessions` show.
 pub const PICKER_LIMIT: usize = 20;
@@ -29,11 +29,13 @@ pub fn summary_lines(
             } else {
                 " "
             };
-            let turns = match (lang, s.turns) {
-                (Lang::En, 1) => "  1 turn ".to_string(),
-                (Lang::En, n) => format!("{n:>3} turns"),
-                (Lang::Zh, n) => format!("{n:>3} 轮"),
+            // Padded so the columns after it line up; "1 turn " keeps the width of "n turns".
+            let msg = if s.turns == 1 {
+                Msg::SessionTurnOne
+            } else {
+                Msg::SessionTurns
             };
+            let turns = trf(lang, msg, &[("count", &format!("{:>3}", s.turns))]);
             format!(
                 "{mark}{:>2}. {date}  {turns}  {}  {}  {first}",
                 i + 1,

@@ -3,7 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::app::sessions::{Resumed, StartNotice};
+use crate::app::sessions::{Resumed, StartError, StartNotice};
 use crate::session::ledger::{LoadNotice, SessionSummary};
 
 fn key(code: KeyCode) -> KeyEvent {
@@ -145,6 +145,62 @@ fn every_text_exists_in_both_languages() {
     assert_ne!(
         flag_error(Lang::En, &FlagError::ForkAlone),
         flag_error(Lang::Zh, &FlagError::ForkAlone)
+    );
+}
+
+/// The table's templates are filled by name here: a placeholder the caller does not supply stays as `{name}`.
+#[test]
+fn texts_from_the_table_have_every_placeholder_filled() {
+    use crate::session::ledger::FindError;
+    let candidates = vec!["aa11".to_string(), "aa22".to_string()];
+    let unknown = FindError::Unknown {
+        prefix: "zz".into(),
+        candidates: candidates.clone(),
+    };
+    let ambiguous = FindError::Ambiguous {
+        prefix: "aa".into(),
+        candidates,
+    };
+    let nothing = StartError::NothingToContinue {
+        root: "/p/demo".into(),
+    };
+    let resumed = Resumed {
+        from: "abc".into(),
+        turns: 4,
+    };
+    for lang in [Lang::En, Lang::Zh] {
+        let texts = [
+            find_error_text(lang, &unknown),
+            find_error_text(lang, &ambiguous),
+            start_error_text(lang, &nothing),
+            resumed_text(lang, "def", &resumed),
+            resumed_text(lang, "abc", &resumed),
+            forked_text(lang, "abc", "def"),
+            history_clear_question(lang, 3),
+            history_cleared(lang, 3),
+            notice_text(
+                lang,
+                &StartNotice::Load(LoadNotice::SkippedLines { count: 2, first: 7 }),
+            ),
+            notice_text(lang, &StartNotice::LedgerUnavailable("disk full".into())),
+        ];
+        for text in &texts {
+            assert!(!text.contains('{') && !text.contains('}'), "{text}");
+        }
+        assert!(texts[3].contains("abc") && texts[3].contains("def") && texts[3].contains('4'));
+        assert!(texts[2].contains("/p/demo"), "{}", texts[2]);
+        assert!(
+            texts[8].contains('2') && texts[8].contains('7'),
+            "{}",
+            texts[8]
+        );
+        assert!(texts[9].contains("disk full"), "{}", texts[9]);
+    }
+    assert!(find_error_text(Lang::En, &ambiguous).contains("aa11, aa22"));
+    assert!(find_error_text(Lang::Zh, &ambiguous).contains("aa11、aa22"));
+    assert_eq!(
+        find_error_text(Lang::En, &unknown),
+        "no session id starts with `zz`; recent sessions of this project: aa11, aa22"
     );
 }
 
