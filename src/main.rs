@@ -11,8 +11,8 @@ use tokio_util::sync::CancellationToken;
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::ui::i18n::{self, Lang};
-use paicli::ui::sessions::{self, Launch};
 use paicli::ui::oneshot::{self, OutputFormat, Printing};
+use paicli::ui::sessions::{self, Launch};
 use paicli::ui::startup::{StartError, bad_flag, locale_lang};
 
 /// A terminal coding agent for any OpenAI-compatible model.
@@ -172,8 +172,8 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;
         paicli::app::build_session(&config, approval)?
     };
-    let session_id =
-        sessions::start_oneshot(&config, &mut agent, &launch, lang).map_err(StartError::Sessions)?;
+    let session_id = sessions::start_oneshot(&config, &mut agent, &launch, lang)
+        .map_err(StartError::Sessions)?;
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));

@@ -286,7 +286,11 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
     let mut lines: Vec<String> = Vec::new();
     let mut line = asked.to_string();
     for key in keys {
-        let sep = if lines.is_empty() && line == asked { " " } else { "  " };
+        let sep = if lines.is_empty() && line == asked {
+            " "
+        } else {
+            "  "
+        };
         if line.width() + sep.len() + key.width() <= max {
             line.push_str(sep);
             line.push_str(&key);
