@@ -192,8 +192,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         usage: "clear",
         help: [
-            "clear: delete this project's other recorded sessions (asks first; input history is kept)",
-            "clear：删除本项目其他已记录的会话（先询问；输入历史保留）",
+            "delete this project's other recorded sessions (asks first; input history is kept)",
+            "删除本项目其他已记录的会话（先询问；输入历史保留）",
         ],
         while_running: false,
         handler: resume_cmds::history,

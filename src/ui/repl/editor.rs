@@ -250,7 +250,7 @@ mod tests {
             shown,
             vec![
                 "/exit    leave paicli",
-                "/export  save the conversation as Markdown under $PAICLI_HOME/exports",
+                "/export  save the conversation (or the recorded session `id`) as Markdown un…",
             ]
         );
         for p in complete_command("/", Lang::Zh, 40) {
