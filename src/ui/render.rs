@@ -9,6 +9,7 @@ mod status;
 mod style;
 mod table;
 mod tool_line;
+mod wrap;
 
 pub use diff::render_diff;
 pub use markdown::render_markdown;

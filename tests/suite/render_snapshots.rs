@@ -111,6 +111,33 @@ fn streaming_in_any_chunk_size_matches_the_whole_render() {
 }
 
 #[test]
+fn streaming_wrapped_prose_in_any_chunk_size_matches_the_whole_render() {
+    let doc = "A paragraph long enough to wrap several times at a narrow width, with **bold words \
+               split** across chunks and `inline code` too.\n\n- a list item whose text wraps onto a second \
+               line under its bullet\n- 第二项包含中文文本，可以在任意两个字符之间换行。\n\n1. numbered and long enough \
+               to wrap as well\n";
+    let chars: Vec<char> = doc.chars().collect();
+    for width in [24, 31] {
+        let whole = plain(doc, width);
+        for line in whole.lines() {
+            assert!(
+                unicode_width::UnicodeWidthStr::width(line) <= width,
+                "{line}"
+            );
+        }
+        for size in 1..=7 {
+            let pieces: Vec<String> = chars.chunks(size).map(|c| c.iter().collect()).collect();
+            let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+            assert_eq!(
+                streamed(&refs, width),
+                whole,
+                "width {width}, chunk size {size}"
+            );
+        }
+    }
+}
+
+#[test]
 fn tool_call_lines() {
     let s = Style::new(false);
     let lines = [

@@ -1,0 +1,145 @@
+//! Word wrapping by display width: words break at spaces, CJK (double-width) text between any two characters,
+//! and a word wider than a line between characters. ANSI colour codes take no columns.
+
+use unicode_width::UnicodeWidthChar;
+
+/// Display columns of `text`, not counting ANSI escape sequences.
+pub fn visible_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        if ch == '\x1b' {
+            // CSI: ESC [ parameters, then one final byte in @..~.
+            if chars.next() == Some('[') {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        width += ch.width().unwrap_or(0);
+    }
+    width
+}
+
+/// One unit the wrapper places: a run of spaces, a word, or one wide character (breakable on either side).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    Space,
+    Word(&'a str),
+}
+
+/// Splits plain `text` into spaces and breakable units.
+pub fn tokens(text: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, ch) in text.char_indices() {
+        let wide = ch.width().unwrap_or(0) > 1;
+        if ch == ' ' || ch == '\t' || wide {
+            if let Some(s) = start.take() {
+                out.push(Token::Word(&text[s..i]));
+            }
+            if wide {
+                out.push(Token::Word(&text[i..i + ch.len_utf8()]));
+            } else if out.last() != Some(&Token::Space) {
+                out.push(Token::Space);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push(Token::Word(&text[s..]));
+    }
+    out
+}
+
+/// Wraps plain `text` to `width` columns; lines after the first start with `indent` spaces.
+pub fn wrap_plain(text: &str, width: usize, indent: usize) -> Vec<String> {
+    let width = width.max(indent + 8);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut col = 0;
+    let mut space = false;
+    for token in tokens(text) {
+        let word = match token {
+            Token::Space => {
+                space = col > 0;
+                continue;
+            }
+            Token::Word(w) => w,
+        };
+        let w = visible_width(word);
+        let gap = usize::from(space);
+        let at_start = line.trim().is_empty();
+        if col + gap + w > width && !at_start {
+            lines.push(std::mem::take(&mut line));
+            line = " ".repeat(indent);
+            col = indent;
+        } else if gap == 1 {
+            line.push(' ');
+            col += 1;
+        }
+        space = false;
+        for ch in word.chars() {
+            let cw = ch.width().unwrap_or(0);
+            if col + cw > width && col > indent {
+                lines.push(std::mem::take(&mut line));
+                line = " ".repeat(indent);
+                col = indent;
+            }
+            line.push(ch);
+            col += cw;
+        }
+    }
+    if !line.trim().is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Cuts `text` to at most `columns` columns at a word boundary (or between wide characters), ending with `…`.
+pub fn fold_words(text: &str, columns: usize) -> String {
+    if visible_width(text) <= columns {
+        return text.to_string();
+    }
+    let lines = wrap_plain(text, columns.saturating_sub(1).max(8), 0);
+    let first = lines.first().map_or("", String::as_str).trim_end();
+    format!("{first}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_take_no_columns_and_cjk_takes_two() {
+        assert_eq!(visible_width("\x1b[1mab\x1b[0m"), 2);
+        assert_eq!(visible_width("中文"), 4);
+    }
+
+    #[test]
+    fn words_wrap_at_spaces_with_an_indent() {
+        assert_eq!(
+            wrap_plain("one two three four five", 10, 2),
+            vec!["one two", "  three", "  four", "  five"]
+        );
+    }
+
+    #[test]
+    fn cjk_breaks_between_characters_and_long_words_break_inside() {
+        assert_eq!(wrap_plain("中文中文中文", 8, 0), vec!["中文中文", "中文"]);
+        assert_eq!(wrap_plain("abcdefghijkl", 8, 0), vec!["abcdefgh", "ijkl"]);
+    }
+
+    #[test]
+    fn folding_never_cuts_a_word() {
+        assert_eq!(
+            fold_words("the command guard refused this line", 20),
+            "the command guard…"
+        );
+        assert_eq!(fold_words("short", 20), "short");
+    }
+}
