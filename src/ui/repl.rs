@@ -2,7 +2,9 @@
 //! [`crate::ui::commands`], and everything else as a task through the agent.
 
 mod editor;
+mod expand_key;
 mod history;
+mod live_approver;
 mod mode_key;
 mod session;
 
@@ -27,6 +29,12 @@ pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i
     let mut session = Session::new(config, overrides, session_id)?;
     print_banner(&session);
     let mut editor = editor::build_editor(&session.config.project_root)?;
+    expand_key::bind_expand_key(
+        &mut editor,
+        session.expandable(),
+        session.lang,
+        session.surface().style,
+    );
     let history_path = session.config.home.join("history");
     if history_path.exists() {
         let _ = editor.load_history(&history_path);

@@ -100,7 +100,10 @@ impl Project {
 
 /// Checks `files` and returns the injected message.
 async fn check(source: &dyn DiagnosticsSource, files: &[PathBuf]) -> Option<String> {
-    source.check(files, &CancellationToken::new()).await
+    source
+        .check(files, &CancellationToken::new())
+        .await
+        .map(|report| report.text)
 }
 
 /// True when `command` is installed. Missing under CI is a failure (CI installs it); elsewhere the test is skipped

@@ -323,6 +323,7 @@ fn is_heading(line: &str) -> bool {
 /// Bytes of `buf` that form finished blocks: up to the last blank line, closed fence or heading line that lies
 /// outside a code block. Only whole lines are considered, so a delta may end anywhere (inside a fence marker, a
 /// multi-byte character's neighbours, a table row).
+#[cfg(test)]
 fn finished_prefix_len(buf: &str) -> usize {
     block_ends(buf).last().copied().unwrap_or(0)
 }

@@ -1,41 +1,138 @@
 //! The REPL's event sink: reasoning dimmed under a "Thinking" heading, the answer as streaming Markdown, one line
-//! per tool call with its diff. Writes `Surface::newline` line endings so output stays aligned in raw mode.
+//! per tool call with its diff and a preview of a command's output, and (on a terminal) the live working line
+//! under the transcript. Writes `Surface::newline` line endings so output stays aligned in raw mode.
+//!
+//! One lock orders every write: each transcript write clears the working line first, and the line is drawn
+//! again after the event, so the two never interleave (the ticker thread that animates it takes the same lock).
 
+use std::collections::HashMap;
 use std::io::Write;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use super::{MarkdownStream, Surface, render_diff, tool_finished_line, tool_started_line};
+use super::expand::{Expandable, LastExpandable};
+use super::live::{Phase, WorkingLine};
+use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
+use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
+use crate::tools::shell::EXECUTE_COMMAND;
 use crate::ui::i18n::{Lang, Msg, tr};
+
+/// How often the working line's spinner and clock move.
+const TICK: Duration = Duration::from_millis(100);
+/// Clears the cursor's row.
+const CLEAR_ROW: &str = "\r\x1b[2K";
+
+/// The working line while a turn runs (terminals only).
+struct Live {
+    line: WorkingLine,
+    /// Rows drawn on screen now (0 = not drawn).
+    rows: usize,
+    /// Not drawn: an approval prompt owns the screen.
+    suspended: bool,
+    /// False once the turn ended.
+    active: bool,
+    started: Instant,
+    /// Tokens the provider reported this turn, and answer chars streamed since the last report.
+    reported_tokens: u64,
+    streamed_chars: usize,
+}
 
 struct Inner {
     out: Box<dyn Write + Send>,
+    surface: Surface,
+    lang: Lang,
     markdown: MarkdownStream,
     /// Reasoning is being streamed (its heading is printed).
     reasoning: bool,
     /// The cursor is not at the start of a line.
     mid_line: bool,
+    /// Show the answer's growing last line in place (terminals only).
+    partial_lines: bool,
+    /// That line as it is on screen now.
+    shown_partial: String,
+    live: Option<Live>,
+    /// Full results of calls that are finishing, by call id, until their result line is printed.
+    outputs: HashMap<String, String>,
+    /// Each running call's start line without colours (the heading of its expanded result).
+    titles: HashMap<String, String>,
+    expandable: Option<LastExpandable>,
 }
 
 /// Renders [`AgentEvent`]s to a terminal (or any writer, for tests).
 pub struct TerminalSink {
-    surface: Surface,
-    lang: Lang,
-    inner: Mutex<Inner>,
+    inner: Arc<Mutex<Inner>>,
+    ticker: Mutex<Option<Ticker>>,
+}
+
+/// The thread that animates the working line; stops when dropped.
+struct Ticker {
+    stop: mpsc::Sender<()>,
+    thread: JoinHandle<()>,
+}
+
+/// Lets the approval prompt (and type-ahead) reach the working line of the running turn.
+#[derive(Clone)]
+pub struct LiveHandle(Arc<Mutex<Inner>>);
+
+fn lock(inner: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
+    inner.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl LiveHandle {
+    /// Clears the working line and keeps it off the screen (an approval prompt is about to be shown).
+    pub fn suspend(&self) {
+        let mut inner = lock(&self.0);
+        inner.clear_live();
+        if let Some(live) = &mut inner.live {
+            live.suspended = true;
+            live.line.phase = Phase::WaitingApproval;
+        }
+        inner.flush();
+    }
+
+    /// Shows the working line again after the prompt.
+    pub fn resume(&self) {
+        let mut inner = lock(&self.0);
+        if let Some(live) = &mut inner.live {
+            live.suspended = false;
+            live.line.phase = Phase::Working;
+        }
+        inner.draw_live();
+        inner.flush();
+    }
+
+    /// Shows the text typed ahead and how many messages are queued (`1 queued`); `None` hides it.
+    pub fn set_input_preview(&self, preview: Option<(&str, usize)>) {
+        let mut inner = lock(&self.0);
+        if let Some(live) = &mut inner.live {
+            live.line.input_preview = preview.map(|(t, n)| (t.to_string(), n));
+        }
+        inner.redraw_live();
+    }
 }
 
 impl TerminalSink {
     /// A sink writing to `out`.
     pub fn new(surface: Surface, lang: Lang, out: Box<dyn Write + Send>) -> Self {
         TerminalSink {
-            surface,
-            lang,
-            inner: Mutex::new(Inner {
+            inner: Arc::new(Mutex::new(Inner {
                 out,
+                surface,
+                lang,
                 markdown: MarkdownStream::new(surface.width, surface.style),
                 reasoning: false,
                 mid_line: false,
-            }),
+                partial_lines: false,
+                shown_partial: String::new(),
+                live: None,
+                outputs: HashMap::new(),
+                titles: HashMap::new(),
+                expandable: None,
+            })),
+            ticker: Mutex::new(None),
         }
     }
 
@@ -44,58 +141,174 @@ impl TerminalSink {
         Self::new(surface, lang, Box::new(std::io::stdout()))
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    /// Keeps each tool result in `last` for Ctrl+O and previews command output under its result line.
+    pub fn with_expandable(self, last: LastExpandable) -> Self {
+        lock(&self.inner).expandable = Some(last);
+        self
     }
 
-    /// Prints held-back answer text and ends the current line.
+    /// A terminal: the answer's last line grows in place, and the working line runs under the transcript
+    /// (animated by a ticker thread until [`TerminalSink::finish`]).
+    pub fn with_live_line(self) -> Self {
+        let sink = self.with_live_state();
+        let (stop, ticks) = mpsc::channel();
+        let inner = Arc::clone(&sink.inner);
+        let thread = std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = ticks.recv_timeout(TICK) {
+                lock(&inner).redraw_live();
+            }
+        });
+        *sink.ticker.lock().unwrap_or_else(PoisonError::into_inner) = Some(Ticker { stop, thread });
+        sink
+    }
+
+    /// The working line without its ticker (tests step it with [`TerminalSink::tick`]).
+    fn with_live_state(self) -> Self {
+        {
+            let mut inner = lock(&self.inner);
+            inner.partial_lines = true;
+            inner.live = Some(Live {
+                line: WorkingLine::default(),
+                rows: 0,
+                suspended: false,
+                active: true,
+                started: Instant::now(),
+                reported_tokens: 0,
+                streamed_chars: 0,
+            });
+        }
+        self
+    }
+
+    #[cfg(test)]
+    fn tick(&self) {
+        self.lock().redraw_live();
+    }
+
+    /// A handle on the working line for the approval prompt and type-ahead.
+    pub fn live_handle(&self) -> LiveHandle {
+        LiveHandle(Arc::clone(&self.inner))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        lock(&self.inner)
+    }
+
+    /// Prints held-back answer text, ends the current line and removes the working line for good.
     pub fn finish(&self) {
-        let mut inner = self.lock();
-        self.flush_answer(&mut inner);
+        {
+            let mut inner = self.lock();
+            inner.flush_answer();
+            inner.end_live();
+            inner.flush();
+        }
+        self.stop_ticker();
+    }
+
+    fn stop_ticker(&self) {
+        let ticker = self
+            .ticker
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(t) = ticker {
+            drop(t.stop);
+            let _ = t.thread.join();
+        }
     }
 
     /// Prints `lines` (after anything held back).
     pub fn print_lines(&self, lines: &[String]) {
         let mut inner = self.lock();
-        self.flush_answer(&mut inner);
-        self.write_lines(&mut inner, lines);
+        inner.flush_answer();
+        inner.write_lines(lines);
+        inner.draw_live();
+        inner.flush();
+    }
+}
+
+impl Drop for TerminalSink {
+    fn drop(&mut self) {
+        self.stop_ticker();
+    }
+}
+
+impl Inner {
+    /// Every transcript write goes through here: the working line is cleared first.
+    fn write(&mut self, text: &str) {
+        self.clear_live();
+        let _ = self.out.write_all(text.as_bytes());
     }
 
-    fn write_lines(&self, inner: &mut Inner, lines: &[String]) {
+    fn flush(&mut self) {
+        let _ = self.out.flush();
+    }
+
+    fn write_lines(&mut self, lines: &[String]) {
         if lines.is_empty() {
             return;
         }
         let nl = self.surface.newline;
         let mut text = lines.join(nl);
         text.push_str(nl);
-        let _ = inner.out.write_all(text.as_bytes());
-        let _ = inner.out.flush();
+        self.write(&text);
     }
 
-    fn end_line(&self, inner: &mut Inner) {
-        if inner.mid_line {
-            let _ = inner.out.write_all(self.surface.newline.as_bytes());
-            inner.mid_line = false;
+    fn end_line(&mut self) {
+        if self.mid_line || !self.shown_partial.is_empty() {
+            let nl = self.surface.newline;
+            self.write(nl);
+            self.mid_line = false;
+            self.shown_partial.clear();
         }
     }
 
-    fn end_reasoning(&self, inner: &mut Inner) {
-        if inner.reasoning {
-            self.end_line(inner);
-            inner.reasoning = false;
+    fn end_reasoning(&mut self) {
+        if self.reasoning {
+            self.end_line();
+            self.reasoning = false;
         }
     }
 
-    fn flush_answer(&self, inner: &mut Inner) {
-        self.end_reasoning(inner);
-        let lines = inner.markdown.finish();
-        self.write_lines(inner, &lines);
-        self.end_line(inner);
+    /// Writes final answer lines, finishing the growing line already on screen, then shows the new growing line.
+    fn answer_lines(&mut self, lines: Vec<String>) {
+        let nl = self.surface.newline;
+        for line in lines {
+            let shown = std::mem::take(&mut self.shown_partial);
+            let text = match line.strip_prefix(shown.as_str()) {
+                Some(rest) if !shown.is_empty() => format!("{rest}{nl}"),
+                _ if !shown.is_empty() => format!("{CLEAR_ROW}{line}{nl}"),
+                _ => format!("{line}{nl}"),
+            };
+            self.write(&text);
+        }
+        if !self.partial_lines {
+            return;
+        }
+        let Some(pending) = self.markdown.pending_line().map(str::to_string) else {
+            return;
+        };
+        if pending == self.shown_partial {
+            return;
+        }
+        let text = match pending.strip_prefix(self.shown_partial.as_str()) {
+            Some(rest) => rest.to_string(),
+            None => format!("{CLEAR_ROW}{pending}"),
+        };
+        self.write(&text);
+        self.shown_partial = pending;
     }
 
-    fn reasoning(&self, inner: &mut Inner, text: &str) {
+    fn flush_answer(&mut self) {
+        self.end_reasoning();
+        let lines = self.markdown.finish();
+        self.answer_lines(lines);
+        self.end_line();
+    }
+
+    fn reasoning(&mut self, text: &str) {
         let style = self.surface.style;
-        if !inner.reasoning {
+        if !self.reasoning {
             // Never print an empty "Thinking" heading.
             let text = text.trim_start();
             if text.is_empty() {
@@ -103,63 +316,189 @@ impl TerminalSink {
             }
             let heading = style.dim(&style.italic(&format!("✻ {}…", tr(self.lang, Msg::Thinking))));
             let heading = format!("{heading}{}", self.surface.newline);
-            let _ = inner.out.write_all(heading.as_bytes());
-            inner.reasoning = true;
-            return self.reasoning(inner, text);
+            self.write(&heading);
+            self.reasoning = true;
+            return self.reasoning(text);
         }
         let body = text
             .replace("\r\n", "\n")
             .replace('\n', self.surface.newline);
-        let _ = inner.out.write_all(style.dim(&body).as_bytes());
-        let _ = inner.out.flush();
-        inner.mid_line = !text.ends_with('\n');
+        self.write(&style.dim(&body));
+        self.mid_line = !text.ends_with('\n');
     }
-}
 
-impl EventSink for TerminalSink {
-    fn emit(&self, event: AgentEvent) {
+    /// Columns of the terminal now (it may have been resized), or the surface's width off a terminal.
+    fn width(&self) -> usize {
+        if self.live.is_some() {
+            crossterm::terminal::size()
+                .map(|(w, _)| usize::from(w))
+                .ok()
+                .filter(|w| *w >= 20)
+                .unwrap_or(self.surface.width)
+        } else {
+            self.surface.width
+        }
+    }
+
+    fn set_phase(&mut self, phase: Phase) {
+        if let Some(live) = &mut self.live {
+            live.line.set_phase(phase);
+        }
+    }
+
+    /// Removes the working line from the screen (the cursor ends where the transcript continues).
+    fn clear_live(&mut self) {
+        let Some(live) = &mut self.live else { return };
+        if live.rows == 0 {
+            return;
+        }
+        let mut text = String::from(CLEAR_ROW);
+        for _ in 1..live.rows {
+            text.push_str("\x1b[1A\x1b[2K");
+        }
+        live.rows = 0;
+        let _ = self.out.write_all(text.as_bytes());
+    }
+
+    /// Draws the working line when the transcript's cursor is at the start of a line.
+    fn draw_live(&mut self) {
+        let width = self.width();
+        let (style, lang) = (self.surface.style, self.lang);
+        let at_line_start = !self.mid_line && self.shown_partial.is_empty();
+        let Some(live) = &mut self.live else { return };
+        if !live.active || live.suspended || live.rows > 0 || !at_line_start {
+            return;
+        }
+        live.line.tokens = live.reported_tokens + (live.streamed_chars / 4) as u64;
+        let rows = live.line.render(live.started.elapsed(), width, style, lang);
+        live.rows = rows.len();
+        let text = rows.join("\r\n");
+        let _ = self.out.write_all(text.as_bytes());
+    }
+
+    /// The ticker's step: moves the spinner and the clock.
+    fn redraw_live(&mut self) {
+        self.clear_live();
+        self.draw_live();
+        self.flush();
+    }
+
+    fn end_live(&mut self) {
+        self.clear_live();
+        if let Some(live) = &mut self.live {
+            live.active = false;
+        }
+    }
+
+    fn remember(&mut self, title: String, text: String) {
+        if let Some(last) = &self.expandable
+            && !text.trim().is_empty()
+        {
+            last.set(Expandable { title, text });
+        }
+    }
+
+    fn emit(&mut self, event: AgentEvent) {
         let style = self.surface.style;
-        let mut inner = self.lock();
         match event {
-            AgentEvent::ReasoningDelta { text } => self.reasoning(&mut inner, &text),
+            AgentEvent::RequestStarted { .. } => self.set_phase(Phase::WaitingModel),
+            AgentEvent::ReasoningDelta { text } => {
+                self.set_phase(Phase::Thinking);
+                self.reasoning(&text);
+            }
             AgentEvent::TextDelta { text } => {
-                self.end_reasoning(&mut inner);
-                let lines = inner.markdown.push(&text);
-                self.write_lines(&mut inner, &lines);
+                self.set_phase(Phase::Responding);
+                if let Some(live) = &mut self.live {
+                    live.streamed_chars += text.chars().count();
+                }
+                self.end_reasoning();
+                let width = self.width();
+                self.markdown.set_width(width);
+                let lines = self.markdown.push(&text);
+                self.answer_lines(lines);
             }
             AgentEvent::ToolCallStarted {
-                name, arguments, ..
+                id,
+                name,
+                arguments,
             } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
                 let line = tool_started_line(&name, &arguments, style);
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
+                let args = key_args(&name, &arguments);
+                let label = if name == EXECUTE_COMMAND {
+                    args.clone()
+                } else {
+                    format!("{name} {args}").trim_end().to_string()
+                };
+                self.titles.insert(
+                    id.clone(),
+                    format!("● {name} {args}").trim_end().to_string(),
+                );
+                self.set_phase(Phase::Running { id, label });
+            }
+            AgentEvent::ToolOutput { id, line } => {
+                if let Some(live) = &mut self.live {
+                    live.line.push_output(&id, &line);
+                    // Shown at the next tick: a command printing fast redraws ten times a second, not per line.
+                }
+            }
+            AgentEvent::ToolCallOutput { id, text } => {
+                self.outputs.insert(id, text);
             }
             AgentEvent::ToolCallFinished {
+                id,
                 name,
                 status,
                 detail,
                 duration_ms,
                 output_chars,
                 diff,
-                ..
             } => {
-                self.flush_answer(&mut inner);
-                let mut lines = vec![tool_finished_line(
-                    &name,
+                self.flush_answer();
+                let output = self.outputs.remove(&id);
+                let preview = (name == EXECUTE_COMMAND && self.expandable.is_some())
+                    .then_some(output.as_deref())
+                    .flatten()
+                    .filter(|_| status == crate::agent::ToolStatus::Ok);
+                let view = ToolResultView {
+                    name: &name,
                     status,
-                    &detail,
+                    detail: &detail,
                     duration_ms,
                     output_chars,
-                    style,
-                )];
+                    output: preview,
+                };
+                let width = self.width();
+                let mut lines = tool_result_lines(&view, self.lang, style, width);
                 if let Some(diff) = diff {
                     lines.extend(render_diff(&diff, style));
                 }
-                self.write_lines(&mut inner, &lines);
+                self.write_lines(&lines);
+                let title = self
+                    .titles
+                    .remove(&id)
+                    .unwrap_or_else(|| format!("● {name}"));
+                let full = output.filter(|t| !t.trim().is_empty()).unwrap_or(detail);
+                self.remember(title, full);
+                self.set_phase(Phase::Working);
+            }
+            AgentEvent::DiagnosticsInjected { files, text } => {
+                self.flush_answer();
+                let width = self.width();
+                let line = diagnostics_line(&files, self.lang, style, width);
+                self.write_lines(&[line]);
+                self.remember("LSP diagnostics".to_string(), text);
+            }
+            AgentEvent::Usage { response, .. } => {
+                if let Some(live) = &mut self.live {
+                    live.reported_tokens += response.prompt_tokens + response.completion_tokens;
+                    live.streamed_chars = 0;
+                }
             }
             AgentEvent::Notice { message } => {
-                self.flush_answer(&mut inner);
-                self.write_lines(&mut inner, &[style.yellow(&format!("! {message}"))]);
+                self.flush_answer();
+                self.write_lines(&[style.yellow(&format!("! {message}"))]);
             }
             AgentEvent::Compacted {
                 stage,
@@ -167,33 +506,52 @@ impl EventSink for TerminalSink {
                 tokens_after,
                 messages,
             } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
                 let line = style.dim(&super::compaction_line(
                     stage,
                     tokens_before,
                     tokens_after,
                     messages,
                 ));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
             AgentEvent::TurnPartial { reason, .. } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
+                self.end_live();
                 let line = style.yellow(&format!("⚠ partial completion ({reason})"));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
             AgentEvent::TurnCancelled => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
+                self.end_live();
                 let line = style.yellow(&format!("⏹ {}", tr(self.lang, Msg::Cancelled)));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
             AgentEvent::TurnFailed { error } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
+                self.end_live();
                 let line = style.red(&format!("{}: {error}", tr(self.lang, Msg::ErrorPrefix)));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
-            AgentEvent::TurnFinished { .. } => self.flush_answer(&mut inner),
-            AgentEvent::RequestStarted { .. } | AgentEvent::Usage { .. } => {}
+            AgentEvent::TurnFinished { .. } => {
+                self.flush_answer();
+                self.end_live();
+            }
         }
+    }
+}
+
+impl EventSink for TerminalSink {
+    fn emit(&self, event: AgentEvent) {
+        let mut inner = self.lock();
+        inner.emit(event);
+        inner.draw_live();
+        inner.flush();
+    }
+
+    fn wants_tool_output(&self) -> bool {
+        let inner = self.lock();
+        inner.live.is_some() || inner.expandable.is_some()
     }
 }
 
@@ -225,6 +583,146 @@ mod tests {
             newline: "\r\n",
             ..Surface::plain(60)
         }
+    }
+
+    fn output(out: &Shared) -> String {
+        let bytes = out.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    fn live_sink() -> (TerminalSink, Shared, LastExpandable) {
+        let out = Shared::default();
+        let last = LastExpandable::default();
+        let sink = TerminalSink::new(raw_surface(), Lang::En, Box::new(out.clone()))
+            .with_expandable(last.clone())
+            .with_live_state();
+        (sink, out, last)
+    }
+
+    /// What a terminal shows after `text`: clearing a row removes it, moving up goes back one row.
+    fn screen(text: &str) -> Vec<String> {
+        let mut rows = vec![String::new()];
+        let mut rest = text;
+        while !rest.is_empty() {
+            if let Some(r) = rest.strip_prefix(CLEAR_ROW) {
+                rows.last_mut().map(String::clear);
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("\x1b[1A\x1b[2K") {
+                rows.pop();
+                rows.last_mut().map(String::clear);
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("\r\n") {
+                rows.push(String::new());
+                rest = r;
+            } else {
+                let ch = rest.chars().next().unwrap_or(' ');
+                rows.last_mut().map(|row| row.push(ch));
+                rest = &rest[ch.len_utf8()..];
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn the_working_line_is_cleared_before_every_write_and_gone_at_the_end() {
+        let (sink, out, _) = live_sink();
+        sink.emit(AgentEvent::RequestStarted { iteration: 1 });
+        let shown = screen(&output(&out));
+        assert!(shown[0].contains("waiting for the model"), "{shown:?}");
+        sink.emit(AgentEvent::Notice {
+            message: "hello".into(),
+        });
+        let shown = screen(&output(&out));
+        assert_eq!(shown[0], "! hello");
+        assert!(shown[1].contains("waiting for the model"), "{shown:?}");
+        sink.emit(AgentEvent::TurnFinished {
+            text: String::new(),
+        });
+        sink.finish();
+        assert_eq!(screen(&output(&out)), vec!["! hello", ""]);
+    }
+
+    #[test]
+    fn a_running_command_shows_its_last_three_output_lines_live() {
+        let (sink, out, _) = live_sink();
+        sink.emit(AgentEvent::ToolCallStarted {
+            id: "c1".into(),
+            name: "execute_command".into(),
+            arguments: r#"{"command":"seq 5"}"#.into(),
+        });
+        for i in 1..=5 {
+            sink.emit(AgentEvent::ToolOutput {
+                id: "c1".into(),
+                line: i.to_string(),
+            });
+        }
+        sink.tick();
+        let shown = screen(&output(&out));
+        assert_eq!(shown[0], "● execute_command seq 5");
+        assert!(shown[1].contains("running seq 5"), "{shown:?}");
+        assert_eq!(&shown[2..], ["  │ 3", "  │ 4", "  │ 5"]);
+    }
+
+    #[test]
+    fn a_command_result_previews_its_output_and_keeps_it_for_expansion() {
+        let (sink, out, last) = live_sink();
+        let text: String = (1..=5).map(|i| format!("{i}\n")).collect();
+        sink.emit(AgentEvent::ToolCallStarted {
+            id: "c1".into(),
+            name: "execute_command".into(),
+            arguments: r#"{"command":"seq 5"}"#.into(),
+        });
+        sink.emit(AgentEvent::ToolCallOutput {
+            id: "c1".into(),
+            text: text.clone(),
+        });
+        sink.emit(AgentEvent::ToolCallFinished {
+            id: "c1".into(),
+            name: "execute_command".into(),
+            status: ToolStatus::Ok,
+            detail: String::new(),
+            duration_ms: 12,
+            output_chars: 10,
+            diff: None,
+        });
+        sink.emit(AgentEvent::TurnFinished {
+            text: String::new(),
+        });
+        sink.finish();
+        assert_eq!(
+            screen(&output(&out)),
+            vec![
+                "● execute_command seq 5",
+                "  ⎿ execute_command ok · 12 ms · 10 chars",
+                "    1",
+                "    2",
+                "    3",
+                "    … 2 more lines (ctrl+o to expand)",
+                ""
+            ]
+        );
+        assert_eq!(
+            last.get(),
+            Some(Expandable {
+                title: "● execute_command seq 5".into(),
+                text
+            })
+        );
+    }
+
+    #[test]
+    fn the_answer_grows_word_by_word_on_a_terminal() {
+        let (sink, out, _) = live_sink();
+        sink.emit(AgentEvent::TextDelta {
+            text: "Hello wor".into(),
+        });
+        assert_eq!(screen(&output(&out)), vec!["Hello"]);
+        sink.emit(AgentEvent::TextDelta {
+            text: "ld and".into(),
+        });
+        assert_eq!(screen(&output(&out)), vec!["Hello world"]);
+        sink.finish();
+        assert_eq!(screen(&output(&out)), vec!["Hello world and", "", ""]);
     }
 
     fn run(events: Vec<AgentEvent>) -> String {

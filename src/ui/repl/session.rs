@@ -1,6 +1,6 @@
 //! The state of one interactive session: the agent, the configuration it came from, and running totals.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
@@ -17,7 +17,8 @@ use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::cancel::{EscWatcher, KeyboardControl};
 use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
-use crate::ui::render::{StatusInfo, Surface, TerminalSink, status_line};
+use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
+use crate::ui::repl::live_approver::{LiveAwareApprover, LiveSlot};
 
 /// Everything slash commands and turns work on.
 pub struct Session {
@@ -43,6 +44,10 @@ pub struct Session {
     keyboard: Arc<KeyboardControl>,
     /// The first turn waits for MCP servers still starting.
     mcp_waited: bool,
+    /// The last tool result, reason or diagnostics block, for Ctrl+O.
+    expandable: LastExpandable,
+    /// The running turn's working line, cleared by the approval prompt.
+    live: LiveSlot,
 }
 
 impl Session {
@@ -59,7 +64,11 @@ impl Session {
             .build()
             .map_err(SessionError::Runtime)?;
         let keyboard = Arc::new(KeyboardControl::default());
-        let approver = Arc::new(TerminalApprover::new(Arc::clone(&keyboard)));
+        let live = LiveSlot::default();
+        let approver = Arc::new(LiveAwareApprover {
+            inner: TerminalApprover::new(Arc::clone(&keyboard)),
+            live: Arc::clone(&live),
+        });
         let approval = crate::app::build_approval_hook(&config, approver)?;
         let (agent, services) = {
             let _inside = runtime.enter();
@@ -88,12 +97,19 @@ impl Session {
             no_color,
             keyboard,
             mcp_waited: false,
+            expandable: LastExpandable::default(),
+            live,
         })
     }
 
     /// How output looks right now (the terminal may have been resized).
     pub fn surface(&self) -> Surface {
         Surface::detect(self.no_color)
+    }
+
+    /// The last expandable block (Ctrl+O shows it).
+    pub fn expandable(&self) -> LastExpandable {
+        self.expandable.clone()
     }
 
     /// The message `msg` in the session's language.
@@ -187,7 +203,13 @@ impl Session {
     fn run_expanded_task(&mut self, submitted: &str, prompt: &str) -> TurnReport {
         let started = Instant::now();
         let surface = self.surface();
-        let sink = TerminalSink::stdout(surface, self.lang);
+        let mut sink =
+            TerminalSink::stdout(surface, self.lang).with_expandable(self.expandable.clone());
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            // The working line is for people: never in a pipe or a log.
+            sink = sink.with_live_line();
+        }
+        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = Some(sink.live_handle());
         let cancel = CancellationToken::new();
         let watcher = EscWatcher::start(cancel.clone(), Arc::clone(&self.keyboard));
         let agent = &mut self.agent;
@@ -205,6 +227,7 @@ impl Session {
             report
         });
         sink.finish();
+        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         watcher.stop();
         self.turns += 1;
         self.requests += report.requests;
@@ -225,7 +248,7 @@ impl Session {
             elapsed: started.elapsed(),
             mode: Some(crate::ui::commands::mode_name(self.approval.mode())),
         };
-        self.say(&status_line(&info, surface.style));
+        self.say(&status_line_in(&info, surface.style, self.lang));
         report
     }
 }
