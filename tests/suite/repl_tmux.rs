@@ -217,6 +217,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 mod commands;
 mod input;
 mod memory_cmds;
+mod output;
 mod safety_cmds;
 mod services_cmds;
 

@@ -199,45 +199,33 @@ fn is_setext_underline(t: &str) -> bool {
     !t.is_empty() && (t.chars().all(|c| c == '=') || t.chars().all(|c| c == '-'))
 }
 
-/// Bytes of `text` up to the last whitespace after which no inline span (emphasis, strong, strike, code, link)
-/// is open, so the words before it render as they will in the end.
-fn safe_word_end(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let mut safe = 0;
-    let mut code_ticks = 0usize;
-    let mut stars = 0usize;
-    let mut unders = 0usize;
-    let mut tildes = 0usize;
-    let mut brackets = 0usize;
-    let mut in_url = false;
-    let mut i = 0;
-    while i < bytes.len() {
+/// Inline spans open at a point of the text.
+#[derive(Default)]
+struct OpenSpans {
+    code_ticks: usize,
+    /// Delimiter runs seen; an odd count means a span is open.
+    stars: usize,
+    unders: usize,
+    tildes: usize,
+    brackets: usize,
+    in_url: bool,
+}
+
+impl OpenSpans {
+    fn balanced(&self) -> bool {
+        self.code_ticks == 0
+            && self.stars.is_multiple_of(2)
+            && self.unders.is_multiple_of(2)
+            && self.tildes.is_multiple_of(2)
+            && self.brackets == 0
+            && !self.in_url
+    }
+
+    /// Notes the delimiter run of `run` bytes `b` at `i` (outside code).
+    fn delimiter(&mut self, bytes: &[u8], i: usize, run: usize) {
         let b = bytes[i];
-        if b >= 0x80 {
-            // A wide (CJK) character may end a line on either side, like a space.
-            let ch = text[i..].chars().next().unwrap_or(' ');
-            i += ch.len_utf8();
-            let balanced = code_ticks == 0
-                && stars % 2 == 0
-                && unders % 2 == 0
-                && tildes % 2 == 0
-                && brackets == 0
-                && !in_url;
-            if balanced && ch.width().unwrap_or(0) > 1 {
-                safe = i;
-            }
-            continue;
-        }
-        let run = bytes[i..].iter().take_while(|c| **c == b).count();
-        if code_ticks > 0 {
-            if b == b'`' && run == code_ticks {
-                code_ticks = 0;
-            }
-            i += run;
-            continue;
-        }
         match b {
-            b'`' => code_ticks = run,
+            b'`' => self.code_ticks = run,
             b'*' | b'_' => {
                 let before = i.checked_sub(1).map(|j| bytes[j]);
                 let after = bytes.get(i + run).copied();
@@ -247,47 +235,68 @@ fn safe_word_end(text: &str) -> usize {
                     || (b == b'_'
                         && before.is_some_and(|c| c.is_ascii_alphanumeric())
                         && after.is_some_and(|c| c.is_ascii_alphanumeric()));
-                if !literal {
-                    // Each run opens or closes a span.
-                    if b == b'*' {
-                        stars += 1;
-                    } else {
-                        unders += 1;
-                    }
+                // Each run opens or closes a span.
+                match (literal, b) {
+                    (true, _) => {}
+                    (false, b'*') => self.stars += 1,
+                    (false, _) => self.unders += 1,
                 }
             }
-            b'~' if run == 2 => tildes += 1,
-            b'[' => brackets += run,
+            b'~' if run == 2 => self.tildes += 1,
+            b'[' => self.brackets += run,
             b']' => {
-                brackets = brackets.saturating_sub(run);
+                self.brackets = self.brackets.saturating_sub(run);
                 if bytes.get(i + run) == Some(&b'(') {
-                    in_url = true;
+                    self.in_url = true;
                 }
             }
-            b')' if in_url => in_url = false,
-            b'\\' => {
-                // An escaped character is literal.
-                i += 2;
-                continue;
+            b')' if self.in_url => self.in_url = false,
+            b'\n' => {
+                // A stray bracket holds back only its own line.
+                self.brackets = 0;
+                self.in_url = false;
             }
             _ => {}
         }
+    }
+}
+
+/// Bytes of `text` up to the last whitespace (or wide character) after which no inline span (emphasis, strong,
+/// strike, code, link) is open, so the words before it render as they will in the end.
+fn safe_word_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut safe = 0;
+    let mut spans = OpenSpans::default();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b >= 0x80 {
+            // A wide (CJK) character may end a line on either side, like a space.
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            i += ch.len_utf8();
+            if spans.balanced() && ch.width().unwrap_or(0) > 1 {
+                safe = i;
+            }
+            continue;
+        }
+        if b == b'\\' && spans.code_ticks == 0 {
+            // An escaped character is literal.
+            i += 1 + text[i + 1..].chars().next().map_or(0, char::len_utf8);
+            continue;
+        }
+        let run = bytes[i..].iter().take_while(|c| **c == b).count();
+        if spans.code_ticks > 0 {
+            if b == b'`' && run == spans.code_ticks {
+                spans.code_ticks = 0;
+            }
+            i += run;
+            continue;
+        }
         let space = b == b' ' || b == b'\n' || b == b'\t';
-        if space
-            && code_ticks == 0
-            && stars % 2 == 0
-            && unders % 2 == 0
-            && tildes % 2 == 0
-            && brackets == 0
-            && !in_url
-        {
+        if space && spans.balanced() {
             safe = i + run;
         }
-        if b == b'\n' {
-            // A stray bracket holds back only its own line.
-            brackets = 0;
-            in_url = false;
-        }
+        spans.delimiter(bytes, i, run);
         i += run;
     }
     safe

@@ -605,18 +605,24 @@ mod tests {
         let mut rest = text;
         while !rest.is_empty() {
             if let Some(r) = rest.strip_prefix(CLEAR_ROW) {
-                rows.last_mut().map(String::clear);
+                if let Some(row) = rows.last_mut() {
+                    row.clear();
+                }
                 rest = r;
             } else if let Some(r) = rest.strip_prefix("\x1b[1A\x1b[2K") {
                 rows.pop();
-                rows.last_mut().map(String::clear);
+                if let Some(row) = rows.last_mut() {
+                    row.clear();
+                }
                 rest = r;
             } else if let Some(r) = rest.strip_prefix("\r\n") {
                 rows.push(String::new());
                 rest = r;
             } else {
                 let ch = rest.chars().next().unwrap_or(' ');
-                rows.last_mut().map(|row| row.push(ch));
+                if let Some(row) = rows.last_mut() {
+                    row.push(ch);
+                }
                 rest = &rest[ch.len_utf8()..];
             }
         }
