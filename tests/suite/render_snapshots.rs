@@ -1,8 +1,14 @@
 //! What the REPL prints, as snapshots: Markdown (whole and streamed at awkward splits), tool lines, diffs.
 
-use paicli::agent::ToolStatus;
+use std::time::Duration;
+
+use paicli::agent::{DiagnosticsFile, ToolStatus};
+use paicli::llm::Usage;
+use paicli::ui::i18n::Lang;
 use paicli::ui::render::{
-    MarkdownStream, Style, render_diff, render_markdown, tool_finished_line, tool_started_line,
+    MarkdownStream, Phase, StatusInfo, Style, ToolResultView, WorkingLine, diagnostics_line,
+    render_diff, render_markdown, status_line_in, tool_finished_line, tool_result_lines,
+    tool_started_line,
 };
 
 const DOC: &str = "\
@@ -206,4 +212,114 @@ fn diff_view() {
     let folded = render_diff(&format!("@@ -0,0 +1,60 @@\n{long}"), Style::new(false));
     assert_eq!(folded.len(), 41);
     assert_eq!(folded[40], "    … 21 more lines");
+}
+
+/// The REPL's result lines, the diagnostics line, the working line and the status line in `lang`.
+fn live_lines(lang: Lang) -> String {
+    let s = Style::new(false);
+    let width = 64;
+    let output = (1..=8)
+        .map(|i| format!("test case {i} ... ok\n"))
+        .collect::<String>();
+    let views = [
+        ToolResultView {
+            name: "execute_command",
+            status: ToolStatus::Ok,
+            detail: "",
+            duration_ms: 1530,
+            output_chars: output.len(),
+            output: Some(&output),
+        },
+        ToolResultView {
+            name: "execute_command",
+            status: ToolStatus::Failed,
+            detail: "command exited with code 101\nerror[E0425]: cannot find value `x` in this scope\n  --> src/main.rs:2:5",
+            duration_ms: 15_300,
+            output_chars: 0,
+            output: None,
+        },
+        ToolResultView {
+            name: "write_file",
+            status: ToolStatus::Denied,
+            detail: "PATH_OUT_OF_BOUNDS: the path /etc/hosts is outside the project root, so the file tools may \
+                     not touch it; ask the user to copy it into the project first if it is really needed",
+            duration_ms: 0,
+            output_chars: 0,
+            output: None,
+        },
+        ToolResultView {
+            name: "execute_command",
+            status: ToolStatus::Cancelled,
+            detail: "aborted by user",
+            duration_ms: 410,
+            output_chars: 0,
+            output: None,
+        },
+    ];
+    let mut lines = Vec::new();
+    for view in &views {
+        lines.extend(tool_result_lines(view, lang, s, width));
+    }
+    let files = [
+        DiagnosticsFile {
+            path: "src/Hello.java".into(),
+            problems: 2,
+        },
+        DiagnosticsFile {
+            path: "src/Util.java".into(),
+            problems: 1,
+        },
+    ];
+    lines.push(diagnostics_line(&files, lang, s, width));
+    let mut working = WorkingLine {
+        tokens: 1234,
+        input_preview: Some(("fix the tests next".into(), 1)),
+        ..WorkingLine::default()
+    };
+    lines.extend(working.render(Duration::from_millis(2300), width, s, lang));
+    working.set_phase(Phase::Running {
+        id: "c1".into(),
+        label: "cargo test".into(),
+    });
+    for i in 1..=4 {
+        working.push_output("c1", &format!("test case {i} ... ok"));
+    }
+    lines.extend(working.render(Duration::from_millis(12_900), width, s, lang));
+    let info = StatusInfo {
+        model: "deepseek-chat".into(),
+        context: Some((3_000, 128_000)),
+        turn: Usage {
+            prompt_tokens: 1_200,
+            completion_tokens: 80,
+            ..Usage::default()
+        },
+        session: Usage {
+            prompt_tokens: 5_400,
+            completion_tokens: 300,
+            cached_tokens: 1_000,
+            ..Usage::default()
+        },
+        price: None,
+        elapsed: Duration::from_millis(2_400),
+        mode: Some("auto"),
+    };
+    lines.push(status_line_in(&info, s, lang));
+    lines.join("\n")
+}
+
+#[test]
+fn tool_lines_working_line_and_status_line_in_english() {
+    insta::assert_snapshot!(live_lines(Lang::En));
+}
+
+#[test]
+fn tool_lines_working_line_and_status_line_in_chinese() {
+    let zh = live_lines(Lang::Zh);
+    for line in zh.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 64 || line.contains("deepseek"),
+            "{line}"
+        );
+    }
+    insta::assert_snapshot!(zh);
 }

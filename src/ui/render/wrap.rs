@@ -101,13 +101,17 @@ pub fn wrap_plain(text: &str, width: usize, indent: usize) -> Vec<String> {
 }
 
 /// Cuts `text` to at most `columns` columns at a word boundary (or between wide characters), ending with `…`.
+/// Leading spaces are kept.
 pub fn fold_words(text: &str, columns: usize) -> String {
     if visible_width(text) <= columns {
         return text.to_string();
     }
-    let lines = wrap_plain(text, columns.saturating_sub(1).max(8), 0);
+    let body = text.trim_start_matches(' ');
+    let indent = &text[..text.len() - body.len()];
+    let room = columns.saturating_sub(indent.len() + 1).max(8);
+    let lines = wrap_plain(body, room, 0);
     let first = lines.first().map_or("", String::as_str).trim_end();
-    format!("{first}…")
+    format!("{indent}{first}…")
 }
 
 #[cfg(test)]
@@ -141,5 +145,6 @@ mod tests {
             "the command guard…"
         );
         assert_eq!(fold_words("short", 20), "short");
+        assert_eq!(fold_words("    indented words here", 16), "    indented…");
     }
 }
