@@ -30,8 +30,8 @@ struct Live {
     line: WorkingLine,
     /// Rows drawn on screen now (0 = not drawn).
     rows: usize,
-    /// Not drawn: an approval prompt owns the screen.
-    suspended: bool,
+    /// Not drawn: an approval prompt owns the screen; the phase to go back to after it.
+    suspended: Option<Phase>,
     /// False once the turn ended.
     active: bool,
     started: Instant,
@@ -86,9 +86,11 @@ impl LiveHandle {
     pub fn suspend(&self) {
         let mut inner = lock(&self.0);
         inner.clear_live();
-        if let Some(live) = &mut inner.live {
-            live.suspended = true;
-            live.line.phase = Phase::WaitingApproval;
+        if let Some(live) = &mut inner.live
+            && live.suspended.is_none()
+        {
+            let before = std::mem::replace(&mut live.line.phase, Phase::WaitingApproval);
+            live.suspended = Some(before);
         }
         inner.flush();
     }
@@ -96,9 +98,10 @@ impl LiveHandle {
     /// Shows the working line again after the prompt.
     pub fn resume(&self) {
         let mut inner = lock(&self.0);
-        if let Some(live) = &mut inner.live {
-            live.suspended = false;
-            live.line.phase = Phase::Working;
+        if let Some(live) = &mut inner.live
+            && let Some(before) = live.suspended.take()
+        {
+            live.line.phase = before;
         }
         inner.draw_live();
         inner.flush();
@@ -170,7 +173,7 @@ impl TerminalSink {
             inner.live = Some(Live {
                 line: WorkingLine::default(),
                 rows: 0,
-                suspended: false,
+                suspended: None,
                 active: true,
                 started: Instant::now(),
                 reported_tokens: 0,
@@ -366,7 +369,7 @@ impl Inner {
         let (style, lang) = (self.surface.style, self.lang);
         let at_line_start = !self.mid_line && self.shown_partial.is_empty();
         let Some(live) = &mut self.live else { return };
-        if !live.active || live.suspended || live.rows > 0 || !at_line_start {
+        if !live.active || live.suspended.is_some() || live.rows > 0 || !at_line_start {
             return;
         }
         live.line.tokens = live.reported_tokens + (live.streamed_chars / 4) as u64;
@@ -714,6 +717,26 @@ mod tests {
                 text
             })
         );
+    }
+
+    #[test]
+    fn an_approval_prompt_suspends_the_working_line_and_the_phase_comes_back() {
+        let (sink, out, _) = live_sink();
+        sink.emit(AgentEvent::ToolCallStarted {
+            id: "c1".into(),
+            name: "execute_command".into(),
+            arguments: r#"{"command":"make"}"#.into(),
+        });
+        let live = sink.live_handle();
+        live.suspend();
+        sink.tick();
+        assert_eq!(screen(&output(&out)), vec!["● execute_command make", ""]);
+        live.resume();
+        let shown = screen(&output(&out));
+        assert!(shown[1].contains("running make"), "{shown:?}");
+        live.set_input_preview(Some(("next task", 1)));
+        let shown = screen(&output(&out));
+        assert_eq!(shown[2], "  › next task · 1 queued");
     }
 
     #[test]

@@ -112,6 +112,11 @@ impl Session {
         self.expandable.clone()
     }
 
+    /// The running turn's working line (empty between turns): for type-ahead to show what is queued.
+    pub fn live_slot(&self) -> LiveSlot {
+        Arc::clone(&self.live)
+    }
+
     /// The message `msg` in the session's language.
     pub fn tr(&self, msg: Msg) -> &'static str {
         tr(self.lang, msg)

@@ -158,3 +158,27 @@ fn print_mode_output_has_no_working_line() {
         assert!(!text.contains("\x1b[2K"), "{text:?}");
     }
 }
+
+#[test]
+fn the_working_line_is_cleared_before_an_approval_prompt_and_returns_after() {
+    let sandbox = Sandbox::new();
+    let marker = format!("paicli-approve-{:08x}", fastrand::u32(..));
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_1",
+            "execute_command",
+            json!({ "command": format!("sleep 1.5; echo {marker} > ran.txt") }),
+        )]),
+        Reply::text("Approved and done."),
+    ]);
+    let t = sandbox.start_with(&server, &[("PAICLI_APPROVAL", "ask")]);
+    t.submit("write the file");
+    let prompt = t.wait_for("Approve?");
+    assert!(!prompt.contains("esc to stop"), "{prompt}");
+    t.keys(&["y", "Enter"]);
+    let running = t.wait_for("running sleep 1.5");
+    assert!(running.contains("esc to stop"), "{running}");
+    let done = t.wait_prompt(2, terminal::DEADLINE);
+    assert!(done.contains("Approved and done."), "{done}");
+    assert!(!done.contains("esc to stop"), "{done}");
+}
