@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
 use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
+use super::wrap::visible_width;
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::tools::shell::EXECUTE_COMMAND;
@@ -24,6 +25,8 @@ use crate::ui::i18n::{Lang, Msg, tr};
 const TICK: Duration = Duration::from_millis(100);
 /// Clears the cursor's row.
 const CLEAR_ROW: &str = "\r\x1b[2K";
+/// Erases from the cursor to the end of the screen.
+const ERASE_BELOW: &str = "\x1b[J";
 
 /// The working line while a turn runs (terminals only).
 struct Live {
@@ -349,33 +352,41 @@ impl Inner {
         }
     }
 
-    /// Removes the working line from the screen (the cursor ends where the transcript continues).
+    /// Removes the working line: it lies from the cursor (where the transcript continues) to the end of the
+    /// screen, so erasing that range removes it whole.
     fn clear_live(&mut self) {
         let Some(live) = &mut self.live else { return };
         if live.rows == 0 {
             return;
         }
-        let mut text = String::from(CLEAR_ROW);
-        for _ in 1..live.rows {
-            text.push_str("\x1b[1A\x1b[2K");
-        }
         live.rows = 0;
-        let _ = self.out.write_all(text.as_bytes());
+        let _ = self.out.write_all(ERASE_BELOW.as_bytes());
     }
 
-    /// Draws the working line when the transcript's cursor is at the start of a line.
+    /// Draws the working line under the transcript and puts the cursor back where the transcript continues: at
+    /// the start of the line, or at the end of the answer's growing line. Not while a reasoning line is open
+    /// (the terminal may have wrapped it, so its column is unknown).
     fn draw_live(&mut self) {
         let width = self.width();
         let (style, lang) = (self.surface.style, self.lang);
-        let at_line_start = !self.mid_line && self.shown_partial.is_empty();
+        let column = (!self.mid_line).then(|| visible_width(&self.shown_partial));
         let Some(live) = &mut self.live else { return };
-        if !live.active || live.suspended.is_some() || live.rows > 0 || !at_line_start {
+        let Some(column) = column else { return };
+        if !live.active || live.suspended.is_some() || live.rows > 0 || column >= width {
             return;
         }
         live.line.tokens = live.reported_tokens + (live.streamed_chars / 4) as u64;
         let rows = live.line.render(live.started.elapsed(), width, style, lang);
         live.rows = rows.len();
-        let text = rows.join("\r\n");
+        let body = rows.join("\r\n");
+        let text = if column == 0 {
+            match rows.len() {
+                1 => format!("{body}\r"),
+                n => format!("{body}\x1b[{}A\r", n - 1),
+            }
+        } else {
+            format!("\r\n{body}\x1b[{}A\x1b[{}G", rows.len(), column + 1)
+        };
         let _ = self.out.write_all(text.as_bytes());
     }
 
@@ -602,34 +613,61 @@ mod tests {
         (sink, out, last)
     }
 
-    /// What a terminal shows after `text`: clearing a row removes it, moving up goes back one row.
+    /// What a terminal shows after `text`: a small emulator of the sequences the sink writes (one cell per char).
     fn screen(text: &str) -> Vec<String> {
-        let mut rows = vec![String::new()];
-        let mut rest = text;
-        while !rest.is_empty() {
-            if let Some(r) = rest.strip_prefix(CLEAR_ROW) {
-                if let Some(row) = rows.last_mut() {
-                    row.clear();
+        let mut rows: Vec<Vec<char>> = vec![Vec::new()];
+        let (mut r, mut c) = (0usize, 0usize);
+        let mut chars = text.chars().peekable();
+        while let Some(ch) = chars.next() {
+            match ch {
+                '\r' => c = 0,
+                '\n' => {
+                    r += 1;
+                    if rows.len() <= r {
+                        rows.push(Vec::new());
+                    }
                 }
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix("\x1b[1A\x1b[2K") {
-                rows.pop();
-                if let Some(row) = rows.last_mut() {
-                    row.clear();
+                '\x1b' => {
+                    chars.next(); // '['
+                    let mut n = String::new();
+                    let mut end = ' ';
+                    for d in chars.by_ref() {
+                        if d.is_ascii_digit() {
+                            n.push(d);
+                        } else {
+                            end = d;
+                            break;
+                        }
+                    }
+                    let n: usize = n.parse().unwrap_or(0);
+                    match end {
+                        'A' => r = r.saturating_sub(n.max(1)),
+                        'G' => c = n.saturating_sub(1),
+                        'K' => rows[r].clear(),
+                        'J' => {
+                            rows[r].truncate(c);
+                            rows.truncate(r + 1);
+                        }
+                        _ => {}
+                    }
                 }
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix("\r\n") {
-                rows.push(String::new());
-                rest = r;
-            } else {
-                let ch = rest.chars().next().unwrap_or(' ');
-                if let Some(row) = rows.last_mut() {
-                    row.push(ch);
+                _ => {
+                    let row = &mut rows[r];
+                    while row.len() < c {
+                        row.push(' ');
+                    }
+                    if c < row.len() {
+                        row[c] = ch;
+                    } else {
+                        row.push(ch);
+                    }
+                    c += 1;
                 }
-                rest = &rest[ch.len_utf8()..];
             }
         }
-        rows
+        rows.into_iter()
+            .map(|row| row.into_iter().collect())
+            .collect()
     }
 
     #[test]
@@ -740,16 +778,24 @@ mod tests {
     }
 
     #[test]
-    fn the_answer_grows_word_by_word_on_a_terminal() {
+    fn the_answer_grows_word_by_word_on_a_terminal_with_the_working_line_under_it() {
         let (sink, out, _) = live_sink();
         sink.emit(AgentEvent::TextDelta {
             text: "Hello wor".into(),
         });
-        assert_eq!(screen(&output(&out)), vec!["Hello"]);
+        let shown = screen(&output(&out));
+        assert_eq!(shown[0], "Hello");
+        assert!(shown[1].contains("writing the answer"), "{shown:?}");
         sink.emit(AgentEvent::TextDelta {
             text: "ld and".into(),
         });
-        assert_eq!(screen(&output(&out)), vec!["Hello world"]);
+        let shown = screen(&output(&out));
+        assert_eq!(
+            shown[0], "Hello world",
+            "the line grows in place: {shown:?}"
+        );
+        assert!(shown[1].contains("writing the answer"), "{shown:?}");
+        assert_eq!(shown.len(), 2, "{shown:?}");
         sink.finish();
         assert_eq!(screen(&output(&out)), vec!["Hello world and", "", ""]);
     }

@@ -184,7 +184,7 @@ fn format_duration_ms(ms: u64) -> String {
 /// The arguments a reader needs to recognise the call: the path, command, pattern or URL; otherwise compact JSON.
 pub(super) fn key_args(name: &str, arguments: &str) -> String {
     let Ok(Value::Object(args)) = serde_json::from_str::<Value>(arguments) else {
-        return truncate(&one_line(arguments), ARGS_COLUMNS);
+        return fold_words(&one_line(arguments), ARGS_COLUMNS);
     };
     let get = |k: &str| args.get(k).and_then(Value::as_str);
     let summary = match name {
@@ -205,7 +205,7 @@ pub(super) fn key_args(name: &str, arguments: &str) -> String {
             Value::Object(args.clone()).to_string()
         }
     });
-    truncate(&one_line(&summary), ARGS_COLUMNS)
+    fold_words(&one_line(&summary), ARGS_COLUMNS)
 }
 
 fn one_line(text: &str) -> String {
