@@ -114,6 +114,8 @@ pub enum Msg {
     StatusOut,
     StatusCached,
     Seconds,
+    DiagnosticsTitle,
+    PartialCompletion,
 }
 
 /// The text of `msg` in `lang`.
@@ -296,6 +298,10 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, StatusCached) => "缓存",
         (Lang::En, Seconds) => "s",
         (Lang::Zh, Seconds) => "秒",
+        (Lang::En, DiagnosticsTitle) => "diagnostics shown to the model",
+        (Lang::Zh, DiagnosticsTitle) => "已告知模型的诊断",
+        (Lang::En, PartialCompletion) => "partial completion",
+        (Lang::Zh, PartialCompletion) => "部分完成",
     }
 }
 

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
 use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
-use super::wrap::visible_width;
+use super::wrap::{StreamWrap, visible_width};
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::tools::shell::EXECUTE_COMMAND;
@@ -48,12 +48,15 @@ struct Inner {
     surface: Surface,
     lang: Lang,
     markdown: MarkdownStream,
-    /// Reasoning is being streamed (its heading is printed).
+    /// Reasoning is being streamed (its heading is printed), word-wrapped.
     reasoning: bool,
+    reasoning_wrap: StreamWrap,
     /// The cursor is not at the start of a line.
     mid_line: bool,
     /// Show the answer's growing last line in place (terminals only).
     partial_lines: bool,
+    /// Ask the terminal for its width at each use (it may be resized while a turn runs).
+    track_resize: bool,
     /// That line as it is on screen now.
     shown_partial: String,
     live: Option<Live>,
@@ -130,8 +133,10 @@ impl TerminalSink {
                 lang,
                 markdown: MarkdownStream::new(surface.width, surface.style),
                 reasoning: false,
+                reasoning_wrap: StreamWrap::default(),
                 mid_line: false,
                 partial_lines: false,
+                track_resize: false,
                 shown_partial: String::new(),
                 live: None,
                 outputs: HashMap::new(),
@@ -157,6 +162,7 @@ impl TerminalSink {
     /// (animated by a ticker thread until [`TerminalSink::finish`]).
     pub fn with_live_line(self) -> Self {
         let sink = self.with_live_state();
+        lock(&sink.inner).track_resize = true;
         let (stop, ticks) = mpsc::channel();
         let inner = Arc::clone(&sink.inner);
         let thread = std::thread::spawn(move || {
@@ -271,9 +277,23 @@ impl Inner {
 
     fn end_reasoning(&mut self) {
         if self.reasoning {
+            let width = self.width();
+            let rest = self.reasoning_wrap.finish(width);
+            self.write_reasoning(&rest);
             self.end_line();
             self.reasoning = false;
+            self.reasoning_wrap = StreamWrap::default();
         }
+    }
+
+    fn write_reasoning(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let body = text.replace('\n', self.surface.newline);
+        let dimmed = self.surface.style.dim(&body);
+        self.write(&dimmed);
+        self.mid_line = self.reasoning_wrap.column() > 0;
     }
 
     /// Writes final answer lines, finishing the growing line already on screen, then shows the new growing line.
@@ -326,16 +346,14 @@ impl Inner {
             self.reasoning = true;
             return self.reasoning(text);
         }
-        let body = text
-            .replace("\r\n", "\n")
-            .replace('\n', self.surface.newline);
-        self.write(&style.dim(&body));
-        self.mid_line = !text.ends_with('\n');
+        let width = self.width();
+        let wrapped = self.reasoning_wrap.push(text, width);
+        self.write_reasoning(&wrapped);
     }
 
     /// Columns of the terminal now (it may have been resized), or the surface's width off a terminal.
     fn width(&self) -> usize {
-        if self.live.is_some() {
+        if self.track_resize {
             crossterm::terminal::size()
                 .map(|(w, _)| usize::from(w))
                 .ok()
@@ -364,14 +382,17 @@ impl Inner {
     }
 
     /// Draws the working line under the transcript and puts the cursor back where the transcript continues: at
-    /// the start of the line, or at the end of the answer's growing line. Not while a reasoning line is open
-    /// (the terminal may have wrapped it, so its column is unknown).
+    /// the start of the line, or at the end of the answer's growing line or the reasoning line (both wrapped
+    /// by us, so their column is known).
     fn draw_live(&mut self) {
         let width = self.width();
         let (style, lang) = (self.surface.style, self.lang);
-        let column = (!self.mid_line).then(|| visible_width(&self.shown_partial));
+        let column = if self.mid_line {
+            self.reasoning_wrap.column()
+        } else {
+            visible_width(&self.shown_partial)
+        };
         let Some(live) = &mut self.live else { return };
-        let Some(column) = column else { return };
         if !live.active || live.suspended.is_some() || live.rows > 0 || column >= width {
             return;
         }
@@ -502,7 +523,8 @@ impl Inner {
                 let width = self.width();
                 let line = diagnostics_line(&files, self.lang, style, width);
                 self.write_lines(&[line]);
-                self.remember("LSP diagnostics".to_string(), text);
+                let title = format!("⚠ {}", tr(self.lang, Msg::DiagnosticsTitle));
+                self.remember(title, text);
             }
             AgentEvent::Usage { response, .. } => {
                 if let Some(live) = &mut self.live {
@@ -532,7 +554,8 @@ impl Inner {
             AgentEvent::TurnPartial { reason, .. } => {
                 self.flush_answer();
                 self.end_live();
-                let line = style.yellow(&format!("⚠ partial completion ({reason})"));
+                let partial = tr(self.lang, Msg::PartialCompletion);
+                let line = style.yellow(&format!("⚠ {partial} ({reason})"));
                 self.write_lines(&[line]);
             }
             AgentEvent::TurnCancelled => {
@@ -755,6 +778,24 @@ mod tests {
                 text
             })
         );
+    }
+
+    #[test]
+    fn reasoning_wraps_at_words_with_the_working_line_under_it() {
+        let (sink, out, _) = live_sink();
+        sink.emit(AgentEvent::ReasoningDelta {
+            text: "first I read the files then I check which of the tests that fail and".into(),
+        });
+        let shown = screen(&output(&out));
+        assert_eq!(
+            &shown[..3],
+            [
+                "✻ Thinking…",
+                "first I read the files then I check which of the tests that",
+                "fail"
+            ]
+        );
+        assert!(shown[3].contains("thinking"), "{shown:?}");
     }
 
     #[test]

@@ -114,6 +114,81 @@ pub fn fold_words(text: &str, columns: usize) -> String {
     format!("{indent}{first}…")
 }
 
+/// Word-wraps text that arrives in pieces (reasoning): a word is written once the space after it arrives, so a
+/// line is broken before the word that would not fit.
+#[derive(Debug, Default)]
+pub struct StreamWrap {
+    col: usize,
+    word: String,
+    space: bool,
+}
+
+impl StreamWrap {
+    /// What to write for `piece` at `width` columns; `\n` ends a line.
+    pub fn push(&mut self, piece: &str, width: usize) -> String {
+        let mut out = String::new();
+        for ch in piece.chars() {
+            match ch {
+                '\n' => {
+                    self.flush_word(&mut out, width);
+                    out.push('\n');
+                    self.col = 0;
+                    self.space = false;
+                }
+                ' ' | '\t' => {
+                    self.flush_word(&mut out, width);
+                    self.space = self.col > 0;
+                }
+                '\r' => {}
+                c if c.width().unwrap_or(0) > 1 => {
+                    self.word.push(c);
+                    self.flush_word(&mut out, width);
+                }
+                c => self.word.push(c),
+            }
+        }
+        out
+    }
+
+    /// Writes the word held back (the text ended).
+    pub fn finish(&mut self, width: usize) -> String {
+        let mut out = String::new();
+        self.flush_word(&mut out, width);
+        self.space = false;
+        out
+    }
+
+    /// The cursor's column after what was written.
+    pub fn column(&self) -> usize {
+        self.col
+    }
+
+    fn flush_word(&mut self, out: &mut String, width: usize) {
+        if self.word.is_empty() {
+            return;
+        }
+        let width = width.max(10);
+        let gap = usize::from(self.space);
+        if self.col > 0 && self.col + gap + visible_width(&self.word) > width {
+            out.push('\n');
+            self.col = 0;
+        } else if gap == 1 {
+            out.push(' ');
+            self.col += 1;
+        }
+        self.space = false;
+        for ch in std::mem::take(&mut self.word).chars() {
+            let cw = ch.width().unwrap_or(0);
+            if self.col > 0 && self.col + cw > width {
+                out.push('\n');
+                self.col = 0;
+            }
+            out.push(ch);
+            self.col += cw;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +211,17 @@ mod tests {
     fn cjk_breaks_between_characters_and_long_words_break_inside() {
         assert_eq!(wrap_plain("中文中文中文", 8, 0), vec!["中文中文", "中文"]);
         assert_eq!(wrap_plain("abcdefghijkl", 8, 0), vec!["abcdefgh", "ijkl"]);
+    }
+
+    #[test]
+    fn streamed_words_wrap_before_the_word_that_does_not_fit() {
+        let mut w = StreamWrap::default();
+        let mut out = w.push("one two thr", 12);
+        assert_eq!(out, "one two");
+        out.push_str(&w.push("ee four\nfive", 12));
+        out.push_str(&w.finish(12));
+        assert_eq!(out, "one two\nthree four\nfive");
+        assert_eq!(w.column(), 4);
     }
 
     #[test]
