@@ -323,3 +323,40 @@ fn tool_lines_working_line_and_status_line_in_chinese() {
     }
     insta::assert_snapshot!(zh);
 }
+
+mod streaming_props {
+    use proptest::prelude::*;
+
+    use super::{DOC, plain, streamed};
+
+    const PROSE: &str = "Some **bold text that spans words**, `code span`, _emphasis_ and a [link](https://x.y) \
+                         in one long paragraph that wraps.\n\n- item one with enough words to wrap around\n  \
+                         continued line\n- 第二项：中文可以在任意字符之间换行，不需要空格。\n\n1. first\n2. second \
+                         with ~~struck~~ words and 2 * 3 = 6\n\n> a quote that is long enough to wrap at narrow \
+                         widths too\n\nDone.\n";
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any split of the text, at any width, prints exactly the lines of the whole render.
+        #[test]
+        fn streaming_any_split_matches_the_whole_render(
+            doc in prop::sample::select(vec![DOC, PROSE]),
+            width in 20usize..100,
+            raw_cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+        ) {
+            let chars: Vec<char> = doc.chars().collect();
+            let mut cuts: Vec<usize> = raw_cuts.iter().map(|i| i.index(chars.len())).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut pieces = Vec::new();
+            let mut start = 0;
+            for cut in cuts.into_iter().chain([chars.len()]) {
+                pieces.push(chars[start..cut].iter().collect::<String>());
+                start = cut;
+            }
+            let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+            prop_assert_eq!(streamed(&refs, width), plain(doc, width));
+        }
+    }
+}

@@ -187,13 +187,20 @@ fn the_working_line_is_cleared_before_an_approval_prompt_and_returns_after() {
 fn ctrl_o_pages_a_result_taller_than_the_screen_and_the_prompt_comes_back() {
     let sandbox = Sandbox::new();
     let server = ScriptedServer::with_replies([
-        Reply::tool_calls([("call_1", "execute_command", json!({ "command": "seq 1 300" }))]),
+        Reply::tool_calls([(
+            "call_1",
+            "execute_command",
+            json!({ "command": "seq 1 300" }),
+        )]),
         Reply::text("Counted."),
     ]);
     let t = sandbox.start_with(&server, &[("PAGER", "less -R")]);
     t.submit("count");
     let done = t.wait_prompt(2, terminal::DEADLINE);
-    assert!(done.contains("… 297 more lines (ctrl+o to expand)"), "{done}");
+    assert!(
+        done.contains("… 297 more lines (ctrl+o to expand)"),
+        "{done}"
+    );
     let line_40 = |s: &str| s.lines().any(|l| l.trim() == "40");
     assert!(!line_40(&done), "{done}");
     t.keys(&["-l", "typed"]);
