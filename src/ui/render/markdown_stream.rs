@@ -22,6 +22,8 @@ pub struct MarkdownStream {
     emitted: usize,
     /// The open block's last, still growing line.
     pending: Option<String>,
+    /// Bytes of the open block rendered last time: a delta that adds no whole word needs no new render.
+    rendered_len: usize,
 }
 
 impl MarkdownStream {
@@ -34,6 +36,7 @@ impl MarkdownStream {
             style: Some(style),
             emitted: 0,
             pending: None,
+            rendered_len: 0,
         }
     }
 
@@ -64,6 +67,7 @@ impl MarkdownStream {
             out.extend(self.render(&done).into_iter().skip(self.emitted));
             self.emitted = 0;
             self.pending = None;
+            self.rendered_len = 0;
             if let Some(w) = self.next_width.take() {
                 self.width = w;
             }
@@ -81,6 +85,7 @@ impl MarkdownStream {
         let rest = std::mem::take(&mut self.buf);
         let skip = std::mem::take(&mut self.emitted);
         self.pending = None;
+        self.rendered_len = 0;
         if let Some(w) = self.next_width.take() {
             self.width = w;
         }
@@ -105,8 +110,13 @@ impl MarkdownStream {
     fn stream_open_block(&mut self) -> Vec<String> {
         let Some((prefix, keep_last)) = streamable_prefix(&self.buf) else {
             self.pending = None;
+            self.rendered_len = 0;
             return Vec::new();
         };
+        if prefix.len() == self.rendered_len {
+            return Vec::new();
+        }
+        self.rendered_len = prefix.len();
         let mut lines = self.render(prefix);
         while lines.last().is_some_and(String::is_empty) {
             lines.pop();

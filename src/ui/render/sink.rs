@@ -35,12 +35,12 @@ struct Inner {
     /// Reasoning is being streamed (its heading is printed), word-wrapped.
     reasoning: bool,
     reasoning_wrap: StreamWrap,
-    /// The cursor is not at the start of a line.
+    /// A reasoning line is open: the cursor is not at the start of a line.
     mid_line: bool,
-    /// Show the answer's growing last line in place (terminals only).
-    partial_lines: bool,
     /// Ask the terminal for its width at each use (it may be resized while a turn runs).
     track_resize: bool,
+    /// Show the answer's growing last line in place (terminals only).
+    partial_lines: bool,
     /// That line as it is on screen now.
     shown_partial: String,
     live: Option<Live>,
