@@ -22,10 +22,10 @@ use crate::lsp::DiagnosticsSource;
 use crate::memory::MemoryStore;
 use crate::session::Conversation;
 use crate::session::tool_calls::make_ids_unique;
-use crate::tools::{Executor, ToolContext, ToolRegistry, executor};
+use crate::tools::{Executor, Progress, ToolContext, ToolRegistry, executor};
 
 pub use crate::protocol::events::CompactionStage;
-pub use crate::protocol::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use crate::protocol::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use crate::protocol::{ToolFilter, TurnHook, TurnScope};
 pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
 use compaction::Trigger;
@@ -40,6 +40,9 @@ const FINALIZE_INSTRUCTION: &str = "\
 The task was stopped before completion ({reason}). Do not call any tools. Give a best-effort partial result in \
 four parts: 1. Done: what was completed. 2. Verified: what was checked and how. 3. Not done or blocked: what \
 remains and why. 4. Next steps: what the user should do next. Never claim the task is complete.";
+
+/// Output lines of running tools waiting to be shown; more are dropped until the sink catches up.
+const PROGRESS_LINES: usize = 256;
 
 /// Context window assumed when none is configured.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
@@ -309,7 +312,7 @@ impl Agent {
             if cancel.is_cancelled() {
                 break TurnOutcome::Cancelled;
             }
-            self.inject_pending_diagnostics(&cancel).await;
+            self.inject_pending_diagnostics(events, &cancel).await;
             // MCP servers join late and may change their tools; the sorted list is rebuilt only then.
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
                 self.conversation.note_tools(&specs);
@@ -363,7 +366,17 @@ impl Agent {
                 events,
                 ledger: self.conversation.ledger().cloned(),
             };
-            let results = self.executor.run_batch(&tool_calls, &ctx, &observer).await;
+            let results = if events.wants_tool_output() {
+                let (progress, lines) = Progress::channel(PROGRESS_LINES);
+                let ctx = ToolContext {
+                    progress,
+                    ..ctx.clone()
+                };
+                let batch = self.executor.run_batch(&tool_calls, &ctx, &observer);
+                turn_sinks::forward_tool_output(batch, lines, events).await
+            } else {
+                self.executor.run_batch(&tool_calls, &ctx, &observer).await
+            };
             for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {
                     self.unchecked_files.push(path);
@@ -561,13 +574,28 @@ impl Agent {
 
     /// Shows the model what its last edits broke: queued texts plus a check of the files changed since the
     /// last request (bounded by the source's own wait, so a slow language server cannot stall the turn).
-    async fn inject_pending_diagnostics(&mut self, cancel: &CancellationToken) {
+    async fn inject_pending_diagnostics(
+        &mut self,
+        events: &dyn EventSink,
+        cancel: &CancellationToken,
+    ) {
         let files = std::mem::take(&mut self.unchecked_files);
         if let Some(source) = self.diagnostics.clone()
             && !files.is_empty()
-            && let Some(text) = source.check(&files, cancel).await
+            && let Some(report) = source.check(&files, cancel).await
         {
-            self.pending_diagnostics.push(text);
+            events.emit(AgentEvent::DiagnosticsInjected {
+                files: report
+                    .files
+                    .iter()
+                    .map(|(path, problems)| DiagnosticsFile {
+                        path: path.display().to_string(),
+                        problems: *problems,
+                    })
+                    .collect(),
+                text: report.text.clone(),
+            });
+            self.pending_diagnostics.push(report.text);
         }
         if self.pending_diagnostics.is_empty() {
             return;

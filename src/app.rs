@@ -238,6 +238,7 @@ fn build_agent_on(
         cancel: tokio_util::sync::CancellationToken::new(),
         limits: tool_limits(config),
         gates: Vec::new(),
+        progress: crate::tools::Progress::default(),
     };
     let system_prompt = prompt::build_system_prompt(&root, &config.home);
     let mut agent = Agent::new(

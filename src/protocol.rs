@@ -10,7 +10,7 @@ pub mod outcome;
 pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
-pub use events::{AgentEvent, EventLog, EventSink, ToolStatus};
+pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use gate::{CallGate, GateCall, GateVerdict};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};

@@ -7,6 +7,7 @@ pub mod executor;
 pub mod fs;
 pub mod mcp;
 pub mod memory;
+pub mod progress;
 pub mod registry;
 pub mod schema;
 pub mod search;
@@ -29,6 +30,7 @@ pub use crate::protocol::{
 };
 pub use args::Args;
 pub use executor::{Executor, ExecutorOptions, ToolCallResult, ToolObserver};
+pub use progress::Progress;
 pub use registry::ToolRegistry;
 pub use spill::{SpillRule, SpillStore};
 
@@ -73,6 +75,8 @@ pub struct ToolContext {
     pub limits: ToolLimits,
     /// Checks each call passes before it runs, in order (see [`gate`]).
     pub gates: Vec<Arc<dyn CallGate>>,
+    /// Where a running call reports its output lines (off unless a terminal shows them).
+    pub progress: Progress,
 }
 
 impl ToolContext {
@@ -85,6 +89,7 @@ impl ToolContext {
             cancel: CancellationToken::new(),
             limits,
             gates: Vec::new(),
+            progress: Progress::default(),
         }
     }
 }

@@ -7,6 +7,7 @@ mod executor;
 mod fs_tools;
 mod gates;
 mod layers;
+mod live_output;
 mod llm_client;
 mod long_tasks;
 mod lsp_diagnostics;

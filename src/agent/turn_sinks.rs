@@ -1,6 +1,9 @@
 //! Adapters that turn LLM deltas and tool progress into `AgentEvent`s.
 
+use std::future::Future;
 use std::sync::Mutex;
+
+use tokio::sync::mpsc;
 
 use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
@@ -84,6 +87,12 @@ impl ToolObserver for EventToolObserver<'_> {
         if let Some(ledger) = &self.ledger {
             ledger.record_result(&call.id, &result.content);
         }
+        if self.events.wants_tool_output() {
+            self.events.emit(AgentEvent::ToolCallOutput {
+                id: call.id.clone(),
+                text: bounded(&expandable_text(&result.outcome)),
+            });
+        }
         let (detail, output_chars, diff) = match &result.outcome {
             ToolOutcome::Ok(out) => (
                 String::new(),
@@ -105,5 +114,41 @@ impl ToolObserver for EventToolObserver<'_> {
             output_chars,
             diff,
         });
+    }
+}
+
+/// Most chars of a result kept for expansion in the terminal.
+const EXPANDABLE_CHARS: usize = 200_000;
+
+/// What a person expands after a call: the output, the reason, or the partial output.
+fn expandable_text(outcome: &ToolOutcome) -> String {
+    match outcome {
+        ToolOutcome::Ok(out) => out.text.clone(),
+        ToolOutcome::Denied { code, reason } => format!("{code}: {reason}"),
+        ToolOutcome::Failed { reason } => reason.clone(),
+        ToolOutcome::Cancelled { partial } => partial.clone(),
+    }
+}
+
+fn bounded(text: &str) -> String {
+    match text.char_indices().nth(EXPANDABLE_CHARS) {
+        Some((cut, _)) => format!("{}\n… (cut at {EXPANDABLE_CHARS} chars)", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// Runs `batch` while turning the output lines its tools report into `ToolOutput` events.
+pub(super) async fn forward_tool_output<T>(
+    batch: impl Future<Output = T>,
+    mut lines: mpsc::Receiver<(String, String)>,
+    events: &dyn EventSink,
+) -> T {
+    tokio::pin!(batch);
+    loop {
+        tokio::select! {
+            biased;
+            Some((id, line)) = lines.recv() => events.emit(AgentEvent::ToolOutput { id, line }),
+            done = &mut batch => return done,
+        }
     }
 }

@@ -13,13 +13,12 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::DiagnosticsSource;
 use super::diagnostic::{Diagnostic, new_problems};
 use super::language::{BUILTIN_SERVERS, Language};
-use super::report::render_problems;
 use super::server::{LspServer, ServerSpec};
 use super::status::{LspStatus, ServerState, ServerStatus};
 use super::syntax::check_syntax;
+use super::{DiagnosticsReport, DiagnosticsSource};
 use crate::config::{LspServerSection, LspSettings};
 use slot::Slot;
 
@@ -244,7 +243,11 @@ impl LspManager {
 
 #[async_trait]
 impl DiagnosticsSource for LspManager {
-    async fn check(&self, files: &[PathBuf], cancel: &CancellationToken) -> Option<String> {
+    async fn check(
+        &self,
+        files: &[PathBuf],
+        cancel: &CancellationToken,
+    ) -> Option<DiagnosticsReport> {
         let deadline = Instant::now() + self.wait;
         let checked = self.read_files(files).await;
         if checked.is_empty() {
@@ -261,7 +264,7 @@ impl DiagnosticsSource for LspManager {
             fresh.extend(new_problems(before, &found));
             previous.insert(rel, found);
         }
-        render_problems(&fresh, self.max_diagnostics)
+        DiagnosticsReport::of(&fresh, self.max_diagnostics)
     }
 }
 

@@ -78,11 +78,36 @@ pub enum AgentEvent {
     TurnCancelled,
     /// The turn failed (model or transport error).
     TurnFailed { error: String },
+    // output: live progress and what a terminal can expand (sent only to sinks that ask for them).
+    /// A line a running tool printed (a command's output), as it arrived.
+    ToolOutput { id: String, line: String },
+    /// A finished call's full text (bounded), before its `ToolCallFinished`: what Ctrl+O expands.
+    ToolCallOutput { id: String, text: String },
+    /// New problems in files the turn changed were shown to the model before its next request.
+    DiagnosticsInjected {
+        files: Vec<DiagnosticsFile>,
+        /// The message the model received.
+        text: String,
+    },
+}
+
+/// One file's count of new problems, for the user's short diagnostics line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DiagnosticsFile {
+    /// Relative to the project root.
+    pub path: String,
+    pub problems: usize,
 }
 
 /// Receives events. Must not block for long: the agent waits for it.
 pub trait EventSink: Send + Sync {
     fn emit(&self, event: AgentEvent);
+
+    /// Whether this sink shows live tool output and expandable results (`ToolOutput`, `ToolCallOutput`); the
+    /// agent does the work of sending them only then.
+    fn wants_tool_output(&self) -> bool {
+        false
+    }
 }
 
 /// Collects events in memory (tests, JSON output).

@@ -217,6 +217,7 @@ impl Executor {
                             call::execute(
                                 ready,
                                 ctx,
+                                &call.id,
                                 deadline,
                                 step_timeout,
                                 self.options.cancel_grace,

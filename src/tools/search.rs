@@ -40,6 +40,7 @@ mod tests {
             cancel,
             limits: ToolLimits::default(),
             gates: Vec::new(),
+            progress: crate::tools::Progress::default(),
         }
     }
 

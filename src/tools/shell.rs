@@ -81,6 +81,7 @@ impl Tool for ExecuteCommand {
             cancel: &ctx.cancel,
             max_chars: MAX_CAPTURE_CHARS,
             keep_env: &ctx.limits.keep_env,
+            progress: &ctx.progress,
         };
         let run = match process::run(spec).await {
             Ok(run) => run,

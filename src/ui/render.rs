@@ -2,6 +2,8 @@
 //! Everything here builds strings; only [`TerminalSink`] writes, so the pieces are snapshot-testable.
 
 mod diff;
+mod expand;
+mod live;
 mod markdown;
 mod markdown_stream;
 mod sink;
@@ -9,14 +11,21 @@ mod status;
 mod style;
 mod table;
 mod tool_line;
+mod wrap;
 
 pub use diff::{render_diff, render_diff_in, unified_diff};
+pub use expand::{Expandable, LastExpandable, show_expanded};
+pub use live::{Phase, WorkingLine};
 pub use markdown::render_markdown;
 pub use markdown_stream::MarkdownStream;
-pub use sink::TerminalSink;
-pub use status::{StatusInfo, compaction_line, format_count, status_line};
+pub use sink::{InputPreview, LiveHandle, TerminalSink};
+pub use status::{StatusInfo, compaction_line, format_count, status_line, status_line_in};
 pub use style::Style;
-pub use tool_line::{tool_finished_line, tool_started_line};
+pub use tool_line::{
+    PREVIEW_LINES, ToolResultView, diagnostics_line, tool_finished_line, tool_result_lines,
+    tool_started_line,
+};
+pub use wrap::{fold_words, visible_width, wrap_plain};
 
 /// How output reaches the screen: colours on or off, width, and the line ending (`\r\n` while raw mode may be on).
 #[derive(Clone, Copy, Debug)]

@@ -2,7 +2,9 @@
 //! [`crate::ui::commands`], and everything else as a task through the agent.
 
 mod editor;
+mod expand_key;
 mod history;
+mod live_approver;
 mod mode_key;
 mod session;
 
@@ -18,6 +20,7 @@ use crate::ui::sessions::Launch;
 pub use crate::app::mentions::{Expanded, expand_mentions};
 pub use editor::{complete_command, complete_path, join_continuations};
 pub use history::{looks_secret, should_save};
+pub use live_approver::LiveSlot;
 pub use session::{Session, SessionError};
 
 /// The prompt shown before each input line.
@@ -28,6 +31,12 @@ pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, 
     let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
     let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
+    expand_key::bind_expand_key(
+        &mut editor,
+        session.expandable(),
+        session.lang,
+        session.surface().style,
+    );
     let history_path = session.config.home.join("history");
     if history_path.exists() {
         let _ = editor.load_history(&history_path);

@@ -32,6 +32,7 @@ fn context(dir: &TempDir) -> ToolContext {
         limits: ToolLimits::default(),
         root,
         gates: Vec::new(),
+        progress: paicli::tools::Progress::default(),
     }
 }
 

@@ -45,6 +45,7 @@ impl Project {
             cancel: CancellationToken::new(),
             limits: ToolLimits::default(),
             gates: Vec::new(),
+            progress: paicli::tools::Progress::default(),
         };
         Project {
             _tmp: tmp,

@@ -42,6 +42,7 @@ impl Project {
             cancel: CancellationToken::new(),
             limits: ToolLimits::default(),
             gates: Vec::new(),
+            progress: paicli::tools::Progress::default(),
         };
         Project {
             _tmp: tmp,
@@ -100,7 +101,10 @@ impl Project {
 
 /// Checks `files` and returns the injected message.
 async fn check(source: &dyn DiagnosticsSource, files: &[PathBuf]) -> Option<String> {
-    source.check(files, &CancellationToken::new()).await
+    source
+        .check(files, &CancellationToken::new())
+        .await
+        .map(|report| report.text)
 }
 
 /// True when `command` is installed. Missing under CI is a failure (CI installs it); elsewhere the test is skipped

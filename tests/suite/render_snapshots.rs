@@ -1,8 +1,14 @@
 //! What the REPL prints, as snapshots: Markdown (whole and streamed at awkward splits), tool lines, diffs.
 
-use paicli::agent::ToolStatus;
+use std::time::Duration;
+
+use paicli::agent::{DiagnosticsFile, ToolStatus};
+use paicli::llm::Usage;
+use paicli::ui::i18n::Lang;
 use paicli::ui::render::{
-    MarkdownStream, Style, render_diff, render_markdown, tool_finished_line, tool_started_line,
+    MarkdownStream, Phase, StatusInfo, Style, ToolResultView, WorkingLine, diagnostics_line,
+    render_diff, render_markdown, status_line_in, tool_finished_line, tool_result_lines,
+    tool_started_line,
 };
 
 const DOC: &str = "\
@@ -111,6 +117,33 @@ fn streaming_in_any_chunk_size_matches_the_whole_render() {
 }
 
 #[test]
+fn streaming_wrapped_prose_in_any_chunk_size_matches_the_whole_render() {
+    let doc = "A paragraph long enough to wrap several times at a narrow width, with **bold words \
+               split** across chunks and `inline code` too.\n\n- a list item whose text wraps onto a second \
+               line under its bullet\n- 第二项包含中文文本，可以在任意两个字符之间换行。\n\n1. numbered and long enough \
+               to wrap as well\n";
+    let chars: Vec<char> = doc.chars().collect();
+    for width in [24, 31] {
+        let whole = plain(doc, width);
+        for line in whole.lines() {
+            assert!(
+                unicode_width::UnicodeWidthStr::width(line) <= width,
+                "{line}"
+            );
+        }
+        for size in 1..=7 {
+            let pieces: Vec<String> = chars.chunks(size).map(|c| c.iter().collect()).collect();
+            let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+            assert_eq!(
+                streamed(&refs, width),
+                whole,
+                "width {width}, chunk size {size}"
+            );
+        }
+    }
+}
+
+#[test]
 fn tool_call_lines() {
     let s = Style::new(false);
     let lines = [
@@ -179,4 +212,151 @@ fn diff_view() {
     let folded = render_diff(&format!("@@ -0,0 +1,60 @@\n{long}"), Style::new(false));
     assert_eq!(folded.len(), 41);
     assert_eq!(folded[40], "    … 21 more lines");
+}
+
+/// The REPL's result lines, the diagnostics line, the working line and the status line in `lang`.
+fn live_lines(lang: Lang) -> String {
+    let s = Style::new(false);
+    let width = 64;
+    let output = (1..=8)
+        .map(|i| format!("test case {i} ... ok\n"))
+        .collect::<String>();
+    let views = [
+        ToolResultView {
+            name: "execute_command",
+            status: ToolStatus::Ok,
+            detail: "",
+            duration_ms: 1530,
+            output_chars: output.len(),
+            output: Some(&output),
+        },
+        ToolResultView {
+            name: "execute_command",
+            status: ToolStatus::Failed,
+            detail: "command exited with code 101\nerror[E0425]: cannot find value `x` in this scope\n  --> src/main.rs:2:5",
+            duration_ms: 15_300,
+            output_chars: 0,
+            output: None,
+        },
+        ToolResultView {
+            name: "write_file",
+            status: ToolStatus::Denied,
+            detail: "PATH_OUT_OF_BOUNDS: the path /etc/hosts is outside the project root, so the file tools may \
+                     not touch it; ask the user to copy it into the project first if it is really needed",
+            duration_ms: 0,
+            output_chars: 0,
+            output: None,
+        },
+        ToolResultView {
+            name: "execute_command",
+            status: ToolStatus::Cancelled,
+            detail: "aborted by user",
+            duration_ms: 410,
+            output_chars: 0,
+            output: None,
+        },
+    ];
+    let mut lines = Vec::new();
+    for view in &views {
+        lines.extend(tool_result_lines(view, lang, s, width));
+    }
+    let files = [
+        DiagnosticsFile {
+            path: "src/Hello.java".into(),
+            problems: 2,
+        },
+        DiagnosticsFile {
+            path: "src/Util.java".into(),
+            problems: 1,
+        },
+    ];
+    lines.push(diagnostics_line(&files, lang, s, width));
+    let mut working = WorkingLine {
+        tokens: 1234,
+        input_preview: Some(("fix the tests next".into(), 1)),
+        ..WorkingLine::default()
+    };
+    lines.extend(working.render(Duration::from_millis(2300), width, s, lang));
+    working.set_phase(Phase::Running {
+        id: "c1".into(),
+        label: "cargo test".into(),
+    });
+    for i in 1..=4 {
+        working.push_output("c1", &format!("test case {i} ... ok"));
+    }
+    lines.extend(working.render(Duration::from_millis(12_900), width, s, lang));
+    let info = StatusInfo {
+        model: "deepseek-chat".into(),
+        context: Some((3_000, 128_000)),
+        turn: Usage {
+            prompt_tokens: 1_200,
+            completion_tokens: 80,
+            ..Usage::default()
+        },
+        session: Usage {
+            prompt_tokens: 5_400,
+            completion_tokens: 300,
+            cached_tokens: 1_000,
+            ..Usage::default()
+        },
+        price: None,
+        elapsed: Duration::from_millis(2_400),
+        mode: Some("auto"),
+    };
+    lines.push(status_line_in(&info, s, lang));
+    lines.join("\n")
+}
+
+#[test]
+fn tool_lines_working_line_and_status_line_in_english() {
+    insta::assert_snapshot!(live_lines(Lang::En));
+}
+
+#[test]
+fn tool_lines_working_line_and_status_line_in_chinese() {
+    let zh = live_lines(Lang::Zh);
+    for line in zh.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 64 || line.contains("deepseek"),
+            "{line}"
+        );
+    }
+    insta::assert_snapshot!(zh);
+}
+
+mod streaming_props {
+    use proptest::prelude::*;
+
+    use super::{DOC, plain, streamed};
+
+    const PROSE: &str = "Some **bold text that spans words**, `code span`, _emphasis_ and a [link](https://x.y) \
+                         in one long paragraph that wraps.\n\n- item one with enough words to wrap around\n  \
+                         continued line\n- 第二项：中文可以在任意字符之间换行，不需要空格。\n\n1. first\n2. second \
+                         with ~~struck~~ words and 2 * 3 = 6\n\n> a quote that is long enough to wrap at narrow \
+                         widths too\n\nDone.\n";
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any split of the text, at any width, prints exactly the lines of the whole render.
+        #[test]
+        fn streaming_any_split_matches_the_whole_render(
+            doc in prop::sample::select(vec![DOC, PROSE]),
+            width in 20usize..100,
+            raw_cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+        ) {
+            let chars: Vec<char> = doc.chars().collect();
+            let mut cuts: Vec<usize> = raw_cuts.iter().map(|i| i.index(chars.len())).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut pieces = Vec::new();
+            let mut start = 0;
+            for cut in cuts.into_iter().chain([chars.len()]) {
+                pieces.push(chars[start..cut].iter().collect::<String>());
+                start = cut;
+            }
+            let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+            prop_assert_eq!(streamed(&refs, width), plain(doc, width));
+        }
+    }
 }

@@ -219,6 +219,7 @@ mod commands;
 mod completion;
 mod input;
 mod memory_cmds;
+mod output;
 mod safety_cmds;
 mod services_cmds;
 mod sessions_cmds;

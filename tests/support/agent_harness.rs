@@ -195,6 +195,7 @@ impl Project {
             cancel: CancellationToken::new(),
             limits: ToolLimits::default(),
             gates: Vec::new(),
+            progress: paicli::tools::Progress::default(),
         };
         let mut agent = Agent::new(
             client,

@@ -114,6 +114,7 @@ pub(super) async fn report_to_gates(
 pub(super) async fn execute(
     ready: Ready,
     ctx: &ToolContext,
+    call_id: &str,
     deadline: Instant,
     timeout_label: Duration,
     cancel_grace: Duration,
@@ -125,7 +126,10 @@ pub(super) async fn execute(
             format_duration(timeout_label)
         ));
     }
-    let task_ctx = ctx.clone();
+    let task_ctx = ToolContext {
+        progress: ctx.progress.for_call(call_id),
+        ..ctx.clone()
+    };
     // A task of its own: tools run truly in parallel, and a panicking tool becomes a failure, not a crash.
     let mut handle = tokio::spawn(async move { ready.tool.execute(&ready.args, &task_ctx).await });
     tokio::select! {

@@ -15,6 +15,9 @@ use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_util::sync::CancellationToken;
 
+use crate::tools::Progress;
+use crate::tools::progress::LineSplitter;
+
 /// How long output may keep arriving after the command itself exited (background jobs writing to our pipe).
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// How long to collect what is still buffered in the pipe after the group was killed.
@@ -32,6 +35,8 @@ pub struct RunSpec<'a> {
     pub max_chars: usize,
     /// Secret-looking variables the child still receives (see [`scrub_env`]).
     pub keep_env: &'a [String],
+    /// Gets each output line as it arrives (the live view of a running command).
+    pub progress: &'a Progress,
 }
 
 /// Parts of a variable name that mark it as a secret.
@@ -107,6 +112,7 @@ pub async fn run(spec: RunSpec<'_>) -> io::Result<Run> {
     let mut grace_deadline = deadline;
     let mut eof = false;
     let mut stragglers_killed = false;
+    let mut lines = LineSplitter::default();
 
     let ending = loop {
         if eof && let Some(status) = status {
@@ -123,7 +129,12 @@ pub async fn run(spec: RunSpec<'_>) -> io::Result<Run> {
             }
             read = output.read(&mut buf), if !eof => match read {
                 Ok(0) | Err(_) => eof = true,
-                Ok(n) => captured.push(&buf[..n]),
+                Ok(n) => {
+                    captured.push(&buf[..n]);
+                    if spec.progress.is_on() {
+                        lines.push(&buf[..n], |line| spec.progress.line(line));
+                    }
+                }
             },
             waited = child.wait(), if status.is_none() => {
                 let exited = waited?;

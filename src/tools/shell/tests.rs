@@ -24,6 +24,7 @@ fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
         },
         root,
         gates: Vec::new(),
+        progress: crate::tools::Progress::default(),
     }
 }
 
@@ -305,4 +306,36 @@ async fn opaque_and_control_file_lines_run_once_the_gate_let_them_through() {
         "{refused:?}"
     );
     assert!(dir.path().join(".env").exists());
+}
+
+#[tokio::test]
+async fn output_lines_are_reported_while_the_command_runs() {
+    let dir = TempDir::new().unwrap();
+    let (progress, mut lines) = crate::tools::Progress::channel(16);
+    let ctx = ToolContext {
+        progress: progress.for_call("call_7"),
+        ..context(&dir, Duration::from_secs(10))
+    };
+    // The first line is reported while the command still runs: it waits until the test has received it.
+    let flag = dir.path().join("seen");
+    let command = format!(
+        "echo first; while [ ! -e {} ]; do sleep 0.01; done; echo second >&2",
+        flag.display()
+    );
+    let run = tokio::spawn(async move { run(&ctx, &command).await });
+    assert_eq!(
+        lines.recv().await,
+        Some(("call_7".to_string(), "first".to_string()))
+    );
+    std::fs::write(&flag, "").unwrap();
+    assert_eq!(
+        lines.recv().await,
+        Some(("call_7".to_string(), "second".to_string()))
+    );
+    let text = match run.await.unwrap() {
+        ToolOutcome::Ok(out) => out.text,
+        ToolOutcome::Failed { reason } => reason,
+        other => panic!("{other:?}"),
+    };
+    assert!(text.contains("first") && text.contains("second"), "{text}");
 }

@@ -149,7 +149,10 @@ impl EventSink for TextProgress {
             | AgentEvent::Usage { .. }
             | AgentEvent::TurnFinished { .. }
             | AgentEvent::TurnPartial { .. }
-            | AgentEvent::TurnFailed { .. } => {}
+            | AgentEvent::TurnFailed { .. }
+            | AgentEvent::ToolOutput { .. }
+            | AgentEvent::ToolCallOutput { .. }
+            | AgentEvent::DiagnosticsInjected { .. } => {}
         }
     }
 }

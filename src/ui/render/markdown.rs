@@ -4,6 +4,7 @@ use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Par
 
 use super::Style;
 use super::table::render_table;
+use super::wrap::{Token, tokens, visible_width};
 
 /// Renders complete Markdown blocks as lines (no line endings). Every top-level block is followed by one blank
 /// line, so rendering a document in block-aligned pieces gives the same lines as rendering it whole.
@@ -37,6 +38,8 @@ struct Renderer {
     line: String,
     /// Whether `line` holds anything worth emitting (a bullet alone counts).
     line_started: bool,
+    /// Whether `line` holds a word (a line with only its bullet or indent is not broken before the first word).
+    line_has_words: bool,
     lists: Vec<ListLevel>,
     /// Indentation of continuation lines inside the current list item.
     item_indent: usize,
@@ -46,6 +49,37 @@ struct Renderer {
     code: Option<(String, String)>,
     table: Option<TableState>,
     links: Vec<String>,
+}
+
+/// How a run of wrapped text is styled.
+enum Paint {
+    Inline { spans: Vec<Inline>, heading: bool },
+    Code,
+    Dim,
+}
+
+impl Paint {
+    fn apply(&self, s: Style, text: &str) -> String {
+        match self {
+            Paint::Code => s.cyan(text),
+            Paint::Dim => s.dim(text),
+            Paint::Inline { spans, heading } => {
+                let mut out = text.to_string();
+                for i in spans {
+                    out = match i {
+                        Inline::Emphasis => s.italic(&out),
+                        Inline::Strong => s.bold(&out),
+                        Inline::Strike => s.strike(&out),
+                        Inline::Link => s.blue(&out),
+                    };
+                }
+                if *heading {
+                    out = s.heading(&out);
+                }
+                out
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -64,6 +98,7 @@ impl Renderer {
             lines: Vec::new(),
             line: String::new(),
             line_started: false,
+            line_has_words: false,
             lists: Vec::new(),
             item_indent: 0,
             quote_depth: 0,
@@ -94,6 +129,7 @@ impl Renderer {
             self.push_line(text);
         }
         self.line_started = false;
+        self.line_has_words = false;
     }
 
     fn blank(&mut self) {
@@ -108,21 +144,72 @@ impl Renderer {
         self.line = " ".repeat(self.item_indent);
     }
 
-    fn styled(&self, text: &str) -> String {
-        let s = self.style;
-        let mut out = text.to_string();
-        for i in &self.inline {
-            out = match i {
-                Inline::Emphasis => s.italic(&out),
-                Inline::Strong => s.bold(&out),
-                Inline::Strike => s.strike(&out),
-                Inline::Link => s.blue(&out),
+    /// How text at this point is styled: the open inline spans, and the heading colour.
+    fn paint(&self) -> Paint {
+        Paint::Inline {
+            spans: self.inline.clone(),
+            heading: self.heading.is_some(),
+        }
+    }
+
+    /// Columns a line may use inside the current quotes.
+    fn columns(&self) -> usize {
+        self.width.saturating_sub(self.quote_depth * 2).max(10)
+    }
+
+    /// Appends `text` to the current line, word-wrapping at the width; continuation lines are indented under
+    /// the list item's text. Runs of text on one line are styled together.
+    fn push_wrapped(&mut self, text: &str, paint: &Paint) {
+        let columns = self.columns();
+        let mut segment = String::new();
+        let mut col = visible_width(&self.line);
+        for token in tokens(text) {
+            let word = match token {
+                Token::Space => {
+                    if self.line_has_words || !segment.is_empty() {
+                        segment.push(' ');
+                        col += 1;
+                    }
+                    continue;
+                }
+                Token::Word(word) => word,
             };
+            let w = visible_width(word);
+            let has_words = self.line_has_words || !segment.trim().is_empty();
+            if col + w > columns && has_words {
+                self.break_line(&mut segment, paint);
+                col = visible_width(&self.line);
+            }
+            for ch in word.chars() {
+                let cw = visible_width(ch.encode_utf8(&mut [0; 4]));
+                let has_words = self.line_has_words || !segment.trim().is_empty();
+                if col + cw > columns && has_words {
+                    self.break_line(&mut segment, paint);
+                    col = visible_width(&self.line);
+                }
+                segment.push(ch);
+                col += cw;
+            }
         }
-        if self.heading.is_some() {
-            out = s.heading(&out);
+        self.append_segment(&segment, paint);
+    }
+
+    fn append_segment(&mut self, segment: &str, paint: &Paint) {
+        if segment.is_empty() {
+            return;
         }
-        out
+        let styled = paint.apply(self.style, segment);
+        self.line.push_str(&styled);
+        self.line_started = true;
+        if !segment.trim().is_empty() {
+            self.line_has_words = true;
+        }
+    }
+
+    fn break_line(&mut self, segment: &mut String, paint: &Paint) {
+        let text = std::mem::take(segment);
+        self.append_segment(text.trim_end(), paint);
+        self.newline_in_block();
     }
 
     fn text(&mut self, text: &str) {
@@ -134,9 +221,8 @@ impl Renderer {
             t.cell.push_str(text);
             return;
         }
-        let styled = self.styled(text);
-        self.line.push_str(&styled);
-        self.line_started = true;
+        let paint = self.paint();
+        self.push_wrapped(text, &paint);
     }
 
     fn event(&mut self, event: Event<'_>) {
@@ -147,14 +233,10 @@ impl Renderer {
             Event::Code(t) => {
                 if let Some(table) = &mut self.table {
                     table.cell.push_str(&t);
+                } else if self.style.color() {
+                    self.push_wrapped(&t, &Paint::Code);
                 } else {
-                    let code = if self.style.color() {
-                        self.style.cyan(&t)
-                    } else {
-                        format!("`{t}`")
-                    };
-                    self.line.push_str(&code);
-                    self.line_started = true;
+                    self.push_wrapped(&format!("`{t}`"), &Paint::Code);
                 }
             }
             Event::Html(t) | Event::InlineHtml(t) => self.text(&t),
@@ -332,8 +414,7 @@ impl Renderer {
                     && !url.is_empty()
                     && !self.line.contains(&url)
                 {
-                    let shown = self.style.dim(&format!(" ({url})"));
-                    self.line.push_str(&shown);
+                    self.push_wrapped(&format!(" ({url})"), &Paint::Dim);
                 }
             }
             TagEnd::Image => {

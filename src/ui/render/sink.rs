@@ -1,41 +1,98 @@
 //! The REPL's event sink: reasoning dimmed under a "Thinking" heading, the answer as streaming Markdown, one line
-//! per tool call with its diff. Writes `Surface::newline` line endings so output stays aligned in raw mode.
+//! per tool call with its diff and a preview of a command's output, and (on a terminal) the live working line
+//! under the transcript. Writes `Surface::newline` line endings so output stays aligned in raw mode.
+//!
+//! One lock orders every write: each transcript write clears the working line first, and the line is drawn
+//! again after the event, so the two never interleave (the ticker thread that animates it takes the same lock).
 
+use std::collections::HashMap;
 use std::io::Write;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
-use super::{MarkdownStream, Surface, render_diff, tool_finished_line, tool_started_line};
+use super::expand::{Expandable, LastExpandable};
+use super::live::{Phase, WorkingLine};
+use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
+use super::wrap::StreamWrap;
+use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
+use crate::tools::shell::EXECUTE_COMMAND;
 use crate::ui::i18n::{Lang, Msg, tr};
+
+/// How often the working line's spinner and clock move.
+const TICK: Duration = Duration::from_millis(100);
+/// Clears the cursor's row.
+const CLEAR_ROW: &str = "\r\x1b[2K";
+/// Erases from the cursor to the end of the screen.
+const ERASE_BELOW: &str = "\x1b[J";
 
 struct Inner {
     out: Box<dyn Write + Send>,
+    surface: Surface,
+    lang: Lang,
     markdown: MarkdownStream,
-    /// Reasoning is being streamed (its heading is printed).
+    /// Reasoning is being streamed (its heading is printed), word-wrapped.
     reasoning: bool,
-    /// The cursor is not at the start of a line.
+    reasoning_wrap: StreamWrap,
+    /// A reasoning line is open: the cursor is not at the start of a line.
     mid_line: bool,
+    /// Ask the terminal for its width at each use (it may be resized while a turn runs).
+    track_resize: bool,
+    /// Show the answer's growing last line in place (terminals only).
+    partial_lines: bool,
+    /// That line as it is on screen now.
+    shown_partial: String,
+    live: Option<Live>,
+    /// Full results of calls that are finishing, by call id, until their result line is printed.
+    outputs: HashMap<String, String>,
+    /// Each running call's start line without colours (the heading of its expanded result).
+    titles: HashMap<String, String>,
+    expandable: Option<LastExpandable>,
+    /// What the person typed while the turn runs (type-ahead), read at each redraw of the working line.
+    input_preview: Option<InputPreview>,
 }
+
+/// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
+pub type InputPreview = Arc<dyn Fn() -> Option<(String, usize)> + Send + Sync>;
 
 /// Renders [`AgentEvent`]s to a terminal (or any writer, for tests).
 pub struct TerminalSink {
-    surface: Surface,
-    lang: Lang,
-    inner: Mutex<Inner>,
+    inner: Arc<Mutex<Inner>>,
+    ticker: Mutex<Option<Ticker>>,
+}
+
+mod screen;
+
+pub use screen::LiveHandle;
+use screen::{Live, Ticker};
+
+fn lock(inner: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
+    inner.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl TerminalSink {
     /// A sink writing to `out`.
     pub fn new(surface: Surface, lang: Lang, out: Box<dyn Write + Send>) -> Self {
         TerminalSink {
-            surface,
-            lang,
-            inner: Mutex::new(Inner {
+            inner: Arc::new(Mutex::new(Inner {
                 out,
+                surface,
+                lang,
                 markdown: MarkdownStream::new(surface.width, surface.style),
                 reasoning: false,
+                reasoning_wrap: StreamWrap::default(),
                 mid_line: false,
-            }),
+                partial_lines: false,
+                track_resize: false,
+                shown_partial: String::new(),
+                live: None,
+                outputs: HashMap::new(),
+                titles: HashMap::new(),
+                expandable: None,
+                input_preview: None,
+            })),
+            ticker: Mutex::new(None),
         }
     }
 
@@ -44,58 +101,195 @@ impl TerminalSink {
         Self::new(surface, lang, Box::new(std::io::stdout()))
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    /// Keeps each tool result in `last` for Ctrl+O and previews command output under its result line.
+    pub fn with_expandable(self, last: LastExpandable) -> Self {
+        lock(&self.inner).expandable = Some(last);
+        self
     }
 
-    /// Prints held-back answer text and ends the current line.
+    /// A terminal: the answer's last line grows in place, and the working line runs under the transcript
+    /// (animated by a ticker thread until [`TerminalSink::finish`]).
+    pub fn with_live_line(self) -> Self {
+        let sink = self.with_live_state();
+        lock(&sink.inner).track_resize = true;
+        let (stop, ticks) = mpsc::channel();
+        let inner = Arc::clone(&sink.inner);
+        let thread = std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = ticks.recv_timeout(TICK) {
+                lock(&inner).redraw_live();
+            }
+        });
+        *sink.ticker.lock().unwrap_or_else(PoisonError::into_inner) = Some(Ticker { stop, thread });
+        sink
+    }
+
+    /// Shows what `preview` reads (the type-ahead) under the working line.
+    pub fn with_input_preview(self, preview: InputPreview) -> Self {
+        lock(&self.inner).input_preview = Some(preview);
+        self
+    }
+
+    /// The working line without its ticker (tests step it with [`TerminalSink::tick`]).
+    fn with_live_state(self) -> Self {
+        {
+            let mut inner = lock(&self.inner);
+            inner.partial_lines = true;
+            inner.live = Some(Live {
+                line: WorkingLine::default(),
+                rows: 0,
+                suspended: None,
+                active: true,
+                started: Instant::now(),
+                reported_tokens: 0,
+                streamed_chars: 0,
+            });
+        }
+        self
+    }
+
+    #[cfg(test)]
+    fn tick(&self) {
+        self.lock().redraw_live();
+    }
+
+    /// A handle on the working line for the approval prompt and type-ahead.
+    pub fn live_handle(&self) -> LiveHandle {
+        LiveHandle(Arc::clone(&self.inner))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        lock(&self.inner)
+    }
+
+    /// Prints held-back answer text, ends the current line and removes the working line for good.
     pub fn finish(&self) {
-        let mut inner = self.lock();
-        self.flush_answer(&mut inner);
+        {
+            let mut inner = self.lock();
+            inner.flush_answer();
+            inner.end_live();
+            inner.flush();
+        }
+        self.stop_ticker();
+    }
+
+    fn stop_ticker(&self) {
+        let ticker = self
+            .ticker
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(t) = ticker {
+            drop(t.stop);
+            let _ = t.thread.join();
+        }
     }
 
     /// Prints `lines` (after anything held back).
     pub fn print_lines(&self, lines: &[String]) {
         let mut inner = self.lock();
-        self.flush_answer(&mut inner);
-        self.write_lines(&mut inner, lines);
+        inner.flush_answer();
+        inner.write_lines(lines);
+        inner.draw_live();
+        inner.flush();
+    }
+}
+
+impl Drop for TerminalSink {
+    fn drop(&mut self) {
+        self.stop_ticker();
+    }
+}
+
+impl Inner {
+    /// Every transcript write goes through here: the working line is cleared first.
+    fn write(&mut self, text: &str) {
+        self.clear_live();
+        let _ = self.out.write_all(text.as_bytes());
     }
 
-    fn write_lines(&self, inner: &mut Inner, lines: &[String]) {
+    fn flush(&mut self) {
+        let _ = self.out.flush();
+    }
+
+    fn write_lines(&mut self, lines: &[String]) {
         if lines.is_empty() {
             return;
         }
         let nl = self.surface.newline;
         let mut text = lines.join(nl);
         text.push_str(nl);
-        let _ = inner.out.write_all(text.as_bytes());
-        let _ = inner.out.flush();
+        self.write(&text);
     }
 
-    fn end_line(&self, inner: &mut Inner) {
-        if inner.mid_line {
-            let _ = inner.out.write_all(self.surface.newline.as_bytes());
-            inner.mid_line = false;
+    fn end_line(&mut self) {
+        if self.mid_line || !self.shown_partial.is_empty() {
+            let nl = self.surface.newline;
+            self.write(nl);
+            self.mid_line = false;
+            self.shown_partial.clear();
         }
     }
 
-    fn end_reasoning(&self, inner: &mut Inner) {
-        if inner.reasoning {
-            self.end_line(inner);
-            inner.reasoning = false;
+    fn end_reasoning(&mut self) {
+        if self.reasoning {
+            let width = self.width();
+            let rest = self.reasoning_wrap.finish(width);
+            self.write_reasoning(&rest);
+            self.end_line();
+            self.reasoning = false;
+            self.reasoning_wrap = StreamWrap::default();
         }
     }
 
-    fn flush_answer(&self, inner: &mut Inner) {
-        self.end_reasoning(inner);
-        let lines = inner.markdown.finish();
-        self.write_lines(inner, &lines);
-        self.end_line(inner);
+    fn write_reasoning(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let body = text.replace('\n', self.surface.newline);
+        let dimmed = self.surface.style.dim(&body);
+        self.write(&dimmed);
+        self.mid_line = self.reasoning_wrap.column() > 0;
     }
 
-    fn reasoning(&self, inner: &mut Inner, text: &str) {
+    /// Writes final answer lines, finishing the growing line already on screen, then shows the new growing line.
+    fn answer_lines(&mut self, lines: Vec<String>) {
+        let nl = self.surface.newline;
+        for line in lines {
+            let shown = std::mem::take(&mut self.shown_partial);
+            let text = match line.strip_prefix(shown.as_str()) {
+                Some(rest) if !shown.is_empty() => format!("{rest}{nl}"),
+                _ if !shown.is_empty() => format!("{CLEAR_ROW}{line}{nl}"),
+                _ => format!("{line}{nl}"),
+            };
+            self.write(&text);
+        }
+        if !self.partial_lines {
+            return;
+        }
+        let Some(pending) = self.markdown.pending_line().map(str::to_string) else {
+            return;
+        };
+        if pending == self.shown_partial {
+            return;
+        }
+        let text = match pending.strip_prefix(self.shown_partial.as_str()) {
+            Some(rest) => rest.to_string(),
+            None => format!("{CLEAR_ROW}{pending}"),
+        };
+        self.write(&text);
+        self.shown_partial = pending;
+    }
+
+    fn flush_answer(&mut self) {
+        self.end_reasoning();
+        let lines = self.markdown.finish();
+        self.answer_lines(lines);
+        self.end_line();
+    }
+
+    fn reasoning(&mut self, text: &str) {
         let style = self.surface.style;
-        if !inner.reasoning {
+        if !self.reasoning {
             // Never print an empty "Thinking" heading.
             let text = text.trim_start();
             if text.is_empty() {
@@ -103,63 +297,144 @@ impl TerminalSink {
             }
             let heading = style.dim(&style.italic(&format!("✻ {}…", tr(self.lang, Msg::Thinking))));
             let heading = format!("{heading}{}", self.surface.newline);
-            let _ = inner.out.write_all(heading.as_bytes());
-            inner.reasoning = true;
-            return self.reasoning(inner, text);
+            self.write(&heading);
+            self.reasoning = true;
+            return self.reasoning(text);
         }
-        let body = text
-            .replace("\r\n", "\n")
-            .replace('\n', self.surface.newline);
-        let _ = inner.out.write_all(style.dim(&body).as_bytes());
-        let _ = inner.out.flush();
-        inner.mid_line = !text.ends_with('\n');
+        let width = self.width();
+        let wrapped = self.reasoning_wrap.push(text, width);
+        self.write_reasoning(&wrapped);
     }
-}
 
-impl EventSink for TerminalSink {
-    fn emit(&self, event: AgentEvent) {
+    /// Columns of the terminal now (it may have been resized), or the surface's width off a terminal.
+    fn width(&self) -> usize {
+        if self.track_resize {
+            crossterm::terminal::size()
+                .map(|(w, _)| usize::from(w))
+                .ok()
+                .filter(|w| *w >= 20)
+                .unwrap_or(self.surface.width)
+        } else {
+            self.surface.width
+        }
+    }
+
+    fn set_phase(&mut self, phase: Phase) {
+        if let Some(live) = &mut self.live {
+            live.line.set_phase(phase);
+        }
+    }
+
+    fn remember(&mut self, title: String, text: String) {
+        if let Some(last) = &self.expandable
+            && !text.trim().is_empty()
+        {
+            last.set(Expandable { title, text });
+        }
+    }
+
+    fn emit(&mut self, event: AgentEvent) {
         let style = self.surface.style;
-        let mut inner = self.lock();
         match event {
-            AgentEvent::ReasoningDelta { text } => self.reasoning(&mut inner, &text),
+            AgentEvent::RequestStarted { .. } => self.set_phase(Phase::WaitingModel),
+            AgentEvent::ReasoningDelta { text } => {
+                self.set_phase(Phase::Thinking);
+                self.reasoning(&text);
+            }
             AgentEvent::TextDelta { text } => {
-                self.end_reasoning(&mut inner);
-                let lines = inner.markdown.push(&text);
-                self.write_lines(&mut inner, &lines);
+                self.set_phase(Phase::Responding);
+                if let Some(live) = &mut self.live {
+                    live.streamed_chars += text.chars().count();
+                }
+                self.end_reasoning();
+                let width = self.width();
+                self.markdown.set_width(width);
+                let lines = self.markdown.push(&text);
+                self.answer_lines(lines);
             }
             AgentEvent::ToolCallStarted {
-                name, arguments, ..
+                id,
+                name,
+                arguments,
             } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
                 let line = tool_started_line(&name, &arguments, style);
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
+                let args = key_args(&name, &arguments);
+                let label = if name == EXECUTE_COMMAND {
+                    args.clone()
+                } else {
+                    format!("{name} {args}").trim_end().to_string()
+                };
+                self.titles.insert(
+                    id.clone(),
+                    format!("● {name} {args}").trim_end().to_string(),
+                );
+                self.set_phase(Phase::Running { id, label });
+            }
+            AgentEvent::ToolOutput { id, line } => {
+                if let Some(live) = &mut self.live {
+                    live.line.push_output(&id, &line);
+                    // Shown at the next tick: a command printing fast redraws ten times a second, not per line.
+                }
+            }
+            AgentEvent::ToolCallOutput { id, text } => {
+                self.outputs.insert(id, text);
             }
             AgentEvent::ToolCallFinished {
+                id,
                 name,
                 status,
                 detail,
                 duration_ms,
                 output_chars,
                 diff,
-                ..
             } => {
-                self.flush_answer(&mut inner);
-                let mut lines = vec![tool_finished_line(
-                    &name,
+                self.flush_answer();
+                let output = self.outputs.remove(&id);
+                let preview = (name == EXECUTE_COMMAND && self.expandable.is_some())
+                    .then_some(output.as_deref())
+                    .flatten()
+                    .filter(|_| status == crate::agent::ToolStatus::Ok);
+                let view = ToolResultView {
+                    name: &name,
                     status,
-                    &detail,
+                    detail: &detail,
                     duration_ms,
                     output_chars,
-                    style,
-                )];
+                    output: preview,
+                };
+                let width = self.width();
+                let mut lines = tool_result_lines(&view, self.lang, style, width);
                 if let Some(diff) = diff {
                     lines.extend(render_diff(&diff, style));
                 }
-                self.write_lines(&mut inner, &lines);
+                self.write_lines(&lines);
+                let title = self
+                    .titles
+                    .remove(&id)
+                    .unwrap_or_else(|| format!("● {name}"));
+                let full = output.filter(|t| !t.trim().is_empty()).unwrap_or(detail);
+                self.remember(title, full);
+                self.set_phase(Phase::Working);
+            }
+            AgentEvent::DiagnosticsInjected { files, text } => {
+                self.flush_answer();
+                let width = self.width();
+                let line = diagnostics_line(&files, self.lang, style, width);
+                self.write_lines(&[line]);
+                let title = format!("⚠ {}", tr(self.lang, Msg::DiagnosticsTitle));
+                self.remember(title, text);
+            }
+            AgentEvent::Usage { response, .. } => {
+                if let Some(live) = &mut self.live {
+                    live.reported_tokens += response.prompt_tokens + response.completion_tokens;
+                    live.streamed_chars = 0;
+                }
             }
             AgentEvent::Notice { message } => {
-                self.flush_answer(&mut inner);
-                self.write_lines(&mut inner, &[style.yellow(&format!("! {message}"))]);
+                self.flush_answer();
+                self.write_lines(&[style.yellow(&format!("! {message}"))]);
             }
             AgentEvent::Compacted {
                 stage,
@@ -167,126 +442,55 @@ impl EventSink for TerminalSink {
                 tokens_after,
                 messages,
             } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
                 let line = style.dim(&super::compaction_line(
                     stage,
                     tokens_before,
                     tokens_after,
                     messages,
                 ));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
             AgentEvent::TurnPartial { reason, .. } => {
-                self.flush_answer(&mut inner);
-                let line = style.yellow(&format!("⚠ partial completion ({reason})"));
-                self.write_lines(&mut inner, &[line]);
+                self.flush_answer();
+                self.end_live();
+                let partial = tr(self.lang, Msg::PartialCompletion);
+                let line = style.yellow(&format!("⚠ {partial} ({reason})"));
+                self.write_lines(&[line]);
             }
             AgentEvent::TurnCancelled => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
+                self.end_live();
                 let line = style.yellow(&format!("⏹ {}", tr(self.lang, Msg::Cancelled)));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
             AgentEvent::TurnFailed { error } => {
-                self.flush_answer(&mut inner);
+                self.flush_answer();
+                self.end_live();
                 let line = style.red(&format!("{}: {error}", tr(self.lang, Msg::ErrorPrefix)));
-                self.write_lines(&mut inner, &[line]);
+                self.write_lines(&[line]);
             }
-            AgentEvent::TurnFinished { .. } => self.flush_answer(&mut inner),
-            AgentEvent::RequestStarted { .. } | AgentEvent::Usage { .. } => {}
+            AgentEvent::TurnFinished { .. } => {
+                self.flush_answer();
+                self.end_live();
+            }
         }
+    }
+}
+
+impl EventSink for TerminalSink {
+    fn emit(&self, event: AgentEvent) {
+        let mut inner = self.lock();
+        inner.emit(event);
+        inner.draw_live();
+        inner.flush();
+    }
+
+    fn wants_tool_output(&self) -> bool {
+        let inner = self.lock();
+        inner.live.is_some() || inner.expandable.is_some()
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::{Arc, Mutex};
-
-    use super::*;
-    use crate::agent::ToolStatus;
-
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    fn raw_surface() -> Surface {
-        Surface {
-            newline: "\r\n",
-            ..Surface::plain(60)
-        }
-    }
-
-    fn run(events: Vec<AgentEvent>) -> String {
-        let out = Shared::default();
-        let sink = TerminalSink::new(raw_surface(), Lang::En, Box::new(out.clone()));
-        for e in events {
-            sink.emit(e);
-        }
-        sink.finish();
-        let bytes = out.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        String::from_utf8_lossy(&bytes).into_owned()
-    }
-
-    #[test]
-    fn blank_reasoning_prints_no_thinking_heading() {
-        let text = run(vec![
-            AgentEvent::ReasoningDelta {
-                text: "\n  ".into(),
-            },
-            AgentEvent::TextDelta {
-                text: "Hi.\n".into(),
-            },
-        ]);
-        assert_eq!(text, "Hi.\r\n\r\n");
-    }
-
-    #[test]
-    fn reasoning_then_answer_then_tool_use_raw_mode_line_endings() {
-        let text = run(vec![
-            AgentEvent::ReasoningDelta {
-                text: "step one\nstep".into(),
-            },
-            AgentEvent::ReasoningDelta {
-                text: " two".into(),
-            },
-            AgentEvent::TextDelta {
-                text: "Reading".into(),
-            },
-            AgentEvent::ToolCallStarted {
-                id: "c".into(),
-                name: "read_file".into(),
-                arguments: r#"{"path":"a.txt"}"#.into(),
-            },
-            AgentEvent::ToolCallFinished {
-                id: "c".into(),
-                name: "read_file".into(),
-                status: ToolStatus::Ok,
-                detail: String::new(),
-                duration_ms: 5,
-                output_chars: 12,
-                diff: None,
-            },
-            AgentEvent::TurnCancelled,
-        ]);
-        assert_eq!(
-            text,
-            "✻ Thinking…\r\nstep one\r\nstep two\r\nReading\r\n\r\n● read_file a.txt\r\n  ⎿ read_file ok · 5 ms · 12 chars\r\n\
-             ⏹ cancelled by user\r\n"
-        );
-        assert!(
-            !text.replace("\r\n", "").contains('\n'),
-            "bare LF in raw mode"
-        );
-    }
-}
+mod tests;

@@ -5,6 +5,7 @@ use std::time::Duration;
 use super::Style;
 use crate::llm::Usage;
 use crate::llm::providers::Price;
+use crate::ui::i18n::{Lang, Msg, tr};
 
 /// What the status line reports.
 #[derive(Clone, Debug)]
@@ -20,8 +21,14 @@ pub struct StatusInfo {
     pub mode: Option<&'static str>,
 }
 
-/// `model · ctx 3% · turn in 1.2k out 80 cached 0 · session in … · $0.0012 · 2.4 s`, dimmed.
+/// `model · ctx 3% · turn in 1.2k out 80 cached 0 · session in … · $0.0012 · 2.4 s`, dimmed, in English.
 pub fn status_line(info: &StatusInfo, style: Style) -> String {
+    status_line_in(info, style, Lang::En)
+}
+
+/// The status line in `lang`.
+pub fn status_line_in(info: &StatusInfo, style: Style, lang: Lang) -> String {
+    let t = |m| tr(lang, m);
     let mut parts = vec![info.model.clone()];
     if let Some((used, window)) = info.context
         && window > 0
@@ -31,22 +38,33 @@ pub fn status_line(info: &StatusInfo, style: Style) -> String {
     }
     let tokens = |u: &Usage| {
         format!(
-            "in {} out {} cached {}",
+            "{} {} {} {} {} {}",
+            t(Msg::StatusIn),
             format_count(u.prompt_tokens),
+            t(Msg::StatusOut),
             format_count(u.completion_tokens),
+            t(Msg::StatusCached),
             format_count(u.cached_tokens)
         )
     };
-    parts.push(format!("turn {}", tokens(&info.turn)));
-    parts.push(format!("session {}", tokens(&info.session)));
+    parts.push(format!("{} {}", t(Msg::StatusTurn), tokens(&info.turn)));
+    parts.push(format!(
+        "{} {}",
+        t(Msg::StatusSession),
+        tokens(&info.session)
+    ));
     if let Some(price) = info.price {
         let s = &info.session;
         let cost = price.cost(s.prompt_tokens, s.completion_tokens, s.cached_tokens);
         parts.push(format!("{}{cost:.4}", price.currency));
     }
-    parts.push(format!("{:.1} s", info.elapsed.as_secs_f64()));
+    let secs = info.elapsed.as_secs_f64();
+    parts.push(match lang {
+        Lang::En => format!("{secs:.1} s"),
+        Lang::Zh => format!("{secs:.1} {}", t(Msg::Seconds)),
+    });
     if let Some(mode) = info.mode {
-        parts.push(format!("{mode} mode (shift+tab)"));
+        parts.push(format!("{mode} {} (shift+tab)", t(Msg::StatusMode)));
     }
     style.dim(&parts.join(" · "))
 }

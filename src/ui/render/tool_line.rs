@@ -3,8 +3,15 @@
 use serde_json::Value;
 use unicode_width::UnicodeWidthChar;
 
+use super::wrap::{fold_words, wrap_plain};
 use super::{Style, format_count};
-use crate::agent::ToolStatus;
+use crate::agent::{DiagnosticsFile, ToolStatus};
+use crate::ui::i18n::{Lang, Msg, tr};
+
+/// Output lines shown under a command's result line.
+pub const PREVIEW_LINES: usize = 3;
+/// Lines a wrapped reason may take before it is folded.
+const REASON_LINES: usize = 3;
 
 /// Longest argument summary shown, in display columns.
 const ARGS_COLUMNS: usize = 100;
@@ -30,7 +37,7 @@ pub fn tool_finished_line(
     style: Style,
 ) -> String {
     let took = format_duration_ms(duration_ms);
-    let detail = truncate(&one_line(detail), ARGS_COLUMNS);
+    let detail = fold_words(&one_line(detail), ARGS_COLUMNS);
     let body = match status {
         ToolStatus::Ok => style.green(&format!(
             "ok · {took} · {} chars",
@@ -43,6 +50,129 @@ pub fn tool_finished_line(
     format!("  {} {} {body}", style.dim("⎿"), name)
 }
 
+/// A finished call as the REPL shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct ToolResultView<'a> {
+    pub name: &'a str,
+    pub status: ToolStatus,
+    /// The reason for denials and failures (a failed command's output follows its first line).
+    pub detail: &'a str,
+    pub duration_ms: u64,
+    pub output_chars: usize,
+    /// The call's output, when the line should preview it (commands).
+    pub output: Option<&'a str>,
+}
+
+/// The result line (its reason wrapped at word boundaries, folded after a few lines), then for commands the
+/// first lines of the output, dimmed, and how many more Ctrl+O shows.
+pub fn tool_result_lines(
+    view: &ToolResultView<'_>,
+    lang: Lang,
+    style: Style,
+    width: usize,
+) -> Vec<String> {
+    let took = format_duration_ms(view.duration_ms);
+    let mut detail_lines = view.detail.lines();
+    let reason = detail_lines.next().unwrap_or("").trim();
+    let (body, paint): (String, fn(Style, &str) -> String) = match view.status {
+        ToolStatus::Ok => (
+            format!(
+                "{} · {took} · {} {}",
+                tr(lang, Msg::ToolOk),
+                format_count(view.output_chars as u64),
+                tr(lang, Msg::ToolChars)
+            ),
+            Style::green,
+        ),
+        ToolStatus::Denied => (
+            format!("{} · {reason}", tr(lang, Msg::ToolDenied)),
+            Style::yellow,
+        ),
+        ToolStatus::Failed => (
+            format!("{} · {took} · {reason}", tr(lang, Msg::ToolFailed)),
+            Style::red,
+        ),
+        ToolStatus::Cancelled => (
+            format!("{} · {took}", tr(lang, Msg::ToolAborted)),
+            Style::yellow,
+        ),
+    };
+    let head = format!("⎿ {} ", view.name);
+    let mut wrapped: Vec<String> = wrap_plain(&format!("{head}{body}"), width.saturating_sub(3), 2)
+        .into_iter()
+        .map(|l| format!("  {l}"))
+        .collect();
+    let head = format!("  {head}");
+    let mut folded = false;
+    if wrapped.len() > REASON_LINES {
+        wrapped.truncate(REASON_LINES);
+        if let Some(last) = wrapped.last_mut() {
+            *last = format!(
+                "{}…",
+                fold_words(last, width.saturating_sub(2)).trim_end_matches('…')
+            );
+        }
+        folded = true;
+    }
+    let mut lines = Vec::new();
+    for (i, line) in wrapped.iter().enumerate() {
+        if i == 0 && line.starts_with(&head) {
+            let rest = &line[head.len()..];
+            lines.push(format!(
+                "  {} {} {}",
+                style.dim("⎿"),
+                view.name,
+                paint(style, rest)
+            ));
+        } else {
+            lines.push(paint(style, line));
+        }
+    }
+    let output: Vec<&str> = match view.output {
+        Some(text) => text.lines().collect(),
+        None if view.status == ToolStatus::Failed => detail_lines.collect(),
+        None => Vec::new(),
+    };
+    let output: Vec<&str> = output
+        .into_iter()
+        .skip_while(|l| l.trim().is_empty())
+        .collect();
+    for line in output.iter().take(PREVIEW_LINES) {
+        lines.push(style.dim(&truncate(&format!("    {line}"), width.saturating_sub(1))));
+    }
+    let more = output.len().saturating_sub(PREVIEW_LINES);
+    let expand = tr(lang, Msg::CtrlOExpand);
+    if more > 0 {
+        lines.push(style.dim(&format!(
+            "    … {more} {} ({expand})",
+            tr(lang, Msg::MoreLines)
+        )));
+    } else if folded {
+        lines.push(style.dim(&format!("    ({expand})")));
+    }
+    lines
+}
+
+/// `⚠ 2 new problems in Hello.java`: what the model was shown after an edit, in one line.
+pub fn diagnostics_line(
+    files: &[DiagnosticsFile],
+    lang: Lang,
+    style: Style,
+    width: usize,
+) -> String {
+    let parts: Vec<String> = files
+        .iter()
+        .map(|f| match lang {
+            Lang::En if f.problems == 1 => format!("1 new problem in {}", f.path),
+            Lang::En => format!("{} new problems in {}", f.problems, f.path),
+            Lang::Zh => format!("{} 中有 {} 个新问题", f.path, f.problems),
+        })
+        .collect();
+    let sep = if lang == Lang::Zh { "；" } else { "; " };
+    let line = format!("  ⚠ {}", parts.join(sep));
+    style.yellow(&fold_words(&line, width.saturating_sub(1)))
+}
+
 fn format_duration_ms(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
@@ -52,9 +182,9 @@ fn format_duration_ms(ms: u64) -> String {
 }
 
 /// The arguments a reader needs to recognise the call: the path, command, pattern or URL; otherwise compact JSON.
-fn key_args(name: &str, arguments: &str) -> String {
+pub(super) fn key_args(name: &str, arguments: &str) -> String {
     let Ok(Value::Object(args)) = serde_json::from_str::<Value>(arguments) else {
-        return truncate(&one_line(arguments), ARGS_COLUMNS);
+        return fold_words(&one_line(arguments), ARGS_COLUMNS);
     };
     let get = |k: &str| args.get(k).and_then(Value::as_str);
     let summary = match name {
@@ -75,7 +205,7 @@ fn key_args(name: &str, arguments: &str) -> String {
             Value::Object(args.clone()).to_string()
         }
     });
-    truncate(&one_line(&summary), ARGS_COLUMNS)
+    fold_words(&one_line(&summary), ARGS_COLUMNS)
 }
 
 fn one_line(text: &str) -> String {

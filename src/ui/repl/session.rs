@@ -1,6 +1,6 @@
 //! The state of one interactive session: the agent, the configuration it came from, and running totals.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
@@ -17,7 +17,8 @@ use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Keyboard, TypeAhead};
-use crate::ui::render::{StatusInfo, Surface, TerminalSink, status_line};
+use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
+use crate::ui::repl::live_approver::{LiveAwareApprover, LiveSlot};
 use crate::ui::sessions::Launch;
 
 /// Everything slash commands and turns work on.
@@ -44,6 +45,10 @@ pub struct Session {
     keyboard: Keyboard,
     /// The first turn waits for MCP servers still starting.
     mcp_waited: bool,
+    /// The last tool result, reason or diagnostics block, for Ctrl+O.
+    expandable: LastExpandable,
+    /// The running turn's working line, cleared by the approval prompt.
+    live: LiveSlot,
 }
 
 impl Session {
@@ -68,12 +73,16 @@ impl Session {
         let lang = Lang::resolve(config.ui_language, &config.env);
         let no_color = config.no_color;
         let keyboard = Keyboard::default();
-        let approver = Arc::new(TerminalApprover::new(
-            keyboard.clone(),
-            Some(Arc::clone(&guard)),
-            lang,
-            no_color,
-        ));
+        let live = LiveSlot::default();
+        let approver = Arc::new(LiveAwareApprover {
+            inner: TerminalApprover::new(
+                keyboard.clone(),
+                Some(Arc::clone(&guard)),
+                lang,
+                no_color,
+            ),
+            live: Arc::clone(&live),
+        });
         let approval = crate::app::build_approval_hook(&config, approver)?;
         let (mut agent, services) = {
             let _inside = runtime.enter();
@@ -101,12 +110,24 @@ impl Session {
             no_color,
             keyboard,
             mcp_waited: false,
+            expandable: LastExpandable::default(),
+            live,
         })
     }
 
     /// How output looks right now (the terminal may have been resized).
     pub fn surface(&self) -> Surface {
         Surface::detect(self.no_color)
+    }
+
+    /// The last expandable block (Ctrl+O shows it).
+    pub fn expandable(&self) -> LastExpandable {
+        self.expandable.clone()
+    }
+
+    /// The running turn's working line (empty between turns): for type-ahead to show what is queued.
+    pub fn live_slot(&self) -> LiveSlot {
+        Arc::clone(&self.live)
     }
 
     /// The message `msg` in the session's language.
@@ -210,7 +231,20 @@ impl Session {
     fn run_expanded_task(&mut self, submitted: &str, prompt: &str) -> TurnReport {
         let started = Instant::now();
         let surface = self.surface();
-        let sink = TerminalSink::stdout(surface, self.lang);
+        let mut sink =
+            TerminalSink::stdout(surface, self.lang).with_expandable(self.expandable.clone());
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            // The working line is for people: never in a pipe or a log. It shows the type-ahead too.
+            let keyboard = self.keyboard.clone();
+            sink = sink
+                .with_input_preview(Arc::new(move || {
+                    let typed = keyboard.type_ahead();
+                    let (line, queued) = (typed.line(), typed.queued());
+                    (!line.is_empty() || queued > 0).then_some((line, queued))
+                }))
+                .with_live_line();
+        }
+        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = Some(sink.live_handle());
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
         let agent = &mut self.agent;
@@ -228,6 +262,7 @@ impl Session {
             report
         });
         sink.finish();
+        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         keys.stop();
         self.turns += 1;
         self.requests += report.requests;
@@ -248,7 +283,7 @@ impl Session {
             elapsed: started.elapsed(),
             mode: Some(crate::ui::commands::mode_name(self.approval.mode())),
         };
-        self.say(&status_line(&info, surface.style));
+        self.say(&status_line_in(&info, surface.style, self.lang));
         report
     }
 }

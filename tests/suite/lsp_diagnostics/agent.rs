@@ -4,7 +4,7 @@
 //! The source is wired in with `Agent::set_diagnostics`, exactly as the app does.
 
 use crate::support::agent_harness::{FnClient, answer, calls};
-use paicli::agent::{Agent, AgentOptions, EventLog, TurnOutcome};
+use paicli::agent::{Agent, AgentEvent, AgentOptions, EventLog, TurnOutcome};
 use paicli::llm::{LlmClient, Message, Role};
 use paicli::lsp::HEADER;
 use paicli::tools::{self, Executor, ExecutorOptions, ToolRegistry};
@@ -81,12 +81,9 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
         AgentOptions::default(),
     );
     agent.set_diagnostics(Arc::clone(&manager) as Arc<dyn DiagnosticsSource>);
+    let events = EventLog::default();
     let report = agent
-        .run_turn(
-            "break then fix",
-            &EventLog::default(),
-            CancellationToken::new(),
-        )
+        .run_turn("break then fix", &events, CancellationToken::new())
         .await;
     assert!(
         matches!(report.outcome, TurnOutcome::Finished { .. }),
@@ -110,6 +107,24 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
         text.contains("(pyright)") && text.contains("(clangd)"),
         "{text}"
     );
+
+    // The person sees one short line per injection, naming the files and their counts.
+    let shown: Vec<Vec<(String, usize)>> = events
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            AgentEvent::DiagnosticsInjected { files, text } => {
+                assert_eq!(text, second.last().unwrap().text());
+                Some(files.into_iter().map(|f| (f.path, f.problems)).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    let mut names: Vec<&str> = shown[0].iter().map(|(p, _)| p.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["calc.py", "main.c"]);
+    assert!(shown[0].iter().all(|(_, n)| *n >= 1), "{shown:?}");
 
     // After the fixing edits: nothing injected.
     assert_eq!(

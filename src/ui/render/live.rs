@@ -1,0 +1,160 @@
+//! The working line under the transcript while a task runs: spinner, phase, elapsed seconds, tokens so far,
+//! the last output lines of a running command, and the type-ahead preview. Pure: the sink decides when it is
+//! drawn and cleared.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use super::wrap::visible_width;
+use super::{Style, format_count};
+use crate::ui::i18n::{Lang, Msg, tr};
+
+/// Output lines of a running command kept for the working line.
+pub const TAIL_LINES: usize = 3;
+
+const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/// What the task is doing now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    WaitingModel,
+    Thinking,
+    Responding,
+    /// A tool call: its id and the short label shown (`cargo test`, `read_file src/main.rs`).
+    Running {
+        id: String,
+        label: String,
+    },
+    WaitingApproval,
+    Working,
+}
+
+/// The state behind the working line.
+#[derive(Clone, Debug)]
+pub struct WorkingLine {
+    pub phase: Phase,
+    /// Tokens the turn has used (provider counts plus an estimate of what streams now).
+    pub tokens: u64,
+    /// The running command's last output lines.
+    pub tail: VecDeque<String>,
+    /// Text typed ahead in the input line, and messages queued to send when the turn ends.
+    pub input_preview: Option<(String, usize)>,
+}
+
+impl Default for WorkingLine {
+    fn default() -> Self {
+        WorkingLine {
+            phase: Phase::WaitingModel,
+            tokens: 0,
+            tail: VecDeque::new(),
+            input_preview: None,
+        }
+    }
+}
+
+impl WorkingLine {
+    /// Records one output line of call `id` (ignored unless that call is the one running).
+    pub fn push_output(&mut self, id: &str, line: &str) {
+        if matches!(&self.phase, Phase::Running { id: running, .. } if running == id) {
+            if self.tail.len() == TAIL_LINES {
+                self.tail.pop_front();
+            }
+            self.tail.push_back(line.replace('\t', "    "));
+        }
+    }
+
+    /// Moves to `phase`; the output tail belongs to the call that printed it.
+    pub fn set_phase(&mut self, phase: Phase) {
+        if self.phase != phase {
+            self.tail.clear();
+        }
+        self.phase = phase;
+    }
+
+    /// The rows to draw, each at most `width - 1` columns (so none wraps).
+    pub fn render(&self, elapsed: Duration, width: usize, style: Style, lang: Lang) -> Vec<String> {
+        let columns = width.saturating_sub(1).max(10);
+        let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
+        let phase = match &self.phase {
+            Phase::WaitingModel => tr(lang, Msg::PhaseWaitingModel).to_string(),
+            Phase::Thinking => tr(lang, Msg::PhaseThinking).to_string(),
+            Phase::Responding => tr(lang, Msg::PhaseResponding).to_string(),
+            Phase::Running { label, .. } => format!("{} {label}", tr(lang, Msg::PhaseRunning)),
+            Phase::WaitingApproval => tr(lang, Msg::PhaseWaitingApproval).to_string(),
+            Phase::Working => tr(lang, Msg::PhaseWorking).to_string(),
+        };
+        let mut facts = vec![format!("{}{}", elapsed.as_secs(), tr(lang, Msg::Seconds))];
+        if self.tokens > 0 {
+            facts.push(format!(
+                "{} {}",
+                format_count(self.tokens),
+                tr(lang, Msg::Tokens)
+            ));
+        }
+        facts.push(tr(lang, Msg::LiveEscToStop).to_string());
+        let head = cut(&format!("{frame} {phase} · {}", facts.join(" · ")), columns);
+        let mut rows = vec![style.cyan(&head)];
+        for line in &self.tail {
+            rows.push(style.dim(&cut(&format!("  │ {line}"), columns)));
+        }
+        if let Some((text, queued)) = &self.input_preview {
+            let mut row = format!("  › {text}");
+            if *queued > 0 {
+                row.push_str(&format!(" · {queued} {}", tr(lang, Msg::LiveQueued)));
+            }
+            rows.push(style.dim(&cut(&row, columns)));
+        }
+        rows
+    }
+}
+
+/// Cuts `text` to `columns` display columns (a row must never wrap, or clearing it would leave a line behind).
+fn cut(text: &str, columns: usize) -> String {
+    if visible_width(text) <= columns {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for ch in text.chars() {
+        if visible_width(&out) + visible_width(ch.encode_utf8(&mut [0; 4])) + 1 > columns {
+            break;
+        }
+        out.push(ch);
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tail_keeps_the_last_lines_of_the_running_call_only() {
+        let mut w = WorkingLine::default();
+        w.push_output("c1", "ignored: not running");
+        w.set_phase(Phase::Running {
+            id: "c1".into(),
+            label: "seq 5".into(),
+        });
+        for i in 1..=5 {
+            w.push_output("c1", &i.to_string());
+        }
+        w.push_output("c2", "other call");
+        assert_eq!(w.tail, ["3", "4", "5"]);
+        w.set_phase(Phase::WaitingModel);
+        assert!(w.tail.is_empty());
+    }
+
+    #[test]
+    fn rows_never_exceed_the_width() {
+        let mut w = WorkingLine::default();
+        w.set_phase(Phase::Running {
+            id: "c".into(),
+            label: "a-very-long-command ".repeat(10),
+        });
+        w.push_output("c", &"中文输出".repeat(20));
+        for row in w.render(Duration::from_secs(3), 40, Style::new(false), Lang::Zh) {
+            assert!(visible_width(&row) <= 39, "{row}");
+        }
+    }
+}

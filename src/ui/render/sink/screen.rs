@@ -1,0 +1,133 @@
+//! Drawing the working line: where it goes, how it is erased, the ticker that animates it, and the handle the
+//! approval prompt and type-ahead use.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use super::super::live::{Phase, WorkingLine};
+use super::super::wrap::visible_width;
+use super::{ERASE_BELOW, Inner, lock};
+
+/// The working line while a turn runs (terminals only).
+pub(super) struct Live {
+    pub(super) line: WorkingLine,
+    /// Rows drawn on screen now (0 = not drawn).
+    pub(super) rows: usize,
+    /// Not drawn: an approval prompt owns the screen; the phase to go back to after it.
+    pub(super) suspended: Option<Phase>,
+    /// False once the turn ended.
+    pub(super) active: bool,
+    pub(super) started: Instant,
+    /// Tokens the provider reported this turn, and answer chars streamed since the last report.
+    pub(super) reported_tokens: u64,
+    pub(super) streamed_chars: usize,
+}
+
+/// The thread that animates the working line; stops when dropped.
+pub(super) struct Ticker {
+    pub(super) stop: mpsc::Sender<()>,
+    pub(super) thread: JoinHandle<()>,
+}
+
+/// Lets the approval prompt (and type-ahead) reach the working line of the running turn.
+#[derive(Clone)]
+pub struct LiveHandle(pub(super) Arc<Mutex<Inner>>);
+
+impl LiveHandle {
+    /// Clears the working line and keeps it off the screen (an approval prompt is about to be shown).
+    pub fn suspend(&self) {
+        let mut inner = lock(&self.0);
+        inner.clear_live();
+        if let Some(live) = &mut inner.live
+            && live.suspended.is_none()
+        {
+            let before = std::mem::replace(&mut live.line.phase, Phase::WaitingApproval);
+            live.suspended = Some(before);
+        }
+        inner.flush();
+    }
+
+    /// Shows the working line again after the prompt.
+    pub fn resume(&self) {
+        let mut inner = lock(&self.0);
+        if let Some(live) = &mut inner.live
+            && let Some(before) = live.suspended.take()
+        {
+            live.line.phase = before;
+        }
+        inner.draw_live();
+        inner.flush();
+    }
+
+    /// Shows the text typed ahead and how many messages are queued (`1 queued`); `None` hides it.
+    pub fn set_input_preview(&self, preview: Option<(&str, usize)>) {
+        let mut inner = lock(&self.0);
+        if let Some(live) = &mut inner.live {
+            live.line.input_preview = preview.map(|(t, n)| (t.to_string(), n));
+        }
+        inner.redraw_live();
+    }
+}
+
+impl Inner {
+    /// Removes the working line: it lies from the cursor (where the transcript continues) to the end of the
+    /// screen, so erasing that range removes it whole.
+    pub(super) fn clear_live(&mut self) {
+        let Some(live) = &mut self.live else { return };
+        if live.rows == 0 {
+            return;
+        }
+        live.rows = 0;
+        let _ = self.out.write_all(ERASE_BELOW.as_bytes());
+    }
+
+    /// Draws the working line under the transcript and puts the cursor back where the transcript continues: at
+    /// the start of the line, or at the end of the answer's growing line or the reasoning line (both wrapped
+    /// by us, so their column is known).
+    pub(super) fn draw_live(&mut self) {
+        let width = self.width();
+        let (style, lang) = (self.surface.style, self.lang);
+        let column = if self.mid_line {
+            self.reasoning_wrap.column()
+        } else {
+            visible_width(&self.shown_partial)
+        };
+        let preview = self.input_preview.as_ref().map(|read| read());
+        let Some(live) = &mut self.live else { return };
+        if !live.active || live.suspended.is_some() || live.rows > 0 || column >= width {
+            return;
+        }
+        if let Some(preview) = preview {
+            live.line.input_preview = preview;
+        }
+        live.line.tokens = live.reported_tokens + (live.streamed_chars / 4) as u64;
+        let rows = live.line.render(live.started.elapsed(), width, style, lang);
+        live.rows = rows.len();
+        let body = rows.join("\r\n");
+        let text = if column == 0 {
+            match rows.len() {
+                1 => format!("{body}\r"),
+                n => format!("{body}\x1b[{}A\r", n - 1),
+            }
+        } else {
+            format!("\r\n{body}\x1b[{}A\x1b[{}G", rows.len(), column + 1)
+        };
+        let _ = self.out.write_all(text.as_bytes());
+    }
+
+    /// The ticker's step: moves the spinner and the clock.
+    pub(super) fn redraw_live(&mut self) {
+        self.clear_live();
+        self.draw_live();
+        self.flush();
+    }
+
+    pub(super) fn end_live(&mut self) {
+        self.clear_live();
+        if let Some(live) = &mut self.live {
+            live.active = false;
+        }
+    }
+}

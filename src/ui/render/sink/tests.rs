@@ -1,0 +1,309 @@
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::agent::ToolStatus;
+
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn raw_surface() -> Surface {
+    Surface {
+        newline: "\r\n",
+        ..Surface::plain(60)
+    }
+}
+
+fn output(out: &Shared) -> String {
+    let bytes = out.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn live_sink() -> (TerminalSink, Shared, LastExpandable) {
+    let out = Shared::default();
+    let last = LastExpandable::default();
+    let sink = TerminalSink::new(raw_surface(), Lang::En, Box::new(out.clone()))
+        .with_expandable(last.clone())
+        .with_live_state();
+    (sink, out, last)
+}
+
+/// What a terminal shows after `text`: a small emulator of the sequences the sink writes (one cell per char).
+fn screen(text: &str) -> Vec<String> {
+    let mut rows: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut r, mut c) = (0usize, 0usize);
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\r' => c = 0,
+            '\n' => {
+                r += 1;
+                if rows.len() <= r {
+                    rows.push(Vec::new());
+                }
+            }
+            '\x1b' => {
+                chars.next(); // '['
+                let mut n = String::new();
+                let mut end = ' ';
+                for d in chars.by_ref() {
+                    if d.is_ascii_digit() {
+                        n.push(d);
+                    } else {
+                        end = d;
+                        break;
+                    }
+                }
+                let n: usize = n.parse().unwrap_or(0);
+                match end {
+                    'A' => r = r.saturating_sub(n.max(1)),
+                    'G' => c = n.saturating_sub(1),
+                    'K' => rows[r].clear(),
+                    'J' => {
+                        rows[r].truncate(c);
+                        rows.truncate(r + 1);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {
+                let row = &mut rows[r];
+                while row.len() < c {
+                    row.push(' ');
+                }
+                if c < row.len() {
+                    row[c] = ch;
+                } else {
+                    row.push(ch);
+                }
+                c += 1;
+            }
+        }
+    }
+    rows.into_iter()
+        .map(|row| row.into_iter().collect())
+        .collect()
+}
+
+#[test]
+fn the_working_line_is_cleared_before_every_write_and_gone_at_the_end() {
+    let (sink, out, _) = live_sink();
+    sink.emit(AgentEvent::RequestStarted { iteration: 1 });
+    let shown = screen(&output(&out));
+    assert!(shown[0].contains("waiting for the model"), "{shown:?}");
+    sink.emit(AgentEvent::Notice {
+        message: "hello".into(),
+    });
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "! hello");
+    assert!(shown[1].contains("waiting for the model"), "{shown:?}");
+    sink.emit(AgentEvent::TurnFinished {
+        text: String::new(),
+    });
+    sink.finish();
+    assert_eq!(screen(&output(&out)), vec!["! hello", ""]);
+}
+
+#[test]
+fn a_running_command_shows_its_last_three_output_lines_live() {
+    let (sink, out, _) = live_sink();
+    sink.emit(AgentEvent::ToolCallStarted {
+        id: "c1".into(),
+        name: "execute_command".into(),
+        arguments: r#"{"command":"seq 5"}"#.into(),
+    });
+    for i in 1..=5 {
+        sink.emit(AgentEvent::ToolOutput {
+            id: "c1".into(),
+            line: i.to_string(),
+        });
+    }
+    sink.tick();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "● execute_command seq 5");
+    assert!(shown[1].contains("running seq 5"), "{shown:?}");
+    assert_eq!(&shown[2..], ["  │ 3", "  │ 4", "  │ 5"]);
+}
+
+#[test]
+fn a_command_result_previews_its_output_and_keeps_it_for_expansion() {
+    let (sink, out, last) = live_sink();
+    let text: String = (1..=5).map(|i| format!("{i}\n")).collect();
+    sink.emit(AgentEvent::ToolCallStarted {
+        id: "c1".into(),
+        name: "execute_command".into(),
+        arguments: r#"{"command":"seq 5"}"#.into(),
+    });
+    sink.emit(AgentEvent::ToolCallOutput {
+        id: "c1".into(),
+        text: text.clone(),
+    });
+    sink.emit(AgentEvent::ToolCallFinished {
+        id: "c1".into(),
+        name: "execute_command".into(),
+        status: ToolStatus::Ok,
+        detail: String::new(),
+        duration_ms: 12,
+        output_chars: 10,
+        diff: None,
+    });
+    sink.emit(AgentEvent::TurnFinished {
+        text: String::new(),
+    });
+    sink.finish();
+    assert_eq!(
+        screen(&output(&out)),
+        vec![
+            "● execute_command seq 5",
+            "  ⎿ execute_command ok · 12 ms · 10 chars",
+            "    1",
+            "    2",
+            "    3",
+            "    … 2 more lines (ctrl+o to expand)",
+            ""
+        ]
+    );
+    assert_eq!(
+        last.get(),
+        Some(Expandable {
+            title: "● execute_command seq 5".into(),
+            text
+        })
+    );
+}
+
+#[test]
+fn reasoning_wraps_at_words_with_the_working_line_under_it() {
+    let (sink, out, _) = live_sink();
+    sink.emit(AgentEvent::ReasoningDelta {
+        text: "first I read the files then I check which of the tests that fail and".into(),
+    });
+    let shown = screen(&output(&out));
+    assert_eq!(
+        &shown[..3],
+        [
+            "✻ Thinking…",
+            "first I read the files then I check which of the tests that",
+            "fail"
+        ]
+    );
+    assert!(shown[3].contains("thinking"), "{shown:?}");
+}
+
+#[test]
+fn an_approval_prompt_suspends_the_working_line_and_the_phase_comes_back() {
+    let (sink, out, _) = live_sink();
+    sink.emit(AgentEvent::ToolCallStarted {
+        id: "c1".into(),
+        name: "execute_command".into(),
+        arguments: r#"{"command":"make"}"#.into(),
+    });
+    let live = sink.live_handle();
+    live.suspend();
+    sink.tick();
+    assert_eq!(screen(&output(&out)), vec!["● execute_command make", ""]);
+    live.resume();
+    let shown = screen(&output(&out));
+    assert!(shown[1].contains("running make"), "{shown:?}");
+    live.set_input_preview(Some(("next task", 1)));
+    let shown = screen(&output(&out));
+    assert_eq!(shown[2], "  › next task · 1 queued");
+}
+
+#[test]
+fn the_answer_grows_word_by_word_on_a_terminal_with_the_working_line_under_it() {
+    let (sink, out, _) = live_sink();
+    sink.emit(AgentEvent::TextDelta {
+        text: "Hello wor".into(),
+    });
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "Hello");
+    assert!(shown[1].contains("writing the answer"), "{shown:?}");
+    sink.emit(AgentEvent::TextDelta {
+        text: "ld and".into(),
+    });
+    let shown = screen(&output(&out));
+    assert_eq!(
+        shown[0], "Hello world",
+        "the line grows in place: {shown:?}"
+    );
+    assert!(shown[1].contains("writing the answer"), "{shown:?}");
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    sink.finish();
+    assert_eq!(screen(&output(&out)), vec!["Hello world and", "", ""]);
+}
+
+fn run(events: Vec<AgentEvent>) -> String {
+    let out = Shared::default();
+    let sink = TerminalSink::new(raw_surface(), Lang::En, Box::new(out.clone()));
+    for e in events {
+        sink.emit(e);
+    }
+    sink.finish();
+    let bytes = out.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[test]
+fn blank_reasoning_prints_no_thinking_heading() {
+    let text = run(vec![
+        AgentEvent::ReasoningDelta {
+            text: "\n  ".into(),
+        },
+        AgentEvent::TextDelta {
+            text: "Hi.\n".into(),
+        },
+    ]);
+    assert_eq!(text, "Hi.\r\n\r\n");
+}
+
+#[test]
+fn reasoning_then_answer_then_tool_use_raw_mode_line_endings() {
+    let text = run(vec![
+        AgentEvent::ReasoningDelta {
+            text: "step one\nstep".into(),
+        },
+        AgentEvent::ReasoningDelta {
+            text: " two".into(),
+        },
+        AgentEvent::TextDelta {
+            text: "Reading".into(),
+        },
+        AgentEvent::ToolCallStarted {
+            id: "c".into(),
+            name: "read_file".into(),
+            arguments: r#"{"path":"a.txt"}"#.into(),
+        },
+        AgentEvent::ToolCallFinished {
+            id: "c".into(),
+            name: "read_file".into(),
+            status: ToolStatus::Ok,
+            detail: String::new(),
+            duration_ms: 5,
+            output_chars: 12,
+            diff: None,
+        },
+        AgentEvent::TurnCancelled,
+    ]);
+    assert_eq!(
+        text,
+        "✻ Thinking…\r\nstep one\r\nstep two\r\nReading\r\n\r\n● read_file a.txt\r\n  ⎿ read_file ok · 5 ms · 12 chars\r\n\
+         ⏹ cancelled by user\r\n"
+    );
+    assert!(
+        !text.replace("\r\n", "").contains('\n'),
+        "bare LF in raw mode"
+    );
+}
