@@ -1100,7 +1100,7 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, LiveQueued) => "queued",
         (Lang::Zh, LiveQueued) => "条排队中",
         (Lang::En, Tokens) => "tokens",
-        (Lang::Zh, Tokens) => "token",
+        (Lang::Zh, Tokens) => "个 token",
         (Lang::En, ToolOk) => "ok",
         (Lang::Zh, ToolOk) => "成功",
         (Lang::En, ToolFailed) => "failed",
