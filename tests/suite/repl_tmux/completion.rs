@@ -22,8 +22,9 @@ fn tab_lists_matching_commands_with_descriptions_then_completes() {
         ("/model", "show, list or switch the model"),
     ] {
         let listed = screen.lines().any(|line| {
-            line.strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with("  ") && rest.trim_start() == description)
+            line.strip_prefix(name).is_some_and(|rest| {
+                rest.starts_with("  ") && rest.trim_start().starts_with(description)
+            })
         });
         assert!(listed, "{name} {description} missing:\n{screen}");
     }
