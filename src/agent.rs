@@ -383,6 +383,9 @@ impl Agent {
                 break TurnOutcome::Cancelled;
             }
         };
+        for hook in &self.turn_hooks {
+            hook.end_turn();
+        }
         match &outcome {
             TurnOutcome::Finished { text } => {
                 events.emit(AgentEvent::TurnFinished { text: text.clone() })

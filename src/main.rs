@@ -148,6 +148,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         paicli::app::build_session(&config, approval)?
     };
     let session_id = new_session_id();
+    services.snapshots.set_session(&session_id);
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));

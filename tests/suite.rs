@@ -16,6 +16,7 @@ mod project_files_cli;
 mod render_snapshots;
 mod repl_tmux;
 mod safety_cli;
+mod snapshot_undo;
 mod sse_fixtures;
 mod sse_props;
 mod traits;

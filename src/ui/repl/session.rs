@@ -65,6 +65,7 @@ impl Session {
             let _inside = runtime.enter();
             crate::app::build_session(&config, approval.clone())?
         };
+        services.snapshots.set_session(&session_id);
         let guard =
             PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
                 path: config.project_root.clone(),
