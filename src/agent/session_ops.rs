@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::compaction::Thresholds;
 use super::{Agent, usable_window};
 use crate::llm::{LlmClient, Message};
+use crate::session::ConversationError;
 
 impl Agent {
     /// Forgets the conversation (keeps the system prompt): turns, the provider's token count and queued
@@ -24,6 +25,16 @@ impl Agent {
         self.thresholds = Thresholds::for_window(usable_window(context_window));
         // A failed summary under the old model says nothing about the new one.
         self.summary_failed_at_len = None;
+    }
+
+    /// Drops user turn `turn` (0-based) and everything after it (`/rewind`), keeping every call paired with
+    /// its result; returns the dropped messages.
+    pub fn rewind_to_turn(&mut self, turn: usize) -> Result<Vec<Message>, ConversationError> {
+        let dropped = self.conversation.rewind_to_turn(turn)?;
+        self.pending_diagnostics.clear();
+        self.unchecked_files.clear();
+        self.summary_failed_at_len = None;
+        Ok(dropped)
     }
 
     /// The system prompt (the first message).

@@ -4,6 +4,7 @@
 mod editor;
 mod history;
 mod mode_key;
+mod rewind_key;
 mod session;
 
 use std::path::PathBuf;
@@ -67,6 +68,10 @@ pub fn run(config: Config, overrides: Overrides, session_id: String) -> Result<i
             Err(e) => return Err(e.into()),
         };
         ctrl_c_armed = false;
+        if editor.helper().is_some_and(|h| h.rewind_key.take()) {
+            commands::dispatch(&mut session, "/rewind");
+            continue;
+        }
         let input = editor::join_continuations(&line);
         if input.trim().is_empty() {
             continue;

@@ -219,6 +219,7 @@ mod input;
 mod memory_cmds;
 mod safety_cmds;
 mod services_cmds;
+mod snapshot_cmds;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {

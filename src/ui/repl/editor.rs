@@ -28,6 +28,8 @@ pub struct ReplHelper {
     root: PathBuf,
     /// Shift+Tab presses for the REPL to act on.
     pub mode_key: Arc<ModeKey>,
+    /// Esc Esc presses at an empty prompt (`/rewind`).
+    pub rewind_key: Arc<super::rewind_key::RewindKey>,
 }
 
 impl ReplHelper {
@@ -36,6 +38,7 @@ impl ReplHelper {
         ReplHelper {
             root: root.to_path_buf(),
             mode_key: Arc::default(),
+            rewind_key: Arc::default(),
         }
     }
 }
@@ -52,10 +55,15 @@ pub fn build_editor(root: &Path) -> rustyline::Result<LineEditor> {
     let mut editor = LineEditor::with_config(config)?;
     let helper = ReplHelper::new(root);
     let mode_key = Arc::clone(&helper.mode_key);
+    let helper_rewind = Arc::clone(&helper.rewind_key);
     editor.set_helper(Some(helper));
     editor.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
         EventHandler::Conditional(Box::new(ModeKeyHandler(mode_key))),
+    );
+    editor.bind_sequence(
+        KeyEvent(KeyCode::Esc, Modifiers::NONE),
+        EventHandler::Conditional(Box::new(super::rewind_key::RewindKeyHandler(helper_rewind))),
     );
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::ALT), Cmd::Newline);
     editor.bind_sequence(KeyEvent::alt('\r'), Cmd::Newline);
