@@ -88,7 +88,9 @@ fn snapshot_lists_restore_puts_files_back_and_clean_asks_first() {
     t.submit("change the notes");
     t.wait_prompt(3, terminal::DEADLINE);
     t.submit("/snapshot");
-    let screen = t.wait_for("store size on disk");
+    let screen = t.wait_until("the second listing", terminal::DEADLINE, |s| {
+        s.matches("store size on disk").count() == 2
+    });
     assert!(
         screen.contains("post-turn") && screen.contains("change the notes"),
         "{screen}"
