@@ -49,3 +49,6 @@ pub enum SnapshotError {
     #[error("the snapshot store returned output paicli cannot read: {0}")]
     Corrupt(String),
 }
+
+#[cfg(test)]
+mod tests;

@@ -108,11 +108,15 @@ impl Fixture {
     }
 
     fn session(&self, server: &ScriptedServer) -> (Agent, Services) {
+        self.session_in(server, ApprovalMode::Full)
+    }
+
+    fn session_in(&self, server: &ScriptedServer, mode: ApprovalMode) -> (Agent, Services) {
         let env = vec![("PAICLI_HOME".to_string(), self.home.display().to_string())];
         let overrides = Overrides {
             base_url: Some(server.url()),
             model: Some("scripted-model".to_string()),
-            approval: Some(ApprovalMode::Full),
+            approval: Some(mode),
             ..Overrides::default()
         };
         let config = Config::load_with_env(&self.root, env, &overrides).unwrap();
@@ -307,5 +311,76 @@ async fn a_folder_without_git_is_restored_and_its_ignored_output_left_alone() {
     );
     let store = services.snapshots.store().unwrap();
     assert!(store.dir().starts_with(&fx.home));
+    services.shutdown().await;
+}
+
+#[test]
+fn without_git_on_path_snapshots_are_off_with_one_notice_and_revert_turn_is_not_offered() {
+    use assert_cmd::cargo::CommandCargoExt;
+    let fx = Fixture::new();
+    let server = ScriptedServer::with_replies([Reply::text("hello")]);
+    let empty_path = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("paicli")
+        .unwrap()
+        .env_clear()
+        .env("PATH", empty_path.path())
+        .env("HOME", &fx.home)
+        .env("PAICLI_HOME", &fx.home)
+        .args(["-C", &fx.root.display().to_string()])
+        .args([
+            "--base-url",
+            &server.url(),
+            "--model",
+            "scripted-model",
+            "-p",
+            "hi",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.matches("`git` program was not found").count(),
+        1,
+        "{stderr}"
+    );
+    let tools = &server.chat_requests()[0].body["tools"];
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(!names.contains(&"revert_turn"), "{names:?}");
+    assert!(names.contains(&"write_file"), "{names:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_mode_refuses_revert_turn_and_tells_the_model_to_ask_the_user() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "one\n");
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "c1",
+            "write_file",
+            json!({"path": "a.txt", "content": "two\n"}),
+        )]),
+        Reply::text("written"),
+        Reply::tool_calls([("c2", "revert_turn", json!({"offset": 1}))]),
+        Reply::text("I need you to approve that"),
+    ]);
+    let (mut agent, services) = fx.session_in(&server, ApprovalMode::Auto);
+    turn(&mut agent, &services, "write it").await;
+    turn(&mut agent, &services, "undo it").await;
+    let result = last_tool_result(&server);
+    assert!(
+        result.contains("[denied: AUTO_DENIED]") && result.contains("tell the user what you need"),
+        "{result}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(fx.root.join("a.txt")).unwrap(),
+        "two\n"
+    );
     services.shutdown().await;
 }
