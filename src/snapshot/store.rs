@@ -217,7 +217,7 @@ impl SnapshotStore {
         Ok(())
     }
 
-    /// Bytes the store takes on disk.
+    /// Bytes the store takes on disk (allocated blocks).
     pub fn disk_size(&self) -> u64 {
         fn size(dir: &Path) -> u64 {
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -227,7 +227,10 @@ impl SnapshotStore {
                 .flatten()
                 .map(|e| match e.file_type() {
                     Ok(t) if t.is_dir() => size(&e.path()),
-                    Ok(_) => e.metadata().map_or(0, |m| m.len()),
+                    // Allocated blocks: many small objects take more room than their lengths add up to.
+                    Ok(_) => e
+                        .metadata()
+                        .map_or(0, |m| std::os::unix::fs::MetadataExt::blocks(&m) * 512),
                     Err(_) => 0,
                 })
                 .sum()

@@ -35,7 +35,7 @@ fn human_bytes(bytes: u64) -> String {
     }
 }
 
-/// One listed snapshot: `  N  time  kind  session#turn  label  (k files)`.
+/// One listed snapshot: `  N  time  kind  session#turn  label  (k file(s) changed)`.
 pub fn snapshot_line(number: usize, s: &Snapshot, files: &str) -> String {
     let time = chrono::DateTime::from_timestamp(s.time, 0)
         .map(|t| {

@@ -48,9 +48,23 @@ fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_t
     t.wait_prompt(4, terminal::DEADLINE);
     assert_eq!(notes(&sandbox), "second\n");
 
-    t.keys(&["Escape", "Escape"]);
+    // Ctrl-C at the second question cancels too.
+    t.submit("/rewind");
     t.wait_until("the picker again", terminal::DEADLINE, |s| {
         s.matches("Rewind to before which message?").count() == 2
+    });
+    t.keys(&["1", "Enter"]);
+    t.wait_for("Rewind [c] code");
+    t.keys(&["C-c"]);
+    t.wait_until("the second cancel", terminal::DEADLINE, |s| {
+        s.matches("cancelled by user").count() == 2
+    });
+    t.wait_prompt(5, terminal::DEADLINE);
+    assert_eq!(notes(&sandbox), "second\n");
+
+    t.keys(&["Escape", "Escape"]);
+    t.wait_until("the picker a third time", terminal::DEADLINE, |s| {
+        s.matches("Rewind to before which message?").count() == 3
     });
     t.keys(&["2", "Enter"]);
     t.wait_for("Rewind [c] code");
@@ -59,7 +73,7 @@ fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_t
     assert!(screen.contains("M notes.txt"), "{screen}");
     assert_eq!(notes(&sandbox), "first\n", "the file is back");
 
-    t.wait_prompt(5, terminal::DEADLINE);
+    t.wait_prompt(6, terminal::DEADLINE);
     t.submit("third task");
     t.wait_for("fresh start");
     let requests = server.chat_requests();
@@ -118,6 +132,14 @@ fn snapshot_lists_restore_puts_files_back_and_clean_asks_first() {
     t.submit("/snapshot clean");
     t.wait_until("the second question", terminal::DEADLINE, |s| {
         s.matches("Remove every snapshot").count() == 2
+    });
+    t.keys(&["Escape"]);
+    t.wait_until("the second cancel", terminal::DEADLINE, |s| {
+        s.matches("cancelled by user").count() == 2
+    });
+    t.submit("/snapshot clean");
+    t.wait_until("the third question", terminal::DEADLINE, |s| {
+        s.matches("Remove every snapshot").count() == 3
     });
     t.keys(&["y", "Enter"]);
     t.wait_for("snapshots removed");
