@@ -2,6 +2,7 @@
 //! commit so the oldest can be dropped without rewriting the rest. Operations are serialized by one lock; the
 //! post-turn snapshot runs on a background thread and every later operation waits for it first.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -74,6 +75,15 @@ pub struct SnapshotStore {
     lock: Mutex<()>,
     /// The background post-turn snapshot still running, if any.
     pending: Mutex<Option<JoinHandle<()>>>,
+    /// The paths in the store's index as this process last wrote it, saving a `git ls-files` per snapshot.
+    indexed: Mutex<Option<IndexedPaths>>,
+}
+
+/// The index's paths, valid while the index file has the same length and modification time (another paicli
+/// session of the same project may have written it since).
+struct IndexedPaths {
+    stamp: (u64, Option<std::time::SystemTime>),
+    paths: HashSet<String>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -109,6 +119,7 @@ impl SnapshotStore {
             settings,
             lock: Mutex::new(()),
             pending: Mutex::new(None),
+            indexed: Mutex::new(None),
         })
     }
 
@@ -213,6 +224,7 @@ impl SnapshotStore {
         self.git
             .run_with_input(&["update-ref", "--stdin"], input.as_bytes())?;
         let _ = std::fs::remove_file(self.dir().join("index"));
+        *lock(&self.indexed) = None;
         self.prune_objects();
         Ok(())
     }
@@ -284,12 +296,23 @@ impl SnapshotStore {
     /// not read again: git compares their stat data with the index.
     fn stage(&self) -> Result<String, SnapshotError> {
         let files = snapshot_files(self.guard.root(), self.settings.max_file_bytes);
-        let indexed = self.git.run(&["ls-files", "-z"])?;
-        let wanted: std::collections::HashSet<&[u8]> = files.iter().map(|f| f.as_bytes()).collect();
+        let indexed = match self.cached_index_paths() {
+            Some(paths) => paths,
+            None => {
+                let out = self.git.run(&["ls-files", "-z"])?;
+                String::from_utf8_lossy(&out)
+                    .split('\0')
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            }
+        };
+        *lock(&self.indexed) = None;
+        let wanted: HashSet<&str> = files.iter().map(String::as_str).collect();
         let stale: Vec<u8> = indexed
-            .split(|b| *b == 0)
-            .filter(|p| !p.is_empty() && !wanted.contains(p))
-            .flat_map(|p| p.iter().copied().chain([0]))
+            .iter()
+            .filter(|p| !wanted.contains(p.as_str()))
+            .flat_map(|p| p.bytes().chain([0]))
             .collect();
         if !stale.is_empty() {
             self.git
@@ -307,7 +330,26 @@ impl SnapshotStore {
             ],
             &input,
         )?;
-        self.git.text(&["write-tree"])
+        let tree = self.git.text(&["write-tree"])?;
+        // The index now holds at most these paths (a file that vanished during the walk was dropped by
+        // `--remove`; naming it as stale next time is harmless).
+        let paths = files.into_iter().collect();
+        *lock(&self.indexed) = self
+            .index_stamp()
+            .map(|stamp| IndexedPaths { stamp, paths });
+        Ok(tree)
+    }
+
+    /// The index file's length and modification time.
+    fn index_stamp(&self) -> Option<(u64, Option<std::time::SystemTime>)> {
+        let meta = std::fs::metadata(self.dir().join("index")).ok()?;
+        Some((meta.len(), meta.modified().ok()))
+    }
+
+    /// The remembered index paths, when the index is still the one this process wrote.
+    fn cached_index_paths(&self) -> Option<HashSet<String>> {
+        let cached = lock(&self.indexed).take()?;
+        (Some(cached.stamp) == self.index_stamp()).then_some(cached.paths)
     }
 
     fn changed_between(&self, from: &str, to: &str) -> Result<usize, SnapshotError> {

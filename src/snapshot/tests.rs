@@ -129,3 +129,23 @@ fn clean_removes_every_snapshot() {
             .is_some()
     );
 }
+
+#[test]
+fn an_index_another_session_wrote_is_read_again_so_its_deleted_files_go() {
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = project.path().canonicalize().unwrap();
+    let open = || {
+        let guard = Arc::new(PathGuard::new(&root).unwrap());
+        SnapshotStore::open(home.path(), guard, StoreSettings::default()).unwrap()
+    };
+    let (first, second) = (open(), open());
+    write(&root, "a.txt", "a");
+    first.take(SnapshotKind::PreTurn, &label()).unwrap();
+    write(&root, "c.txt", "c");
+    second.take(SnapshotKind::PostTurn, &label()).unwrap();
+    std::fs::remove_file(root.join("c.txt")).unwrap();
+    let taken = first.take(SnapshotKind::PostTurn, &label()).unwrap();
+    assert_eq!(taken.map(|s| s.changed), Some(1), "c.txt left the snapshot");
+    assert!(first.take(SnapshotKind::PreTurn, &label()).unwrap().is_none());
+}
