@@ -46,6 +46,7 @@ impl SnapshotKind {
 /// What a snapshot is labelled with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
+    /// The session that took it.
     pub session: String,
     /// The user turn (1-based) within the session.
     pub turn: u32,
@@ -82,9 +83,12 @@ impl Label {
 pub struct Snapshot {
     /// Its position in the store (increasing with time).
     pub seq: u64,
+    /// The commit under `refs/snapshots/<seq>`.
     pub commit: String,
+    /// The files, as a git tree.
     pub tree: String,
     pub kind: SnapshotKind,
+    /// Session, turn and message it belongs to.
     pub label: Label,
     /// Seconds since the Unix epoch.
     pub time: i64,
