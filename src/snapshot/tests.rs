@@ -147,5 +147,10 @@ fn an_index_another_session_wrote_is_read_again_so_its_deleted_files_go() {
     std::fs::remove_file(root.join("c.txt")).unwrap();
     let taken = first.take(SnapshotKind::PostTurn, &label()).unwrap();
     assert_eq!(taken.map(|s| s.changed), Some(1), "c.txt left the snapshot");
-    assert!(first.take(SnapshotKind::PreTurn, &label()).unwrap().is_none());
+    assert!(
+        first
+            .take(SnapshotKind::PreTurn, &label())
+            .unwrap()
+            .is_none()
+    );
 }
