@@ -30,15 +30,16 @@ impl Git {
         &self.git_dir
     }
 
-    /// Whether the `git` program can be run at all.
+    /// Whether a `git` program is on PATH: looked up, not run, so start-up pays no process for it (a `git` that
+    /// is found but fails shows up as a failed snapshot in the log).
     pub fn available() -> bool {
-        Command::new("git")
-            .arg("--version")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
+        use std::os::unix::fs::PermissionsExt;
+        std::env::var_os("PATH").is_some_and(|path| {
+            std::env::split_paths(&path).any(|dir| {
+                std::fs::metadata(dir.join("git"))
+                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            })
+        })
     }
 
     /// A `git` command isolated from every configuration but the store's own.
