@@ -411,6 +411,9 @@ impl Agent {
                 ),
             });
         }
+        for hook in &self.turn_hooks {
+            hook.end_turn();
+        }
         match &outcome {
             TurnOutcome::Finished { text } => {
                 events.emit(AgentEvent::TurnFinished { text: text.clone() })

@@ -25,6 +25,7 @@ use crate::policy::approval::{
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
 use crate::protocol::ToolTraitsLookup;
+use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
 /// `max_tokens` of a classifier request: the answer is one short JSON object.
@@ -54,7 +55,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
 /// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
 /// a handle to switch modes).
 pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
-    build_agent_on(config, hook).map(|(agent, _registry)| agent)
+    build_agent_on(config, hook).map(|(agent, _registry, _snapshots)| agent)
 }
 
 /// The background services of a session: MCP servers and language servers. Shut them down before exiting.
@@ -62,11 +63,16 @@ pub struct Services {
     pub mcp: McpManager,
     /// `None` when `[lsp]` is disabled.
     pub lsp: Option<Arc<LspManager>>,
+    /// Snapshots of the project's files (off when disabled or `git` is missing).
+    pub snapshots: SnapshotHook,
 }
 
 impl Services {
-    /// Stops every MCP server and language server cleanly.
+    /// Stops every MCP server and language server cleanly, after the last post-turn snapshot is written.
     pub async fn shutdown(&self) {
+        if let Some(store) = self.snapshots.store().cloned() {
+            let _ = tokio::task::spawn_blocking(move || store.wait_pending()).await;
+        }
         self.mcp.shutdown().await;
         if let Some(lsp) = &self.lsp {
             lsp.close().await;
@@ -78,13 +84,20 @@ impl Services {
 /// become ready) and diagnostics after edits. Must be called inside a Tokio runtime; call
 /// [`Services::shutdown`] before exiting.
 pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Services), SetupError> {
-    let (mut agent, registry) = build_agent_on(config, hook)?;
+    let (mut agent, registry, snapshots) = build_agent_on(config, hook)?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
     }
     let mcp = start_mcp(config, registry);
-    Ok((agent, Services { mcp, lsp }))
+    Ok((
+        agent,
+        Services {
+            mcp,
+            lsp,
+            snapshots,
+        },
+    ))
 }
 
 /// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
@@ -187,11 +200,36 @@ pub fn build_approval_hook(
     }))
 }
 
-/// The agent with the built-in tools; the registry is returned too so MCP servers can add theirs later.
+/// The snapshot hook for `config`: off when `snapshots.enabled = false`, or (with one notice) when the store
+/// cannot be opened, e.g. because `git` is missing. Labelled with `session` until the front-end sets its id.
+pub fn build_snapshots(config: &Config, guard: &PathGuard, session: &str) -> SnapshotHook {
+    if !config.snapshots.enabled {
+        return SnapshotHook::off(None);
+    }
+    let settings = StoreSettings {
+        keep: config.snapshots.keep,
+        max_file_bytes: config.snapshots.max_file_bytes,
+    };
+    match SnapshotStore::open(&config.home, Arc::new(guard.clone()), settings) {
+        Ok(store) => SnapshotHook::new(Arc::new(store), session),
+        Err(e) => {
+            tracing::warn!("snapshots off: {e}");
+            SnapshotHook::off(Some(e.to_string()))
+        }
+    }
+}
+
+/// A session id for snapshot labels when the front-end has none: the start time, to the second.
+fn default_session_id() -> String {
+    chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string()
+}
+
+/// The agent with the built-in tools; the registry and the snapshot hook are returned too, so MCP servers can
+/// add their tools later and the front-end can restore snapshots.
 fn build_agent_on(
     config: &Config,
     hook: ApprovalHook,
-) -> Result<(Agent, Arc<ToolRegistry>), SetupError> {
+) -> Result<(Agent, Arc<ToolRegistry>, SnapshotHook), SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
@@ -203,12 +241,18 @@ fn build_agent_on(
         &memory,
     ))));
     builtins.extend(tools::web::web_tools(&config.web));
-    let registry = Arc::new(ToolRegistry::with_tools(builtins));
-
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
         path: root.clone(),
         source,
     })?;
+    let snapshots = build_snapshots(config, &guard, &default_session_id());
+    if snapshots.store().is_some() {
+        builtins.push(Arc::new(tools::snapshot::RevertTurn::new(
+            snapshots.clone(),
+        )));
+    }
+    let registry = Arc::new(ToolRegistry::with_tools(builtins));
+
     if let Err(e) = tools::spill::remove_stale(&root, tools::spill::STALE_AFTER) {
         tracing::warn!("could not clean old tool outputs: {e}");
     }
@@ -262,7 +306,9 @@ fn build_agent_on(
     )));
     agent.add_turn_hook(Arc::new(MemoryGuardHook));
     agent.add_turn_hook(Arc::new(hook));
-    Ok((agent, registry))
+    // After approval: only a call that will run is worth a snapshot.
+    agent.add_turn_hook(Arc::new(snapshots.clone()));
+    Ok((agent, registry, snapshots))
 }
 
 /// Limits handed to every tool call, from `[tools]` and `[shell]`; commands may also write to `$PAICLI_HOME`.

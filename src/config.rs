@@ -238,6 +238,16 @@ pub struct LspSettings {
     pub servers: std::collections::BTreeMap<String, LspServerSection>,
 }
 
+/// The side-git snapshots of the project's files (`[snapshots]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnapshotSettings {
+    pub enabled: bool,
+    /// Snapshots kept per project.
+    pub keep: usize,
+    /// Files larger than this are left out of snapshots.
+    pub max_file_bytes: u64,
+}
+
 /// The fully resolved configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -259,6 +269,7 @@ pub struct Config {
     pub lsp: LspSettings,
     /// `sessions.keep_days`: days a session ledger is kept after its last write; 0 keeps them all.
     pub session_keep_days: u64,
+    pub snapshots: SnapshotSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -407,6 +418,11 @@ impl Config {
                 max_diagnostics: 20,
                 servers: std::collections::BTreeMap::new(),
             },
+            snapshots: SnapshotSettings {
+                enabled: true,
+                keep: 50,
+                max_file_bytes: 5 * 1024 * 1024,
+            },
             audit_dir: home.join("audit"),
             home,
             env,
@@ -502,6 +518,12 @@ impl Config {
         set(&mut self.lsp.max_diagnostics, f.lsp.max_diagnostics);
         self.lsp.servers.clone_from(&f.lsp.servers);
         set(&mut self.session_keep_days, f.sessions.keep_days);
+        set(&mut self.snapshots.enabled, f.snapshots.enabled);
+        set(&mut self.snapshots.keep, f.snapshots.keep);
+        set(
+            &mut self.snapshots.max_file_bytes,
+            f.snapshots.max_file_bytes,
+        );
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -559,6 +581,9 @@ impl Config {
         }
         if let Some(v) = env.parsed::<usize>("PAICLI_LSP_MAX_DIAGNOSTICS")? {
             self.lsp.max_diagnostics = v;
+        }
+        if let Some(v) = env.flag("PAICLI_SNAPSHOTS_ENABLED")? {
+            self.snapshots.enabled = v;
         }
         if let Some(dir) = env.get("PAICLI_AUDIT_DIR") {
             self.audit_dir = PathBuf::from(dir);

@@ -8,3 +8,4 @@ pub mod control_files;
 pub mod network;
 pub mod path_guard;
 pub mod redact;
+pub mod skip_dirs;

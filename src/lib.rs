@@ -13,5 +13,6 @@ pub mod memory;
 pub mod policy;
 pub mod protocol;
 pub mod session;
+pub mod snapshot;
 pub mod tools;
 pub mod ui;

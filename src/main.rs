@@ -174,6 +174,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     };
     let session_id = sessions::start_oneshot(&config, &mut agent, &launch, lang)
         .map_err(StartError::Sessions)?;
+    services.snapshots.set_session(&session_id);
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));

@@ -12,6 +12,7 @@ pub mod registry;
 pub mod schema;
 pub mod search;
 pub mod shell;
+pub mod snapshot;
 pub mod spill;
 pub mod web;
 

@@ -7,6 +7,7 @@ use super::compaction::Thresholds;
 use super::{Agent, usable_window};
 use crate::llm::{LlmClient, Message};
 use crate::session::Conversation;
+use crate::session::ConversationError;
 use crate::session::ledger::Ledger;
 
 impl Agent {
@@ -28,6 +29,16 @@ impl Agent {
         self.conversation.note_model(self.client.model());
         // A failed summary under the old model says nothing about the new one.
         self.summary_failed_at_len = None;
+    }
+
+    /// Drops user turn `turn` (0-based) and everything after it (`/rewind`), keeping every call paired with
+    /// its result; returns the dropped messages.
+    pub fn rewind_to_turn(&mut self, turn: usize) -> Result<Vec<Message>, ConversationError> {
+        let dropped = self.conversation.rewind_to_turn(turn)?;
+        self.pending_diagnostics.clear();
+        self.unchecked_files.clear();
+        self.summary_failed_at_len = None;
+        Ok(dropped)
     }
 
     /// The system prompt (the first message).

@@ -33,6 +33,8 @@ pub struct ConfigFile {
     pub lsp: LspSection,
     #[serde(default)]
     pub sessions: SessionsSection,
+    #[serde(default)]
+    pub snapshots: SnapshotsSection,
 }
 
 /// `[sessions]`
@@ -156,6 +158,15 @@ pub struct LspSection {
     pub servers: BTreeMap<String, LspServerSection>,
 }
 
+/// `[snapshots]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotsSection {
+    pub enabled: Option<bool>,
+    pub keep: Option<usize>,
+    pub max_file_bytes: Option<u64>,
+}
+
 /// `[lsp.servers.<name>]`: a language server command and the file extensions it checks.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -267,6 +278,10 @@ impl ConfigFile {
         over(&mut s.wait_ms, t.wait_ms);
         over(&mut s.max_diagnostics, t.max_diagnostics);
         s.servers.extend(t.servers);
+        let (s, t) = (&mut self.snapshots, top.snapshots);
+        over(&mut s.enabled, t.enabled);
+        over(&mut s.keep, t.keep);
+        over(&mut s.max_file_bytes, t.max_file_bytes);
     }
 }
 

@@ -413,6 +413,28 @@ pub static SETTINGS: &[Setting] = &[
             "file extensions it checks, without dots",
         )
     },
+    // snapshots: a project's files may not switch off or shrink the user's undo.
+    Setting {
+        env: &["PAICLI_SNAPSHOTS_ENABLED"],
+        project: Project::Never,
+        ..row(
+            "snapshots.enabled",
+            "true",
+            "snapshot the project before and after turns that change files (revert_turn, /restore, /rewind)",
+        )
+    },
+    Setting {
+        project: Project::Never,
+        ..row("snapshots.keep", "50", "snapshots kept per project")
+    },
+    Setting {
+        project: Project::Never,
+        ..row(
+            "snapshots.max_file_bytes",
+            "5242880",
+            "files larger than this are left out of snapshots",
+        )
+    },
     Setting {
         // Clean-up removes every project's ledgers, so a cloned repository must not shorten it.
         project: Project::Never,

@@ -30,4 +30,8 @@ pub struct TurnScope {
 pub trait TurnHook: Send + Sync {
     /// Starts a turn for `submitted`, the text the user typed (not expanded `@file` or resource content).
     fn begin_turn(&self, submitted: &str) -> TurnScope;
+
+    /// Told when the turn started by the last `begin_turn` has ended, however it ended (finished, partial,
+    /// cancelled or failed). Work done here should not hold up the next prompt.
+    fn end_turn(&self) {}
 }

@@ -12,6 +12,7 @@ mod resume_cmds;
 mod safety_cmds;
 mod services_cmds;
 mod session_cmds;
+mod snapshot_cmds;
 mod trust;
 
 pub use memory_cmds::{SaveRequest, entry_line, parse_save};
@@ -313,6 +314,39 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: true,
         handler: services_cmds::lsp,
+    },
+    Command {
+        name: "snapshot",
+        aliases: &[],
+        usage: "[status|clean]",
+        help: [
+            "the project's file snapshots (time, label, changed files, store size); clean removes them",
+            "项目文件快照（时间、标签、改动文件数、占用空间）；clean 删除全部",
+        ],
+        while_running: true,
+        handler: snapshot_cmds::snapshot,
+    },
+    Command {
+        name: "restore",
+        aliases: &[],
+        usage: "N",
+        help: [
+            "put the files back as in snapshot N of /snapshot (undo with /restore 1)",
+            "把文件恢复为 /snapshot 中第 N 个快照（/restore 1 可撤销）",
+        ],
+        while_running: false,
+        handler: snapshot_cmds::restore,
+    },
+    Command {
+        name: "rewind",
+        aliases: &[],
+        usage: "",
+        help: [
+            "go back to before an earlier message: code, conversation or both (Esc Esc at an empty prompt)",
+            "回到早先某条消息之前：代码、对话或两者（空输入时按两次 Esc）",
+        ],
+        while_running: false,
+        handler: snapshot_cmds::rewind,
     },
 ];
 

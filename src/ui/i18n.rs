@@ -253,6 +253,23 @@ pub enum Msg {
     Seconds,
     DiagnosticsTitle,
     PartialCompletion,
+    // snapshots
+    SnapshotsOff,
+    SnapshotsEmpty,
+    SnapshotsHeading,
+    SnapshotsStore,
+    SnapshotCleanConfirm,
+    SnapshotsCleaned,
+    SnapshotFiles,
+    RestoreUsage,
+    Restored,
+    RestoreNothing,
+    RewindNoTurns,
+    RewindPick,
+    RewindHow,
+    RewindNoCode,
+    RewindConversation,
+    RewindInvalid,
 }
 
 impl Msg {
@@ -495,6 +512,22 @@ impl Msg {
         Msg::Seconds,
         Msg::DiagnosticsTitle,
         Msg::PartialCompletion,
+        Msg::SnapshotsOff,
+        Msg::SnapshotsEmpty,
+        Msg::SnapshotsHeading,
+        Msg::SnapshotsStore,
+        Msg::SnapshotCleanConfirm,
+        Msg::SnapshotsCleaned,
+        Msg::SnapshotFiles,
+        Msg::RestoreUsage,
+        Msg::Restored,
+        Msg::RestoreNothing,
+        Msg::RewindNoTurns,
+        Msg::RewindPick,
+        Msg::RewindHow,
+        Msg::RewindNoCode,
+        Msg::RewindConversation,
+        Msg::RewindInvalid,
     ];
 }
 
@@ -1135,5 +1168,46 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, DiagnosticsTitle) => "已告知模型的诊断",
         (Lang::En, PartialCompletion) => "partial completion",
         (Lang::Zh, PartialCompletion) => "部分完成",
+        // snapshots
+        (Lang::En, SnapshotsOff) => {
+            "snapshots are off (snapshots.enabled = false, or the git program is not installed)"
+        }
+        (Lang::Zh, SnapshotsOff) => "快照已关闭（snapshots.enabled = false，或未安装 git）",
+        (Lang::En, SnapshotsEmpty) => "no snapshots of this project yet",
+        (Lang::Zh, SnapshotsEmpty) => "本项目还没有快照",
+        (Lang::En, SnapshotsHeading) => "Snapshots (newest first; /restore N puts the files back)",
+        (Lang::Zh, SnapshotsHeading) => "快照（最新在前；/restore N 恢复文件）",
+        (Lang::En, SnapshotsStore) => "store size on disk",
+        (Lang::Zh, SnapshotsStore) => "快照库占用磁盘",
+        (Lang::En, SnapshotCleanConfirm) => "Remove every snapshot of this project? [y/N] ",
+        (Lang::Zh, SnapshotCleanConfirm) => "删除本项目的所有快照？[y/N] ",
+        (Lang::En, SnapshotsCleaned) => "snapshots removed",
+        (Lang::Zh, SnapshotsCleaned) => "快照已删除",
+        (Lang::En, SnapshotFiles) => "file(s) changed",
+        (Lang::Zh, SnapshotFiles) => "个文件有改动",
+        (Lang::En, RestoreUsage) => "usage: /restore N (N from /snapshot)",
+        (Lang::Zh, RestoreUsage) => "用法：/restore N（N 见 /snapshot）",
+        (Lang::En, Restored) => "restored; /restore 1 or revert_turn undoes it",
+        (Lang::Zh, Restored) => "已恢复；/restore 1 或 revert_turn 可撤销",
+        (Lang::En, RestoreNothing) => "the files already match that snapshot",
+        (Lang::Zh, RestoreNothing) => "文件已与该快照一致",
+        (Lang::En, RewindNoTurns) => "there is no earlier message to rewind to",
+        (Lang::Zh, RewindNoTurns) => "没有可回退到的早先消息",
+        (Lang::En, RewindPick) => {
+            "Rewind to before which message? Number + Enter (Enter or ESC cancels): "
+        }
+        (Lang::Zh, RewindPick) => "回退到哪条消息之前？输入编号并回车（回车或 ESC 取消）：",
+        (Lang::En, RewindHow) => {
+            "Rewind [c] code  [v] conversation  [b] both (Enter or ESC cancels): "
+        }
+        (Lang::Zh, RewindHow) => "回退 [c] 代码  [v] 对话  [b] 两者（回车或 ESC 取消）：",
+        (Lang::En, RewindNoCode) => "no files changed since that message; the code is as it was",
+        (Lang::Zh, RewindNoCode) => "该消息之后没有文件改动；代码保持不变",
+        (Lang::En, RewindConversation) => {
+            "conversation rewound: the next request starts before that message"
+        }
+        (Lang::Zh, RewindConversation) => "对话已回退：下一次请求从该消息之前开始",
+        (Lang::En, RewindInvalid) => "not a number from the list; nothing was changed",
+        (Lang::Zh, RewindInvalid) => "不是列表中的编号；未做任何改动",
     }
 }

@@ -6,6 +6,7 @@ mod expand_key;
 mod history;
 mod live_approver;
 mod mode_key;
+mod rewind_key;
 mod session;
 
 use std::path::PathBuf;
@@ -91,6 +92,10 @@ pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, 
             Err(e) => return Err(e.into()),
         };
         ctrl_c_armed = false;
+        if editor.helper().is_some_and(|h| h.rewind_key.take()) {
+            commands::dispatch(&mut session, "/rewind");
+            continue;
+        }
         let input = editor::join_continuations(&line);
         if input.trim().is_empty() {
             continue;

@@ -17,32 +17,33 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("lsp", &["protocol", "config"]),
     ("session", &["protocol", "config", "llm"]),
     ("memory", &["protocol", "config", "llm"]),
+    ("snapshot", &["protocol", "config", "guard"]),
     (
         "tools",
         &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory",
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
         ],
     ),
     ("policy", &["protocol", "config", "llm", "guard"]),
     (
         "agent",
         &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "tools",
-            "policy",
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "tools", "policy",
         ],
     ),
     (
         "app",
         &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "tools",
-            "policy", "agent",
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "tools", "policy", "agent",
         ],
     ),
     (
         "ui",
         &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "tools",
-            "policy", "agent", "app",
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "tools", "policy", "agent", "app",
         ],
     ),
 ];

@@ -116,6 +116,16 @@ impl DirHandle {
         Ok(rustix::fs::unlinkat(&self.fd, name, AtFlags::empty())?)
     }
 
+    /// Removes the empty subdirectory `name` (a symlink of that name is not followed and fails).
+    pub fn remove_dir(&self, name: &OsStr) -> io::Result<()> {
+        Ok(rustix::fs::unlinkat(&self.fd, name, AtFlags::REMOVEDIR)?)
+    }
+
+    /// Creates the symlink `name` pointing at `target` (the target is stored as text, never opened).
+    pub fn symlink(&self, target: &OsStr, name: &OsStr) -> io::Result<()> {
+        Ok(rustix::fs::symlinkat(target, &self.fd, name)?)
+    }
+
     /// The directory's entries (without `.` and `..`), in the order the file system returns them.
     pub fn entries(&self) -> io::Result<Vec<DirEntry>> {
         let mut out = Vec::new();

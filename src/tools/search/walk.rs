@@ -7,18 +7,8 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 use tokio_util::sync::CancellationToken;
 
-/// Directories never searched, whatever the ignore files say.
-pub const SKIP_DIRS: &[&str] = &[
-    ".git",
-    ".paicli",
-    "target",
-    "node_modules",
-    "dist",
-    "build",
-    "coverage",
-    ".idea",
-    ".gradle",
-];
+/// Directories never searched, whatever the ignore files say (shared with the snapshot walk).
+pub use crate::guard::skip_dirs::SKIP_DIRS;
 
 /// What a parallel walk found, in walk order (the order a walk sorted by name per directory would give).
 pub struct Walked<T> {

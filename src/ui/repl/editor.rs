@@ -34,6 +34,8 @@ pub struct ReplHelper {
     lang: Lang,
     /// Shift+Tab presses for the REPL to act on.
     pub mode_key: Arc<ModeKey>,
+    /// Esc Esc presses at an empty prompt (`/rewind`).
+    pub rewind_key: Arc<super::rewind_key::RewindKey>,
 }
 
 impl ReplHelper {
@@ -43,6 +45,7 @@ impl ReplHelper {
             root: root.to_path_buf(),
             lang,
             mode_key: Arc::default(),
+            rewind_key: Arc::default(),
         }
     }
 }
@@ -63,10 +66,15 @@ pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
     let mut editor = LineEditor::with_config(config)?;
     let helper = ReplHelper::new(root, lang);
     let mode_key = Arc::clone(&helper.mode_key);
+    let helper_rewind = Arc::clone(&helper.rewind_key);
     editor.set_helper(Some(helper));
     editor.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
         EventHandler::Conditional(Box::new(ModeKeyHandler(mode_key))),
+    );
+    editor.bind_sequence(
+        KeyEvent(KeyCode::Esc, Modifiers::NONE),
+        EventHandler::Conditional(Box::new(super::rewind_key::RewindKeyHandler(helper_rewind))),
     );
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::ALT), Cmd::Newline);
     editor.bind_sequence(KeyEvent::alt('\r'), Cmd::Newline);

@@ -94,6 +94,7 @@ impl Session {
                 println!("{line}")
             })
             .map_err(SessionError::Resume)?;
+        services.snapshots.set_session(&session_id);
         Ok(Session {
             agent,
             config,

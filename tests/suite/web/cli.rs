@@ -181,6 +181,7 @@ fn a_bare_headline_gets_a_notice_and_no_web_tools() {
             "grep_code",
             "list_dir",
             "read_file",
+            "revert_turn",
             "save_memory",
             "write_file"
         ]

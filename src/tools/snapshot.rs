@@ -1,0 +1,106 @@
+//! `revert_turn`: puts the project's files back as they were before a recent turn, from the snapshot store.
+
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value, json};
+
+use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
+use crate::protocol::Risk;
+use crate::snapshot::{SnapshotHook, Target};
+
+/// Restores the files of an earlier turn.
+pub struct RevertTurn {
+    hook: SnapshotHook,
+}
+
+impl RevertTurn {
+    /// The tool restoring from `hook`'s store (the hook labels the snapshots it takes).
+    pub fn new(hook: SnapshotHook) -> Self {
+        RevertTurn { hook }
+    }
+}
+
+#[async_trait]
+impl Tool for RevertTurn {
+    fn name(&self) -> &str {
+        "revert_turn"
+    }
+
+    fn description(&self) -> &str {
+        "Undo file changes: put the project's files back exactly as they were before the offset-th most recent \
+user turn that changed files (1 = the latest; this project's earlier sessions count too). Content, executable \
+bits and symlinks are restored, files created since are removed and deleted ones come back; ignored files are left \
+alone. The current state is snapshotted first, so calling it again with offset 1 undoes the revert. Only when \
+the user asks to undo or revert. Returns the files it changed."
+    }
+
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "offset": {
+                    "type": "integer",
+                    "description": "Which turn to undo, counting back from the latest that changed files (>= 1, default 1)."
+                }
+            },
+            "required": []
+        })
+    }
+
+    fn traits(&self) -> ToolTraits {
+        ToolTraits {
+            edits_files: true,
+            // It changes what every other call in the batch would see.
+            serial_batch: true,
+            ..ToolTraits::side_effect(Risk::High)
+        }
+    }
+
+    async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
+        let offset = match Args(args).int("offset") {
+            None => 1,
+            Some(n) if n >= 1 => usize::try_from(n).unwrap_or(usize::MAX),
+            Some(n) => {
+                return ToolOutcome::failed(format!(
+                    "offset must be an integer >= 1 (1 = the latest turn that changed files), not {n}"
+                ));
+            }
+        };
+        let Some(store) = self.hook.store().cloned() else {
+            return ToolOutcome::failed(
+                "snapshots are off in this session (snapshots.enabled = false, or git is not installed), so \
+                 there is nothing to revert from",
+            );
+        };
+        let label = self.hook.turn_label();
+        let restored = tokio::task::spawn_blocking(move || {
+            store.restore(&Target::BeforeChange(offset), &label)
+        })
+        .await;
+        let report = match restored {
+            Ok(Ok(report)) => report,
+            Ok(Err(e)) => return ToolOutcome::failed(e.to_string()),
+            Err(e) => return ToolOutcome::failed(format!("the restore did not finish: {e}")),
+        };
+        if report.changes.is_empty() {
+            return ToolOutcome::ok("the files already match that snapshot; nothing was changed");
+        }
+        let text = format!(
+            "restored the files as they were before turn {offset} back ({} file(s) changed; calling \
+             revert_turn with offset 1 undoes this):\n{}",
+            report.changes.len(),
+            report.summary()
+        );
+        ToolOutcome::Ok(ToolOutput {
+            text,
+            changed_files: report
+                .changes
+                .iter()
+                .filter(|c| c.status != 'D')
+                .map(|c| PathBuf::from(&c.path))
+                .collect(),
+            ..ToolOutput::default()
+        })
+    }
+}

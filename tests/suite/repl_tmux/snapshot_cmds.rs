@@ -1,0 +1,150 @@
+//! `/rewind` (and Esc Esc), `/snapshot` and `/restore` in the real terminal.
+
+use serde_json::json;
+
+use super::Sandbox;
+use super::terminal;
+use crate::support::{Reply, ScriptedServer};
+
+fn notes(sandbox: &Sandbox) -> String {
+    std::fs::read_to_string(sandbox.project.path().join("notes.txt")).unwrap()
+}
+
+fn write_notes(id: &str, text: &str) -> Reply {
+    Reply::tool_calls([(
+        id,
+        "write_file",
+        json!({"path": "notes.txt", "content": text}),
+    )])
+}
+
+#[test]
+fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_turn_out() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        write_notes("c1", "first\n"),
+        Reply::text("one done"),
+        write_notes("c2", "second\n"),
+        Reply::text("two done"),
+        Reply::text("fresh start"),
+    ]);
+    let t = sandbox.start(&server);
+    t.submit("first task");
+    t.wait_prompt(2, terminal::DEADLINE);
+    t.submit("second task");
+    t.wait_prompt(3, terminal::DEADLINE);
+    assert_eq!(notes(&sandbox), "second\n");
+
+    // ESC at the picker cancels and changes nothing.
+    t.keys(&["Escape", "Escape"]);
+    t.wait_for("Rewind to before which message?");
+    let screen = t.screen();
+    assert!(
+        screen.contains(" 1. first task") && screen.contains(" 2. second task"),
+        "{screen}"
+    );
+    t.keys(&["Escape"]);
+    t.wait_for("cancelled by user");
+    t.wait_prompt(4, terminal::DEADLINE);
+    assert_eq!(notes(&sandbox), "second\n");
+
+    // Ctrl-C at the second question cancels too.
+    t.submit("/rewind");
+    t.wait_until("the picker again", terminal::DEADLINE, |s| {
+        s.matches("Rewind to before which message?").count() == 2
+    });
+    t.keys(&["1", "Enter"]);
+    t.wait_for("Rewind [c] code");
+    t.keys(&["C-c"]);
+    t.wait_until("the second cancel", terminal::DEADLINE, |s| {
+        s.matches("cancelled by user").count() == 2
+    });
+    t.wait_prompt(5, terminal::DEADLINE);
+    assert_eq!(notes(&sandbox), "second\n");
+
+    t.keys(&["Escape", "Escape"]);
+    t.wait_until("the picker a third time", terminal::DEADLINE, |s| {
+        s.matches("Rewind to before which message?").count() == 3
+    });
+    t.keys(&["2", "Enter"]);
+    t.wait_for("Rewind [c] code");
+    t.keys(&["b", "Enter"]);
+    let screen = t.wait_for("conversation rewound");
+    assert!(screen.contains("M notes.txt"), "{screen}");
+    assert_eq!(notes(&sandbox), "first\n", "the file is back");
+
+    t.wait_prompt(6, terminal::DEADLINE);
+    t.submit("third task");
+    t.wait_for("fresh start");
+    let requests = server.chat_requests();
+    let sent: Vec<String> = requests.last().unwrap().body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(sent.iter().any(|m| m == "first task"), "{sent:?}");
+    assert!(
+        sent.iter().all(|m| m != "second task" && m != "two done"),
+        "{sent:?}"
+    );
+    assert_eq!(sent.last().unwrap(), "third task");
+}
+
+#[test]
+fn snapshot_lists_restore_puts_files_back_and_clean_asks_first() {
+    let sandbox = Sandbox::new();
+    let server =
+        ScriptedServer::with_replies([write_notes("c1", "changed\n"), Reply::text("done")]);
+    let t = sandbox.start(&server);
+    t.submit("/snapshot");
+    t.wait_for("no snapshots of this project yet");
+    t.submit("change the notes");
+    t.wait_prompt(3, terminal::DEADLINE);
+    t.submit("/snapshot");
+    let screen = t.wait_until("the second listing", terminal::DEADLINE, |s| {
+        s.matches("store size on disk").count() == 2
+    });
+    assert!(
+        screen.contains("post-turn") && screen.contains("change the notes"),
+        "{screen}"
+    );
+    assert!(screen.contains("pre-turn"), "{screen}");
+
+    // 1 is the latest (after the turn), 2 the state before it.
+    t.submit("/restore 2");
+    let screen = t.wait_for("restored; /restore 1");
+    assert!(screen.contains("M notes.txt +1 -1"), "{screen}");
+    assert_eq!(notes(&sandbox), "alpha beta\n");
+    let audit = std::fs::read_dir(sandbox.paicli_home().join("audit"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
+    assert!(
+        audit.contains("snapshot_restore") && audit.contains("/restore 2"),
+        "{audit}"
+    );
+
+    t.submit("/snapshot clean");
+    t.wait_for("Remove every snapshot of this project? [y/N]");
+    t.keys(&["n", "Enter"]);
+    t.wait_for("cancelled by user");
+    t.submit("/snapshot clean");
+    t.wait_until("the second question", terminal::DEADLINE, |s| {
+        s.matches("Remove every snapshot").count() == 2
+    });
+    t.keys(&["Escape"]);
+    t.wait_until("the second cancel", terminal::DEADLINE, |s| {
+        s.matches("cancelled by user").count() == 2
+    });
+    t.submit("/snapshot clean");
+    t.wait_until("the third question", terminal::DEADLINE, |s| {
+        s.matches("Remove every snapshot").count() == 3
+    });
+    t.keys(&["y", "Enter"]);
+    t.wait_for("snapshots removed");
+    t.submit("/snapshot");
+    t.wait_until("the empty list again", terminal::DEADLINE, |s| {
+        s.matches("no snapshots of this project yet").count() == 2
+    });
+}
