@@ -1,5 +1,6 @@
 //! Front-ends: everything that talks to the terminal or to a script.
 
+pub mod answer;
 pub mod approval_prompt;
 pub mod commands;
 pub mod hints;

@@ -1,7 +1,6 @@
 //! Starting, resuming and forking sessions from the front-ends: the `--continue` / `--resume` / `--fork` flags,
 //! the resume picker, and what the user is told (in English and Chinese).
 
-mod line_input;
 mod picker;
 mod texts;
 
@@ -11,7 +10,7 @@ use crate::config::Config;
 use crate::session::ledger::SessionStore;
 use crate::ui::i18n::Lang;
 
-pub use line_input::{LineInput, Step, read_answer};
+pub use crate::ui::answer::{LineInput, Step, read_answer};
 pub use picker::{PICKER_LIMIT, parse_choice, summary_lines};
 pub use texts::{
     FlagError, find_error_text, flag_error, forked_text, history_clear_question, history_cleared,

@@ -85,7 +85,11 @@ pub fn render_request(
         Some(note) => visible(note),
         None => look.tr(Msg::ApprovalAskMode).to_string(),
     };
-    writeln!(out, "  {}{why}", look.labelled(look.tr(Msg::ApprovalWhy)))?;
+    // A reason is prose: it wraps at word boundaries under its own start, never mid-word at the screen's edge.
+    let why_line = format!("{}{why}", look.labelled(look.tr(Msg::ApprovalWhy)));
+    for line in crate::ui::wrap::wrap_hanging(&why_line, look.width.saturating_sub(3).max(20), 2) {
+        writeln!(out, "  {line}")?;
+    }
     let covered = preview.map(Preview::covers).unwrap_or_default();
     for (key, value) in &request.args {
         if covered.contains(&key.as_str()) {

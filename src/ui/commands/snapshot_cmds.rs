@@ -1,8 +1,6 @@
 //! `/snapshot [status|clean]`, `/restore N` and `/rewind`: the project's file snapshots from the REPL. Restores
 //! take a snapshot first (so they can be undone) and are written to the audit log.
 
-mod answer;
-
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -16,7 +14,7 @@ use crate::snapshot::{RestoreReport, Snapshot, SnapshotStore, Target};
 use crate::ui::i18n::Msg;
 use crate::ui::repl::Session;
 
-pub use answer::read_answer;
+pub use crate::ui::answer::{read_answer, read_choice};
 
 /// The session's store, or a message saying snapshots are off.
 fn store(session: &Session) -> Option<Arc<SnapshotStore>> {
@@ -229,11 +227,10 @@ pub(super) fn rewind(session: &mut Session, _args: &str) -> Flow {
         session.say_error(session.tr(Msg::RewindInvalid));
         return Flow::Continue;
     };
-    let how = read_answer(session.tr(Msg::RewindHow)).map(|a| a.to_ascii_lowercase());
-    let (code, conversation) = match how.as_deref() {
-        Some("c" | "code" | "1") => (true, false),
-        Some("v" | "conversation" | "2") => (false, true),
-        Some("b" | "both" | "3") => (true, true),
+    let (code, conversation) = match read_choice(session.tr(Msg::RewindHow), &['c', 'v', 'b']) {
+        Some('c') => (true, false),
+        Some('v') => (false, true),
+        Some('b') => (true, true),
         _ => {
             session.say(session.tr(Msg::Cancelled));
             return Flow::Continue;

@@ -68,7 +68,7 @@ fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_t
     });
     t.keys(&["2", "Enter"]);
     t.wait_for("Rewind [c] code");
-    t.keys(&["b", "Enter"]);
+    t.keys(&["b"]);
     let screen = t.wait_for("conversation rewound");
     assert!(screen.contains("M notes.txt"), "{screen}");
     assert_eq!(notes(&sandbox), "first\n", "the file is back");

@@ -1,6 +1,6 @@
-//! One short answer read key by key in raw mode, so ESC and Ctrl-C cancel it like every other prompt instead of
-//! landing in the line as `^[`. The key handling is a pure state machine ([`LineInput`]) so it is tested without a
-//! terminal.
+//! Short answers to a command's question (the session picker, `/rewind`, y/N confirmations), read key by key in
+//! raw mode so ESC and Ctrl-C cancel them like every other prompt instead of landing in the line as `^[`. The key
+//! handling is a pure state machine ([`LineInput`]) so it is tested without a terminal.
 
 use std::io::{IsTerminal, Write};
 
@@ -96,4 +96,53 @@ pub fn read_answer(prompt: &str) -> Option<String> {
     // Raw mode is off again: a plain newline ends the question's line.
     let _ = writeln!(out);
     answer
+}
+
+/// Shows `prompt` and reads one key among `choices` (case-insensitive), with no Enter needed; `None` for ESC,
+/// Ctrl-C, Ctrl-D or Enter. Other keys are ignored. Without a terminal the first character of a stdin line counts.
+pub fn read_choice(prompt: &str, choices: &[char]) -> Option<char> {
+    let pick = |c: char| {
+        let c = c.to_ascii_lowercase();
+        choices.contains(&c).then_some(c)
+    };
+    let mut out = std::io::stdout();
+    if !std::io::stdin().is_terminal() {
+        let _ = write!(out, "{prompt}");
+        let _ = out.flush();
+        let mut line = String::new();
+        return match std::io::stdin().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => line.trim().chars().next().and_then(pick),
+        };
+    }
+    let chosen = {
+        let _raw = crossterm::terminal::enable_raw_mode()
+            .ok()
+            .map(|()| RawMode);
+        let _ = write!(out, "{prompt}");
+        let _ = out.flush();
+        loop {
+            let Ok(event) = crossterm::event::read() else {
+                break None;
+            };
+            let Event::Key(key) = event else { continue };
+            if key.kind == KeyEventKind::Release {
+                continue;
+            }
+            let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+            match key.code {
+                KeyCode::Esc | KeyCode::Enter => break None,
+                KeyCode::Char('c' | 'd') if ctrl => break None,
+                KeyCode::Char(c) if !ctrl => {
+                    if let Some(c) = pick(c) {
+                        let _ = write!(out, "{c}");
+                        break Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+    let _ = writeln!(out);
+    chosen
 }
