@@ -56,9 +56,23 @@ impl Drop for RawMode {
     }
 }
 
-/// Shows `prompt` and reads one answer; `None` when cancelled or stdin ended. Without a terminal the answer is
-/// a plain line from stdin.
-pub fn read_answer(prompt: &str) -> Option<String> {
+/// What one key did to a question being answered.
+enum KeyStep<T> {
+    /// Keep reading; echo this.
+    Echo(String),
+    /// The question is answered (`None`: cancelled).
+    Done(Option<T>),
+}
+
+/// Shows `prompt` and reads the answer: without a terminal, from one stdin line through `from_line`; on a
+/// terminal, key by key in raw mode through `on_key` (raw mode comes first, then the question: a key pressed as soon
+/// as it shows must already be a key event, since a Ctrl-C in cooked mode would be a signal and an ESC would wait
+/// for Enter).
+fn ask<T>(
+    prompt: &str,
+    from_line: impl FnOnce(&str) -> Option<T>,
+    mut on_key: impl FnMut(KeyEvent) -> KeyStep<T>,
+) -> Option<T> {
     let mut out = std::io::stdout();
     if !std::io::stdin().is_terminal() {
         let _ = write!(out, "{prompt}");
@@ -66,36 +80,47 @@ pub fn read_answer(prompt: &str) -> Option<String> {
         let mut line = String::new();
         return match std::io::stdin().read_line(&mut line) {
             Ok(0) | Err(_) => None,
-            Ok(_) => Some(line.trim_end_matches(['\r', '\n']).to_string()),
+            Ok(_) => from_line(line.trim_end_matches(['\r', '\n'])),
         };
     }
     let answer = {
-        // Raw mode first, then the question: a key pressed as soon as it shows must already be a key event (a
-        // Ctrl-C in cooked mode would be a signal, an ESC would wait for Enter).
         let _raw = crossterm::terminal::enable_raw_mode()
             .ok()
             .map(|()| RawMode);
         let _ = write!(out, "{prompt}");
         let _ = out.flush();
-        let mut input = LineInput::default();
         loop {
             let Ok(event) = crossterm::event::read() else {
                 break None;
             };
             let Event::Key(key) = event else { continue };
-            match input.feed(key) {
-                Step::Echo(text) => {
+            match on_key(key) {
+                KeyStep::Echo(text) => {
                     let _ = write!(out, "{text}");
                     let _ = out.flush();
                 }
-                Step::Done(text) => break Some(text),
-                Step::Cancel => break None,
+                KeyStep::Done(answer) => break answer,
             }
         }
     };
     // Raw mode is off again: a plain newline ends the question's line.
     let _ = writeln!(out);
     answer
+}
+
+/// Shows `prompt` and reads one answer; `None` when cancelled or stdin ended. Without a terminal the answer is
+/// a plain line from stdin.
+pub fn read_answer(prompt: &str) -> Option<String> {
+    let mut input = LineInput::default();
+    ask(
+        prompt,
+        |line| Some(line.to_string()),
+        |key| match input.feed(key) {
+            Step::Echo(text) => KeyStep::Echo(text),
+            Step::Done(text) => KeyStep::Done(Some(text)),
+            Step::Cancel => KeyStep::Done(None),
+        },
+    )
 }
 
 /// Shows `prompt` and reads one key among `choices` (case-insensitive), with no Enter needed; `None` for ESC,
@@ -105,44 +130,27 @@ pub fn read_choice(prompt: &str, choices: &[char]) -> Option<char> {
         let c = c.to_ascii_lowercase();
         choices.contains(&c).then_some(c)
     };
-    let mut out = std::io::stdout();
-    if !std::io::stdin().is_terminal() {
-        let _ = write!(out, "{prompt}");
-        let _ = out.flush();
-        let mut line = String::new();
-        return match std::io::stdin().read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => line.trim().chars().next().and_then(pick),
-        };
-    }
-    let chosen = {
-        let _raw = crossterm::terminal::enable_raw_mode()
-            .ok()
-            .map(|()| RawMode);
-        let _ = write!(out, "{prompt}");
-        let _ = out.flush();
-        loop {
-            let Ok(event) = crossterm::event::read() else {
-                break None;
-            };
-            let Event::Key(key) = event else { continue };
+    ask(
+        prompt,
+        |line| line.trim().chars().next().and_then(pick),
+        |key| {
             if key.kind == KeyEventKind::Release {
-                continue;
+                return KeyStep::Echo(String::new());
             }
             let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
             match key.code {
-                KeyCode::Esc | KeyCode::Enter => break None,
-                KeyCode::Char('c' | 'd') if ctrl => break None,
-                KeyCode::Char(c) if !ctrl => {
-                    if let Some(c) = pick(c) {
-                        let _ = write!(out, "{c}");
-                        break Some(c);
+                KeyCode::Esc | KeyCode::Enter => KeyStep::Done(None),
+                KeyCode::Char('c' | 'd') if ctrl => KeyStep::Done(None),
+                KeyCode::Char(c) if !ctrl => match pick(c) {
+                    // Echo the chosen key before the question's line ends.
+                    Some(c) => {
+                        print!("{c}");
+                        KeyStep::Done(Some(c))
                     }
-                }
-                _ => {}
+                    None => KeyStep::Echo(String::new()),
+                },
+                _ => KeyStep::Echo(String::new()),
             }
-        }
-    };
-    let _ = writeln!(out);
-    chosen
+        },
+    )
 }
