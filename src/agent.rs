@@ -26,7 +26,7 @@ use crate::tools::{Executor, Progress, ToolContext, ToolRegistry, executor};
 
 pub use crate::protocol::events::CompactionStage;
 pub use crate::protocol::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
-pub use crate::protocol::{ToolFilter, TurnHook, TurnScope};
+pub use crate::protocol::{Notice, ToolFilter, TurnHook, TurnScope};
 pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
 use compaction::Trigger;
 pub use compaction::{CompactionError, Thresholds};
@@ -72,10 +72,7 @@ fn resolve_dsml(
         DsmlScan::None => show_held(),
         DsmlScan::Calls { calls, text } => {
             events.emit(AgentEvent::Notice {
-                message: format!(
-                    "the model wrote {} tool call(s) as DSML text; running them as tool calls",
-                    calls.len()
-                ),
+                notice: Notice::DsmlCallsRun { calls: calls.len() },
             });
             response.content = text;
             response.tool_calls = calls;
@@ -83,7 +80,7 @@ fn resolve_dsml(
         DsmlScan::Leftover { why } => {
             show_held();
             events.emit(AgentEvent::Notice {
-                message: format!("tool call not executed: the answer holds DSML markup that paicli cannot run ({why})"),
+                notice: Notice::DsmlNotRun { why },
             });
         }
     }
@@ -286,9 +283,9 @@ impl Agent {
             .iter()
             .map(|h| h.begin_turn(submitted))
             .collect();
-        for message in scopes.iter().flat_map(|s| s.notices.iter()) {
+        for notice in scopes.iter().flat_map(|s| s.notices.iter()) {
             events.emit(AgentEvent::Notice {
-                message: message.clone(),
+                notice: notice.clone(),
             });
         }
         // Only this turn's edits are checked.
@@ -345,7 +342,7 @@ impl Agent {
             if response.tool_calls.is_empty() {
                 if response.finish_reason.as_deref() == Some("length") {
                     events.emit(AgentEvent::Notice {
-                        message: "the answer was cut off at the model's output limit".to_string(),
+                        notice: Notice::AnswerCutOff,
                     });
                 }
                 self.conversation.push_answer(response.content.clone());
@@ -395,8 +392,7 @@ impl Agent {
             self.append_tool_round(response.content, reasoning, tool_calls, results);
             if let Some(reminder) = reminder {
                 events.emit(AgentEvent::Notice {
-                    message: "runaway guard: the model keeps repeating itself; reminded it to change course"
-                        .to_string(),
+                    notice: Notice::RunawayReminder,
                 });
                 self.conversation.push_user(reminder);
             }
@@ -406,9 +402,7 @@ impl Agent {
         };
         if let Some(error) = self.conversation.ledger().and_then(|l| l.take_error()) {
             events.emit(AgentEvent::Notice {
-                message: format!(
-                    "the session ledger could not be written; resuming may miss this turn: {error}"
-                ),
+                notice: Notice::LedgerNotWritten { error },
             });
         }
         for hook in &self.turn_hooks {
@@ -444,8 +438,7 @@ impl Agent {
         match self.chat(tools, events, cancel).await {
             Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded { message })) => {
                 events.emit(AgentEvent::Notice {
-                    message: "the request exceeded the model's context window: compacting and retrying once"
-                        .to_string(),
+                    notice: Notice::ContextOverflow,
                 });
                 if self
                     .compact_if_needed(Trigger::Overflow, tools, events, cancel)
@@ -494,7 +487,9 @@ impl Agent {
         turn_usage: &mut Usage,
     ) -> TurnOutcome {
         events.emit(AgentEvent::Notice {
-            message: format!("partial completion ({reason}): asking the model for a report"),
+            notice: Notice::PartialCompletion {
+                reason: reason.to_string(),
+            },
         });
         self.conversation
             .push_user(FINALIZE_INSTRUCTION.replace("{reason}", reason.as_str()));
@@ -568,7 +563,9 @@ impl Agent {
             }
             Err(e) => {
                 events.emit(AgentEvent::Notice {
-                    message: format!("long-term memory unavailable: {e}"),
+                    notice: Notice::MemoryUnavailable {
+                        error: e.to_string(),
+                    },
                 });
                 None
             }

@@ -24,7 +24,7 @@ use crate::policy::approval::{
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
-use crate::protocol::ToolTraitsLookup;
+use crate::protocol::{Notice, ToolTraitsLookup};
 use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -124,7 +124,7 @@ pub async fn prepare_first_input(
     mcp: &McpManager,
     input: &str,
     cancel: &tokio_util::sync::CancellationToken,
-) -> (String, Vec<String>) {
+) -> (String, Vec<Notice>) {
     tokio::select! {
         _ = mcp.wait_for_startup(config.mcp.startup_wait) => {}
         () = cancel.cancelled() => {}
@@ -133,10 +133,9 @@ pub async fn prepare_first_input(
     let mut notices = mcp.take_notices();
     for status in mcp.status() {
         if status.state == mcp::ServerState::Starting {
-            notices.push(format!(
-                "MCP server `{}` is still starting; its tools join when it is ready",
-                status.name
-            ));
+            notices.push(Notice::McpStarting {
+                server: status.name.clone(),
+            });
         }
     }
     (input, notices)
@@ -214,7 +213,9 @@ pub fn build_snapshots(config: &Config, guard: &PathGuard, session: &str) -> Sna
         Ok(store) => SnapshotHook::new(Arc::new(store), session),
         Err(e) => {
             tracing::warn!("snapshots off: {e}");
-            SnapshotHook::off(Some(e.to_string()))
+            SnapshotHook::off(Some(Notice::SnapshotsOff {
+                error: e.to_string(),
+            }))
         }
     }
 }

@@ -182,7 +182,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         let (input, notices) =
             paicli::app::prepare_first_input(&config, &services.mcp, &with_files, &cancel).await;
         for notice in notices {
-            eprintln!("paicli: {notice}");
+            eprintln!("paicli: {}", i18n::notice_text(lang, &notice));
         }
         let printing = Printing {
             format: cli.output_format,

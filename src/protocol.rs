@@ -6,6 +6,7 @@ pub mod events;
 pub mod gate;
 pub mod hooks;
 pub mod message;
+pub mod notice;
 pub mod outcome;
 pub mod traits;
 
@@ -14,5 +15,6 @@ pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use gate::{CallGate, GateCall, GateVerdict};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
+pub use notice::Notice;
 pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
 pub use traits::{Risk, ToolTraits, ToolTraitsLookup};

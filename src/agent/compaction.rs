@@ -8,7 +8,7 @@ pub mod summarize;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Agent, AgentEvent, CompactionStage, EventSink};
+use super::{Agent, AgentEvent, CompactionStage, EventSink, Notice};
 use crate::llm::tokens::estimate_request;
 use crate::llm::{Message, Role, ToolSpec, Usage};
 
@@ -146,9 +146,9 @@ impl Agent {
                 Err(e) => {
                     self.summary_failed_at_len = Some(self.conversation.messages().len());
                     events.emit(AgentEvent::Notice {
-                        message: format!(
-                            "context compaction skipped: {e}; keeping the full history"
-                        ),
+                        notice: Notice::CompactionSkipped {
+                            error: e.to_string(),
+                        },
                     });
                 }
             }

@@ -17,6 +17,7 @@ use super::rmcp_session;
 use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
 use super::stderr_ring::StderrRing;
 use super::trust::TrustStore;
+use crate::protocol::Notice;
 
 /// Stderr lines quoted in a failure message.
 const FAILURE_TAIL_LINES: usize = 10;
@@ -94,7 +95,7 @@ struct Inner {
     servers: Mutex<BTreeMap<String, Slot>>,
     /// Servers still starting; the first turn waits for zero (bounded).
     starting: watch::Sender<usize>,
-    notices: Mutex<Vec<String>>,
+    notices: Mutex<Vec<Notice>>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -103,12 +104,12 @@ impl Inner {
         self.servers.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn notice(&self, text: String) {
-        tracing::info!("{text}");
+    fn notice(&self, notice: Notice) {
+        tracing::info!("{notice}");
         self.notices
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(text);
+            .push(notice);
     }
 
     fn track(&self, task: JoinHandle<()>) {
@@ -142,7 +143,10 @@ impl Inner {
             slot.tools = 0;
             slot.link = None;
         }
-        self.notice(format!("MCP server `{name}` failed: {message}"));
+        self.notice(Notice::McpServerFailed {
+            server: name.to_string(),
+            error: message,
+        });
     }
 }
 
@@ -268,7 +272,9 @@ impl McpManager {
             tasks: Mutex::new(Vec::new()),
         });
         for error in config.file_errors {
-            inner.notice(format!("MCP config skipped: {error}"));
+            inner.notice(Notice::McpConfigSkipped {
+                error: error.to_string(),
+            });
         }
         let mut trust = TrustStore::load(&inner.options.home);
         let mut to_start = Vec::new();
@@ -359,7 +365,7 @@ impl McpManager {
     }
 
     /// Notices for the user since the last call (skipped servers, failures, config problems).
-    pub fn take_notices(&self) -> Vec<String> {
+    pub fn take_notices(&self) -> Vec<Notice> {
         std::mem::take(
             &mut *self
                 .inner
@@ -531,10 +537,10 @@ fn initial_state(server: &ServerConfig, trust: &mut TrustStore, inner: &Inner) -
     let launch = match &server.launch {
         Ok(launch) => launch,
         Err(reason) => {
-            inner.notice(format!(
-                "MCP server `{}` not started: {reason}",
-                server.name
-            ));
+            inner.notice(Notice::McpNotStarted {
+                server: server.name.clone(),
+                reason: reason.to_string(),
+            });
             return ServerState::Failed(reason.clone());
         }
     };
@@ -543,19 +549,18 @@ fn initial_state(server: &ServerConfig, trust: &mut TrustStore, inner: &Inner) -
         let command_line = launch.command_line();
         if !trust.is_approved(root, &command_line) {
             if !inner.options.trust_project {
-                inner.notice(format!(
-                    "MCP server `{}` from {} is not approved for this project and was not started. Review its \
-                     command `{command_line}`, then run paicli once with --trust-project-mcp to approve it.",
-                    server.name,
-                    server.source.display()
-                ));
+                inner.notice(Notice::McpNeedsApproval {
+                    server: server.name.clone(),
+                    source: server.source.display().to_string(),
+                    command: command_line.clone(),
+                });
                 return ServerState::NeedsApproval { command_line };
             }
             if let Err(e) = trust.approve(root, &command_line) {
-                inner.notice(format!(
-                    "could not remember the approval of `{}`: {e}",
-                    server.name
-                ));
+                inner.notice(Notice::McpApprovalNotSaved {
+                    server: server.name.clone(),
+                    error: e.to_string(),
+                });
             }
         }
     }

@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use regex::Regex;
 
 use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
-use crate::protocol::{ToolFilter, TurnHook, TurnScope};
+use crate::protocol::{Notice, ToolFilter, TurnHook, TurnScope};
 use crate::protocol::{ToolSpec, ToolTraits, ToolTraitsLookup};
 
 pub use classify::{TurnExposure, WebStance, classify, prewarm};
@@ -34,11 +34,6 @@ pub const WEB_FORBIDDEN: &str = "WEB_FORBIDDEN";
 pub const NO_ACTION: &str = "NO_ACTION";
 /// A fetch of a URL that neither the user nor this turn's search results gave.
 pub const UNGROUNDED_URL: &str = "UNGROUNDED_URL";
-
-/// The notice shown when the input is only a headline.
-pub const HEADLINE_NOTICE: &str = "This looks like a headline only, so web tools are off for this turn. \
-Say what you want done with it (e.g. summarize it, write an article, explain the topic). \
-这看起来只是一个标题：请说明要做什么。";
 
 /// Compiles a pattern written in this module; the unit tests run every one of them.
 pub(crate) fn literal_regex(pattern: &'static str) -> Regex {
@@ -63,7 +58,7 @@ impl TurnHook for ExposurePolicy {
     fn begin_turn(&self, submitted: &str) -> TurnScope {
         let exposure = classify(submitted);
         let notices = if exposure.stance == WebStance::HeadlineOnly {
-            vec![HEADLINE_NOTICE.to_string()]
+            vec![Notice::HeadlineOnly]
         } else {
             Vec::new()
         };

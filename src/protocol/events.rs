@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::message::Usage;
+use super::notice::Notice;
 use super::outcome::ToolOutcome;
 
 /// How a tool call ended, for display.
@@ -69,7 +70,10 @@ pub enum AgentEvent {
         messages: usize,
     },
     /// Something the user should know that is not part of the answer.
-    Notice { message: String },
+    Notice {
+        #[serde(flatten)]
+        notice: Notice,
+    },
     /// The turn ended with the model's final answer.
     TurnFinished { text: String },
     /// A budget stopped the turn; `text` is the partial-result report.

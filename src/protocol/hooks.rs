@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::gate::CallGate;
 use super::message::ToolSpec;
+use super::notice::Notice;
 
 /// Narrows the tool list sent with each request of a turn.
 pub trait ToolFilter: Send + Sync {
@@ -23,7 +24,7 @@ pub struct TurnScope {
     pub gates: Vec<Arc<dyn CallGate>>,
     pub filter: Option<Arc<dyn ToolFilter>>,
     /// Shown to the user as notices when the turn starts.
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
 }
 
 /// A policy consulted at the start of every turn.

@@ -9,7 +9,9 @@ use async_trait::async_trait;
 
 use super::entry::{Label, SnapshotKind};
 use super::store::SnapshotStore;
-use crate::protocol::{CallGate, GateCall, GateVerdict, Risk, ToolTraits, TurnHook, TurnScope};
+use crate::protocol::{
+    CallGate, GateCall, GateVerdict, Notice, Risk, ToolTraits, TurnHook, TurnScope,
+};
 
 /// Takes the pre- and post-turn snapshots of a session.
 #[derive(Clone)]
@@ -21,7 +23,7 @@ struct Inner {
     /// `None` when snapshots are off (disabled, or `git` is missing).
     store: Option<Arc<SnapshotStore>>,
     /// Shown once, with the first turn (why snapshots are off).
-    notice: Mutex<Option<String>>,
+    notice: Mutex<Option<Notice>>,
     state: Mutex<State>,
 }
 
@@ -54,11 +56,11 @@ impl SnapshotHook {
     }
 
     /// Snapshots off; `notice` (why) is shown with the first turn when given.
-    pub fn off(notice: Option<String>) -> Self {
+    pub fn off(notice: Option<Notice>) -> Self {
         Self::build(None, notice, "")
     }
 
-    fn build(store: Option<Arc<SnapshotStore>>, notice: Option<String>, session: &str) -> Self {
+    fn build(store: Option<Arc<SnapshotStore>>, notice: Option<Notice>, session: &str) -> Self {
         SnapshotHook {
             inner: Arc::new(Inner {
                 store,
@@ -113,7 +115,7 @@ impl SnapshotHook {
 
 impl TurnHook for SnapshotHook {
     fn begin_turn(&self, submitted: &str) -> TurnScope {
-        let notices: Vec<String> = lock(&self.inner.notice).take().into_iter().collect();
+        let notices: Vec<Notice> = lock(&self.inner.notice).take().into_iter().collect();
         let Some(store) = self.inner.store.clone() else {
             return TurnScope {
                 notices,

@@ -1,11 +1,13 @@
 //! UI strings in English and Chinese, chosen by `ui.language = auto|en|zh` (auto reads the locale variables).
 
+mod agent_notices;
 mod fill;
 mod lang;
 mod notices;
 #[cfg(test)]
 mod tests;
 
+pub use agent_notices::notice_text;
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
 pub use notices::{mention_skipped, project_trusted, refused_setting};
@@ -270,6 +272,25 @@ pub enum Msg {
     RewindNoCode,
     RewindConversation,
     RewindInvalid,
+    // notices
+    NoticeDsmlCallsRun,
+    NoticeDsmlNotRun,
+    NoticeAnswerCutOff,
+    NoticeRunawayReminder,
+    NoticeLedgerNotWritten,
+    NoticeContextOverflow,
+    NoticePartialCompletion,
+    NoticeMemoryUnavailable,
+    NoticeCompactionSkipped,
+    NoticeSnapshotsOff,
+    NoticeHeadlineOnly,
+    NoticeMcpServerFailed,
+    NoticeMcpConfigSkipped,
+    NoticeMcpNotStarted,
+    NoticeMcpNeedsApproval,
+    NoticeMcpApprovalNotSaved,
+    NoticeMcpStarting,
+    NoticeNote,
 }
 
 impl Msg {
@@ -528,6 +549,25 @@ impl Msg {
         Msg::RewindNoCode,
         Msg::RewindConversation,
         Msg::RewindInvalid,
+        // notices
+        Msg::NoticeDsmlCallsRun,
+        Msg::NoticeDsmlNotRun,
+        Msg::NoticeAnswerCutOff,
+        Msg::NoticeRunawayReminder,
+        Msg::NoticeLedgerNotWritten,
+        Msg::NoticeContextOverflow,
+        Msg::NoticePartialCompletion,
+        Msg::NoticeMemoryUnavailable,
+        Msg::NoticeCompactionSkipped,
+        Msg::NoticeSnapshotsOff,
+        Msg::NoticeHeadlineOnly,
+        Msg::NoticeMcpServerFailed,
+        Msg::NoticeMcpConfigSkipped,
+        Msg::NoticeMcpNotStarted,
+        Msg::NoticeMcpNeedsApproval,
+        Msg::NoticeMcpApprovalNotSaved,
+        Msg::NoticeMcpStarting,
+        Msg::NoticeNote,
     ];
 }
 
@@ -1209,5 +1249,70 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, RewindConversation) => "对话已回退：下一次请求从该消息之前开始",
         (Lang::En, RewindInvalid) => "not a number from the list; nothing was changed",
         (Lang::Zh, RewindInvalid) => "不是列表中的编号；未做任何改动",
+        // notices
+        (Lang::En, NoticeDsmlCallsRun) => {
+            "the model wrote {calls} tool call(s) as DSML text; running them as tool calls"
+        }
+        (Lang::Zh, NoticeDsmlCallsRun) => "模型以 DSML 文本写了 {calls} 个工具调用；按工具调用执行",
+        (Lang::En, NoticeDsmlNotRun) => {
+            "tool call not executed: the answer holds DSML markup that paicli cannot run ({why})"
+        }
+        (Lang::Zh, NoticeDsmlNotRun) => {
+            "工具调用未执行：回答中含有 paicli 无法执行的 DSML 标记（{why}）"
+        }
+        (Lang::En, NoticeAnswerCutOff) => "the answer was cut off at the model's output limit",
+        (Lang::Zh, NoticeAnswerCutOff) => "回答在模型的输出上限处被截断",
+        (Lang::En, NoticeRunawayReminder) => {
+            "runaway guard: the model keeps repeating itself; reminded it to change course"
+        }
+        (Lang::Zh, NoticeRunawayReminder) => "失控保护：模型一直在重复自己；已提醒它换个做法",
+        (Lang::En, NoticeLedgerNotWritten) => {
+            "the session ledger could not be written; resuming may miss this turn: {error}"
+        }
+        (Lang::Zh, NoticeLedgerNotWritten) => "会话记录写入失败；恢复会话时可能缺少本轮：{error}",
+        (Lang::En, NoticeContextOverflow) => {
+            "the request exceeded the model's context window: compacting and retrying once"
+        }
+        (Lang::Zh, NoticeContextOverflow) => "请求超出了模型的上下文窗口：正在压缩并重试一次",
+        (Lang::En, NoticePartialCompletion) => {
+            "partial completion ({reason}): asking the model for a report"
+        }
+        (Lang::Zh, NoticePartialCompletion) => "部分完成（{reason}）：正在请模型给出报告",
+        (Lang::En, NoticeMemoryUnavailable) => "long-term memory unavailable: {error}",
+        (Lang::Zh, NoticeMemoryUnavailable) => "长期记忆不可用：{error}",
+        (Lang::En, NoticeCompactionSkipped) => {
+            "context compaction skipped: {error}; keeping the full history"
+        }
+        (Lang::Zh, NoticeCompactionSkipped) => "已跳过上下文压缩：{error}；保留完整历史",
+        (Lang::En, NoticeSnapshotsOff) => "snapshots are off: {error}",
+        (Lang::Zh, NoticeSnapshotsOff) => "快照已关闭：{error}",
+        (Lang::En, NoticeHeadlineOnly) => {
+            "This looks like a headline only, so web tools are off for this turn. Say what you want done with it (e.g. summarize it, write an article, explain the topic)."
+        }
+        (Lang::Zh, NoticeHeadlineOnly) => {
+            "这看起来只是一个标题，所以本轮不使用网络工具。请说明要对它做什么（例如总结、写文章、解释这个主题）。"
+        }
+        (Lang::En, NoticeMcpServerFailed) => "MCP server `{server}` failed: {error}",
+        (Lang::Zh, NoticeMcpServerFailed) => "MCP 服务器 `{server}` 失败：{error}",
+        (Lang::En, NoticeMcpConfigSkipped) => "MCP config skipped: {error}",
+        (Lang::Zh, NoticeMcpConfigSkipped) => "已跳过 MCP 配置：{error}",
+        (Lang::En, NoticeMcpNotStarted) => "MCP server `{server}` not started: {reason}",
+        (Lang::Zh, NoticeMcpNotStarted) => "MCP 服务器 `{server}` 未启动：{reason}",
+        (Lang::En, NoticeMcpNeedsApproval) => {
+            "MCP server `{server}` from {source} is not approved for this project and was not started. Review its command `{command}`, then run paicli once with --trust-project-mcp to approve it."
+        }
+        (Lang::Zh, NoticeMcpNeedsApproval) => {
+            "来自 {source} 的 MCP 服务器 `{server}` 尚未获准用于此项目，未启动。请检查其命令 `{command}`，然后用 --trust-project-mcp 运行一次 paicli 以批准它。"
+        }
+        (Lang::En, NoticeMcpApprovalNotSaved) => {
+            "could not remember the approval of `{server}`: {error}"
+        }
+        (Lang::Zh, NoticeMcpApprovalNotSaved) => "无法记住对 `{server}` 的批准：{error}",
+        (Lang::En, NoticeMcpStarting) => {
+            "MCP server `{server}` is still starting; its tools join when it is ready"
+        }
+        (Lang::Zh, NoticeMcpStarting) => "MCP 服务器 `{server}` 仍在启动；就绪后会加入它的工具",
+        (Lang::En, NoticeNote) => "note: {text}",
+        (Lang::Zh, NoticeNote) => "提示：{text}",
     }
 }

@@ -11,7 +11,9 @@ use tokio_util::sync::CancellationToken;
 use crate::support::agent_harness::{
     self as harness, FnClient, Project, Request, Step, assert_valid_pairing,
 };
-use paicli::agent::{AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, TurnOutcome};
+use paicli::agent::{
+    AgentEvent, AgentOptions, EventLog, EventSink, ExitReason, Notice, TurnOutcome,
+};
 use paicli::llm::{ChatResponse, LlmError, Message, Role, ToolSpec};
 
 const HELLO: &str = "public class Hello {\n    public static void main(String[] a) {\n        System.out.println(\"Hello World\");\n    }\n}\n";
@@ -345,7 +347,9 @@ impl paicli::agent::TurnHook for OfflineHook {
         paicli::agent::TurnScope {
             gates: vec![Arc::new(DenyListDir)],
             filter: Some(Arc::new(HideCommands)),
-            notices: vec!["working offline".into()],
+            notices: vec![Notice::Note {
+                text: "working offline".into(),
+            }],
         }
     }
 }
@@ -365,7 +369,9 @@ async fn turn_hooks_filter_tools_gate_calls_and_notify_per_turn() {
         .run_turn("stay offline please", &events, CancellationToken::new())
         .await;
     assert!(events.events().contains(&AgentEvent::Notice {
-        message: "working offline".into()
+        notice: Notice::Note {
+            text: "working offline".into()
+        }
     }));
     let requests = client.requests();
     let names = |r: &Request| r.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
@@ -466,7 +472,8 @@ async fn dsml_that_cannot_run_is_shown_with_a_notice() {
     );
     assert!(events.events().iter().any(|e| matches!(
         e,
-        AgentEvent::Notice { message } if message.starts_with("tool call not executed") && message.contains("format_disk")
+        AgentEvent::Notice { notice: notice @ Notice::DsmlNotRun { .. } }
+            if notice.to_string().starts_with("tool call not executed") && notice.to_string().contains("format_disk")
     )));
     assert_eq!(client.requests().len(), 1, "nothing ran, the turn ends");
 }

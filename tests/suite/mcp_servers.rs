@@ -418,7 +418,7 @@ async fn a_server_that_never_initializes_times_out_and_others_start() {
         h.manager
             .take_notices()
             .iter()
-            .any(|n| n.contains("`silent` failed"))
+            .any(|n| n.to_string().contains("`silent` failed"))
     );
     h.manager.shutdown().await;
 }

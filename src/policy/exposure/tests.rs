@@ -217,7 +217,7 @@ fn the_filter_offers_exactly_the_expected_tools() {
         let offered = filter.filter(&specs);
         assert_eq!(names(&offered), want_names, "tools for {input:?}");
         assert_eq!(classify(input).stance, want_stance, "stance for {input:?}");
-        let headline_notice = scope.notices == vec![HEADLINE_NOTICE.to_string()];
+        let headline_notice = scope.notices == vec![Notice::HeadlineOnly];
         assert_eq!(
             headline_notice,
             want_stance == WebStance::HeadlineOnly,

@@ -84,7 +84,8 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 session.say(&lines.join("\n"));
             }
             for notice in mcp.take_notices() {
-                session.say(&session.surface().style.yellow(&format!("! {notice}")));
+                let text = crate::ui::i18n::notice_text(session.lang, &notice);
+                session.say(&session.surface().style.yellow(&format!("! {text}")));
             }
         }
         ["logs", name] => match mcp.logs(name) {

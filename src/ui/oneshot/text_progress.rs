@@ -4,7 +4,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use crate::agent::{AgentEvent, EventSink, ToolStatus};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::ui::i18n::{Lang, Msg, notice_text, tr, trf};
 use crate::ui::render::compaction_line;
 
 /// Longest argument preview on a tool line.
@@ -123,10 +123,10 @@ impl EventSink for TextProgress {
                 );
                 eprintln!("  {mark} {line}");
             }
-            AgentEvent::Notice { message } => {
+            AgentEvent::Notice { notice } => {
                 self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
-                eprintln!("! {message}");
+                eprintln!("! {}", notice_text(self.lang, &notice));
             }
             AgentEvent::Compacted {
                 stage,

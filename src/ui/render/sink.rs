@@ -18,7 +18,7 @@ use super::wrap::StreamWrap;
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::tools::shell::EXECUTE_COMMAND;
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::i18n::{Lang, Msg, notice_text, tr};
 
 /// How often the working line's spinner and clock move.
 const TICK: Duration = Duration::from_millis(100);
@@ -432,9 +432,10 @@ impl Inner {
                     live.streamed_chars = 0;
                 }
             }
-            AgentEvent::Notice { message } => {
+            AgentEvent::Notice { notice } => {
                 self.flush_answer();
-                self.write_lines(&[style.yellow(&format!("! {message}"))]);
+                let text = notice_text(self.lang, &notice);
+                self.write_lines(&[style.yellow(&format!("! {text}"))]);
             }
             AgentEvent::Compacted {
                 stage,

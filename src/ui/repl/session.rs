@@ -175,7 +175,8 @@ impl Session {
         });
         notices.extend(self.services.mcp.take_notices());
         for notice in notices {
-            self.say(&style.yellow(&format!("! {notice}")));
+            let text = crate::ui::i18n::notice_text(self.lang, &notice);
+            self.say(&style.yellow(&format!("! {text}")));
         }
         self.run_expanded_task(submitted, &input)
     }

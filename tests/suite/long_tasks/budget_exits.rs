@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use paicli::agent::{AgentEvent, AgentOptions, EventLog, ExitReason, TurnOutcome};
+use paicli::agent::{AgentEvent, AgentOptions, EventLog, ExitReason, Notice, TurnOutcome};
 use paicli::llm::{Message, Role};
 
 use super::{FnClient, Project, answer, assert_valid_pairing, calls};
@@ -173,10 +173,9 @@ async fn runaway_reminder_comes_once_after_three_repeats() {
     assert_eq!(reminders(agent.history()), 1, "only once per task");
     assert_valid_pairing(agent.history());
     assert!(
-        events
-            .events()
-            .iter()
-            .any(|e| matches!(e, AgentEvent::Notice { message } if message.contains("runaway")))
+        events.events().iter().any(
+            |e| matches!(e, AgentEvent::Notice { notice } if *notice == Notice::RunawayReminder)
+        )
     );
 }
 

@@ -34,12 +34,25 @@ impl Sandbox {
     }
 
     fn run(&self, server: &ScriptedServer, prompt: &str) -> std::process::Output {
+        self.run_with(server, prompt, &[], &[])
+    }
+
+    /// `run` with extra environment variables and arguments.
+    fn run_with(
+        &self,
+        server: &ScriptedServer,
+        prompt: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> std::process::Output {
         Command::cargo_bin("paicli")
             .unwrap()
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home.path())
             .env("PAICLI_HOME", self.home.path().join(".paicli"))
+            .envs(env.iter().copied())
+            .args(args)
             .arg("-C")
             .arg(self.project.path())
             .args([
@@ -160,6 +173,39 @@ fn a_no_web_prompt_sends_no_web_tools_and_refuses_web_calls() {
         let result = tool_result(&requests[1].body, call);
         assert!(result.contains("[denied: WEB_FORBIDDEN]"), "{result}");
     }
+}
+
+#[test]
+fn the_headline_notice_is_chinese_in_a_chinese_locale_and_english_in_stream_json() {
+    let server = ScriptedServer::with_replies([Reply::text("ok"), Reply::text("ok")]);
+    let sandbox = Sandbox::new();
+    let zh = [("LANG", "zh_CN.UTF-8")];
+    let output = sandbox.run_with(&server, "《深入理解 Java 虚拟机》", &zh, &[]);
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("! 这看起来只是一个标题"), "{stderr}");
+    assert!(!stderr.contains("headline only"), "{stderr}");
+    let output = sandbox.run_with(
+        &server,
+        "《深入理解 Java 虚拟机》",
+        &zh,
+        &["--output-format", "stream-json"],
+    );
+    assert_success(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let notice: Value = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["type"] == "notice")
+        .unwrap_or_else(|| panic!("no notice event in {stdout}"));
+    assert_eq!(notice["kind"], "headline_only");
+    assert!(
+        notice["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("This looks like a headline only"),
+        "{notice}"
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::*;
-use crate::agent::ToolStatus;
+use crate::agent::{Notice, ToolStatus};
 
 #[derive(Clone, Default)]
 struct Shared(Arc<Mutex<Vec<u8>>>);
@@ -104,16 +104,18 @@ fn the_working_line_is_cleared_before_every_write_and_gone_at_the_end() {
     let shown = screen(&output(&out));
     assert!(shown[0].contains("waiting for the model"), "{shown:?}");
     sink.emit(AgentEvent::Notice {
-        message: "hello".into(),
+        notice: Notice::Note {
+            text: "hello".into(),
+        },
     });
     let shown = screen(&output(&out));
-    assert_eq!(shown[0], "! hello");
+    assert_eq!(shown[0], "! note: hello");
     assert!(shown[1].contains("waiting for the model"), "{shown:?}");
     sink.emit(AgentEvent::TurnFinished {
         text: String::new(),
     });
     sink.finish();
-    assert_eq!(screen(&output(&out)), vec!["! hello", ""]);
+    assert_eq!(screen(&output(&out)), vec!["! note: hello", ""]);
 }
 
 #[test]
@@ -305,5 +307,29 @@ fn reasoning_then_answer_then_tool_use_raw_mode_line_endings() {
     assert!(
         !text.replace("\r\n", "").contains('\n'),
         "bare LF in raw mode"
+    );
+}
+
+#[test]
+fn notices_are_worded_in_the_sessions_language() {
+    let out = Shared::default();
+    let sink = TerminalSink::new(Surface::plain(200), Lang::Zh, Box::new(out.clone()));
+    for notice in [
+        Notice::RunawayReminder,
+        Notice::LedgerNotWritten {
+            error: "disk full".into(),
+        },
+        Notice::McpStarting {
+            server: "gh".into(),
+        },
+    ] {
+        sink.emit(AgentEvent::Notice { notice });
+    }
+    sink.finish();
+    assert_eq!(
+        output(&out),
+        "! 失控保护：模型一直在重复自己；已提醒它换个做法\n\
+         ! 会话记录写入失败；恢复会话时可能缺少本轮：disk full\n\
+         ! MCP 服务器 `gh` 仍在启动；就绪后会加入它的工具\n"
     );
 }

@@ -1,0 +1,237 @@
+//! Typed notices: what the agent and the layers under it tell the person, as data. The UI words them in the
+//! person's language; `Display` gives the English text that logs and `--output-format json` scripts read.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// Something the user should know that is not part of the answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The model wrote tool calls as DSML text; they run as tool calls.
+    DsmlCallsRun { calls: usize },
+    /// DSML markup in the answer could not be run.
+    DsmlNotRun { why: String },
+    /// The answer stopped at the model's output limit.
+    AnswerCutOff,
+    /// The runaway guard reminded the model to change course.
+    RunawayReminder,
+    /// The session ledger could not be written this turn.
+    LedgerNotWritten { error: String },
+    /// The request overflowed the context window; compacting and retrying once.
+    ContextOverflow,
+    /// A budget stopped the turn; the model is asked for a report.
+    PartialCompletion { reason: String },
+    /// Long-term memory could not be read for this turn.
+    MemoryUnavailable { error: String },
+    /// The compaction summary failed; the history stays whole.
+    CompactionSkipped { error: String },
+    /// The snapshot store could not be opened (e.g. `git` is missing).
+    SnapshotsOff { error: String },
+    /// The input is only a headline, so web tools are off for the turn.
+    HeadlineOnly,
+    /// An MCP server failed.
+    McpServerFailed { server: String, error: String },
+    /// An MCP config file was skipped.
+    McpConfigSkipped { error: String },
+    /// An MCP server has no usable launch configuration.
+    McpNotStarted { server: String, reason: String },
+    /// A project MCP server waits for approval.
+    McpNeedsApproval {
+        server: String,
+        source: String,
+        command: String,
+    },
+    /// The approval of an MCP server could not be saved.
+    McpApprovalNotSaved { server: String, error: String },
+    /// An MCP server is still starting when the first turn begins.
+    McpStarting { server: String },
+    /// A rare notice with no wording of its own: `text` is foreign (an error from elsewhere).
+    Note { text: String },
+}
+
+impl Notice {
+    /// A stable snake_case name, the `kind` of the JSON form.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Notice::DsmlCallsRun { .. } => "dsml_calls_run",
+            Notice::DsmlNotRun { .. } => "dsml_not_run",
+            Notice::AnswerCutOff => "answer_cut_off",
+            Notice::RunawayReminder => "runaway_reminder",
+            Notice::LedgerNotWritten { .. } => "ledger_not_written",
+            Notice::ContextOverflow => "context_overflow",
+            Notice::PartialCompletion { .. } => "partial_completion",
+            Notice::MemoryUnavailable { .. } => "memory_unavailable",
+            Notice::CompactionSkipped { .. } => "compaction_skipped",
+            Notice::SnapshotsOff { .. } => "snapshots_off",
+            Notice::HeadlineOnly => "headline_only",
+            Notice::McpServerFailed { .. } => "mcp_server_failed",
+            Notice::McpConfigSkipped { .. } => "mcp_config_skipped",
+            Notice::McpNotStarted { .. } => "mcp_not_started",
+            Notice::McpNeedsApproval { .. } => "mcp_needs_approval",
+            Notice::McpApprovalNotSaved { .. } => "mcp_approval_not_saved",
+            Notice::McpStarting { .. } => "mcp_starting",
+            Notice::Note { .. } => "note",
+        }
+    }
+
+    /// The English wording with `{name}` placeholders; the UI's English table entry for this kind is the same.
+    pub fn english(&self) -> &'static str {
+        match self {
+            Notice::DsmlCallsRun { .. } => {
+                "the model wrote {calls} tool call(s) as DSML text; running them as tool calls"
+            }
+            Notice::DsmlNotRun { .. } => {
+                "tool call not executed: the answer holds DSML markup that paicli cannot run ({why})"
+            }
+            Notice::AnswerCutOff => "the answer was cut off at the model's output limit",
+            Notice::RunawayReminder => {
+                "runaway guard: the model keeps repeating itself; reminded it to change course"
+            }
+            Notice::LedgerNotWritten { .. } => {
+                "the session ledger could not be written; resuming may miss this turn: {error}"
+            }
+            Notice::ContextOverflow => {
+                "the request exceeded the model's context window: compacting and retrying once"
+            }
+            Notice::PartialCompletion { .. } => {
+                "partial completion ({reason}): asking the model for a report"
+            }
+            Notice::MemoryUnavailable { .. } => "long-term memory unavailable: {error}",
+            Notice::CompactionSkipped { .. } => {
+                "context compaction skipped: {error}; keeping the full history"
+            }
+            Notice::SnapshotsOff { .. } => "snapshots are off: {error}",
+            Notice::HeadlineOnly => {
+                "This looks like a headline only, so web tools are off for this turn. Say what you want done \
+                 with it (e.g. summarize it, write an article, explain the topic)."
+            }
+            Notice::McpServerFailed { .. } => "MCP server `{server}` failed: {error}",
+            Notice::McpConfigSkipped { .. } => "MCP config skipped: {error}",
+            Notice::McpNotStarted { .. } => "MCP server `{server}` not started: {reason}",
+            Notice::McpNeedsApproval { .. } => {
+                "MCP server `{server}` from {source} is not approved for this project and was not started. \
+                 Review its command `{command}`, then run paicli once with --trust-project-mcp to approve it."
+            }
+            Notice::McpApprovalNotSaved { .. } => {
+                "could not remember the approval of `{server}`: {error}"
+            }
+            Notice::McpStarting { .. } => {
+                "MCP server `{server}` is still starting; its tools join when it is ready"
+            }
+            Notice::Note { .. } => "note: {text}",
+        }
+    }
+
+    /// The data of the notice, by placeholder name.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Notice::DsmlCallsRun { calls } => vec![("calls", calls.to_string())],
+            Notice::DsmlNotRun { why } => vec![("why", why.clone())],
+            Notice::AnswerCutOff
+            | Notice::RunawayReminder
+            | Notice::ContextOverflow
+            | Notice::HeadlineOnly => Vec::new(),
+            Notice::PartialCompletion { reason } => vec![("reason", reason.clone())],
+            Notice::LedgerNotWritten { error }
+            | Notice::MemoryUnavailable { error }
+            | Notice::CompactionSkipped { error }
+            | Notice::SnapshotsOff { error }
+            | Notice::McpConfigSkipped { error } => vec![("error", error.clone())],
+            Notice::McpServerFailed { server, error }
+            | Notice::McpApprovalNotSaved { server, error } => {
+                vec![("server", server.clone()), ("error", error.clone())]
+            }
+            Notice::McpNotStarted { server, reason } => {
+                vec![("server", server.clone()), ("reason", reason.clone())]
+            }
+            Notice::McpNeedsApproval {
+                server,
+                source,
+                command,
+            } => vec![
+                ("server", server.clone()),
+                ("source", source.clone()),
+                ("command", command.clone()),
+            ],
+            Notice::McpStarting { server } => vec![("server", server.clone())],
+            Notice::Note { text } => vec![("text", text.clone())],
+        }
+    }
+
+    /// Fills `template` (this notice's wording in some language) with the notice's data.
+    pub fn fill(&self, template: &str) -> String {
+        let fields = self.fields();
+        let mut out = String::with_capacity(template.len());
+        let mut rest = template;
+        // One pass, so a value that itself holds `{name}` is not filled again.
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let hit = after.find('}').and_then(|close| {
+                let name = &after[..close];
+                fields
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (v, close))
+            });
+            match hit {
+                Some((value, close)) => {
+                    out.push_str(value);
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.fill(self.english()))
+    }
+}
+
+/// JSON keeps the shape scripts read: the `kind` and the English `message`.
+impl Serialize for Notice {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("kind", self.kind())?;
+        map.serialize_entry("message", &self.to_string())?;
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn display_fills_the_english_wording_once() {
+        let n = Notice::McpServerFailed {
+            server: "git".into(),
+            error: "exit {server}".into(),
+        };
+        assert_eq!(n.to_string(), "MCP server `git` failed: exit {server}");
+    }
+
+    #[test]
+    fn a_notice_event_serializes_its_kind_and_english_message() {
+        let event = super::super::AgentEvent::Notice {
+            notice: Notice::DsmlCallsRun { calls: 2 },
+        };
+        let json = serde_json::to_value(&event).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "type": "notice",
+                "kind": "dsml_calls_run",
+                "message": "the model wrote 2 tool call(s) as DSML text; running them as tool calls",
+            })
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! The person's wording of the typed notices the agent and the layers under it send (`protocol::Notice`).
+
+use super::{Lang, Msg, tr};
+use crate::protocol::Notice;
+
+/// `notice` in `lang`, its data filled in.
+pub fn notice_text(lang: Lang, notice: &Notice) -> String {
+    notice.fill(tr(lang, notice_msg(notice)))
+}
+
+/// The table entry that words `notice`; its English text equals `Notice::english` (tested).
+fn notice_msg(notice: &Notice) -> Msg {
+    match notice {
+        Notice::DsmlCallsRun { .. } => Msg::NoticeDsmlCallsRun,
+        Notice::DsmlNotRun { .. } => Msg::NoticeDsmlNotRun,
+        Notice::AnswerCutOff => Msg::NoticeAnswerCutOff,
+        Notice::RunawayReminder => Msg::NoticeRunawayReminder,
+        Notice::LedgerNotWritten { .. } => Msg::NoticeLedgerNotWritten,
+        Notice::ContextOverflow => Msg::NoticeContextOverflow,
+        Notice::PartialCompletion { .. } => Msg::NoticePartialCompletion,
+        Notice::MemoryUnavailable { .. } => Msg::NoticeMemoryUnavailable,
+        Notice::CompactionSkipped { .. } => Msg::NoticeCompactionSkipped,
+        Notice::SnapshotsOff { .. } => Msg::NoticeSnapshotsOff,
+        Notice::HeadlineOnly => Msg::NoticeHeadlineOnly,
+        Notice::McpServerFailed { .. } => Msg::NoticeMcpServerFailed,
+        Notice::McpConfigSkipped { .. } => Msg::NoticeMcpConfigSkipped,
+        Notice::McpNotStarted { .. } => Msg::NoticeMcpNotStarted,
+        Notice::McpNeedsApproval { .. } => Msg::NoticeMcpNeedsApproval,
+        Notice::McpApprovalNotSaved { .. } => Msg::NoticeMcpApprovalNotSaved,
+        Notice::McpStarting { .. } => Msg::NoticeMcpStarting,
+        Notice::Note { .. } => Msg::NoticeNote,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of every kind, so a new kind without a table entry shows up here.
+    fn every_kind() -> Vec<Notice> {
+        let s = || "x".to_string();
+        vec![
+            Notice::DsmlCallsRun { calls: 2 },
+            Notice::DsmlNotRun { why: s() },
+            Notice::AnswerCutOff,
+            Notice::RunawayReminder,
+            Notice::LedgerNotWritten { error: s() },
+            Notice::ContextOverflow,
+            Notice::PartialCompletion { reason: s() },
+            Notice::MemoryUnavailable { error: s() },
+            Notice::CompactionSkipped { error: s() },
+            Notice::SnapshotsOff { error: s() },
+            Notice::HeadlineOnly,
+            Notice::McpServerFailed {
+                server: s(),
+                error: s(),
+            },
+            Notice::McpConfigSkipped { error: s() },
+            Notice::McpNotStarted {
+                server: s(),
+                reason: s(),
+            },
+            Notice::McpNeedsApproval {
+                server: s(),
+                source: s(),
+                command: s(),
+            },
+            Notice::McpApprovalNotSaved {
+                server: s(),
+                error: s(),
+            },
+            Notice::McpStarting { server: s() },
+            Notice::Note { text: s() },
+        ]
+    }
+
+    #[test]
+    fn the_english_entry_is_the_protocol_wording_so_json_and_the_terminal_agree() {
+        for notice in every_kind() {
+            assert_eq!(
+                tr(Lang::En, notice_msg(&notice)),
+                notice.english(),
+                "{notice:?}"
+            );
+            assert_eq!(notice_text(Lang::En, &notice), notice.to_string());
+        }
+    }
+
+    #[test]
+    fn chinese_fills_the_same_data() {
+        let notice = Notice::McpNeedsApproval {
+            server: "gh".into(),
+            source: ".mcp.json".into(),
+            command: "npx gh".into(),
+        };
+        assert_eq!(
+            notice_text(Lang::Zh, &notice),
+            "来自 .mcp.json 的 MCP 服务器 `gh` 尚未获准用于此项目，未启动。请检查其命令 `npx gh`，然后用 \
+             --trust-project-mcp 运行一次 paicli 以批准它。"
+        );
+    }
+}
