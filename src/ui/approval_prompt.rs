@@ -297,7 +297,7 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
             continue;
         }
         lines.push(std::mem::take(&mut line));
-        let mut parts = crate::ui::wrap::wrap(&key, max);
+        let mut parts = crate::ui::render::wrap(&key, max);
         line = parts.pop().unwrap_or_default();
         lines.extend(parts);
     }

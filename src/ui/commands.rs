@@ -359,7 +359,7 @@ fn say_wrapped(session: &Session, text: &str) {
         .flat_map(|line| {
             let lead = line.len() - line.trim_start_matches(' ').len();
             let indent = if lead > 0 { lead + 2 } else { 0 };
-            crate::ui::wrap::wrap_hanging(line, width, indent)
+            crate::ui::render::wrap_hanging(line, width, indent)
         })
         .collect();
     session.say(&lines.join("\n"));
@@ -369,7 +369,7 @@ fn say_wrapped(session: &Session, text: &str) {
 fn say_error(session: &Session, text: &str) {
     let surface = session.surface();
     let sentence = labelled(session.lang, Msg::ErrorPrefix, text);
-    let lines: Vec<String> = crate::ui::wrap::wrap_hanging(&sentence, surface.width, 2)
+    let lines: Vec<String> = crate::ui::render::wrap_hanging(&sentence, surface.width, 2)
         .iter()
         .map(|l| surface.style.red(l))
         .collect();

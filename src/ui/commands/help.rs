@@ -3,7 +3,8 @@
 use super::{COMMANDS, Command};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::render::Style;
-use crate::ui::wrap::{Row, two_columns, wrap_hanging};
+use crate::ui::render::wrap_hanging;
+use crate::ui::wrap::{Row, two_columns};
 
 /// Spaces before each command.
 const INDENT: usize = 2;
@@ -58,12 +59,15 @@ fn label(command: &Command) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::wrap::width;
+    use crate::ui::render::visible_width;
 
     fn help(lang: Lang, columns: usize) -> String {
         let lines = help_lines(lang, columns, Style::new(false));
         for line in &lines {
-            assert!(width(line) <= columns, "wider than {columns}: {line:?}");
+            assert!(
+                visible_width(line) <= columns,
+                "wider than {columns}: {line:?}"
+            );
         }
         lines.join("\n")
     }

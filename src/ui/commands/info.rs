@@ -6,9 +6,8 @@ use crate::llm::providers::{Price, price_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
 use crate::ui::i18n::{Lang, Msg, refused_setting, tr, trf};
-use crate::ui::render::{Surface, format_count};
+use crate::ui::render::{Surface, format_count, visible_width, wrap, wrap_hanging};
 use crate::ui::repl::Session;
-use crate::ui::wrap::{width, wrap, wrap_hanging};
 
 /// `/config [filter]`: every setting, or those whose key contains `filter` with their documentation line.
 pub(super) fn config(session: &mut Session, args: &str) -> Flow {
@@ -113,7 +112,7 @@ fn context_lines(v: &ContextView<'_>) -> Vec<String> {
     let label_width = 10;
     let row = |label: Msg, n: u64| {
         let label = tr(v.lang, label);
-        let pad = " ".repeat(label_width - width(label).min(label_width));
+        let pad = " ".repeat(label_width - visible_width(label).min(label_width));
         format!("  {label}{pad} {:>8}  {:>5.1}%", format_count(n), pct(n))
     };
     let e = &v.estimate;
@@ -274,7 +273,7 @@ mod tests {
         });
         let columns: Vec<usize> = lines[1..]
             .iter()
-            .map(|l| width(&l[..l.find('%').unwrap()]))
+            .map(|l| visible_width(&l[..l.find('%').unwrap()]))
             .collect();
         assert!(columns.windows(2).all(|w| w[0] == w[1]), "{lines:#?}");
         assert!(lines[2].ends_with("（3 个工具）"), "{lines:#?}");

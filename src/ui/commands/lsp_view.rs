@@ -2,7 +2,7 @@
 
 use crate::lsp::{LspStatus, ServerState, Severity};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
-use crate::ui::wrap::width;
+use crate::ui::render::visible_width;
 
 /// The lines of `/lsp` for `status`.
 pub fn lsp_lines(status: &LspStatus, lang: Lang) -> Vec<String> {
@@ -56,7 +56,10 @@ pub fn lsp_lines(status: &LspStatus, lang: Lang) -> Vec<String> {
 
 /// `text` padded to `cells` terminal cells.
 fn pad(text: &str, cells: usize) -> String {
-    format!("{text}{}", " ".repeat(cells.saturating_sub(width(text))))
+    format!(
+        "{text}{}",
+        " ".repeat(cells.saturating_sub(visible_width(text)))
+    )
 }
 
 #[cfg(test)]

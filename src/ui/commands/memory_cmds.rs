@@ -217,7 +217,7 @@ pub(super) fn save(session: &mut Session, args: &str) -> Flow {
             let mut lines = vec![style.yellow(session.tr(Msg::MemoryConflict))];
             lines.extend(existing.iter().map(|e| entry_line(e, now, session.lang)));
             let width = session.surface().width;
-            lines.extend(crate::ui::wrap::wrap(
+            lines.extend(crate::ui::render::wrap(
                 session.tr(Msg::MemoryConflictHint),
                 width,
             ));

@@ -5,12 +5,15 @@ use super::lsp_view::lsp_lines;
 use super::{Flow, say_error, say_wrapped};
 use crate::mcp::{Origin, ServerState, ServerStatus};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::ui::render::visible_width;
 use crate::ui::repl::Session;
-use crate::ui::wrap::width;
 
 /// `text` padded with spaces to `cells` terminal cells (CJK counts double).
 fn pad(text: &str, cells: usize) -> String {
-    format!("{text}{}", " ".repeat(cells.saturating_sub(width(text))))
+    format!(
+        "{text}{}",
+        " ".repeat(cells.saturating_sub(visible_width(text)))
+    )
 }
 
 /// One `/mcp` line: name, where it is configured, its state and tool count, and what to do about it.
@@ -242,7 +245,9 @@ mod tests {
             "{zh}"
         );
         // The tool count starts in the same cell in both languages.
-        let at = |line: &str| width(&line[..line.find(|c: char| c.is_ascii_digit()).unwrap_or(0)]);
+        let at = |line: &str| {
+            visible_width(&line[..line.find(|c: char| c.is_ascii_digit()).unwrap_or(0)])
+        };
         assert_eq!(
             at(&mcp_line(&ready, Lang::En)),
             at(&mcp_line(&ready, Lang::Zh))

@@ -6,7 +6,7 @@
 //! handed out: greedy wrapping means every line but the last is final once the words after it exist. The last
 //! line is offered as [`MarkdownStream::pending_line`], which a terminal may show and extend in place.
 
-use unicode_width::UnicodeWidthChar;
+use super::wrap::may_break_between;
 
 use super::{Style, render_markdown};
 
@@ -281,10 +281,12 @@ fn safe_word_end(text: &str) -> usize {
     while i < bytes.len() {
         let b = bytes[i];
         if b >= 0x80 {
-            // A wide (CJK) character may end a line on either side, like a space.
+            // A line may break after a wide (CJK) character, like after a space, unless punctuation follows
+            // that must stay with it; that is only known once the next character has arrived.
             let ch = text[i..].chars().next().unwrap_or(' ');
             i += ch.len_utf8();
-            if spans.balanced() && ch.width().unwrap_or(0) > 1 {
+            let next = text[i..].chars().next();
+            if spans.balanced() && next.is_some_and(|n| may_break_between(ch, n)) {
                 safe = i;
             }
             continue;
@@ -476,6 +478,35 @@ mod tests {
         for line in &all {
             assert!(super::super::wrap::visible_width(line) <= 20, "{line}");
         }
+    }
+
+    #[test]
+    fn chinese_punctuation_never_starts_a_streamed_line() {
+        let text = "流式渲染让答案逐字出现，而不是最后一次性出现。（终端里）也一样：逐字显示！";
+        for width in 10..=30 {
+            let (_, all) = trickle(text, width);
+            assert_eq!(
+                all,
+                render_markdown(text, width, Style::new(false)),
+                "{width}"
+            );
+            for line in &all {
+                assert!(
+                    !line.starts_with(['，', '。', '）', '：', '！']),
+                    "{width}: {all:?}"
+                );
+                assert!(!line.ends_with('（'), "{width}: {all:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_wide_character_waits_for_the_punctuation_after_it() {
+        let mut s = MarkdownStream::new(40, Style::new(false));
+        s.push("中文");
+        assert_eq!(s.pending_line(), Some("中"));
+        s.push("。好");
+        assert_eq!(s.pending_line(), Some("中文。"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Word wrapping by display width: words break at spaces, CJK (double-width) text between any two characters,
-//! and a word wider than a line between characters. ANSI colour codes take no columns.
+//! The one word-wrapping core: display width (ANSI codes take no columns), the pieces a line may break between
+//! (spaces, words, and wide CJK characters, with Chinese punctuation kept beside its character), and the
+//! paragraph wrapper with a hanging indent. Command tables and the streaming Markdown build on these.
 
 use unicode_width::UnicodeWidthChar;
 
@@ -19,12 +20,64 @@ pub fn visible_width(text: &str) -> usize {
             }
             continue;
         }
-        width += ch.width().unwrap_or(0);
+        width += char_width(ch);
     }
     width
 }
 
-/// One unit the wrapper places: a run of spaces, a word, or one wide character (breakable on either side).
+fn char_width(c: char) -> usize {
+    c.width().unwrap_or(0)
+}
+
+/// Spaces a line may break at; a newline is the caller's business (it ends a paragraph).
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// Punctuation a line may not start with (Chinese line-breaking rules), such as `，`, `。` and `）`.
+fn is_closing(c: char) -> bool {
+    "，。、；：？！）》」』】,.;:?!)".contains(c)
+}
+
+/// Punctuation a line may not end with, such as `（` and `「`.
+fn is_opening(c: char) -> bool {
+    "（《「『【(".contains(c)
+}
+
+/// Whether a line may break between two neighbouring non-space characters: around a wide (CJK) character,
+/// unless that would start a line with closing punctuation or end one with opening punctuation.
+pub(super) fn may_break_between(prev: char, next: char) -> bool {
+    (char_width(prev) > 1 || char_width(next) > 1) && !is_closing(next) && !is_opening(prev)
+}
+
+/// Splits a paragraph into pieces a line may break between: runs of spaces (kept, so the caller decides
+/// whether a break eats them), runs of narrow characters, and wide characters with their punctuation.
+fn pieces(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        if let Some(p) = prev {
+            let boundary = if is_space(p) || is_space(c) {
+                is_space(p) != is_space(c)
+            } else {
+                may_break_between(p, c)
+            };
+            if boundary {
+                out.push(&text[start..i]);
+                start = i;
+            }
+        }
+        prev = Some(c);
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// One unit the wrapper places: a run of spaces, or a word (a narrow run, or a wide character with its
+/// punctuation).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Token<'a> {
     Space,
@@ -33,70 +86,95 @@ pub enum Token<'a> {
 
 /// Splits plain `text` into spaces and breakable units.
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, ch) in text.char_indices() {
-        let wide = ch.width().unwrap_or(0) > 1;
-        if ch == ' ' || ch == '\t' || wide {
-            if let Some(s) = start.take() {
-                out.push(Token::Word(&text[s..i]));
+    pieces(text)
+        .into_iter()
+        .map(|piece| {
+            if piece.starts_with(is_space) {
+                Token::Space
+            } else {
+                Token::Word(piece)
             }
-            if wide {
-                out.push(Token::Word(&text[i..i + ch.len_utf8()]));
-            } else if out.last() != Some(&Token::Space) {
-                out.push(Token::Space);
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(s) = start {
-        out.push(Token::Word(&text[s..]));
-    }
-    out
+        })
+        .collect()
 }
 
-/// Wraps plain `text` to `width` columns; lines after the first start with `indent` spaces.
+/// Wraps `text` to lines of at most `max` cells, breaking at spaces (and around wide characters); a word longer
+/// than a line is cut. Each input line is wrapped on its own; an empty input line stays an empty line.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    wrap_hanging(text, max, 0)
+}
+
+/// Wraps `text` to `total` cells with every line after the first indented by `indent` spaces (list items, notes).
+/// Spacing inside a line and a paragraph's own indentation are kept.
+pub fn wrap_hanging(text: &str, total: usize, indent: usize) -> Vec<String> {
+    text.split('\n')
+        .flat_map(|paragraph| {
+            hang(
+                wrap_paragraph(paragraph, total, total.saturating_sub(indent)),
+                indent,
+            )
+        })
+        .collect()
+}
+
+/// Wraps plain `text` to `width` columns (at least `indent + 8`) with runs of spaces squeezed to one and lines
+/// after the first starting with `indent` spaces (tool lines).
 pub fn wrap_plain(text: &str, width: usize, indent: usize) -> Vec<String> {
     let width = width.max(indent + 8);
-    let mut lines = Vec::new();
+    let words: Vec<&str> = text.split(is_space).filter(|w| !w.is_empty()).collect();
+    hang(
+        wrap_paragraph(&words.join(" "), width, width - indent),
+        indent,
+    )
+}
+
+/// Indents every line after the first by `indent` spaces.
+fn hang(mut lines: Vec<String>, indent: usize) -> Vec<String> {
+    let margin = " ".repeat(indent);
+    for line in lines.iter_mut().skip(1) {
+        line.insert_str(0, &margin);
+    }
+    lines
+}
+
+/// One paragraph: the first line at most `first` cells, the others at most `rest`.
+fn wrap_paragraph(paragraph: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    let mut col = 0;
-    let mut space = false;
-    for token in tokens(text) {
-        let word = match token {
-            Token::Space => {
-                space = col > 0;
-                continue;
+    let mut line_width = 0;
+    let max_of = |lines: &Vec<String>| if lines.is_empty() { first } else { rest }.max(1);
+    for piece in pieces(paragraph) {
+        let max = max_of(&lines);
+        let piece_width = visible_width(piece);
+        if piece.starts_with(is_space) {
+            // Spaces inside a line and the paragraph's own indentation are kept; a break trims them away.
+            let indentation = lines.is_empty() && line.is_empty();
+            if indentation || line_width > 0 {
+                line.push_str(piece);
+                line_width += piece_width;
             }
-            Token::Word(w) => w,
-        };
-        let w = visible_width(word);
-        let gap = usize::from(space);
-        let at_start = line.trim().is_empty();
-        if col + gap + w > width && !at_start {
-            lines.push(std::mem::take(&mut line));
-            line = " ".repeat(indent);
-            col = indent;
-        } else if gap == 1 {
-            line.push(' ');
-            col += 1;
+            continue;
         }
-        space = false;
-        for ch in word.chars() {
-            let cw = ch.width().unwrap_or(0);
-            if col + cw > width && col > indent {
-                lines.push(std::mem::take(&mut line));
-                line = " ".repeat(indent);
-                col = indent;
+        if line_width + piece_width > max && !line.trim().is_empty() {
+            lines.push(std::mem::take(&mut line).trim_end().to_string());
+            line_width = 0;
+        }
+        if piece_width > max_of(&lines) {
+            for c in piece.chars() {
+                let w = char_width(c);
+                if line_width + w > max_of(&lines) && line_width > 0 {
+                    lines.push(std::mem::take(&mut line));
+                    line_width = 0;
+                }
+                line.push(c);
+                line_width += w;
             }
-            line.push(ch);
-            col += cw;
+        } else {
+            line.push_str(piece);
+            line_width += piece_width;
         }
     }
-    if !line.trim().is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
+    lines.push(line.trim_end().to_string());
     lines
 }
 
@@ -114,8 +192,8 @@ pub fn fold_words(text: &str, columns: usize) -> String {
     format!("{indent}{first}…")
 }
 
-/// Word-wraps text that arrives in pieces (reasoning): a word is written once the space after it arrives, so a
-/// line is broken before the word that would not fit.
+/// Word-wraps text that arrives in pieces (reasoning): a word is written once what follows it shows where it
+/// ends, so a line is broken before the word that would not fit.
 #[derive(Debug, Default)]
 pub struct StreamWrap {
     col: usize,
@@ -135,16 +213,22 @@ impl StreamWrap {
                     self.col = 0;
                     self.space = false;
                 }
-                ' ' | '\t' => {
+                c if is_space(c) => {
                     self.flush_word(&mut out, width);
                     self.space = self.col > 0;
                 }
                 '\r' => {}
-                c if c.width().unwrap_or(0) > 1 => {
+                c => {
+                    if self
+                        .word
+                        .chars()
+                        .last()
+                        .is_some_and(|p| may_break_between(p, c))
+                    {
+                        self.flush_word(&mut out, width);
+                    }
                     self.word.push(c);
-                    self.flush_word(&mut out, width);
                 }
-                c => self.word.push(c),
             }
         }
         out
@@ -178,7 +262,7 @@ impl StreamWrap {
         }
         self.space = false;
         for ch in std::mem::take(&mut self.word).chars() {
-            let cw = ch.width().unwrap_or(0);
+            let cw = char_width(ch);
             if self.col > 0 && self.col + cw > width {
                 out.push('\n');
                 self.col = 0;
@@ -190,47 +274,4 @@ impl StreamWrap {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_take_no_columns_and_cjk_takes_two() {
-        assert_eq!(visible_width("\x1b[1mab\x1b[0m"), 2);
-        assert_eq!(visible_width("中文"), 4);
-    }
-
-    #[test]
-    fn words_wrap_at_spaces_with_an_indent() {
-        assert_eq!(
-            wrap_plain("one two three four five", 10, 2),
-            vec!["one two", "  three", "  four", "  five"]
-        );
-    }
-
-    #[test]
-    fn cjk_breaks_between_characters_and_long_words_break_inside() {
-        assert_eq!(wrap_plain("中文中文中文", 8, 0), vec!["中文中文", "中文"]);
-        assert_eq!(wrap_plain("abcdefghijkl", 8, 0), vec!["abcdefgh", "ijkl"]);
-    }
-
-    #[test]
-    fn streamed_words_wrap_before_the_word_that_does_not_fit() {
-        let mut w = StreamWrap::default();
-        let mut out = w.push("one two thr", 12);
-        assert_eq!(out, "one two");
-        out.push_str(&w.push("ee four\nfive", 12));
-        out.push_str(&w.finish(12));
-        assert_eq!(out, "one two\nthree four\nfive");
-        assert_eq!(w.column(), 4);
-    }
-
-    #[test]
-    fn folding_never_cuts_a_word() {
-        assert_eq!(
-            fold_words("the command guard refused this line", 20),
-            "the command guard…"
-        );
-        assert_eq!(fold_words("short", 20), "short");
-        assert_eq!(fold_words("    indented words here", 16), "    indented…");
-    }
-}
+mod tests;

@@ -18,7 +18,7 @@ use super::mode_key::{ModeKey, ModeKeyHandler};
 
 use crate::ui::commands::COMMANDS;
 use crate::ui::i18n::Lang;
-use crate::ui::wrap::width;
+use crate::ui::render::visible_width;
 
 /// Most completion candidates offered at once. rustyline asks (in English) before listing more than its prompt
 /// limit, so the limit is set to this and the question never comes.
@@ -151,13 +151,13 @@ pub fn complete_command(word: &str, lang: Lang, columns: usize) -> Vec<Pair> {
 
 /// `text` cut to `room` cells, with `…` when something was cut.
 fn fit(text: &str, room: usize) -> String {
-    if width(text) <= room {
+    if visible_width(text) <= room {
         return text.to_string();
     }
     let mut out = String::new();
     let mut used = 0;
     for c in text.chars() {
-        let w = width(c.encode_utf8(&mut [0; 4]));
+        let w = visible_width(c.encode_utf8(&mut [0; 4]));
         if used + w + 1 > room {
             break;
         }
@@ -262,7 +262,7 @@ mod tests {
             ]
         );
         for p in complete_command("/", Lang::Zh, 40) {
-            assert!(width(&p.display) <= 40 - 3, "{:?}", p.display);
+            assert!(visible_width(&p.display) <= 40 - 3, "{:?}", p.display);
         }
         let config = complete_command("/conf", Lang::Zh, 40);
         assert_eq!(config[0].display, "/config  显示生效配置及来源；带过滤…");

@@ -212,3 +212,23 @@ fn ctrl_o_pages_a_result_taller_than_the_screen_and_the_prompt_comes_back() {
     });
     assert!(!line_40(&back), "{back}");
 }
+
+#[test]
+fn a_chinese_answer_never_starts_a_line_with_a_comma() {
+    let sandbox = Sandbox::new();
+    // Commas after every character, in both parities, so one of the two paragraphs would put a comma first on
+    // some line if wide characters could break before punctuation.
+    let odd = "甲，".repeat(90);
+    let even = format!("乙{odd}");
+    let server = ScriptedServer::with_replies([
+        Reply::text(format!("{odd}\n\n{even}")).chunk_delay(Duration::from_millis(2))
+    ]);
+    let t = sandbox.start(&server);
+    t.submit("用中文回答");
+    let done = t.wait_prompt(2, terminal::DEADLINE);
+    let answer: Vec<&str> = done.lines().filter(|l| l.contains('甲')).collect();
+    assert!(answer.len() >= 6, "{done}");
+    for line in answer {
+        assert!(!line.trim_start().starts_with('，'), "{done}");
+    }
+}
