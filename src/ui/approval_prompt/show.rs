@@ -87,7 +87,8 @@ pub fn render_request(
     };
     // A reason is prose: it wraps at word boundaries under its own start, never mid-word at the screen's edge.
     let why_line = format!("{}{why}", look.labelled(look.tr(Msg::ApprovalWhy)));
-    for line in crate::ui::wrap::wrap_hanging(&why_line, look.width.saturating_sub(3).max(20), 2) {
+    for line in crate::ui::render::wrap_hanging(&why_line, look.width.saturating_sub(3).max(20), 2)
+    {
         writeln!(out, "  {line}")?;
     }
     let covered = preview.map(Preview::covers).unwrap_or_default();
