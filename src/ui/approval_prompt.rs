@@ -283,25 +283,13 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
     // is the question word made bold, so colour codes never count as width.
     let asked = look.tr(Msg::ApprovalQuestion);
     let max = look.width.saturating_sub(1).max(20);
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = asked.to_string();
-    for key in keys {
-        let sep = if lines.is_empty() && line == asked {
-            " "
-        } else {
-            "  "
-        };
-        if line.width() + sep.len() + key.width() <= max {
-            line.push_str(sep);
-            line.push_str(&key);
-            continue;
-        }
-        lines.push(std::mem::take(&mut line));
-        let mut parts = crate::ui::render::wrap(&key, max);
-        line = parts.pop().unwrap_or_default();
-        lines.extend(parts);
-    }
-    lines.push(line);
+    // The question word and the first key stay together.
+    let mut items = vec![format!(
+        "{asked} {}",
+        keys.first().map_or("", String::as_str)
+    )];
+    items.extend(keys.into_iter().skip(1));
+    let mut lines = crate::ui::render::pack(&items, "  ", max);
     if let Some(first) = lines.first_mut()
         && let Some(rest) = first.strip_prefix(asked)
     {

@@ -104,6 +104,33 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     wrap_hanging(text, max, 0)
 }
 
+/// Lays out `items` joined by `sep` in lines of at most `max` cells, breaking only between items (an item wider
+/// than a line wraps at its own words). For lines of units that read badly when split: the approval keys, the
+/// status line's facts.
+pub fn pack(items: &[String], sep: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for item in items {
+        if line.is_empty() {
+            line.push_str(item);
+        } else if visible_width(&line) + visible_width(sep) + visible_width(item) <= max {
+            line.push_str(sep);
+            line.push_str(item);
+            continue;
+        } else {
+            lines.push(std::mem::take(&mut line).trim_end().to_string());
+            line.push_str(item);
+        }
+        if visible_width(&line) > max {
+            let mut parts = wrap(&line, max);
+            line = parts.pop().unwrap_or_default();
+            lines.extend(parts);
+        }
+    }
+    lines.push(line);
+    lines
+}
+
 /// Wraps `text` to `total` cells with every line after the first indented by `indent` spaces (list items, notes).
 /// Spacing inside a line and a paragraph's own indentation are kept.
 pub fn wrap_hanging(text: &str, total: usize, indent: usize) -> Vec<String> {

@@ -285,7 +285,10 @@ impl Session {
             elapsed: started.elapsed(),
             mode: Some(crate::ui::commands::mode_name(self.approval.mode())),
         };
-        self.say(&status_line_in(&info, surface.style, self.lang));
+        // In Chinese or on a narrow screen it is longer than a line: it breaks between its facts.
+        let status = status_line_in(&info, surface.style, self.lang);
+        let facts: Vec<String> = status.split(" · ").map(str::to_string).collect();
+        self.say(&crate::ui::render::pack(&facts, " · ", surface.width).join("\n"));
         report
     }
 }

@@ -136,3 +136,18 @@ fn streamed_chinese_keeps_punctuation_with_its_character() {
     let mut whole = StreamWrap::default();
     assert_eq!(whole.push(text, 10) + &whole.finish(10), out);
 }
+
+#[test]
+fn pack_breaks_only_between_items_and_wraps_an_item_wider_than_a_line() {
+    let items: Vec<String> = ["ctx 1%", "turn in 10 out 5", "full mode (shift+tab)"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(
+        pack(&items, " · ", 30),
+        vec!["ctx 1% · turn in 10 out 5", "full mode (shift+tab)"]
+    );
+    assert_eq!(pack(&items, " · ", 80).len(), 1);
+    let long = vec!["a b c d e f".to_string()];
+    assert_eq!(pack(&long, " · ", 5), vec!["a b c", "d e f"]);
+}
