@@ -160,33 +160,39 @@ impl Notice {
     /// Fills `template` (this notice's wording in some language) with the notice's data.
     pub fn fill(&self, template: &str) -> String {
         let fields = self.fields();
-        let mut out = String::with_capacity(template.len());
-        let mut rest = template;
-        // One pass, so a value that itself holds `{name}` is not filled again.
-        while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
-            let after = &rest[open + 1..];
-            let hit = after.find('}').and_then(|close| {
-                let name = &after[..close];
-                fields
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (v, close))
-            });
-            match hit {
-                Some((value, close)) => {
-                    out.push_str(value);
-                    rest = &after[close + 1..];
-                }
-                None => {
-                    out.push('{');
-                    rest = after;
-                }
+        fill_placeholders(template, |name| {
+            fields
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        })
+    }
+}
+
+/// Replaces each `{name}` in `template` by `value_of(name)`; unknown placeholders stay as written. One pass, so a
+/// value that itself holds `{name}` is not filled again.
+pub fn fill_placeholders(template: &str, value_of: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let hit = after
+            .find('}')
+            .and_then(|close| value_of(&after[..close]).map(|v| (v, close)));
+        match hit {
+            Some((value, close)) => {
+                out.push_str(&value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
             }
         }
-        out.push_str(rest);
-        out
     }
+    out.push_str(rest);
+    out
 }
 
 impl std::fmt::Display for Notice {

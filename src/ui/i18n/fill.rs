@@ -17,30 +17,11 @@ pub fn trf(lang: Lang, msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> Str
 
 /// Replaces each `{name}` in `template` by the value paired with `name`; unknown placeholders stay as written.
 pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let value = after.find('}').and_then(|close| {
-            let name = &after[..close];
-            args.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (v.to_string(), close))
-        });
-        match value {
-            Some((v, close)) => {
-                out.push_str(&v);
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    crate::protocol::notice::fill_placeholders(template, |name| {
+        args.iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_string())
+    })
 }
 
 /// The `{name}` placeholders of a template, in order (the table test compares them across languages).
