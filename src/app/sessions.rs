@@ -69,6 +69,9 @@ pub enum StartError {
     Load(#[from] LoadError),
     #[error(transparent)]
     Ledger(#[from] ledger::LedgerError),
+    /// `/resume` named the session that is running now.
+    #[error("session {id} is the one running now")]
+    AlreadyRunning { id: String },
 }
 
 /// The secrets the audit log and the ledger mask: the provider's key and secret-looking variables.
@@ -218,6 +221,11 @@ fn resume(
             Ledger::fork(&stored.path, &path, header, redactor(config))?,
         )
     } else {
+        if agent.ledger().is_some_and(|l| l.path() == stored.path) {
+            return Err(StartError::AlreadyRunning {
+                id: loaded.header.id,
+            });
+        }
         (
             loaded.header.id.clone(),
             Ledger::append_to(&stored.path, redactor(config))?,

@@ -312,6 +312,18 @@ fn a_kill_during_a_command_loses_nothing_before_it() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // While it runs, a second paicli may not append to the same ledger: it is told to fork instead.
+    let other = ScriptedServer::with_replies([Reply::text("must not be asked")]);
+    let refused = sandbox.run(sandbox.here.path(), &other, &["-c", "-p", "meanwhile"]);
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "stderr: {}",
+        stderr(&refused)
+    );
+    assert!(stderr(&refused).contains("--fork"), "{}", stderr(&refused));
+    assert_eq!(other.chat_requests().len(), 0);
+
     child.kill().unwrap();
     child.wait().unwrap();
 

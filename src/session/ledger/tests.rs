@@ -127,7 +127,13 @@ fn torn_and_garbage_lines_are_skipped_with_a_notice() {
         ]
     );
 
-    // Appending after a torn line starts a line of its own.
+    // Appending after a torn line starts a line of its own (the first writer closed, as when paicli exited).
+    // A clone records nothing; dropping the original closes its ledger.
+    let mut c = {
+        let unrecorded = c.clone();
+        drop(c);
+        unrecorded
+    };
     let ledger = Ledger::append_to(&path, no_redact()).unwrap();
     c.attach_ledger(ledger);
     c.begin_turn(None, "again");
@@ -322,4 +328,19 @@ fn a_fork_replays_like_its_original_which_stays_untouched() {
     forked.conversation.attach_ledger(fork);
     forked.conversation.begin_turn(None, "only in the fork");
     assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_ledger_held_by_another_writer_is_refused_until_it_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    let first = Ledger::create(&path, header("abc", dir.path()), no_redact()).unwrap();
+    // flock is per open file, so a second open in this process stands for a second paicli.
+    let refused = Ledger::append_to(&path, no_redact());
+    assert!(
+        matches!(refused, Err(LedgerError::InUse { .. })),
+        "a second writer must be refused"
+    );
+    drop(first);
+    assert!(Ledger::append_to(&path, no_redact()).is_ok());
 }

@@ -22,6 +22,12 @@ pub enum LedgerError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Another paicli process holds this session's ledger (two writers would interleave their turns).
+    #[error(
+        "the session ledger {path} is in use by another paicli process; continue it there, or add --fork to \
+         continue a copy under a new id"
+    )]
+    InUse { path: PathBuf },
 }
 
 /// JSON keys whose values are identifiers, never secrets; redacting them could break the pairing of calls.
@@ -65,6 +71,7 @@ impl Ledger {
         options.append(true).create_new(true);
         restrict_mode(&mut options);
         let file = options.open(path).map_err(io)?;
+        lock(&file, path)?;
         let ledger = Ledger::over(file, path, redact);
         ledger.try_write(&Record::Session(header)).map_err(io)?;
         Ok(ledger)
@@ -109,6 +116,7 @@ impl Ledger {
             .append(true)
             .open(path)
             .map_err(io)?;
+        lock(&file, path)?;
         let len = file.metadata().map_err(io)?.len();
         if len > 0 {
             let mut last = [0u8; 1];
@@ -251,6 +259,21 @@ fn redact_strings(value: &mut Value, redact: &dyn Fn(&str) -> String) {
 }
 
 /// Creates `dir` and its missing parents with mode 0700.
+/// Takes the ledger's exclusive lock for as long as `file` stays open; the system drops it when the process ends,
+/// even on `kill -9`, so a crashed session can be continued at once.
+fn lock(file: &File, path: &Path) -> Result<(), LedgerError> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(LedgerError::InUse {
+            path: path.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(source)) => Err(LedgerError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 pub(super) fn create_private_dirs(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
