@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::ConfigFile;
 
-/// Why a rule could not be saved.
+/// Why a change to the user's `config.toml` could not be saved.
 #[derive(Debug, thiserror::Error)]
 pub enum SaveRuleError {
     #[error("cannot read or write {path}: {source}")]
@@ -21,15 +21,52 @@ pub enum SaveRuleError {
 /// returns the file's path. A rule already saved is not added twice.
 pub fn save_project_rule(home: &Path, root: &Path, rule: &str) -> Result<PathBuf, SaveRuleError> {
     let path = home.join("config.toml");
+    edit_config_file(&path, |doc| {
+        let approvals = table_at(doc.as_table_mut(), "approvals")?;
+        let projects = table_at(approvals, "projects")
+            .map_err(|_| "`approvals.projects` is not a table".to_string())?;
+        let key = root.display().to_string();
+        let rules = projects
+            .entry(&key)
+            .or_insert_with(|| toml_edit::value(toml_edit::Array::new()))
+            .as_array_mut()
+            .ok_or_else(|| format!("`approvals.projects.\"{key}\"` is not a list"))?;
+        if !rules.iter().any(|r| r.as_str() == Some(rule)) {
+            rules.push(rule);
+        }
+        Ok(())
+    })?;
+    Ok(path)
+}
+
+/// The table under `key` in `parent`, created when missing.
+fn table_at<'a>(
+    parent: &'a mut dyn toml_edit::TableLike,
+    key: &str,
+) -> Result<&'a mut dyn toml_edit::TableLike, String> {
+    parent
+        .entry(key)
+        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()))
+        .as_table_like_mut()
+        .ok_or_else(|| format!("`{key}` is not a table"))
+}
+
+/// Changes the user's config file at `path` through `edit`, keeping its other keys and comments (a missing file
+/// starts empty). The result must still load, and it replaces the file atomically with the old file's
+/// permissions, so a refused edit or a crash never leaves a file the next start-up would refuse.
+pub fn edit_config_file(
+    path: &Path,
+    edit: impl FnOnce(&mut toml_edit::DocumentMut) -> Result<(), String>,
+) -> Result<(), SaveRuleError> {
     let io = |source| SaveRuleError::Io {
-        path: path.clone(),
+        path: path.to_path_buf(),
         source,
     };
     let invalid = |message: String| SaveRuleError::Invalid {
-        path: path.clone(),
+        path: path.to_path_buf(),
         message,
     };
-    let text = match std::fs::read_to_string(&path) {
+    let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(io(e)),
@@ -37,39 +74,18 @@ pub fn save_project_rule(home: &Path, root: &Path, rule: &str) -> Result<PathBuf
     let mut doc = text
         .parse::<toml_edit::DocumentMut>()
         .map_err(|e| invalid(e.to_string().trim_end().to_string()))?;
-    let approvals = doc
-        .entry("approvals")
-        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
-    let approvals = approvals
-        .as_table_like_mut()
-        .ok_or_else(|| invalid("`approvals` is not a table".to_string()))?;
-    let projects = approvals
-        .entry("projects")
-        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
-    let projects = projects
-        .as_table_like_mut()
-        .ok_or_else(|| invalid("`approvals.projects` is not a table".to_string()))?;
-    let key = root.display().to_string();
-    let rules = projects
-        .entry(&key)
-        .or_insert_with(|| toml_edit::value(toml_edit::Array::new()));
-    let rules = rules
-        .as_array_mut()
-        .ok_or_else(|| invalid(format!("`approvals.projects.\"{key}\"` is not a list")))?;
-    if !rules.iter().any(|r| r.as_str() == Some(rule)) {
-        rules.push(rule);
-    }
+    edit(&mut doc).map_err(invalid)?;
     let text = doc.to_string();
-    // Never leave a file that the next start-up would refuse.
     ConfigFile::parse(&text).map_err(invalid)?;
-    std::fs::create_dir_all(home).map_err(io)?;
-    let tmp = home.join(".config.toml.paicli-save.tmp");
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let tmp = dir.join(".config.toml.paicli-save.tmp");
     std::fs::write(&tmp, text).map_err(io)?;
-    if let Ok(meta) = std::fs::metadata(&path) {
+    if let Ok(meta) = std::fs::metadata(path) {
         let _ = std::fs::set_permissions(&tmp, meta.permissions());
     }
-    std::fs::rename(&tmp, &path).map_err(io)?;
-    Ok(path)
+    std::fs::rename(&tmp, path).map_err(io)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -153,28 +153,24 @@ fn save_default(session: &Session) {
     }
 }
 
-/// Sets `[llm] provider` and `model` in the TOML file at `path`, keeping its other keys and comments.
+/// Sets `[llm] provider` and `model` in the TOML file at `path`, keeping its other keys and comments (through the
+/// same checked, atomic edit as saved approval rules).
 pub fn write_default_model(path: &Path, provider: &str, model: &str) -> Result<(), String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e.to_string()),
-    };
-    let mut doc = text
-        .parse::<toml_edit::DocumentMut>()
-        .map_err(|e| format!("it is not valid TOML: {e}"))?;
-    let llm = doc
-        .entry("llm")
-        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
-    let Some(llm) = llm.as_table_like_mut() else {
-        return Err("its llm key is not a table".to_string());
-    };
-    llm.insert("provider", toml_edit::value(provider));
-    llm.insert("model", toml_edit::value(model));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    }
-    std::fs::write(path, doc.to_string()).map_err(|e| e.to_string())
+    use crate::config::saved_rules::{SaveRuleError, edit_config_file};
+    edit_config_file(path, |doc| {
+        let llm = doc
+            .entry("llm")
+            .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()))
+            .as_table_like_mut()
+            .ok_or_else(|| "its llm key is not a table".to_string())?;
+        llm.insert("provider", toml_edit::value(provider));
+        llm.insert("model", toml_edit::value(model));
+        Ok(())
+    })
+    .map_err(|e| match e {
+        SaveRuleError::Invalid { message, .. } => message,
+        SaveRuleError::Io { source, .. } => source.to_string(),
+    })
 }
 
 #[cfg(test)]
