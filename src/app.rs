@@ -25,7 +25,9 @@ use crate::policy::approval::{
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
 use crate::protocol::{Notice, ToolTraitsLookup};
+use crate::skills::SkillRoots;
 use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
+use crate::tools::skill::SkillLibrary;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
 /// `max_tokens` of a classifier request: the answer is one short JSON object.
@@ -55,7 +57,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
 /// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
 /// a handle to switch modes).
 pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
-    build_agent_on(config, hook).map(|(agent, _registry, _snapshots)| agent)
+    build_agent_on(config, hook).map(|(agent, _registry, _snapshots, _skills)| agent)
 }
 
 /// The background services of a session: MCP servers and language servers. Shut them down before exiting.
@@ -65,6 +67,8 @@ pub struct Services {
     pub lsp: Option<Arc<LspManager>>,
     /// Snapshots of the project's files (off when disabled or `git` is missing).
     pub snapshots: SnapshotHook,
+    /// The session's skills (`load_skill`, `/skill`).
+    pub skills: Arc<SkillLibrary>,
 }
 
 impl Services {
@@ -84,7 +88,7 @@ impl Services {
 /// become ready) and diagnostics after edits. Must be called inside a Tokio runtime; call
 /// [`Services::shutdown`] before exiting.
 pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Services), SetupError> {
-    let (mut agent, registry, snapshots) = build_agent_on(config, hook)?;
+    let (mut agent, registry, snapshots, skills) = build_agent_on(config, hook)?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
@@ -96,6 +100,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             mcp,
             lsp,
             snapshots,
+            skills,
         },
     ))
 }
@@ -225,12 +230,12 @@ fn default_session_id() -> String {
     chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string()
 }
 
-/// The agent with the built-in tools; the registry and the snapshot hook are returned too, so MCP servers can
-/// add their tools later and the front-end can restore snapshots.
-fn build_agent_on(
-    config: &Config,
-    hook: ApprovalHook,
-) -> Result<(Agent, Arc<ToolRegistry>, SnapshotHook), SetupError> {
+/// What `build_agent_on` makes: the agent, its registry (MCP servers add tools later), the snapshot hook (the
+/// front-end restores snapshots) and the skill library (`/skill`).
+type BuiltAgent = (Agent, Arc<ToolRegistry>, SnapshotHook, Arc<SkillLibrary>);
+
+/// The agent with the built-in tools, the registry, the snapshot hook and the skills.
+fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<BuiltAgent, SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
@@ -246,6 +251,14 @@ fn build_agent_on(
         path: root.clone(),
         source,
     })?;
+    // The library keeps the guard's read roots in step with the enabled skills' folders.
+    let skills = Arc::new(SkillLibrary::load(
+        skill_roots(config),
+        &config.skills_disabled,
+        guard.read_roots().clone(),
+    ));
+    builtins.push(Arc::new(tools::skill::LoadSkill::new(Arc::clone(&skills))));
+    builtins.push(Arc::new(tools::project::CreateProject));
     let snapshots = build_snapshots(config, &guard, &default_session_id());
     if snapshots.store().is_some() {
         builtins.push(Arc::new(tools::snapshot::RevertTurn::new(
@@ -285,7 +298,10 @@ fn build_agent_on(
         gates: Vec::new(),
         progress: crate::tools::Progress::default(),
     };
-    let system_prompt = prompt::build_system_prompt(&root, &config.home);
+    let system_prompt = prompt::with_skill_catalog(
+        prompt::build_system_prompt(&root, &config.home),
+        &skills.catalog(),
+    );
     let mut agent = Agent::new(
         Arc::new(client),
         Arc::clone(&registry),
@@ -309,7 +325,17 @@ fn build_agent_on(
     agent.add_turn_hook(Arc::new(hook));
     // After approval: only a call that will run is worth a snapshot.
     agent.add_turn_hook(Arc::new(snapshots.clone()));
-    Ok((agent, registry, snapshots))
+    Ok((agent, registry, snapshots, skills))
+}
+
+/// Where the skill layers live: the user's home, `$PAICLI_HOME` and the project root.
+pub fn skill_roots(config: &Config) -> SkillRoots {
+    SkillRoots {
+        // From the resolved environment (not the process), so tests and embedders choose it.
+        user_home: config.env.get("HOME").map(std::path::PathBuf::from),
+        paicli_home: config.home.clone(),
+        project_root: config.project_root.clone(),
+    }
 }
 
 /// Limits handed to every tool call, from `[tools]` and `[shell]`; commands may also write to `$PAICLI_HOME`.

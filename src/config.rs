@@ -270,6 +270,8 @@ pub struct Config {
     /// `sessions.keep_days`: days a session ledger is kept after its last write; 0 keeps them all.
     pub session_keep_days: u64,
     pub snapshots: SnapshotSettings,
+    /// Skills the user switched off (`[skills] disabled`).
+    pub skills_disabled: Vec<String>,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -423,6 +425,7 @@ impl Config {
                 keep: 50,
                 max_file_bytes: 5 * 1024 * 1024,
             },
+            skills_disabled: Vec::new(),
             audit_dir: home.join("audit"),
             home,
             env,
@@ -524,6 +527,7 @@ impl Config {
             &mut self.snapshots.max_file_bytes,
             f.snapshots.max_file_bytes,
         );
+        set(&mut self.skills_disabled, f.skills.disabled.clone());
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].

@@ -13,6 +13,7 @@ pub mod memory;
 pub mod policy;
 pub mod protocol;
 pub mod session;
+pub mod skills;
 pub mod snapshot;
 pub mod tools;
 pub mod ui;

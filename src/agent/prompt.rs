@@ -78,6 +78,13 @@ pub fn build_system_prompt(project_root: &Path, home: &Path) -> String {
     prompt
 }
 
+/// `prompt` with the skills catalog appended (built once per session, so the prefix stays byte-identical; an
+/// empty catalog adds nothing).
+pub fn with_skill_catalog(mut prompt: String, catalog: &crate::skills::Catalog) -> String {
+    prompt.push_str(&catalog.text);
+    prompt
+}
+
 /// The instruction files that exist: the user's global `PAI.md`, then each directory from the git root down to
 /// the project root.
 pub fn project_instructions(project_root: &Path, home: &Path) -> Vec<(String, String)> {

@@ -16,7 +16,8 @@ impl Agent {
         self.conversation.push_answer(text);
     }
 
-    /// The assistant's calls with one tool message per call, in call order; images follow as a user message.
+    /// The assistant's calls with one tool message per call, in call order; images follow as a user message, then
+    /// each call's follow-up text (e.g. a loaded skill's instructions) as a user message of its own.
     pub(super) fn append_tool_round(
         &mut self,
         content: String,
@@ -25,6 +26,7 @@ impl Agent {
         results: Vec<ToolCallResult>,
     ) {
         let mut images: Vec<ContentPart> = Vec::new();
+        let mut follow_ups: Vec<String> = Vec::new();
         let mut round = Vec::with_capacity(calls.len());
         // The executor answers every call in call order; a call it did not answer is still answered here.
         let mut results = results.into_iter();
@@ -33,6 +35,7 @@ impl Agent {
                 Some(result) => {
                     if let ToolOutcome::Ok(output) = &result.outcome {
                         images.extend(output.images.iter().cloned());
+                        follow_ups.extend(output.follow_up.iter().cloned());
                     }
                     result.content
                 }
@@ -48,6 +51,9 @@ impl Agent {
             }];
             parts.extend(images);
             self.conversation.push_user_parts(parts);
+        }
+        for text in follow_ups {
+            self.conversation.push_user(text);
         }
     }
 }

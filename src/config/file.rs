@@ -35,6 +35,8 @@ pub struct ConfigFile {
     pub sessions: SessionsSection,
     #[serde(default)]
     pub snapshots: SnapshotsSection,
+    #[serde(default)]
+    pub skills: SkillsSection,
 }
 
 /// `[sessions]`
@@ -167,6 +169,14 @@ pub struct SnapshotsSection {
     pub max_file_bytes: Option<u64>,
 }
 
+/// `[skills]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillsSection {
+    /// Skills switched off (`/skill off NAME`). User files only: a project may add skills, never re-enable one.
+    pub disabled: Option<Vec<String>>,
+}
+
 /// `[lsp.servers.<name>]`: a language server command and the file extensions it checks.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -282,6 +292,7 @@ impl ConfigFile {
         over(&mut s.enabled, t.enabled);
         over(&mut s.keep, t.keep);
         over(&mut s.max_file_bytes, t.max_file_bytes);
+        over(&mut self.skills.disabled, top.skills.disabled);
     }
 }
 

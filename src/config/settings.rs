@@ -435,6 +435,15 @@ pub static SETTINGS: &[Setting] = &[
             "files larger than this are left out of snapshots",
         )
     },
+    // skills: a project may add skills through its own folders, but never re-enable one the user switched off.
+    Setting {
+        project: Project::Never,
+        ..row(
+            "skills.disabled",
+            "",
+            "skills switched off (/skill off NAME); they leave the catalog and load_skill refuses them",
+        )
+    },
     Setting {
         // Clean-up removes every project's ledgers, so a cloned repository must not shorten it.
         project: Project::Never,

@@ -79,6 +79,7 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
         "snapshots.enabled" => c.snapshots.enabled.to_string(),
         "snapshots.keep" => c.snapshots.keep.to_string(),
         "snapshots.max_file_bytes" => c.snapshots.max_file_bytes.to_string(),
+        "skills.disabled" => list(&c.skills_disabled),
         "home" => c.home.display().to_string(),
         "audit.dir" => c.audit_dir.display().to_string(),
         "log.level" => c.log_level.clone(),

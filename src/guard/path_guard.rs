@@ -12,8 +12,10 @@
 mod access;
 mod beneath;
 mod dir;
+mod read_roots;
 
 pub use dir::{DirEntry, DirHandle, EntryKind, EntryMeta};
+pub use read_roots::ReadRoots;
 
 use std::io;
 use std::os::fd::OwnedFd;
@@ -32,6 +34,8 @@ pub struct PathGuard {
     root: PathBuf,
     /// The root opened once, so later renames of the root's own path cannot redirect the tools.
     root_dir: Arc<OwnedFd>,
+    /// Folders outside the root that the read-only tools may read (see [`ReadRoots`]).
+    read_roots: ReadRoots,
 }
 
 /// Why a path was refused.
@@ -73,6 +77,7 @@ impl PathGuard {
         Ok(PathGuard {
             root,
             root_dir: Arc::new(root_dir),
+            read_roots: ReadRoots::default(),
         })
     }
 
@@ -81,25 +86,43 @@ impl PathGuard {
         &self.root
     }
 
+    /// The extra folders the read-only tools may read; shared by every clone of this guard.
+    pub fn read_roots(&self) -> &ReadRoots {
+        &self.read_roots
+    }
+
     /// Resolves a model-supplied path to a real path inside the root, or says why it may not be used.
     pub fn resolve(&self, input: &str) -> Result<PathBuf, PathGuardError> {
+        let real = self.real(input)?;
+        if real.starts_with(&self.root) {
+            Ok(real)
+        } else {
+            Err(out_of_bounds(input, &real))
+        }
+    }
+
+    /// Like [`resolve`](Self::resolve), but a path inside one of the [`ReadRoots`] is accepted too: for tools
+    /// that only read. Its symlinks are resolved first, so a link out of a readable folder is refused.
+    pub fn resolve_read(&self, input: &str) -> Result<PathBuf, PathGuardError> {
+        let real = self.real(input)?;
+        if real.starts_with(&self.root) || self.read_roots.containing(&real).is_some() {
+            Ok(real)
+        } else {
+            Err(out_of_bounds(input, &real))
+        }
+    }
+
+    /// `input` joined to the root, normalized and resolved through the symlinks that exist.
+    fn real(&self, input: &str) -> Result<PathBuf, PathGuardError> {
         if input.trim().is_empty() {
             return Err(PathGuardError::Blank);
         }
         let joined = self.root.join(input);
         let normal = normalize_lexically(&joined);
-        let real = real_path(&normal, 0).map_err(|source| PathGuardError::Unresolvable {
+        real_path(&normal, 0).map_err(|source| PathGuardError::Unresolvable {
             input: input.to_string(),
             source,
-        })?;
-        if real.starts_with(&self.root) {
-            Ok(real)
-        } else {
-            Err(PathGuardError::OutOfBounds {
-                input: input.to_string(),
-                resolved: real.display().to_string(),
-            })
-        }
+        })
     }
 
     /// The path relative to the root for messages (`.` for the root itself); outside paths are shown whole.
@@ -109,6 +132,13 @@ impl PathGuard {
             Ok(rel) => rel.display().to_string(),
             Err(_) => path.display().to_string(),
         }
+    }
+}
+
+fn out_of_bounds(input: &str, real: &Path) -> PathGuardError {
+    PathGuardError::OutOfBounds {
+        input: input.to_string(),
+        resolved: real.display().to_string(),
     }
 }
 

@@ -26,6 +26,10 @@ pub struct ToolOutput {
     pub diff: Option<FileDiff>,
     /// Files written or edited (relative paths), for diagnostics and snapshots.
     pub changed_files: Vec<PathBuf>,
+    /// Text for a user message placed right after the batch's tool results (a loaded skill's instructions), so
+    /// the model reads it as guidance rather than as one more tool result. The pairing of calls and results is
+    /// untouched.
+    pub follow_up: Option<String>,
 }
 
 impl ToolOutput {

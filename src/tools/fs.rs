@@ -52,6 +52,17 @@ pub(crate) fn resolve_arg(
     ctx.guard.resolve(input).map_err(guard_outcome)
 }
 
+/// Like [`resolve_arg`] for tools that only read: the enabled skills' folders are readable too
+/// (`PathGuard::resolve_read`).
+pub(crate) fn resolve_read_arg(
+    args: Args<'_>,
+    key: &str,
+    ctx: &ToolContext,
+) -> Result<PathBuf, ToolOutcome> {
+    let input = args.required_str(key)?;
+    ctx.guard.resolve_read(input).map_err(guard_outcome)
+}
+
 /// Turns a path-guard error into the outcome the model sees.
 pub(crate) fn guard_outcome(err: PathGuardError) -> ToolOutcome {
     match err {

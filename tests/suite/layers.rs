@@ -18,10 +18,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("session", &["protocol", "config", "llm"]),
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
+    ("skills", &["protocol", "config"]),
     (
         "tools",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "skills",
         ],
     ),
     ("policy", &["protocol", "config", "llm", "guard"]),
@@ -29,21 +31,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "agent",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy",
+            "skills", "tools", "policy",
         ],
     ),
     (
         "app",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent",
+            "skills", "tools", "policy", "agent",
         ],
     ),
     (
         "ui",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "app",
+            "skills", "tools", "policy", "agent", "app",
         ],
     ),
 ];

@@ -8,8 +8,9 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::Path;
+use std::sync::Arc;
 
 use rustix::fs::{Mode, OFlags};
 
@@ -19,20 +20,30 @@ use super::dir::{DirHandle, EntryMeta};
 
 impl PathGuard {
     /// Opens a resolved path for reading (a FIFO opens without blocking; check the metadata before reading).
+    /// A path from `resolve_read` inside one of the read roots is opened beneath that folder's handle.
     pub fn open_read(&self, path: &Path) -> io::Result<File> {
-        let rel = self.beneath(path)?;
+        let (base, rel) = self.readable(path)?;
         let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY;
-        open_beneath(self.root_dir.as_fd(), rel, flags, Mode::empty())
+        open_beneath(base.as_fd(), rel, flags, Mode::empty())
             .map(File::from)
             .map_err(|err| self.changed(path, err))
     }
 
-    /// Opens a resolved directory.
+    /// Opens a resolved directory (inside the root or one of the read roots).
     pub fn open_dir(&self, path: &Path) -> io::Result<DirHandle> {
-        let rel = self.beneath(path)?;
-        open_beneath(self.root_dir.as_fd(), rel, dir_flags(), Mode::empty())
+        let (base, rel) = self.readable(path)?;
+        open_beneath(base.as_fd(), rel, dir_flags(), Mode::empty())
             .map(|fd| DirHandle::new(fd, path.to_path_buf()))
             .map_err(|err| self.changed(path, err))
+    }
+
+    /// The handle to read `path` beneath and the part of `path` below it: the root first, then a read root.
+    /// Only the two read-only opens above use it; creating and writing go through `beneath` (the root alone).
+    fn readable<'a>(&self, path: &'a Path) -> io::Result<(Arc<OwnedFd>, &'a Path)> {
+        match self.beneath(path) {
+            Ok(rel) => Ok((Arc::clone(&self.root_dir), rel)),
+            Err(err) => self.read_roots.containing(path).ok_or(err),
+        }
     }
 
     /// Creates a resolved directory and its missing parents (`mkdir -p`), never through a symlink.

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
-use super::{Param, display, object_schema, resolve_arg, run_blocking};
+use super::{Param, display, object_schema, resolve_read_arg, run_blocking};
 use crate::guard::path_guard::{DirEntry, DirHandle, EntryKind};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 
@@ -57,7 +57,7 @@ struct Entry {
 }
 
 fn list_dir(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
-    let path = resolve_arg(args, "path", ctx)?;
+    let path = resolve_read_arg(args, "path", ctx)?;
     let rel = display(ctx, &path);
     let dir = ctx.guard.open_dir(&path).map_err(|err| match err.kind() {
         std::io::ErrorKind::NotFound => ToolOutcome::failed(format!(

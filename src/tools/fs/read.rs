@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 use super::text::{SNIFF_BYTES, classify, decode_lossy, human_size};
-use super::{Param, display, object_schema, resolve_arg, run_blocking};
+use super::{Param, display, object_schema, resolve_read_arg, run_blocking};
 use crate::tools::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolTraits};
 
 /// Lines returned when only `offset` is given.
@@ -79,7 +79,7 @@ struct Window {
 }
 
 fn read_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutcome> {
-    let path = resolve_arg(args, "path", ctx)?;
+    let path = resolve_read_arg(args, "path", ctx)?;
     let rel = display(ctx, &path);
     let window = parse_window(args)?;
     let mut file = ctx
