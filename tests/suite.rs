@@ -19,6 +19,7 @@ mod render_snapshots;
 mod repl_tmux;
 mod safety_cli;
 mod sessions_cli;
+mod skills;
 mod snapshot_undo;
 mod sse_fixtures;
 mod sse_props;
