@@ -78,9 +78,12 @@ pub fn build_system_prompt(project_root: &Path, home: &Path) -> String {
     prompt
 }
 
-/// `prompt` with the skills catalog appended (built once per session, so the prefix stays byte-identical; an
-/// empty catalog adds nothing).
+/// `prompt` with the skills catalog at its end, replacing a catalog already there (`/skill reload`). Built once
+/// per session, so the prefix stays byte-identical; an empty catalog adds nothing.
 pub fn with_skill_catalog(mut prompt: String, catalog: &crate::skills::Catalog) -> String {
+    if let Some(start) = prompt.rfind(crate::skills::catalog::HEADING) {
+        prompt.truncate(start);
+    }
     prompt.push_str(&catalog.text);
     prompt
 }

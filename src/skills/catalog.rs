@@ -8,6 +8,9 @@ pub const MAX_SKILLS: usize = 20;
 /// Most bytes of catalog lines (as PaiCLI).
 pub const MAX_BYTES: usize = 4 * 1024;
 
+/// How the catalog section starts; it is always the end of the system prompt.
+pub const HEADING: &str = "\n# Skills\nSkills are procedures the user installed.";
+
 /// The catalog text and what it left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Catalog {
@@ -41,10 +44,10 @@ impl Catalog {
                 left_out,
             };
         }
-        let mut text = String::from(
-            "\n# Skills\nSkills are procedures the user installed. When a task matches a skill's description, call \
-             load_skill with its name before you start, then follow the instructions it returns (they arrive in \
-             the next message, with the paths of the skill's files).\n",
+        let mut text = format!(
+            "{HEADING} When a task matches a skill's description, call load_skill with its name before you \
+             start, then follow the instructions it returns (they arrive in the next message, with the paths of \
+             the skill's files).\n"
         );
         text.push_str(&lines);
         if left_out > 0 {

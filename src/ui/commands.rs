@@ -2,6 +2,7 @@
 //! and dispatch all read it; commands from other features add their row here. An unknown `/x` is an error with a
 //! suggestion and is never sent to the model.
 
+pub mod custom;
 mod export;
 mod help;
 mod info;
@@ -12,6 +13,7 @@ mod resume_cmds;
 mod safety_cmds;
 mod services_cmds;
 mod session_cmds;
+mod skill_cmds;
 mod snapshot_cmds;
 mod trust;
 
@@ -31,6 +33,8 @@ pub enum Flow {
     Exit,
     /// Run this prompt as a task through the agent (e.g. `/init`).
     RunTask(String),
+    /// Send this text as the user's own message (a custom command from a file): `@path` mentions expand.
+    SendAsUser(String),
 }
 
 /// A command handler: the session and the text after the command name (trimmed).
@@ -348,6 +352,17 @@ pub static COMMANDS: &[Command] = &[
         while_running: false,
         handler: snapshot_cmds::rewind,
     },
+    Command {
+        name: "skill",
+        aliases: &["skills"],
+        usage: "[list|show|on|off|reload]",
+        help: [
+            "list skills (layer, path, why skipped), show one, switch one on or off, reload them",
+            "列出技能（层、路径、跳过原因），查看、开关或重新加载技能",
+        ],
+        while_running: false,
+        handler: skill_cmds::skill,
+    },
 ];
 
 /// Prints plain (unstyled) output wrapped at word boundaries to the terminal's width. An indented line (a list
@@ -422,6 +437,10 @@ pub fn dispatch(session: &mut Session, input: &str) -> Option<Flow> {
     let (name, args) = parse(input)?;
     match find(name) {
         Some(command) => Some((command.handler)(session, args)),
+        None if session.custom_commands.get(name).is_some() => session
+            .custom_commands
+            .get(name)
+            .map(|c| Flow::SendAsUser(c.expand(args))),
         None => {
             let message = match suggest(name) {
                 Some(s) => trf(

@@ -291,6 +291,25 @@ pub enum Msg {
     NoticeMcpApprovalNotSaved,
     NoticeMcpStarting,
     NoticeNote,
+    // skills
+    SkillsHeading,
+    SkillsSkippedHeading,
+    SkillsNone,
+    SkillsCatalogLeftOut,
+    SkillOn,
+    SkillOff,
+    SkillUsage,
+    SkillUnknown,
+    SkillSwitchedOn,
+    SkillSwitchedOff,
+    SkillNotSaved,
+    SkillsReloaded,
+    SkillShowFiles,
+    CustomCommandsHeading,
+    CustomCommandDefaultHelp,
+    CustomCommandShadows,
+    CustomCommandSkipped,
+    SkillSkippedNotice,
 }
 
 impl Msg {
@@ -568,6 +587,25 @@ impl Msg {
         Msg::NoticeMcpApprovalNotSaved,
         Msg::NoticeMcpStarting,
         Msg::NoticeNote,
+        // skills
+        Msg::SkillsHeading,
+        Msg::SkillsSkippedHeading,
+        Msg::SkillsNone,
+        Msg::SkillsCatalogLeftOut,
+        Msg::SkillOn,
+        Msg::SkillOff,
+        Msg::SkillUsage,
+        Msg::SkillUnknown,
+        Msg::SkillSwitchedOn,
+        Msg::SkillSwitchedOff,
+        Msg::SkillNotSaved,
+        Msg::SkillsReloaded,
+        Msg::SkillShowFiles,
+        Msg::CustomCommandsHeading,
+        Msg::CustomCommandDefaultHelp,
+        Msg::CustomCommandShadows,
+        Msg::CustomCommandSkipped,
+        Msg::SkillSkippedNotice,
     ];
 }
 
@@ -1314,5 +1352,56 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeMcpStarting) => "MCP 服务器 `{server}` 仍在启动；就绪后会加入它的工具",
         (Lang::En, NoticeNote) => "note: {text}",
         (Lang::Zh, NoticeNote) => "提示：{text}",
+        // skills
+        (Lang::En, SkillsHeading) => "skills (a later layer replaces a skill of the same name):",
+        (Lang::Zh, SkillsHeading) => "技能（后面的层会替换同名技能）：",
+        (Lang::En, SkillsSkippedHeading) => "skipped:",
+        (Lang::Zh, SkillsSkippedHeading) => "已跳过：",
+        (Lang::En, SkillsNone) => "no skills found",
+        (Lang::Zh, SkillsNone) => "未找到技能",
+        (Lang::En, SkillsCatalogLeftOut) => {
+            "the system prompt lists {listed} skills; {count} more are left out (at most 20 skills / 4 KB)"
+        }
+        (Lang::Zh, SkillsCatalogLeftOut) => {
+            "系统提示列出了 {listed} 个技能；另有 {count} 个未列出（最多 20 个技能 / 4 KB）"
+        }
+        (Lang::En, SkillOn) => "on",
+        (Lang::Zh, SkillOn) => "开",
+        (Lang::En, SkillOff) => "off",
+        (Lang::Zh, SkillOff) => "关",
+        (Lang::En, SkillUsage) => "usage: /skill [list|show <name>|on <name>|off <name>|reload]",
+        (Lang::Zh, SkillUsage) => "用法：`/skill [list|show <名称>|on <名称>|off <名称>|reload]`",
+        (Lang::En, SkillUnknown) => "no skill named `{name}`; /skill list shows them",
+        (Lang::Zh, SkillUnknown) => "没有名为 `{name}` 的技能；`/skill list` 可列出全部",
+        (Lang::En, SkillSwitchedOn) => {
+            "skill `{name}` is on (saved in {path}); the system prompt lists it from the next request"
+        }
+        (Lang::Zh, SkillSwitchedOn) => "技能 `{name}` 已开启（保存在 {path}）；从下一次请求起系统提示会列出它",
+        (Lang::En, SkillSwitchedOff) => {
+            "skill `{name}` is off (saved in {path}); the system prompt no longer lists it"
+        }
+        (Lang::Zh, SkillSwitchedOff) => "技能 `{name}` 已关闭（保存在 {path}）；系统提示不再列出它",
+        (Lang::En, SkillNotSaved) => "could not save the change: {error}",
+        (Lang::Zh, SkillNotSaved) => "无法保存更改：{error}",
+        (Lang::En, SkillsReloaded) => {
+            "skills reloaded: {on} on, {skipped} skipped; the system prompt lists them from the next request"
+        }
+        (Lang::Zh, SkillsReloaded) => {
+            "技能已重新加载：{on} 个开启，{skipped} 个跳过；从下一次请求起系统提示会列出它们"
+        }
+        (Lang::En, SkillShowFiles) => "files:",
+        (Lang::Zh, SkillShowFiles) => "文件：",
+        (Lang::En, CustomCommandsHeading) => "Commands from files",
+        (Lang::Zh, CustomCommandsHeading) => "来自文件的命令",
+        (Lang::En, CustomCommandDefaultHelp) => "sends {file} as your message",
+        (Lang::Zh, CustomCommandDefaultHelp) => "把 {file} 作为你的消息发送",
+        (Lang::En, CustomCommandShadows) => {
+            "command file {path} is ignored: /{name} is a built-in command"
+        }
+        (Lang::Zh, CustomCommandShadows) => "已忽略命令文件 {path}：/{name} 是内置命令",
+        (Lang::En, CustomCommandSkipped) => "command file {path} skipped: {problem}",
+        (Lang::Zh, CustomCommandSkipped) => "已跳过命令文件 {path}：{problem}",
+        (Lang::En, SkillSkippedNotice) => "skill {path} skipped: {problem} (/skill list)",
+        (Lang::Zh, SkillSkippedNotice) => "已跳过技能 {path}：{problem}（`/skill list`）",
     }
 }

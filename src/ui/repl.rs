@@ -32,6 +32,9 @@ pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, 
     let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
     let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
+    if let Some(helper) = editor.helper_mut() {
+        helper.set_custom_commands(session.custom_commands.help_rows(session.lang));
+    }
     expand_key::bind_expand_key(
         &mut editor,
         session.expandable(),
@@ -114,6 +117,9 @@ pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, 
             Flow::RunTask(prompt) => {
                 session.run_task(&prompt);
             }
+            Flow::SendAsUser(text) => {
+                session.run_user_task(&text);
+            }
         }
     }
     session.shutdown();
@@ -136,6 +142,9 @@ fn print_banner(session: &Session) {
         let notice = crate::ui::i18n::refused_setting(session.lang, refused);
         session.say(&style.yellow(&format!("! {notice}")));
     }
+    for notice in startup_skill_notices(session) {
+        session.say(&style.yellow(&format!("! {notice}")));
+    }
     let servers = session.services.mcp.status();
     if !servers.is_empty() {
         let ready = servers
@@ -148,6 +157,42 @@ fn print_banner(session: &Session) {
         )));
     }
     session.say(&style.dim(session.tr(Msg::Tip)));
+}
+
+/// One warning per skipped skill and per ignored command file, shown once at start-up.
+fn startup_skill_notices(session: &Session) -> Vec<String> {
+    use crate::ui::commands::custom::Ignored;
+    use crate::ui::i18n::trf;
+    let lang = session.lang;
+    let mut out: Vec<String> = session
+        .services
+        .skills
+        .snapshot()
+        .skipped
+        .iter()
+        .map(|s| {
+            trf(
+                lang,
+                Msg::SkillSkippedNotice,
+                &[("path", &s.path.display()), ("problem", &s.problem)],
+            )
+        })
+        .collect();
+    for ignored in &session.custom_commands.ignored {
+        out.push(match ignored {
+            Ignored::Shadows { path, name } => trf(
+                lang,
+                Msg::CustomCommandShadows,
+                &[("path", &path.display()), ("name", name)],
+            ),
+            Ignored::Broken { path, problem } => trf(
+                lang,
+                Msg::CustomCommandSkipped,
+                &[("path", &path.display()), ("problem", problem)],
+            ),
+        });
+    }
+    out
 }
 
 /// Adds `input` to the in-memory history, and to the file when it holds no secret and is not too long.

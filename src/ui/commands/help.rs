@@ -43,6 +43,30 @@ pub fn help_lines(lang: Lang, width: usize, style: Style) -> Vec<String> {
     lines
 }
 
+/// The custom commands' part of `/help`: a heading and `/name [args]` with each help line, in two columns.
+pub fn custom_help_lines(
+    commands: &[(String, String)],
+    lang: Lang,
+    width: usize,
+    style: Style,
+) -> Vec<String> {
+    let labels: Vec<String> = commands
+        .iter()
+        .map(|(name, _)| format!("/{name} [args]"))
+        .collect();
+    let rows: Vec<Row<'_>> = commands
+        .iter()
+        .zip(&labels)
+        .map(|((_, help), label)| Row {
+            name: label,
+            description: help,
+        })
+        .collect();
+    let mut lines = vec![String::new(), style.bold(tr(lang, Msg::CustomCommandsHeading))];
+    lines.extend(two_columns(&rows, width, INDENT, &|d| style.dim(d)));
+    lines
+}
+
 /// `/name /alias usage`.
 fn label(command: &Command) -> String {
     let mut s = format!("/{}", command.name);

@@ -1,6 +1,6 @@
 //! `/help`, `/exit`, `/clear`, `/cancel`, `/init`.
 
-use super::help::help_lines;
+use super::help::{custom_help_lines, help_lines};
 use super::{Flow, say_wrapped};
 use crate::ui::i18n::Msg;
 use crate::ui::repl::Session;
@@ -15,7 +15,12 @@ patterns you observed); Pitfalls (anything surprising). Only state what you veri
 
 pub(super) fn help(session: &mut Session, _args: &str) -> Flow {
     let surface = session.surface();
-    session.say(&help_lines(session.lang, surface.width, surface.style).join("\n"));
+    let mut lines = help_lines(session.lang, surface.width, surface.style);
+    if !session.custom_commands.is_empty() {
+        let custom = session.custom_commands.help_rows(session.lang);
+        lines.extend(custom_help_lines(&custom, session.lang, surface.width, surface.style));
+    }
+    session.say(&lines.join("\n"));
     Flow::Continue
 }
 

@@ -36,6 +36,8 @@ pub struct ReplHelper {
     pub mode_key: Arc<ModeKey>,
     /// Esc Esc presses at an empty prompt (`/rewind`).
     pub rewind_key: Arc<super::rewind_key::RewindKey>,
+    /// Custom commands from files: name and help line.
+    custom: Vec<(String, String)>,
 }
 
 impl ReplHelper {
@@ -46,9 +48,16 @@ impl ReplHelper {
             lang,
             mode_key: Arc::default(),
             rewind_key: Arc::default(),
+            custom: Vec::new(),
         }
     }
+
+    /// Offers these custom commands (name, help line) beside the built-in ones.
+    pub fn set_custom_commands(&mut self, commands: Vec<(String, String)>) {
+        self.custom = commands;
+    }
 }
+
 
 /// Builds the editor with history size, bracketed paste, the Alt-Enter newline binding and Shift+Tab for the
 /// approval mode (see [`super::mode_key`]). Tab completes as far as the matches agree and lists them when they
@@ -101,7 +110,10 @@ impl Completer for ReplHelper {
         });
         let word = &before[start..];
         if start == 0 && word.starts_with('/') {
-            return Ok((0, complete_command(word, self.lang, terminal_width())));
+            return Ok((
+                0,
+                complete_command_with(word, self.lang, terminal_width(), &self.custom),
+            ));
         }
         if let Some(partial) = word.strip_prefix('@') {
             return Ok((start, complete_path(&self.root, partial)));
@@ -118,8 +130,18 @@ fn terminal_width() -> usize {
 /// `/na` → every command starting with it, each shown with its description (cut to fit `columns`). An alias is
 /// offered only when its command's own name does not match, so `/` lists each command once.
 pub fn complete_command(word: &str, lang: Lang, columns: usize) -> Vec<Pair> {
+    complete_command_with(word, lang, columns, &[])
+}
+
+/// [`complete_command`] over the built-in commands and `custom` (name, help line) ones.
+pub fn complete_command_with(
+    word: &str,
+    lang: Lang,
+    columns: usize,
+    custom: &[(String, String)],
+) -> Vec<Pair> {
     let typed = word.trim_start_matches('/').to_ascii_lowercase();
-    let matches: Vec<(&str, &str)> = COMMANDS
+    let mut matches: Vec<(&str, &str)> = COMMANDS
         .iter()
         .filter_map(|c| {
             let name = if c.name.starts_with(&typed) {
@@ -130,6 +152,12 @@ pub fn complete_command(word: &str, lang: Lang, columns: usize) -> Vec<Pair> {
             Some((name, c.help(lang)))
         })
         .collect();
+    matches.extend(
+        custom
+            .iter()
+            .filter(|(name, _)| name.starts_with(&typed))
+            .map(|(name, help)| (name.as_str(), help.as_str())),
+    );
     let name_width = matches.iter().map(|(n, _)| n.len() + 1).max().unwrap_or(0);
     // rustyline pads each entry by two; one more keeps the last cell free so no line wraps.
     let room = columns.saturating_sub(name_width + 2 + 3);

@@ -14,6 +14,7 @@ use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::ui::approval_prompt::TerminalApprover;
+use crate::ui::commands::custom::CustomCommands;
 use crate::ui::hints::{Frontend, next_step};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Keyboard, TypeAhead};
@@ -49,6 +50,8 @@ pub struct Session {
     expandable: LastExpandable,
     /// The running turn's working line, cleared by the approval prompt.
     live: LiveSlot,
+    /// Slash commands from Markdown files (`~/.paicli/commands/`, `.claude/commands/`, `.paicli/commands/`).
+    pub custom_commands: CustomCommands,
 }
 
 impl Session {
@@ -95,6 +98,7 @@ impl Session {
             })
             .map_err(SessionError::Resume)?;
         services.snapshots.set_session(&session_id);
+        let (config_home, project_root) = (config.home.clone(), config.project_root.clone());
         Ok(Session {
             agent,
             config,
@@ -113,6 +117,7 @@ impl Session {
             mcp_waited: false,
             expandable: LastExpandable::default(),
             live,
+            custom_commands: CustomCommands::load(&config_home, &project_root),
         })
     }
 
