@@ -88,7 +88,9 @@ mod tests {
     fn lists_enabled_skills_and_counts_what_the_caps_leave_out() {
         let mut found = Discovery::default();
         for i in 0..25 {
-            found.skills.push(skill(&format!("s{i:02}"), "does a\nthing"));
+            found
+                .skills
+                .push(skill(&format!("s{i:02}"), "does a\nthing"));
         }
         found.skills[0].enabled = false;
         let catalog = Catalog::build(&found);
@@ -102,7 +104,9 @@ mod tests {
     fn the_byte_cap_holds() {
         let mut found = Discovery::default();
         for i in 0..10 {
-            found.skills.push(skill(&format!("s{i}"), &"d".repeat(1000)));
+            found
+                .skills
+                .push(skill(&format!("s{i}"), &"d".repeat(1000)));
         }
         let catalog = Catalog::build(&found);
         assert_eq!((catalog.listed, catalog.left_out), (4, 6));

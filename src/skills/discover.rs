@@ -220,7 +220,11 @@ mod tests {
             let err = parse_skill(text, "x").unwrap_err();
             assert!(err.contains(problem), "{err}");
         }
-        let (d, body) = parse_skill("---\nname: x\ndescription: ' Does X. '\n---\n\nSteps\n", "x").unwrap();
+        let (d, body) = parse_skill(
+            "---\nname: x\ndescription: ' Does X. '\n---\n\nSteps\n",
+            "x",
+        )
+        .unwrap();
         assert_eq!((d.as_str(), body.as_str()), ("Does X.", "Steps"));
     }
 }

@@ -1376,7 +1376,9 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, SkillSwitchedOn) => {
             "skill `{name}` is on (saved in {path}); the system prompt lists it from the next request"
         }
-        (Lang::Zh, SkillSwitchedOn) => "技能 `{name}` 已开启（保存在 {path}）；从下一次请求起系统提示会列出它",
+        (Lang::Zh, SkillSwitchedOn) => {
+            "技能 `{name}` 已开启（保存在 {path}）；从下一次请求起系统提示会列出它"
+        }
         (Lang::En, SkillSwitchedOff) => {
             "skill `{name}` is off (saved in {path}); the system prompt no longer lists it"
         }

@@ -223,6 +223,7 @@ mod output;
 mod safety_cmds;
 mod services_cmds;
 mod sessions_cmds;
+mod skill_cmds;
 mod snapshot_cmds;
 
 #[test]

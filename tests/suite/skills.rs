@@ -91,7 +91,11 @@ impl Fixture {
             "1. Read references/x.md.\n2. Run the deploy script.\n",
         );
         std::fs::create_dir_all(folder.join("references")).unwrap();
-        std::fs::write(folder.join("references/x.md"), "the staging host is stage-7\n").unwrap();
+        std::fs::write(
+            folder.join("references/x.md"),
+            "the staging host is stage-7\n",
+        )
+        .unwrap();
         folder
     }
 }
@@ -189,10 +193,7 @@ fn layers_override_in_order_and_a_broken_skill_is_skipped_with_its_reason() {
     assert_eq!(found.get("deploy").unwrap().body, "project body");
     assert_eq!(found.skipped.len(), 1, "{:?}", found.skipped);
     let skipped = &found.skipped[0];
-    assert_eq!(
-        skipped.path,
-        fx.root.join(".claude/skills/broken/SKILL.md")
-    );
+    assert_eq!(skipped.path, fx.root.join(".claude/skills/broken/SKILL.md"));
     assert!(
         skipped.problem.contains("Broken_Name"),
         "{}",
@@ -261,13 +262,19 @@ async fn load_skill_puts_the_body_in_a_user_message_after_the_batchs_tool_result
     turn(&mut agent, "deploy it").await;
     let sent = messages(&server, 1);
     let roles: Vec<&str> = sent.iter().map(|m| m["role"].as_str().unwrap()).collect();
-    assert_eq!(roles, ["system", "user", "assistant", "tool", "tool", "user"]);
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "tool", "tool", "user"]
+    );
     assert!(tool_result(&sent, "c1").contains("Skill `deploy` loaded"));
     let body = sent[5]["content"].as_str().unwrap();
     assert!(body.starts_with("[skill instructions: deploy]\n"), "{body}");
     assert!(body.contains("2. Run the deploy script."));
     let reference = folder.join("references/x.md");
-    assert!(body.contains(&format!("- {}\n", reference.display())), "{body}");
+    assert!(
+        body.contains(&format!("- {}\n", reference.display())),
+        "{body}"
+    );
     services.shutdown().await;
 }
 
@@ -286,7 +293,10 @@ async fn a_skills_files_are_readable_by_their_path_and_nothing_outside_them() {
         "",
     );
     std::fs::write(off.join("notes.md"), "hidden\n").unwrap();
-    let escape = format!("{}/../../../../secret.txt", folder.join("references").display());
+    let escape = format!(
+        "{}/../../../../secret.txt",
+        folder.join("references").display()
+    );
     let passwd = format!("{}/../../etc/passwd", folder.display());
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([
@@ -326,7 +336,10 @@ async fn a_skills_files_are_readable_by_their_path_and_nothing_outside_them() {
     assert!(tool_result(&sent, "r1").contains("the staging host is stage-7"));
     for id in ["r2", "r3", "r4", "r6"] {
         let result = tool_result(&sent, id);
-        assert!(result.contains("[denied: PATH_OUT_OF_BOUNDS]"), "{id}: {result}");
+        assert!(
+            result.contains("[denied: PATH_OUT_OF_BOUNDS]"),
+            "{id}: {result}"
+        );
     }
     assert!(tool_result(&sent, "r5").contains("references"));
     assert!(tool_result(&sent, "w1").contains("[denied: PATH_OUT_OF_BOUNDS]"));

@@ -160,7 +160,9 @@ pub fn name_problem(kind: ProjectType, name: &str) -> Option<String> {
              letter or digit (no slashes, no `..`)"
         ));
     }
-    if kind == ProjectType::Rust && (name.contains('.') || name.starts_with(|c: char| c.is_ascii_digit())) {
+    if kind == ProjectType::Rust
+        && (name.contains('.') || name.starts_with(|c: char| c.is_ascii_digit()))
+    {
         return Some(format!(
             "`{name}` is not a valid Rust package name: no `.`, and it must not start with a digit"
         ));
@@ -189,7 +191,10 @@ mod tests {
         for kind in ProjectType::ALL {
             let files = files(kind, "demo");
             let readme = files.iter().find(|(p, _)| *p == "README.md");
-            assert!(readme.is_some_and(|(_, t)| t.contains(kind.run_hint())), "{kind:?}");
+            assert!(
+                readme.is_some_and(|(_, t)| t.contains(kind.run_hint())),
+                "{kind:?}"
+            );
             assert_eq!(ProjectType::parse(kind.name()), Some(kind));
         }
     }

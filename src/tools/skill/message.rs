@@ -49,7 +49,12 @@ pub fn skill_message(skill: &Skill) -> String {
         let whole = skill
             .dir
             .as_ref()
-            .map(|d| format!("; read the rest with read_file from {}", d.join("SKILL.md").display()))
+            .map(|d| {
+                format!(
+                    "; read the rest with read_file from {}",
+                    d.join("SKILL.md").display()
+                )
+            })
             .unwrap_or_default();
         out.push_str(&format!("\n[... skill instructions cut at 5 KB{whole}]"));
     }
@@ -117,7 +122,10 @@ mod tests {
         };
         let text = skill_message(&skill);
         assert!(text.starts_with("[skill instructions: demo]\n"));
-        assert!(text.contains(&format!("- {}\n", dir.path().join("references/x.md").display())));
+        assert!(text.contains(&format!(
+            "- {}\n",
+            dir.path().join("references/x.md").display()
+        )));
         assert!(!text.contains(".hidden"));
         assert!(!text.contains(&format!("- {}\n", dir.path().join("SKILL.md").display())));
         assert!(text.contains("[... skill instructions cut at 5 KB; read the rest"));

@@ -211,7 +211,10 @@ mod tests {
             c.expand("src/lib.rs src/main.rs"),
             "Review src/lib.rs src/main.rs, first src/lib.rs then src/main.rs;  is empty."
         );
-        assert_eq!(command("Summarize.").expand("x y"), "Summarize.\n\nARGUMENTS: x y");
+        assert_eq!(
+            command("Summarize.").expand("x y"),
+            "Summarize.\n\nARGUMENTS: x y"
+        );
         assert_eq!(command("Summarize.").expand(""), "Summarize.");
     }
 
@@ -223,15 +226,27 @@ mod tests {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::write(dir.join(name), text).unwrap();
         };
-        write(&home.path().join("commands"), "review.md", "user $ARGUMENTS");
+        write(
+            &home.path().join("commands"),
+            "review.md",
+            "user $ARGUMENTS",
+        );
         write(&home.path().join("commands"), "model.md", "shadow");
         write(
             &project.path().join(".paicli/commands"),
             "review.md",
             "---\ndescription: Review a file\n---\nproject $ARGUMENTS\n",
         );
-        write(&project.path().join(".claude/commands"), "bad.md", "---\nx: [\n---\n");
-        write(&project.path().join(".claude/commands"), "notes.txt", "not a command");
+        write(
+            &project.path().join(".claude/commands"),
+            "bad.md",
+            "---\nx: [\n---\n",
+        );
+        write(
+            &project.path().join(".claude/commands"),
+            "notes.txt",
+            "not a command",
+        );
         let found = CustomCommands::load(home.path(), project.path());
         let review = found.get("REVIEW").unwrap();
         assert_eq!(review.template, "project $ARGUMENTS");

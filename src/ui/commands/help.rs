@@ -62,7 +62,10 @@ pub fn custom_help_lines(
             description: help,
         })
         .collect();
-    let mut lines = vec![String::new(), style.bold(tr(lang, Msg::CustomCommandsHeading))];
+    let mut lines = vec![
+        String::new(),
+        style.bold(tr(lang, Msg::CustomCommandsHeading)),
+    ];
     lines.extend(two_columns(&rows, width, INDENT, &|d| style.dim(d)));
     lines
 }

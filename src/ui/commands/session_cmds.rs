@@ -18,7 +18,12 @@ pub(super) fn help(session: &mut Session, _args: &str) -> Flow {
     let mut lines = help_lines(session.lang, surface.width, surface.style);
     if !session.custom_commands.is_empty() {
         let custom = session.custom_commands.help_rows(session.lang);
-        lines.extend(custom_help_lines(&custom, session.lang, surface.width, surface.style));
+        lines.extend(custom_help_lines(
+            &custom,
+            session.lang,
+            surface.width,
+            surface.style,
+        ));
     }
     session.say(&lines.join("\n"));
     Flow::Continue

@@ -52,13 +52,19 @@ pub fn list_text(found: &Discovery, left_out: usize, lang: Lang) -> String {
     }
     let mut lines = vec![tr(lang, Msg::SkillsHeading).to_string()];
     for skill in &found.skills {
-        let state = tr(lang, if skill.enabled { Msg::SkillOn } else { Msg::SkillOff });
-        lines.push(format!(
-            "  {} [{state}] {} — {}",
-            skill.name,
-            skill.layer.label(),
-            skill.source()
-        ));
+        let state = tr(
+            lang,
+            if skill.enabled {
+                Msg::SkillOn
+            } else {
+                Msg::SkillOff
+            },
+        );
+        let mut line = format!("  {} [{state}] {}", skill.name, skill.layer.label());
+        if skill.dir.is_some() {
+            line.push_str(&format!(" — {}", skill.source()));
+        }
+        lines.push(line);
     }
     if left_out > 0 {
         let listed = found.enabled().count() - left_out;
@@ -100,7 +106,11 @@ fn show(session: &Session, name: &str) {
         skill.body
     );
     if let Some(dir) = &skill.dir {
-        text.push_str(&format!("\n\n{} {}", session.tr(Msg::SkillShowFiles), dir.display()));
+        text.push_str(&format!(
+            "\n\n{} {}",
+            session.tr(Msg::SkillShowFiles),
+            dir.display()
+        ));
     }
     session.say(&text);
 }
@@ -188,6 +198,9 @@ mod tests {
         write_disabled(&path, &["web-access".to_string()]).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# mine\n[llm]\nmodel = \"m\"\n"), "{text}");
-        assert!(text.contains("[skills]\ndisabled = [\"web-access\"]"), "{text}");
+        assert!(
+            text.contains("[skills]\ndisabled = [\"web-access\"]"),
+            "{text}"
+        );
     }
 }

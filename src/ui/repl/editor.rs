@@ -58,7 +58,6 @@ impl ReplHelper {
     }
 }
 
-
 /// Builds the editor with history size, bracketed paste, the Alt-Enter newline binding and Shift+Tab for the
 /// approval mode (see [`super::mode_key`]). Tab completes as far as the matches agree and lists them when they
 /// differ (commands with their descriptions), instead of cycling through them inline.

@@ -73,7 +73,10 @@ async fn every_skeleton_is_written_and_builds_where_its_toolchain_exists() {
     }
     let greeting = |kind: &str| format!("Hello from demo-{kind}!\n");
     let dir = |kind: &str| ctx.root.join(format!("demo-{kind}"));
-    assert_eq!(run(&dir("python"), "python3", &["main.py"]), greeting("python"));
+    assert_eq!(
+        run(&dir("python"), "python3", &["main.py"]),
+        greeting("python")
+    );
     let mut skipped = Vec::new();
     if has("node") {
         assert_eq!(run(&dir("node"), "node", &["index.js"]), greeting("node"));
