@@ -240,3 +240,18 @@ fn tighten_only_rows_keep_tightening_values() {
         Some(Refusal::Loosens)
     );
 }
+
+#[test]
+fn a_project_cannot_switch_back_on_a_skill_the_user_switched_off() {
+    let d = Dirs::new();
+    d.project_file(".paicli/config.toml", "[skills]\ndisabled = []\n");
+    std::fs::write(
+        d.home.path().join("config.toml"),
+        "[skills]\ndisabled = [\"web-access\"]\n",
+    )
+    .unwrap();
+    let c = d.load(&[]);
+    assert_eq!(c.skills_disabled, ["web-access"]);
+    assert_eq!(c.refused.len(), 1);
+    assert_eq!(c.refused[0].key, "skills.disabled");
+}

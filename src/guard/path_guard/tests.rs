@@ -235,3 +235,42 @@ fn create_dir_all_makes_missing_parents_and_lists_them() {
     );
     assert_eq!(guard.metadata(guard.root()).unwrap().kind, EntryKind::Dir);
 }
+
+#[test]
+fn read_roots_are_readable_but_nothing_around_them_and_never_writable() {
+    let (tmp, guard, outside) = setup();
+    let skill = outside.join("skills/demo");
+    std::fs::create_dir_all(skill.join("references")).unwrap();
+    std::fs::write(skill.join("references/x.md"), "ref").unwrap();
+    symlink(outside.join("secret.txt"), skill.join("leak.md")).unwrap();
+    let x = skill.join("references/x.md").display().to_string();
+    assert!(guard.resolve_read(&x).is_err(), "no read roots yet");
+
+    guard.read_roots().set(std::slice::from_ref(&skill));
+    // Clones share the list, as the tools' guard and the library's handle do.
+    let clone = guard.clone();
+    let path = clone.resolve_read(&x).unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut clone.open_read(&path).unwrap(), &mut text).unwrap();
+    assert_eq!(text, "ref");
+    assert!(clone.open_dir(&skill).is_ok());
+    for escape in [
+        format!("{}/../../etc/passwd", skill.display()),
+        format!("{}/../../secret.txt", skill.display()),
+        skill.join("leak.md").display().to_string(),
+        outside.join("skills").display().to_string(),
+    ] {
+        let err = guard.resolve_read(&escape).unwrap_err();
+        assert_eq!(err.code(), PATH_OUT_OF_BOUNDS, "{escape}");
+    }
+    // Writing paths never see the read roots.
+    assert_out_of_bounds(&guard, &x);
+    assert!(guard.open_parent(&path, true).is_err());
+    assert!(guard.create_dir_all(&skill.join("new")).is_err());
+    assert!(!skill.join("new").exists());
+
+    guard.read_roots().set(&[]);
+    assert!(guard.resolve_read(&x).is_err());
+    assert!(guard.open_read(&path).is_err());
+    drop(tmp);
+}
