@@ -221,11 +221,13 @@ fn a_bare_headline_gets_a_notice_and_no_web_tools() {
     assert_eq!(
         names,
         [
+            "create_project",
             "edit_file",
             "execute_command",
             "glob_files",
             "grep_code",
             "list_dir",
+            "load_skill",
             "read_file",
             "revert_turn",
             "save_memory",
