@@ -1391,8 +1391,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, SkillsReloaded) => {
             "技能已重新加载：{on} 个开启，{skipped} 个跳过；从下一次请求起系统提示会列出它们"
         }
-        (Lang::En, SkillShowFiles) => "files:",
-        (Lang::Zh, SkillShowFiles) => "文件：",
+        (Lang::En, SkillShowFiles) => "folder:",
+        (Lang::Zh, SkillShowFiles) => "文件夹：",
         (Lang::En, CustomCommandsHeading) => "Commands from files",
         (Lang::Zh, CustomCommandsHeading) => "来自文件的命令",
         (Lang::En, CustomCommandDefaultHelp) => "sends {file} as your message",

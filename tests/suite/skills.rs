@@ -61,6 +61,15 @@ impl Fixture {
     }
 
     fn session(&self, server: &ScriptedServer, user_config: &str) -> (Agent, Services) {
+        self.session_in(server, user_config, ApprovalMode::Full)
+    }
+
+    fn session_in(
+        &self,
+        server: &ScriptedServer,
+        user_config: &str,
+        mode: ApprovalMode,
+    ) -> (Agent, Services) {
         std::fs::create_dir_all(&self.home).unwrap();
         std::fs::write(self.home.join("config.toml"), user_config).unwrap();
         let env = vec![
@@ -70,7 +79,7 @@ impl Fixture {
         let overrides = Overrides {
             base_url: Some(server.url()),
             model: Some("scripted-model".to_string()),
-            approval: Some(ApprovalMode::Full),
+            approval: Some(mode),
             ..Overrides::default()
         };
         let config = Config::load_with_env(&self.root, env, &overrides).unwrap();
@@ -347,5 +356,32 @@ async fn a_skills_files_are_readable_by_their_path_and_nothing_outside_them() {
         std::fs::read_to_string(folder.join("references/x.md")).unwrap(),
         "the staging host is stage-7\n"
     );
+    services.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_project_runs_directly_in_auto_mode_and_is_audited() {
+    let fx = Fixture::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "p1",
+            "create_project",
+            json!({"name": "hello", "type": "python"}),
+        )]),
+        Reply::text("created"),
+    ]);
+    let (mut agent, services) = fx.session_in(&server, "", ApprovalMode::Auto);
+    turn(&mut agent, "create a python project called hello").await;
+    let result = tool_result(&messages(&server, 1), "p1");
+    assert!(
+        result.contains("Created a python project in hello/"),
+        "{result}"
+    );
+    assert!(fx.root.join("hello/main.py").is_file());
+    let audit: String = std::fs::read_dir(fx.home.join("audit"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(audit.contains("\"create_project\""), "{audit}");
     services.shutdown().await;
 }
