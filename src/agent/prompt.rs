@@ -210,6 +210,30 @@ mod tests {
     }
 
     #[test]
+    fn the_skill_catalog_is_appended_once_and_replaced_on_reload() {
+        let mut found = crate::skills::Discovery::default();
+        found.skills.push(crate::skills::Skill {
+            name: "demo".into(),
+            description: "Demo.".into(),
+            layer: crate::skills::Layer::UserPaicli,
+            dir: None,
+            body: String::new(),
+            enabled: true,
+        });
+        let first = with_skill_catalog("rules".into(), &crate::skills::Catalog::build(&found));
+        assert!(first.starts_with("rules\n# Skills\n") && first.ends_with("- demo: Demo.\n"));
+        assert_eq!(
+            with_skill_catalog(first.clone(), &crate::skills::Catalog::build(&found)),
+            first
+        );
+        found.skills[0].enabled = false;
+        assert_eq!(
+            with_skill_catalog(first, &crate::skills::Catalog::build(&found)),
+            "rules"
+        );
+    }
+
+    #[test]
     fn prompt_is_stable_within_a_session() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(

@@ -64,3 +64,40 @@ impl SkillLibrary {
         self.read_roots.set(&dirs);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn reload_and_switches_keep_the_readable_folders_in_step() {
+        let user = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let roots = SkillRoots {
+            user_home: Some(user.path().to_path_buf()),
+            paicli_home: user.path().join(".paicli"),
+            project_root: project.path().to_path_buf(),
+        };
+        let read_roots = ReadRoots::default();
+        let library = SkillLibrary::load(roots, &[], read_roots.clone());
+        assert!(read_roots.paths().is_empty(), "built-ins have no folder");
+        let folder = user.path().join(".claude/skills/demo");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("SKILL.md"),
+            "---\nname: demo\ndescription: Demo.\n---\nBody\n",
+        )
+        .unwrap();
+        assert!(
+            library.snapshot().get("demo").is_none(),
+            "found only on reload"
+        );
+        library.reload(&[]);
+        assert!(library.catalog().text.contains("- demo: Demo.\n"));
+        assert_eq!(read_roots.paths(), [folder.canonicalize().unwrap()]);
+        library.apply_disabled(&["demo".to_string()]);
+        assert!(read_roots.paths().is_empty());
+        assert!(!library.catalog().text.contains("demo"));
+    }
+}
