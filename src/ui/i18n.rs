@@ -291,6 +291,17 @@ pub enum Msg {
     NoticeMcpApprovalNotSaved,
     NoticeMcpStarting,
     NoticeNote,
+    // local
+    NoticeToolCallsCutOff,
+    NoticeToolCallsCutOffAgain,
+    NoticeEmptyAnswer,
+    NoticeReasoningOnly,
+    NoticeReasoningCutOff,
+    PartialOutputLimit,
+    HintOutputLimit,
+    WindowFromConfig,
+    WindowFromServer,
+    WindowFromTable,
 }
 
 impl Msg {
@@ -568,6 +579,17 @@ impl Msg {
         Msg::NoticeMcpApprovalNotSaved,
         Msg::NoticeMcpStarting,
         Msg::NoticeNote,
+        // local
+        Msg::NoticeToolCallsCutOff,
+        Msg::NoticeToolCallsCutOffAgain,
+        Msg::NoticeEmptyAnswer,
+        Msg::NoticeReasoningOnly,
+        Msg::NoticeReasoningCutOff,
+        Msg::PartialOutputLimit,
+        Msg::HintOutputLimit,
+        Msg::WindowFromConfig,
+        Msg::WindowFromServer,
+        Msg::WindowFromTable,
     ];
 }
 
@@ -1314,5 +1336,48 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeMcpStarting) => "MCP 服务器 `{server}` 仍在启动；就绪后会加入它的工具",
         (Lang::En, NoticeNote) => "note: {text}",
         (Lang::Zh, NoticeNote) => "提示：{text}",
+        // local
+        (Lang::En, NoticeToolCallsCutOff) => {
+            "the reply was cut off at the output limit before its {calls} tool call(s) were complete; none ran, asking the model for a shorter step"
+        }
+        (Lang::Zh, NoticeToolCallsCutOff) => {
+            "回复在输出上限处被截断，其中 {calls} 个工具调用不完整；均未执行，已请模型换一个更短的步骤"
+        }
+        (Lang::En, NoticeToolCallsCutOffAgain) => {
+            "the reply was cut off at the output limit again; its {calls} tool call(s) did not run and the task stops (raise max_output_tokens or ask for smaller steps)"
+        }
+        (Lang::Zh, NoticeToolCallsCutOffAgain) => {
+            "回复再次在输出上限处被截断；其中 {calls} 个工具调用未执行，任务停止（调高 max_output_tokens 或要求更小的步骤）"
+        }
+        (Lang::En, NoticeEmptyAnswer) => "the model gave no answer: its reply was empty",
+        (Lang::Zh, NoticeEmptyAnswer) => "模型没有给出回答：回复为空",
+        (Lang::En, NoticeReasoningOnly) => {
+            "the model gave no answer: its reply held only reasoning"
+        }
+        (Lang::Zh, NoticeReasoningOnly) => "模型没有给出回答：回复中只有思考过程",
+        (Lang::En, NoticeReasoningCutOff) => {
+            "the model gave no answer: it was still reasoning when the reply reached the output limit (raise max_output_tokens)"
+        }
+        (Lang::Zh, NoticeReasoningCutOff) => {
+            "模型没有给出回答：回复达到输出上限时它仍在思考（调高 max_output_tokens）"
+        }
+        (Lang::En, PartialOutputLimit) => {
+            "stopped early ({reason}): the model's replies kept stopping at the output limit before their tool calls were complete; the answer is a partial report"
+        }
+        (Lang::Zh, PartialOutputLimit) => {
+            "提前停止（{reason}）：模型的回复一再在工具调用完成前达到输出上限；输出是部分结果"
+        }
+        (Lang::En, HintOutputLimit) => {
+            "raise the output limit (--max-output-tokens, [llm] max_output_tokens) or ask for a shorter answer"
+        }
+        (Lang::Zh, HintOutputLimit) => {
+            "调高输出上限（--max-output-tokens、[llm] max_output_tokens），或要求更短的回答"
+        }
+        (Lang::En, WindowFromConfig) => "{window} (set by [llm] context_window)",
+        (Lang::Zh, WindowFromConfig) => "{window}（由 [llm] context_window 设置）",
+        (Lang::En, WindowFromServer) => "{window} (reported by the server: {what})",
+        (Lang::Zh, WindowFromServer) => "{window}（服务器报告：{what}）",
+        (Lang::En, WindowFromTable) => "{window} (provider table default)",
+        (Lang::Zh, WindowFromTable) => "{window}（提供商表默认值）",
     }
 }
