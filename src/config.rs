@@ -120,6 +120,8 @@ pub struct Overrides {
     pub base_url: Option<String>,
     pub max_iterations: Option<u32>,
     pub token_budget: Option<u64>,
+    /// `--max-output-tokens` (0 = send no limit).
+    pub max_output_tokens: Option<u32>,
     pub approval: Option<ApprovalMode>,
     /// `--trust-project-mcp`: start the project's MCP servers not approved yet.
     pub trust_project_mcp: bool,
@@ -134,6 +136,7 @@ impl Overrides {
             "--base-url" => self.base_url.is_some(),
             "--max-iterations" => self.max_iterations.is_some(),
             "--token-budget" => self.token_budget.is_some(),
+            "--max-output-tokens" => self.max_output_tokens.is_some(),
             "--approval" => self.approval.is_some(),
             "--trust-project-mcp" => self.trust_project_mcp,
             _ => false,
@@ -164,6 +167,8 @@ pub struct LlmSettings {
     pub retry: RetrySettings,
     /// Overrides the provider table's context window (tokens); `None` = the table's value.
     pub context_window: Option<u64>,
+    /// The output limit per reply: `None` = the provider's default, `Some(0)` = none sent.
+    pub max_output_tokens: Option<u32>,
 }
 
 /// `[llm.retry]`: attempts and backoff of one chat request (the client builds its retry policy from it).
@@ -385,6 +390,7 @@ impl Config {
                 idle_timeout: Duration::from_secs(300),
                 retry: RetrySettings::default(),
                 context_window: None,
+                max_output_tokens: None,
             },
             agent: AgentSettings {
                 max_iterations: None,
@@ -473,6 +479,10 @@ impl Config {
             &mut self.llm.context_window,
             llm.context_window.map(nonzero),
         );
+        set(
+            &mut self.llm.max_output_tokens,
+            llm.max_output_tokens.map(Some),
+        );
         let t = &f.tools;
         set(
             &mut self.tools.command_timeout,
@@ -557,6 +567,9 @@ impl Config {
         if let Some(v) = env.parsed::<u64>("PAICLI_CONTEXT_WINDOW")? {
             self.llm.context_window = nonzero(v);
         }
+        if let Some(v) = env.parsed::<u32>("PAICLI_MAX_OUTPUT_TOKENS")? {
+            self.llm.max_output_tokens = Some(v);
+        }
         if let Some(v) = env.parsed::<u64>("PAICLI_COMMAND_TIMEOUT_SECS")? {
             self.tools.command_timeout = Duration::from_secs(v);
         }
@@ -608,6 +621,10 @@ impl Config {
             o.max_iterations.map(nonzero),
         );
         set(&mut self.agent.token_budget, o.token_budget.map(nonzero));
+        set(
+            &mut self.llm.max_output_tokens,
+            o.max_output_tokens.map(Some),
+        );
         set(&mut self.approval, o.approval);
         self.mcp.trust_project_servers |= o.trust_project_mcp;
     }

@@ -98,6 +98,9 @@ pub fn resolve_provider(
     }
 
     let mut resolved = ResolvedProvider::new(info, &model, base_url.as_deref(), api_key);
+    if let Some(limit) = settings.max_output_tokens {
+        resolved.max_tokens = Some(limit).filter(|n| *n > 0);
+    }
     if info.id == "xfyun"
         && let Some(lora) = env.get("XFYUN_LORA_ID")
     {

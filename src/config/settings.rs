@@ -117,6 +117,15 @@ pub static SETTINGS: &[Setting] = &[
         "longest backoff delay, also caps Retry-After",
     ),
     Setting {
+        env: &["PAICLI_MAX_OUTPUT_TOKENS"],
+        flag: Some("--max-output-tokens"),
+        ..row(
+            "llm.max_output_tokens",
+            "",
+            "output limit per reply, sent as max_tokens (unset = the provider's: 4096 for local engines; 0 = none)",
+        )
+    },
+    Setting {
         in_file: false,
         env: &["XFYUN_LORA_ID"],
         ..row(
