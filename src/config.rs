@@ -9,6 +9,7 @@ mod provenance;
 mod provider;
 pub mod providers;
 pub mod saved_rules;
+pub mod served;
 pub mod settings;
 pub mod trust;
 mod values;
@@ -22,8 +23,9 @@ pub use env::EnvVars;
 pub use file::{ConfigFile, LspServerSection};
 pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
-pub use provider::resolve_provider;
+pub use provider::{resolve_endpoint, resolve_provider};
 pub use providers::ResolvedProvider;
+pub use served::{ServedModel, ServedWindow, WindowSource};
 pub use trust::ProjectTrust;
 pub use web::{DEFAULT_REQUESTS_PER_MINUTE, SearchProviderKind, WebSection, WebSettings};
 
@@ -169,6 +171,8 @@ pub struct LlmSettings {
     pub context_window: Option<u64>,
     /// The output limit per reply: `None` = the provider's default, `Some(0)` = none sent.
     pub max_output_tokens: Option<u32>,
+    /// What the server said it serves, asked at start (never read from a file).
+    pub served: ServedModel,
 }
 
 /// `[llm.retry]`: attempts and backoff of one chat request (the client builds its retry policy from it).
@@ -391,6 +395,7 @@ impl Config {
                 retry: RetrySettings::default(),
                 context_window: None,
                 max_output_tokens: None,
+                served: ServedModel::default(),
             },
             agent: AgentSettings {
                 max_iterations: None,
@@ -641,9 +646,33 @@ impl Config {
         Ok(())
     }
 
-    /// The context window to plan compaction for: `[llm] context_window` if set, else the provider table's.
+    /// The context window to plan compaction for: `[llm] context_window` if set, else what the server reported
+    /// for this model, else the provider table's.
     pub fn context_window(&self, provider: &ResolvedProvider) -> u64 {
-        self.llm.context_window.unwrap_or(provider.context_window)
+        self.llm
+            .context_window
+            .or_else(|| self.served_window(provider).map(|w| w.tokens))
+            .unwrap_or(provider.context_window)
+    }
+
+    /// Where [`Config::context_window`] takes its number from.
+    pub fn window_source(&self, provider: &ResolvedProvider) -> WindowSource {
+        if self.llm.context_window.is_some() {
+            WindowSource::Configured
+        } else if let Some(w) = self.served_window(provider) {
+            WindowSource::Server(w.source)
+        } else {
+            WindowSource::Table
+        }
+    }
+
+    /// The server's window, when it was reported for this provider's model.
+    fn served_window(&self, provider: &ResolvedProvider) -> Option<&ServedWindow> {
+        self.llm
+            .served
+            .window
+            .as_ref()
+            .filter(|w| w.model == provider.model)
     }
 
     /// Fixes the provider, model, endpoint and key (see [`resolve_provider`]).

@@ -173,6 +173,8 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .enable_all()
         .build()
         .map_err(StartError::Runtime)?;
+    // A local engine is asked which model it serves and how large its window is (hosted providers are not).
+    runtime.block_on(paicli::app::discover_served(&mut config))?;
     let (mut agent, services) = {
         let _runtime = runtime.enter();
         let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;

@@ -302,6 +302,7 @@ pub enum Msg {
     WindowFromConfig,
     WindowFromServer,
     WindowFromTable,
+    ContextThresholds,
 }
 
 impl Msg {
@@ -590,6 +591,7 @@ impl Msg {
         Msg::WindowFromConfig,
         Msg::WindowFromServer,
         Msg::WindowFromTable,
+        Msg::ContextThresholds,
     ];
 }
 
@@ -1379,5 +1381,11 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, WindowFromServer) => "{window}（服务器报告：{what}）",
         (Lang::En, WindowFromTable) => "{window} (provider table default)",
         (Lang::Zh, WindowFromTable) => "{window}（提供商表默认值）",
+        (Lang::En, ContextThresholds) => {
+            "  compaction: old tool results cleared at {clearing} tokens, summary at {summary}"
+        }
+        (Lang::Zh, ContextThresholds) => {
+            "  压缩：{clearing} token 时清理旧工具结果，{summary} token 时生成摘要"
+        }
     }
 }
