@@ -66,7 +66,7 @@ pub static SETTINGS: &[Setting] = &[
         ..row(
             "llm.model",
             "",
-            "model name; unset = the provider's default",
+            "model name; unset = the provider's default, or the one model a local server lists",
         )
     },
     Setting {
