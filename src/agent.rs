@@ -2,6 +2,7 @@
 
 pub mod budget;
 pub mod compaction;
+mod cut_off;
 pub mod memory_guard;
 pub mod prompt;
 mod rounds;
@@ -30,6 +31,7 @@ pub use crate::protocol::{Notice, ToolFilter, TurnHook, TurnScope};
 pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
 use compaction::Trigger;
 pub use compaction::{CompactionError, Thresholds};
+pub use cut_off::empty_answer_notice;
 pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
 use runaway::GuardCall;
 pub use runaway::RunawayGuard;
@@ -116,6 +118,10 @@ impl Default for AgentOptions {
 pub enum TurnOutcome {
     /// The model answered without tool calls.
     Finished { text: String },
+    /// The answer stopped at the model's output limit; `text` is what arrived.
+    CutOff { text: String },
+    /// The model ended the turn with no answer text and no tool calls; its reasoning (if any) stays in the history.
+    Empty { reasoning: bool, cut_off: bool },
     /// A budget stopped the loop; `text` is the model's partial-result report.
     Partial { reason: ExitReason, text: String },
     /// The user cancelled; the history is still valid for the next turn.
@@ -299,6 +305,7 @@ impl Agent {
         );
         let mut runaway = RunawayGuard::new();
         let mut turn_usage = Usage::default();
+        let mut cut_offs = 0;
         let mut ctx = ToolContext {
             cancel: cancel.clone(),
             ..self.tool_ctx.clone()
@@ -340,21 +347,28 @@ impl Agent {
                 break TurnOutcome::Cancelled;
             }
             if response.tool_calls.is_empty() {
-                if response.finish_reason.as_deref() == Some("length") {
-                    events.emit(AgentEvent::Notice {
-                        notice: Notice::AnswerCutOff,
-                    });
-                }
-                self.conversation.push_answer(response.content.clone());
-                break TurnOutcome::Finished {
-                    text: response.content,
-                };
+                break self.end_with_answer(response, events);
             }
+            let cut_off = cut_off::is_cut_off(&response);
             let mut tool_calls = response.tool_calls;
             // Each call must get exactly one result, so ids repeated in one reply are told apart first.
             make_ids_unique(&mut tool_calls);
-            budget.record_tool_calls(&tool_calls);
             let reasoning = Some(response.reasoning).filter(|r| !r.is_empty());
+            // The last call of a reply stopped at the output limit may be shortened: nothing of it runs.
+            if cut_off {
+                cut_offs += 1;
+                match self.answer_cut_off_calls(
+                    response.content,
+                    reasoning,
+                    tool_calls,
+                    cut_offs,
+                    events,
+                ) {
+                    Some(outcome) => break outcome,
+                    None => continue,
+                }
+            }
+            budget.record_tool_calls(&tool_calls);
             // The calls reach the ledger before the tools run and each result when it is known, so a crash
             // mid-batch loses nothing that finished.
             self.conversation
@@ -409,9 +423,12 @@ impl Agent {
             hook.end_turn();
         }
         match &outcome {
-            TurnOutcome::Finished { text } => {
+            TurnOutcome::Finished { text } | TurnOutcome::CutOff { text } => {
                 events.emit(AgentEvent::TurnFinished { text: text.clone() })
             }
+            TurnOutcome::Empty { .. } => events.emit(AgentEvent::TurnFinished {
+                text: String::new(),
+            }),
             TurnOutcome::Partial { reason, text } => events.emit(AgentEvent::TurnPartial {
                 reason: reason.to_string(),
                 text: text.clone(),

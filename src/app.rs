@@ -1,6 +1,7 @@
 //! Builds a ready agent from the resolved configuration, and sets up logging.
 
 pub mod mentions;
+pub mod served;
 pub mod sessions;
 
 use std::sync::Arc;
@@ -40,12 +41,16 @@ pub enum SetupError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Llm(#[from] LlmError),
+    #[error(transparent)]
+    ServedModel(#[from] served::ServedModelError),
     #[error("cannot use project root {path}: {source}")]
     ProjectRoot {
         path: std::path::PathBuf,
         source: std::io::Error,
     },
 }
+
+pub use served::discover_served;
 
 /// The agent for `config`: client, built-in tools, executor, path guard, spill store, system prompt, and approval
 /// in `config.approval` mode with nobody to ask (as `paicli -p` runs). No MCP servers.

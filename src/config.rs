@@ -9,6 +9,7 @@ mod provenance;
 mod provider;
 pub mod providers;
 pub mod saved_rules;
+pub mod served;
 pub mod settings;
 pub mod trust;
 mod values;
@@ -22,8 +23,9 @@ pub use env::EnvVars;
 pub use file::{ConfigFile, LspServerSection};
 pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
-pub use provider::resolve_provider;
+pub use provider::{resolve_endpoint, resolve_provider};
 pub use providers::ResolvedProvider;
+pub use served::{ServedModel, ServedWindow, WindowSource};
 pub use trust::ProjectTrust;
 pub use web::{DEFAULT_REQUESTS_PER_MINUTE, SearchProviderKind, WebSection, WebSettings};
 
@@ -120,6 +122,8 @@ pub struct Overrides {
     pub base_url: Option<String>,
     pub max_iterations: Option<u32>,
     pub token_budget: Option<u64>,
+    /// `--max-output-tokens` (0 = send no limit).
+    pub max_output_tokens: Option<u32>,
     pub approval: Option<ApprovalMode>,
     /// `--trust-project-mcp`: start the project's MCP servers not approved yet.
     pub trust_project_mcp: bool,
@@ -134,6 +138,7 @@ impl Overrides {
             "--base-url" => self.base_url.is_some(),
             "--max-iterations" => self.max_iterations.is_some(),
             "--token-budget" => self.token_budget.is_some(),
+            "--max-output-tokens" => self.max_output_tokens.is_some(),
             "--approval" => self.approval.is_some(),
             "--trust-project-mcp" => self.trust_project_mcp,
             _ => false,
@@ -164,6 +169,10 @@ pub struct LlmSettings {
     pub retry: RetrySettings,
     /// Overrides the provider table's context window (tokens); `None` = the table's value.
     pub context_window: Option<u64>,
+    /// The output limit per reply: `None` = the provider's default, `Some(0)` = none sent.
+    pub max_output_tokens: Option<u32>,
+    /// What the server said it serves, asked at start (never read from a file).
+    pub served: ServedModel,
 }
 
 /// `[llm.retry]`: attempts and backoff of one chat request (the client builds its retry policy from it).
@@ -387,6 +396,8 @@ impl Config {
                 idle_timeout: Duration::from_secs(300),
                 retry: RetrySettings::default(),
                 context_window: None,
+                max_output_tokens: None,
+                served: ServedModel::default(),
             },
             agent: AgentSettings {
                 max_iterations: None,
@@ -476,6 +487,10 @@ impl Config {
             &mut self.llm.context_window,
             llm.context_window.map(nonzero),
         );
+        set(
+            &mut self.llm.max_output_tokens,
+            llm.max_output_tokens.map(Some),
+        );
         let t = &f.tools;
         set(
             &mut self.tools.command_timeout,
@@ -561,6 +576,9 @@ impl Config {
         if let Some(v) = env.parsed::<u64>("PAICLI_CONTEXT_WINDOW")? {
             self.llm.context_window = nonzero(v);
         }
+        if let Some(v) = env.parsed::<u32>("PAICLI_MAX_OUTPUT_TOKENS")? {
+            self.llm.max_output_tokens = Some(v);
+        }
         if let Some(v) = env.parsed::<u64>("PAICLI_COMMAND_TIMEOUT_SECS")? {
             self.tools.command_timeout = Duration::from_secs(v);
         }
@@ -612,6 +630,10 @@ impl Config {
             o.max_iterations.map(nonzero),
         );
         set(&mut self.agent.token_budget, o.token_budget.map(nonzero));
+        set(
+            &mut self.llm.max_output_tokens,
+            o.max_output_tokens.map(Some),
+        );
         set(&mut self.approval, o.approval);
         self.mcp.trust_project_servers |= o.trust_project_mcp;
     }
@@ -628,9 +650,33 @@ impl Config {
         Ok(())
     }
 
-    /// The context window to plan compaction for: `[llm] context_window` if set, else the provider table's.
+    /// The context window to plan compaction for: `[llm] context_window` if set, else what the server reported
+    /// for this model, else the provider table's.
     pub fn context_window(&self, provider: &ResolvedProvider) -> u64 {
-        self.llm.context_window.unwrap_or(provider.context_window)
+        self.llm
+            .context_window
+            .or_else(|| self.served_window(provider).map(|w| w.tokens))
+            .unwrap_or(provider.context_window)
+    }
+
+    /// Where [`Config::context_window`] takes its number from.
+    pub fn window_source(&self, provider: &ResolvedProvider) -> WindowSource {
+        if self.llm.context_window.is_some() {
+            WindowSource::Configured
+        } else if let Some(w) = self.served_window(provider) {
+            WindowSource::Server(w.source)
+        } else {
+            WindowSource::Table
+        }
+    }
+
+    /// The server's window, when it was reported for this provider's model.
+    fn served_window(&self, provider: &ResolvedProvider) -> Option<&ServedWindow> {
+        self.llm
+            .served
+            .window
+            .as_ref()
+            .filter(|w| w.model == provider.model)
     }
 
     /// Fixes the provider, model, endpoint and key (see [`resolve_provider`]).

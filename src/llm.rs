@@ -9,6 +9,7 @@ pub mod lazy;
 pub mod models;
 pub mod providers;
 pub mod retry;
+pub mod served;
 pub mod sse;
 pub mod stream;
 pub mod tokens;

@@ -50,6 +50,11 @@ struct Cli {
     /// Input+output tokens per task before paicli stops and reports a partial result (0 = unlimited).
     #[arg(long, value_name = "TOKENS")]
     token_budget: Option<u64>,
+
+    /// Output limit per model reply, sent as max_tokens (0 = none; default: 4096 for local engines).
+    #[arg(long, value_name = "TOKENS")]
+    max_output_tokens: Option<u32>,
+
     /// Approve and start the project's MCP servers (.mcp.json, .paicli/mcp.json) not approved yet; the approval
     /// is remembered per project and command line in $PAICLI_HOME/mcp-trust.json.
     #[arg(long)]
@@ -118,6 +123,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         base_url: cli.base_url.clone(),
         max_iterations: cli.max_iterations,
         token_budget: cli.token_budget,
+        max_output_tokens: cli.max_output_tokens,
         approval,
         trust_project_mcp: cli.trust_project_mcp,
     };
@@ -167,6 +173,8 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .enable_all()
         .build()
         .map_err(StartError::Runtime)?;
+    // A local engine is asked which model it serves and how large its window is (hosted providers are not).
+    runtime.block_on(paicli::app::discover_served(&mut config))?;
     let (mut agent, services) = {
         let _runtime = runtime.enter();
         let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;

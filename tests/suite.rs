@@ -9,6 +9,7 @@ mod gates;
 mod layers;
 mod live_output;
 mod llm_client;
+mod local_models;
 mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_servers;

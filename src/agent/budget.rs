@@ -18,6 +18,8 @@ pub enum ExitReason {
     TokenBudgetExceeded,
     /// The turn made as many model calls as allowed.
     HardIterationLimit,
+    /// Replies kept stopping at the output limit before their tool calls were complete.
+    OutputLimit,
 }
 
 impl ExitReason {
@@ -27,6 +29,7 @@ impl ExitReason {
             ExitReason::StagnationDetected => "STAGNATION_DETECTED",
             ExitReason::TokenBudgetExceeded => "TOKEN_BUDGET_EXCEEDED",
             ExitReason::HardIterationLimit => "HARD_ITERATION_LIMIT",
+            ExitReason::OutputLimit => "OUTPUT_LIMIT",
         }
     }
 }

@@ -12,22 +12,52 @@ use super::{ConfigError, EnvVars, LlmSettings};
 ///
 /// A URL from an untrusted project's file is sent only a key from that same file (or none): the user's own keys
 /// never go to an endpoint a repository chose.
+///
+/// With no model configured, the model the server said it serves (`settings.served`) comes before the table's
+/// default; a provider whose table names none (custom, llama.cpp, LM Studio, vLLM) needs one of them.
 pub fn resolve_provider(
     settings: &LlmSettings,
     env: &EnvVars,
 ) -> Result<ResolvedProvider, ConfigError> {
+    resolve(settings, env, ModelNeed::Required).map(|(provider, _)| provider)
+}
+
+/// [`resolve_provider`] before the server was asked which model it serves: the model is empty when none is
+/// configured. The flag says whether it was configured (flag, environment, file) rather than the table's default.
+pub fn resolve_endpoint(
+    settings: &LlmSettings,
+    env: &EnvVars,
+) -> Result<(ResolvedProvider, bool), ConfigError> {
+    resolve(settings, env, ModelNeed::Optional)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ModelNeed {
+    Required,
+    Optional,
+}
+
+fn resolve(
+    settings: &LlmSettings,
+    env: &EnvVars,
+    need: ModelNeed,
+) -> Result<(ResolvedProvider, bool), ConfigError> {
     let info = pick_provider(settings, env)?;
     let prefixed = |suffix: &str| {
         env.get(&format!("{}_{suffix}", info.env_prefix))
             .map(str::to_string)
     };
 
-    let model = settings
+    let configured = settings
         .model
         .clone()
         .or_else(|| prefixed("MODEL"))
-        .or_else(|| settings.file_model.clone())
+        .or_else(|| settings.file_model.clone());
+    let model_configured = configured.is_some();
+    let model = configured
+        .or_else(|| settings.served.model.clone())
         .or_else(|| (!info.default_model.is_empty()).then(|| info.default_model.to_string()))
+        .or_else(|| (need == ModelNeed::Optional).then(String::new))
         .ok_or_else(|| {
             ConfigError::Incomplete(format!(
                 "no model set for provider {}: pass --model or set PAICLI_MODEL",
@@ -98,6 +128,9 @@ pub fn resolve_provider(
     }
 
     let mut resolved = ResolvedProvider::new(info, &model, base_url.as_deref(), api_key);
+    if let Some(limit) = settings.max_output_tokens {
+        resolved.max_tokens = Some(limit).filter(|n| *n > 0);
+    }
     if info.id == "xfyun"
         && let Some(lora) = env.get("XFYUN_LORA_ID")
     {
@@ -105,7 +138,7 @@ pub fn resolve_provider(
             .headers
             .push(("lora_id".to_string(), lora.to_string()));
     }
-    Ok(resolved)
+    Ok((resolved, model_configured))
 }
 
 fn pick_provider(

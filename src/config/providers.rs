@@ -80,6 +80,36 @@ pub struct ProviderInfo {
     pub model_overrides: &'static [ModelOverride],
     /// List prices of the default model; `None` = unknown (no cost shown).
     pub price: Option<Price>,
+    /// Output limit sent with every request unless `[llm] max_output_tokens` says otherwise; `None` = none sent
+    /// (the server's own default).
+    pub max_output_tokens: Option<u32>,
+    /// The request field that carries the output limit (`max_tokens`, or OpenAI's `max_completion_tokens`).
+    pub max_tokens_field: &'static str,
+    /// Whether the server lists the model it serves and its window (local engines, custom endpoints): with no
+    /// model configured it is asked (`/v1/models`), and its window replaces the table's.
+    pub serves_own_models: bool,
+}
+
+/// The output limit of local engines: one runaway reply of a small model cannot fill its whole context.
+pub const LOCAL_MAX_OUTPUT_TOKENS: u32 = 4096;
+
+/// A local engine (no key, model and window as the server says).
+const fn local(
+    id: &'static str,
+    env_prefix: &'static str,
+    key_env: &'static [&'static str],
+    base_url: &'static str,
+    default_model: &'static str,
+) -> ProviderInfo {
+    ProviderInfo {
+        key_envs: key_env,
+        env_prefix,
+        needs_key: false,
+        context_window: 32_000,
+        max_output_tokens: Some(LOCAL_MAX_OUTPUT_TOKENS),
+        serves_own_models: true,
+        ..entry(id, base_url, default_model)
+    }
 }
 
 const fn entry(
@@ -103,6 +133,9 @@ const fn entry(
         extras: RequestExtras::None,
         model_overrides: &[],
         price: None,
+        max_output_tokens: None,
+        max_tokens_field: "max_tokens",
+        serves_own_models: false,
     }
 }
 
@@ -223,6 +256,8 @@ pub static PROVIDERS: &[ProviderInfo] = &[
             output_per_mtok: 10.0,
             cached_input_per_mtok: Some(1.25),
         }),
+        // OpenAI's reasoning models refuse `max_tokens`; every current model takes this name.
+        max_tokens_field: "max_completion_tokens",
         ..entry("openai", "https://api.openai.com/v1", "gpt-4o")
     },
     ProviderInfo {
@@ -234,41 +269,45 @@ pub static PROVIDERS: &[ProviderInfo] = &[
             "deepseek/deepseek-chat",
         )
     },
-    ProviderInfo {
-        key_envs: &["OLLAMA_API_KEY"],
-        env_prefix: "OLLAMA",
-        needs_key: false,
-        context_window: 32_000,
-        ..entry("ollama", "http://localhost:11434/v1", "qwen2.5-coder")
-    },
+    local(
+        "ollama",
+        "OLLAMA",
+        &["OLLAMA_API_KEY"],
+        "http://localhost:11434/v1",
+        "qwen2.5-coder",
+    ),
     ProviderInfo {
         aliases: &["llama.cpp", "llama-cpp", "llama-server"],
-        key_envs: &["LLAMACPP_API_KEY"],
-        env_prefix: "LLAMACPP",
-        needs_key: false,
-        context_window: 32_000,
-        ..entry("llamacpp", "http://localhost:8080/v1", "default")
+        // No made-up default model: the server is asked which one it serves.
+        ..local(
+            "llamacpp",
+            "LLAMACPP",
+            &["LLAMACPP_API_KEY"],
+            "http://localhost:8080/v1",
+            "",
+        )
     },
     ProviderInfo {
         aliases: &["lm-studio"],
-        key_envs: &["LMSTUDIO_API_KEY"],
-        env_prefix: "LMSTUDIO",
-        needs_key: false,
-        context_window: 32_000,
-        ..entry("lmstudio", "http://localhost:1234/v1", "default")
+        ..local(
+            "lmstudio",
+            "LMSTUDIO",
+            &["LMSTUDIO_API_KEY"],
+            "http://localhost:1234/v1",
+            "",
+        )
     },
+    local(
+        "vllm",
+        "VLLM",
+        &["VLLM_API_KEY"],
+        "http://localhost:8000/v1",
+        "",
+    ),
     ProviderInfo {
-        key_envs: &["VLLM_API_KEY"],
-        env_prefix: "VLLM",
-        needs_key: false,
-        context_window: 32_000,
-        ..entry("vllm", "http://localhost:8000/v1", "default")
-    },
-    ProviderInfo {
-        key_envs: &["CUSTOM_API_KEY"],
-        env_prefix: "CUSTOM",
-        needs_key: false,
-        ..entry("custom", "", "")
+        // An unknown endpoint is most often a local engine: same limit, the table's generic window.
+        context_window: 128_000,
+        ..local("custom", "CUSTOM", &["CUSTOM_API_KEY"], "", "")
     },
 ];
 
@@ -305,8 +344,13 @@ pub struct ResolvedProvider {
     pub extras: RequestExtras,
     /// Extra HTTP headers (e.g. xfyun's `lora_id`).
     pub headers: Vec<(String, String)>,
-    /// `max_tokens` sent with every request when set (e.g. a short classifier call); `None` = the server's default.
+    /// The output limit sent with every request when set (a short classifier call, `[llm] max_output_tokens`,
+    /// the provider's default); `None` = the server's default.
     pub max_tokens: Option<u32>,
+    /// The request field the output limit goes in.
+    pub max_tokens_field: &'static str,
+    /// Whether the server is asked for its model and window (see [`ProviderInfo::serves_own_models`]).
+    pub serves_own_models: bool,
 }
 
 impl ResolvedProvider {
@@ -336,7 +380,9 @@ impl ResolvedProvider {
             supports_tools: info.supports_tools,
             extras: info.extras,
             headers: Vec::new(),
-            max_tokens: None,
+            max_tokens: info.max_output_tokens,
+            max_tokens_field: info.max_tokens_field,
+            serves_own_models: info.serves_own_models,
         };
         for o in overrides {
             if let Some(w) = o.context_window {
@@ -404,6 +450,17 @@ mod tests {
         assert!((cost - (1.25 + 0.625 + 10.0)).abs() < 1e-9, "{cost}");
         assert!(price_of("openai", "o3").is_none());
         assert!(price_of("custom", "anything").is_none());
+    }
+
+    #[test]
+    fn local_engines_limit_output_and_name_no_made_up_model() {
+        for p in PROVIDERS {
+            let local = ["ollama", "llamacpp", "lmstudio", "vllm", "custom"].contains(&p.id);
+            let expected = local.then_some(LOCAL_MAX_OUTPUT_TOKENS);
+            assert_eq!(p.max_output_tokens, expected, "{}", p.id);
+            assert_eq!(p.serves_own_models, local, "{}", p.id);
+            assert_ne!(p.default_model, "default", "{}", p.id);
+        }
     }
 
     #[test]

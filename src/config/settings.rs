@@ -66,7 +66,7 @@ pub static SETTINGS: &[Setting] = &[
         ..row(
             "llm.model",
             "",
-            "model name; unset = the provider's default",
+            "model name; unset = the provider's default, or the one model a local server lists",
         )
     },
     Setting {
@@ -116,6 +116,15 @@ pub static SETTINGS: &[Setting] = &[
         "30000",
         "longest backoff delay, also caps Retry-After",
     ),
+    Setting {
+        env: &["PAICLI_MAX_OUTPUT_TOKENS"],
+        flag: Some("--max-output-tokens"),
+        ..row(
+            "llm.max_output_tokens",
+            "",
+            "output limit per reply, sent as max_tokens (unset = the provider's: 4096 for local engines; 0 = none)",
+        )
+    },
     Setting {
         in_file: false,
         env: &["XFYUN_LORA_ID"],

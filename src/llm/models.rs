@@ -17,15 +17,30 @@ pub async fn list_models(
     provider: &ResolvedProvider,
     timeout: Duration,
 ) -> Result<Vec<String>, LlmError> {
+    let json = fetch_json(provider, &provider.models_url(), None, timeout).await?;
+    parse_model_ids(&json)
+        .ok_or_else(|| LlmError::InvalidResponse("no model list in the response".into()))
+}
+
+/// `GET url` (or `POST` with `body`) with the provider's key and headers; the answer must be JSON and not an
+/// error object. Used for the model list and the engines' own info endpoints.
+pub async fn fetch_json(
+    provider: &ResolvedProvider,
+    url: &str,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<Value, LlmError> {
     let http = tls::client_builder(false)
         .timeout(timeout)
         .connect_timeout(timeout)
         .user_agent(concat!("paicli/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| LlmError::Config(format!("cannot build the HTTP client: {e}")))?;
-    let mut request = http
-        .get(provider.models_url())
-        .header(reqwest::header::ACCEPT, "application/json");
+    let mut request = match body {
+        Some(body) => http.post(url).json(body),
+        None => http.get(url),
+    }
+    .header(reqwest::header::ACCEPT, "application/json");
     if let Some(key) = provider
         .api_key
         .as_deref()
@@ -59,12 +74,11 @@ pub async fn list_models(
         return Err(error_from_status(status, None, &text));
     }
     let json: Value = serde_json::from_str(text.trim())
-        .map_err(|e| LlmError::InvalidResponse(format!("model list is not JSON: {e}")))?;
+        .map_err(|e| LlmError::InvalidResponse(format!("the answer is not JSON: {e}")))?;
     if let Some(error) = error_from_json_body(&json) {
         return Err(error);
     }
-    parse_model_ids(&json)
-        .ok_or_else(|| LlmError::InvalidResponse("no model list in the response".into()))
+    Ok(json)
 }
 
 /// Ids from `{data:[{id}]}`, `{models:[{name|id}]}` or a bare array of objects or strings.

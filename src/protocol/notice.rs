@@ -46,6 +46,17 @@ pub enum Notice {
     McpStarting { server: String },
     /// A rare notice with no wording of its own: `text` is foreign (an error from elsewhere).
     Note { text: String },
+    // local
+    /// A reply stopped at the output limit while writing tool calls; none ran, the model may retry once.
+    ToolCallsCutOff { calls: usize },
+    /// A second reply this turn stopped at the output limit; its calls did not run and the turn ends.
+    ToolCallsCutOffAgain { calls: usize },
+    /// The model ended its turn with an empty reply.
+    EmptyAnswer,
+    /// The model's reply held only reasoning, no answer.
+    ReasoningOnly,
+    /// The reply reached the output limit while the model was still reasoning.
+    ReasoningCutOff,
 }
 
 impl Notice {
@@ -70,6 +81,11 @@ impl Notice {
             Notice::McpApprovalNotSaved { .. } => "mcp_approval_not_saved",
             Notice::McpStarting { .. } => "mcp_starting",
             Notice::Note { .. } => "note",
+            Notice::ToolCallsCutOff { .. } => "tool_calls_cut_off",
+            Notice::ToolCallsCutOffAgain { .. } => "tool_calls_cut_off_again",
+            Notice::EmptyAnswer => "empty_answer",
+            Notice::ReasoningOnly => "reasoning_only",
+            Notice::ReasoningCutOff => "reasoning_cut_off",
         }
     }
 
@@ -118,6 +134,20 @@ impl Notice {
                 "MCP server `{server}` is still starting; its tools join when it is ready"
             }
             Notice::Note { .. } => "note: {text}",
+            Notice::ToolCallsCutOff { .. } => {
+                "the reply was cut off at the output limit before its {calls} tool call(s) were complete; none \
+                 ran, asking the model for a shorter step"
+            }
+            Notice::ToolCallsCutOffAgain { .. } => {
+                "the reply was cut off at the output limit again; its {calls} tool call(s) did not run and the \
+                 task stops (raise max_output_tokens or ask for smaller steps)"
+            }
+            Notice::EmptyAnswer => "the model gave no answer: its reply was empty",
+            Notice::ReasoningOnly => "the model gave no answer: its reply held only reasoning",
+            Notice::ReasoningCutOff => {
+                "the model gave no answer: it was still reasoning when the reply reached the output limit \
+                 (raise max_output_tokens)"
+            }
         }
     }
 
@@ -126,7 +156,13 @@ impl Notice {
         match self {
             Notice::DsmlCallsRun { calls } => vec![("calls", calls.to_string())],
             Notice::DsmlNotRun { why } => vec![("why", why.clone())],
+            Notice::ToolCallsCutOff { calls } | Notice::ToolCallsCutOffAgain { calls } => {
+                vec![("calls", calls.to_string())]
+            }
             Notice::AnswerCutOff
+            | Notice::EmptyAnswer
+            | Notice::ReasoningOnly
+            | Notice::ReasoningCutOff
             | Notice::RunawayReminder
             | Notice::ContextOverflow
             | Notice::HeadlineOnly => Vec::new(),

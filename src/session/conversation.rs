@@ -162,6 +162,16 @@ impl Conversation {
         self.push_recorded(Message::assistant(text));
     }
 
+    /// Adds a final answer together with the reasoning behind it (kept for the session, e.g. when the reply held
+    /// only reasoning and no answer).
+    pub fn push_reasoned_answer(&mut self, text: impl Into<String>, reasoning: String) {
+        self.push_recorded(Message::assistant_tool_calls(
+            text,
+            Some(reasoning),
+            Vec::new(),
+        ));
+    }
+
     /// Records the assistant message calling `calls` in the ledger before the tools run, so a crash mid-round
     /// keeps the calls (and the results recorded so far through [`Ledger::record_result`]). The history itself
     /// changes only in [`Conversation::push_tool_round`].

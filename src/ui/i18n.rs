@@ -310,6 +310,18 @@ pub enum Msg {
     CustomCommandShadows,
     CustomCommandSkipped,
     SkillSkippedNotice,
+    // local
+    NoticeToolCallsCutOff,
+    NoticeToolCallsCutOffAgain,
+    NoticeEmptyAnswer,
+    NoticeReasoningOnly,
+    NoticeReasoningCutOff,
+    PartialOutputLimit,
+    HintOutputLimit,
+    WindowFromConfig,
+    WindowFromServer,
+    WindowFromTable,
+    ContextThresholds,
 }
 
 impl Msg {
@@ -606,6 +618,18 @@ impl Msg {
         Msg::CustomCommandShadows,
         Msg::CustomCommandSkipped,
         Msg::SkillSkippedNotice,
+        // local
+        Msg::NoticeToolCallsCutOff,
+        Msg::NoticeToolCallsCutOffAgain,
+        Msg::NoticeEmptyAnswer,
+        Msg::NoticeReasoningOnly,
+        Msg::NoticeReasoningCutOff,
+        Msg::PartialOutputLimit,
+        Msg::HintOutputLimit,
+        Msg::WindowFromConfig,
+        Msg::WindowFromServer,
+        Msg::WindowFromTable,
+        Msg::ContextThresholds,
     ];
 }
 
@@ -1405,5 +1429,54 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, CustomCommandSkipped) => "已跳过命令文件 {path}：{problem}",
         (Lang::En, SkillSkippedNotice) => "skill {path} skipped: {problem} (/skill list)",
         (Lang::Zh, SkillSkippedNotice) => "已跳过技能 {path}：{problem}（`/skill list`）",
+        // local
+        (Lang::En, NoticeToolCallsCutOff) => {
+            "the reply was cut off at the output limit before its {calls} tool call(s) were complete; none ran, asking the model for a shorter step"
+        }
+        (Lang::Zh, NoticeToolCallsCutOff) => {
+            "回复在输出上限处被截断，其中 {calls} 个工具调用不完整；均未执行，已请模型换一个更短的步骤"
+        }
+        (Lang::En, NoticeToolCallsCutOffAgain) => {
+            "the reply was cut off at the output limit again; its {calls} tool call(s) did not run and the task stops (raise max_output_tokens or ask for smaller steps)"
+        }
+        (Lang::Zh, NoticeToolCallsCutOffAgain) => {
+            "回复再次在输出上限处被截断；其中 {calls} 个工具调用未执行，任务停止（调高 max_output_tokens 或要求更小的步骤）"
+        }
+        (Lang::En, NoticeEmptyAnswer) => "the model gave no answer: its reply was empty",
+        (Lang::Zh, NoticeEmptyAnswer) => "模型没有给出回答：回复为空",
+        (Lang::En, NoticeReasoningOnly) => {
+            "the model gave no answer: its reply held only reasoning"
+        }
+        (Lang::Zh, NoticeReasoningOnly) => "模型没有给出回答：回复中只有思考过程",
+        (Lang::En, NoticeReasoningCutOff) => {
+            "the model gave no answer: it was still reasoning when the reply reached the output limit (raise max_output_tokens)"
+        }
+        (Lang::Zh, NoticeReasoningCutOff) => {
+            "模型没有给出回答：回复达到输出上限时它仍在思考（调高 max_output_tokens）"
+        }
+        (Lang::En, PartialOutputLimit) => {
+            "stopped early ({reason}): the model's replies kept stopping at the output limit before their tool calls were complete; the answer is a partial report"
+        }
+        (Lang::Zh, PartialOutputLimit) => {
+            "提前停止（{reason}）：模型的回复一再在工具调用完成前达到输出上限；输出是部分结果"
+        }
+        (Lang::En, HintOutputLimit) => {
+            "raise the output limit (--max-output-tokens, [llm] max_output_tokens) or ask for a shorter answer"
+        }
+        (Lang::Zh, HintOutputLimit) => {
+            "调高输出上限（--max-output-tokens、[llm] max_output_tokens），或要求更短的回答"
+        }
+        (Lang::En, WindowFromConfig) => "{window} (set by [llm] context_window)",
+        (Lang::Zh, WindowFromConfig) => "{window}（由 [llm] context_window 设置）",
+        (Lang::En, WindowFromServer) => "{window} (reported by the server: {what})",
+        (Lang::Zh, WindowFromServer) => "{window}（服务器报告：{what}）",
+        (Lang::En, WindowFromTable) => "{window} (provider table default)",
+        (Lang::Zh, WindowFromTable) => "{window}（提供商表默认值）",
+        (Lang::En, ContextThresholds) => {
+            "  compaction: old tool results cleared at {clearing} tokens, summary at {summary}"
+        }
+        (Lang::Zh, ContextThresholds) => {
+            "  压缩：{clearing} token 时清理旧工具结果，{summary} token 时生成摘要"
+        }
     }
 }

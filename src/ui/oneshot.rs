@@ -8,7 +8,9 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{Agent, AgentEvent, EventSink, ExitReason, TurnOutcome, TurnReport};
+use crate::agent::{
+    Agent, AgentEvent, EventSink, ExitReason, TurnOutcome, TurnReport, empty_answer_notice,
+};
 use crate::app::mentions::expand_mentions;
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
@@ -48,7 +50,7 @@ pub struct RunResult {
     /// The answer (or partial report); empty when cancelled or failed.
     pub result: String,
     pub is_error: bool,
-    /// finished | partial | cancelled | failed
+    /// finished | max_tokens (the answer stopped at the output limit) | empty | partial | cancelled | failed
     pub stop_reason: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial_reason: Option<String>,
@@ -165,16 +167,34 @@ fn stderr_summary(outcome: &TurnOutcome, lang: Lang) -> Vec<String> {
                 ExitReason::StagnationDetected => Msg::PartialStagnation,
                 ExitReason::TokenBudgetExceeded => Msg::PartialTokens,
                 ExitReason::HardIterationLimit => Msg::PartialIterations,
+                ExitReason::OutputLimit => Msg::PartialOutputLimit,
             };
             vec![format!("paicli: {}", trf(lang, msg, &[("reason", reason)]))]
         }
-        TurnOutcome::Finished { .. } | TurnOutcome::Cancelled => Vec::new(),
+        // The notice that the answer was cut off, or that there was none, is already on stderr.
+        TurnOutcome::CutOff { .. } | TurnOutcome::Empty { cut_off: true, .. } => {
+            vec![labelled(
+                lang,
+                Msg::HintPrefix,
+                tr(lang, Msg::HintOutputLimit),
+            )]
+        }
+        TurnOutcome::Finished { .. } | TurnOutcome::Empty { .. } | TurnOutcome::Cancelled => {
+            Vec::new()
+        }
     }
 }
 
 fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instant) -> RunResult {
     let (result, stop_reason, partial_reason, error) = match &report.outcome {
         TurnOutcome::Finished { text } => (text.clone(), "finished", None, None),
+        TurnOutcome::CutOff { text } => (text.clone(), "max_tokens", None, None),
+        TurnOutcome::Empty { reasoning, cut_off } => (
+            String::new(),
+            "empty",
+            None,
+            Some(empty_answer_notice(*reasoning, *cut_off).to_string()),
+        ),
         TurnOutcome::Partial { reason, text } => {
             (text.clone(), "partial", Some(reason.to_string()), None)
         }
@@ -205,7 +225,9 @@ fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instan
 pub fn exit_code(outcome: &TurnOutcome) -> i32 {
     match outcome {
         TurnOutcome::Finished { .. } => EXIT_OK,
-        TurnOutcome::Partial { .. } => EXIT_PARTIAL,
+        // A cut-off answer is incomplete: scripts must not take it for the whole result.
+        TurnOutcome::Partial { .. } | TurnOutcome::CutOff { .. } => EXIT_PARTIAL,
+        TurnOutcome::Empty { .. } => EXIT_FAILURE,
         TurnOutcome::Cancelled => EXIT_CANCELLED,
         TurnOutcome::Failed(_) => EXIT_FAILURE,
     }

@@ -5,7 +5,8 @@
 //!
 //! The server runs on its own thread with its own tokio runtime, so it works from plain `#[test]` functions as
 //! well as from `#[tokio::test]`. `POST …/chat/completions` is answered from a FIFO script of [`Reply`]s,
-//! `GET …/models` from a configurable list; every request is recorded.
+//! `GET …/models` from a configurable list, other paths from routes set per test (`/props`, `/api/show`); every
+//! request is recorded.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::VecDeque;
@@ -46,6 +47,8 @@ struct State {
     script: Mutex<VecDeque<(Reply, Arc<Counter>)>>,
     handles: Mutex<Vec<ReplyHandle>>,
     models: Mutex<Reply>,
+    /// Extra endpoints by exact path (`/props`, `/api/show`, …), answered before the built-in ones.
+    routes: Mutex<Vec<(String, Reply)>>,
     requests: Mutex<Vec<RecordedRequest>>,
     request_count: Counter,
 }
@@ -84,6 +87,7 @@ impl ScriptedServer {
             script: Mutex::new(VecDeque::new()),
             handles: Mutex::new(Vec::new()),
             models: Mutex::new(models_reply(["scripted-model"])),
+            routes: Mutex::new(Vec::new()),
             requests: Mutex::new(Vec::new()),
             request_count: Counter::new(),
         });
@@ -156,6 +160,28 @@ impl ScriptedServer {
     /// Answers `GET …/models` with an arbitrary reply (other list shapes, errors).
     pub fn set_models_reply(&self, reply: Reply) {
         *lock(&self.state.models) = reply;
+    }
+
+    /// Answers any request to exactly `path` (e.g. llama.cpp's `/props`, Ollama's `/api/show`) with `reply`,
+    /// replacing an earlier route for the same path; checked before chat and models.
+    pub fn set_route(&self, path: impl Into<String>, reply: Reply) {
+        let path = path.into();
+        let mut routes = lock(&self.state.routes);
+        routes.retain(|(p, _)| *p != path);
+        routes.push((path, reply));
+    }
+
+    /// Answers `GET …/models` with OpenAI-shaped entries as given (e.g. vLLM's `max_model_len`).
+    pub fn set_model_entries(&self, entries: Vec<Value>) {
+        *lock(&self.state.models) = Reply::json(json!({"object": "list", "data": entries}));
+    }
+
+    /// The requests to exactly `path`, in arrival order.
+    pub fn requests_to(&self, path: &str) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path == path)
+            .collect()
     }
 
     /// Every request received so far, in arrival order.
@@ -270,6 +296,10 @@ async fn handle(
         raw_body,
         received_at,
     };
+    let route = lock(&state.routes)
+        .iter()
+        .find(|(p, _)| *p == recorded.path)
+        .map(|(_, reply)| reply.clone());
     let is_chat = recorded.is_chat();
     let is_models = recorded.method == "GET" && recorded.path.ends_with("/models");
     {
@@ -277,7 +307,9 @@ async fn handle(
         requests.push(recorded);
         state.request_count.set(requests.len());
     }
-    let response = if is_chat {
+    let response = if let Some(reply) = route {
+        serve(reply, Arc::new(Counter::new()))
+    } else if is_chat {
         let next = lock(&state.script).pop_front();
         match next {
             Some((reply, counter)) => serve(reply, counter),

@@ -25,7 +25,7 @@ pub fn build_body(provider: &ResolvedProvider, messages: &[Message], tools: &[To
         body.insert("stream_options".into(), json!({"include_usage": true}));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        body.insert("max_tokens".into(), json!(max_tokens));
+        body.insert(provider.max_tokens_field.into(), json!(max_tokens));
     }
     add_extras(&mut body, provider.extras);
     Value::Object(body)

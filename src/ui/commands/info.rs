@@ -81,11 +81,22 @@ pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
         heading: session.tr(Msg::ContextHeading),
         model: &session.provider.model,
         window: agent.context_window(),
+        window_text: super::model::window_text(session, agent.context_window()),
         estimate: agent.context_estimate(),
         tools: agent.tool_specs().len(),
         messages,
     };
-    say_wrapped(session, &context_lines(&view).join("\n"));
+    let thresholds = agent.thresholds();
+    let mut lines = context_lines(&view);
+    lines.push(trf(
+        session.lang,
+        Msg::ContextThresholds,
+        &[
+            ("clearing", &thresholds.clearing),
+            ("summary", &thresholds.summary),
+        ],
+    ));
+    say_wrapped(session, &lines.join("\n"));
     Flow::Continue
 }
 
@@ -95,6 +106,8 @@ struct ContextView<'a> {
     heading: &'a str,
     model: &'a str,
     window: u64,
+    /// The window with where it came from (`16,384 (reported by the server: …)`).
+    window_text: String,
     /// The same estimate the status line shows as `ctx N%`.
     estimate: ContextEstimate,
     tools: usize,
@@ -118,7 +131,7 @@ fn context_lines(v: &ContextView<'_>) -> Vec<String> {
     let e = &v.estimate;
     let count = |msg: Msg, n: usize| trf(v.lang, msg, &[("count", &n)]);
     vec![
-        format!("{} · {} {}", v.heading, v.model, format_count(v.window)),
+        format!("{} · {} {}", v.heading, v.model, v.window_text),
         row(Msg::ContextSystem, e.system),
         row(Msg::ContextTools, e.tools) + "  " + &count(Msg::ContextToolCount, v.tools),
         row(Msg::ContextHistory, e.history) + "  " + &count(Msg::ContextMessageCount, v.messages),
@@ -199,6 +212,7 @@ mod tests {
             heading: "Context",
             model: "m",
             window,
+            window_text: format_count(window),
             estimate,
             tools: 1,
             messages: 2,
@@ -267,6 +281,7 @@ mod tests {
             heading: tr(Lang::Zh, Msg::ContextHeading),
             model: "m",
             window: 1_000,
+            window_text: "1,000".into(),
             estimate: ContextEstimate::default(),
             tools: 3,
             messages: 4,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Flow, say_error, say_wrapped};
-use crate::config::resolve_provider;
+use crate::config::{WindowSource, resolve_provider};
 use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::models::list_models;
 use crate::llm::providers;
@@ -39,11 +39,28 @@ fn show(session: &Session) {
             &[
                 ("provider", &p.id),
                 ("model", &p.model),
-                ("window", &session.agent.context_window()),
+                (
+                    "window",
+                    &window_text(session, session.agent.context_window()),
+                ),
                 ("url", &p.base_url),
             ],
         ),
     );
+}
+
+/// The session's window with where it came from: `[llm] context_window`, the server's report, or the table.
+pub(super) fn window_text(session: &Session, window: u64) -> String {
+    let count = window.to_string();
+    match session.config.window_source(&session.provider) {
+        WindowSource::Configured => trf(session.lang, Msg::WindowFromConfig, &[("window", &count)]),
+        WindowSource::Server(what) => trf(
+            session.lang,
+            Msg::WindowFromServer,
+            &[("window", &count), ("what", &what)],
+        ),
+        WindowSource::Table => trf(session.lang, Msg::WindowFromTable, &[("window", &count)]),
+    }
 }
 
 fn list(session: &Session) {

@@ -29,6 +29,11 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::McpApprovalNotSaved { .. } => Msg::NoticeMcpApprovalNotSaved,
         Notice::McpStarting { .. } => Msg::NoticeMcpStarting,
         Notice::Note { .. } => Msg::NoticeNote,
+        Notice::ToolCallsCutOff { .. } => Msg::NoticeToolCallsCutOff,
+        Notice::ToolCallsCutOffAgain { .. } => Msg::NoticeToolCallsCutOffAgain,
+        Notice::EmptyAnswer => Msg::NoticeEmptyAnswer,
+        Notice::ReasoningOnly => Msg::NoticeReasoningOnly,
+        Notice::ReasoningCutOff => Msg::NoticeReasoningCutOff,
     }
 }
 
@@ -71,6 +76,11 @@ mod tests {
             },
             Notice::McpStarting { server: s() },
             Notice::Note { text: s() },
+            Notice::ToolCallsCutOff { calls: 2 },
+            Notice::ToolCallsCutOffAgain { calls: 1 },
+            Notice::EmptyAnswer,
+            Notice::ReasoningOnly,
+            Notice::ReasoningCutOff,
         ]
     }
 

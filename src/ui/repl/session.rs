@@ -61,12 +61,15 @@ impl Session {
         overrides: Overrides,
         launch: Launch,
     ) -> Result<Session, SessionError> {
-        let provider = config.provider().map_err(SetupError::from)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .map_err(SessionError::Runtime)?;
+        // A local engine is asked which model it serves and how large its window is (hosted providers are not).
+        let mut config = config;
+        runtime.block_on(crate::app::discover_served(&mut config))?;
+        let provider = config.provider().map_err(SetupError::from)?;
         let guard =
             PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
                 path: config.project_root.clone(),
