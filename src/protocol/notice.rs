@@ -46,6 +46,14 @@ pub enum Notice {
     McpStarting { server: String },
     /// A rare notice with no wording of its own: `text` is foreign (an error from elsewhere).
     Note { text: String },
+    // compaction
+    /// The request still did not fit the context window, so the oldest history was dropped or shortened.
+    ContextTrimmed {
+        dropped: usize,
+        shortened: usize,
+        before: u64,
+        after: u64,
+    },
 }
 
 impl Notice {
@@ -70,6 +78,7 @@ impl Notice {
             Notice::McpApprovalNotSaved { .. } => "mcp_approval_not_saved",
             Notice::McpStarting { .. } => "mcp_starting",
             Notice::Note { .. } => "note",
+            Notice::ContextTrimmed { .. } => "context_trimmed",
         }
     }
 
@@ -118,6 +127,10 @@ impl Notice {
                 "MCP server `{server}` is still starting; its tools join when it is ready"
             }
             Notice::Note { .. } => "note: {text}",
+            Notice::ContextTrimmed { .. } => {
+                "the conversation still did not fit the context window: dropped {dropped} older messages and \
+                 shortened {shortened} tool results ({before} → {after} tokens)"
+            }
         }
     }
 
@@ -154,6 +167,17 @@ impl Notice {
             ],
             Notice::McpStarting { server } => vec![("server", server.clone())],
             Notice::Note { text } => vec![("text", text.clone())],
+            Notice::ContextTrimmed {
+                dropped,
+                shortened,
+                before,
+                after,
+            } => vec![
+                ("dropped", dropped.to_string()),
+                ("shortened", shortened.to_string()),
+                ("before", before.to_string()),
+                ("after", after.to_string()),
+            ],
         }
     }
 

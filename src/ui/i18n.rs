@@ -291,6 +291,8 @@ pub enum Msg {
     NoticeMcpApprovalNotSaved,
     NoticeMcpStarting,
     NoticeNote,
+    // compaction
+    NoticeContextTrimmed,
 }
 
 impl Msg {
@@ -568,6 +570,8 @@ impl Msg {
         Msg::NoticeMcpApprovalNotSaved,
         Msg::NoticeMcpStarting,
         Msg::NoticeNote,
+        // compaction
+        Msg::NoticeContextTrimmed,
     ];
 }
 
@@ -1314,5 +1318,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeMcpStarting) => "MCP 服务器 `{server}` 仍在启动；就绪后会加入它的工具",
         (Lang::En, NoticeNote) => "note: {text}",
         (Lang::Zh, NoticeNote) => "提示：{text}",
+        // compaction
+        (Lang::En, NoticeContextTrimmed) => {
+            "the conversation still did not fit the context window: dropped {dropped} older messages and shortened {shortened} tool results ({before} → {after} tokens)"
+        }
+        (Lang::Zh, NoticeContextTrimmed) => {
+            "对话仍超出上下文窗口：已丢弃 {dropped} 条较早的消息，缩短了 {shortened} 个工具结果（{before} → {after} 个词元）"
+        }
     }
 }

@@ -29,6 +29,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::McpApprovalNotSaved { .. } => Msg::NoticeMcpApprovalNotSaved,
         Notice::McpStarting { .. } => Msg::NoticeMcpStarting,
         Notice::Note { .. } => Msg::NoticeNote,
+        Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
     }
 }
 
@@ -71,6 +72,12 @@ mod tests {
             },
             Notice::McpStarting { server: s() },
             Notice::Note { text: s() },
+            Notice::ContextTrimmed {
+                dropped: 3,
+                shortened: 1,
+                before: 13_000,
+                after: 9_000,
+            },
         ]
     }
 
