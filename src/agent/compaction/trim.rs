@@ -135,8 +135,10 @@ struct Draft {
     costs: Vec<u64>,
     front: Option<Range<usize>>,
     steps: Option<Range<usize>>,
-    /// Index, new text, its estimate.
-    replaced: Vec<(usize, String, u64)>,
+    /// Index and new text, in the order planned.
+    replaced: Vec<(usize, String)>,
+    /// The estimate of each replaced message's new form, by index.
+    new_costs: Vec<Option<u64>>,
     front_note: u64,
     steps_note: u64,
 }
@@ -149,6 +151,7 @@ impl Draft {
             front: None,
             steps: None,
             replaced: Vec::new(),
+            new_costs: vec![None; messages.len()],
             front_note: cost(TrimPlan::front_replacement()),
             steps_note: cost(TrimPlan::steps_replacement()),
         }
@@ -167,12 +170,7 @@ impl Draft {
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.dropped(*i))
-            .map(|(i, c)| {
-                self.replaced
-                    .iter()
-                    .find(|(r, _, _)| *r == i)
-                    .map_or(*c, |(_, _, new)| *new)
-            })
+            .map(|(i, c)| self.new_costs[i].unwrap_or(*c))
             .sum();
         after += self.front.as_ref().map_or(0, |_| self.front_note);
         after += self.steps.as_ref().map_or(0, |_| self.steps_note);
@@ -185,7 +183,8 @@ impl Draft {
         if new >= self.costs[i] {
             return false;
         }
-        self.replaced.push((i, text, new));
+        self.replaced.push((i, text));
+        self.new_costs[i] = Some(new);
         true
     }
 
@@ -242,7 +241,10 @@ pub fn plan(
         let ends = layout.steps.iter().map(|s| s.end);
         d.widen(|d| &mut d.steps, first.start, ends, to_save);
         if let Some(steps) = d.steps.clone() {
-            d.replaced.retain(|(i, _, _)| !steps.contains(i));
+            d.replaced.retain(|(i, _)| !steps.contains(i));
+            for i in steps {
+                d.new_costs[i] = None;
+            }
         }
     }
 
@@ -284,11 +286,7 @@ pub fn plan(
 
     TrimPlan {
         saved: d.saved(),
-        replaced: d
-            .replaced
-            .into_iter()
-            .map(|(i, text, _)| (i, text))
-            .collect(),
+        replaced: d.replaced,
         steps: d.steps,
         front: d.front,
     }

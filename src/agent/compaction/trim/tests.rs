@@ -25,16 +25,21 @@ fn step(c: &mut Conversation, id: &str, note_chars: usize, result_chars: usize) 
 /// Three finished earlier turns, then a current turn with four steps.
 fn long_history() -> Conversation {
     let mut c = Conversation::new("system prompt");
+    fill(&mut c);
+    c
+}
+
+fn fill(c: &mut Conversation) {
+    let c = &mut *c;
     for t in 0..3 {
         c.begin_turn(None, format!("task {t}: {}", "u".repeat(800)));
-        step(&mut c, &format!("t{t}"), 400, 800);
+        step(c, &format!("t{t}"), 400, 800);
         c.push_answer("a".repeat(800));
     }
     c.begin_turn(Some("[long-term memory] facts".into()), "the current task");
     for s in 0..4 {
-        step(&mut c, &format!("s{s}"), 1_200, 1_600);
+        step(c, &format!("s{s}"), 1_200, 1_600);
     }
-    c
 }
 
 fn apply_plan(c: &mut Conversation, to_save: u64) -> TrimPlan {
@@ -140,4 +145,34 @@ fn nothing_to_drop_saves_nothing() {
     c.begin_turn(None, "u".repeat(10_000));
     let plan = plan(c.messages(), c.turn_starts(), "[long-term memory]", 1_000);
     assert_eq!(plan, TrimPlan::default());
+}
+
+#[test]
+fn a_trim_is_recorded_in_the_ledger_and_replays_to_the_same_history() {
+    use crate::session::ledger::{FORMAT_VERSION, Header, Ledger, load};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    let header = Header {
+        format: FORMAT_VERSION,
+        id: "abc".into(),
+        project_root: dir.path().to_path_buf(),
+        provider: "custom".into(),
+        model: "m".into(),
+        version: "0.0.0".into(),
+        git_branch: None,
+        started: "2026-12-01T10:00:00+00:00".into(),
+        system_prompt: "sys".into(),
+        tools: Vec::new(),
+        forked_from: None,
+    };
+    let mut c = Conversation::new("sys");
+    c.attach_ledger(
+        Ledger::create(&path, header, std::sync::Arc::new(|s: &str| s.to_string())).unwrap(),
+    );
+    fill(&mut c);
+    let plan = apply_plan(&mut c, 100_000);
+    assert!(plan.front.is_some() && plan.steps.is_some() && !plan.replaced.is_empty());
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.conversation.messages(), c.messages());
+    assert_eq!(loaded.conversation.turn_starts(), c.turn_starts());
 }
