@@ -22,7 +22,7 @@ pub enum Notice {
     PartialCompletion { reason: String },
     /// Long-term memory could not be read for this turn.
     MemoryUnavailable { error: String },
-    /// The compaction summary failed; the history stays whole.
+    /// The compaction summary failed (the window guarantee may still trim the history).
     CompactionSkipped { error: String },
     /// The snapshot store could not be opened (e.g. `git` is missing).
     SnapshotsOff { error: String },
@@ -105,9 +105,7 @@ impl Notice {
                 "partial completion ({reason}): asking the model for a report"
             }
             Notice::MemoryUnavailable { .. } => "long-term memory unavailable: {error}",
-            Notice::CompactionSkipped { .. } => {
-                "context compaction skipped: {error}; keeping the full history"
-            }
+            Notice::CompactionSkipped { .. } => "context compaction skipped: {error}",
             Notice::SnapshotsOff { .. } => "snapshots are off: {error}",
             Notice::HeadlineOnly => {
                 "This looks like a headline only, so web tools are off for this turn. Say what you want done \

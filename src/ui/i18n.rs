@@ -1284,10 +1284,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticePartialCompletion) => "部分完成（{reason}）：正在请模型给出报告",
         (Lang::En, NoticeMemoryUnavailable) => "long-term memory unavailable: {error}",
         (Lang::Zh, NoticeMemoryUnavailable) => "长期记忆不可用：{error}",
-        (Lang::En, NoticeCompactionSkipped) => {
-            "context compaction skipped: {error}; keeping the full history"
-        }
-        (Lang::Zh, NoticeCompactionSkipped) => "已跳过上下文压缩：{error}；保留完整历史",
+        (Lang::En, NoticeCompactionSkipped) => "context compaction skipped: {error}",
+        (Lang::Zh, NoticeCompactionSkipped) => "已跳过上下文压缩：{error}",
         (Lang::En, NoticeSnapshotsOff) => "snapshots are off: {error}",
         (Lang::Zh, NoticeSnapshotsOff) => "快照已关闭：{error}",
         (Lang::En, NoticeHeadlineOnly) => {
