@@ -172,6 +172,8 @@ async fn thirty_steps(kind: Summarizer, bytes_per_token: usize) -> Run {
             )])
             .content(notes(k))
             .usage(prompt, 450)
+            // Large frames: the stream's framing is tested elsewhere, this suite is about sizes.
+            .chunk_chars(500)
         } else {
             Reply::text("All thirty modules reviewed.").usage(prompt, 10)
         }
