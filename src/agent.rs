@@ -160,8 +160,8 @@ pub struct Agent {
     unchecked_files: Vec<PathBuf>,
     turn_hooks: Vec<Arc<dyn TurnHook>>,
     thresholds: Thresholds,
-    /// History length when the last summary attempt failed (no retry until it grows).
-    summary_failed_at_len: Option<usize>,
+    /// When automatic summaries may be asked for again after failures.
+    summary_backoff: compaction::SummaryBackoff,
     memory: Option<Arc<MemoryStore>>,
 }
 
@@ -189,7 +189,7 @@ impl Agent {
             diagnostics: None,
             unchecked_files: Vec::new(),
             turn_hooks: Vec::new(),
-            summary_failed_at_len: None,
+            summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
         }
     }
@@ -445,22 +445,26 @@ impl Agent {
         }
     }
 
-    /// A model call; when the provider says the request is too long, compacts and retries it once.
+    /// A model call that fits the window; when the provider still says the request is too long, compacts (or
+    /// trims) and retries it once.
     async fn chat_or_compact(
         &mut self,
         tools: &[ToolSpec],
         events: &dyn EventSink,
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, TurnOutcome> {
+        self.fit_to_window(tools, events);
         match self.chat(tools, events, cancel).await {
             Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded { message })) => {
                 events.emit(AgentEvent::Notice {
                     notice: Notice::ContextOverflow,
                 });
-                if self
+                self.conversation
+                    .record_overflow(tools, self.thresholds.window);
+                let compacted = self
                     .compact_if_needed(Trigger::Overflow, tools, events, cancel)
-                    .await
-                {
+                    .await;
+                if self.fit_to_window(tools, events) || compacted {
                     self.chat(tools, events, cancel).await
                 } else {
                     Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded {
@@ -483,7 +487,7 @@ impl Agent {
         let history = self.conversation.messages();
         match self.client.chat(history, tools, &sink, cancel).await {
             Ok(response) => {
-                self.conversation.record_response(response.usage);
+                self.conversation.record_response(response.usage, tools);
                 Ok(resolve_dsml(response, tools, &sink.take_held(), events))
             }
             Err(LlmError::Cancelled) => {

@@ -7,4 +7,4 @@ pub mod meter;
 pub mod tool_calls;
 
 pub use conversation::{Conversation, ConversationError, is_paired};
-pub use meter::TokenMeter;
+pub use meter::{Calibration, TokenMeter};

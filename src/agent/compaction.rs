@@ -1,10 +1,15 @@
 //! Keeping the history inside the context window, in PaiCLI's order: spill (done by the executor) → clear old
-//! tool results → summarize old turns. Thresholds come from the model's context window (spec §3).
+//! tool results → summarize old turns. Thresholds come from the model's context window (spec §3). Whatever the
+//! summarizer answers, the window guarantee ([`fit`], planned by [`trim`]) then drops the oldest history until
+//! the request fits, and [`backoff`] keeps a failing summarizer from being asked at every step.
 //!
 //! The system message is never touched, so the request prefix stays byte-identical for the provider's cache.
 
+pub mod backoff;
 pub mod clear;
+mod fit;
 pub mod summarize;
+pub mod trim;
 
 use tokio_util::sync::CancellationToken;
 
@@ -12,8 +17,9 @@ use super::{Agent, AgentEvent, CompactionStage, EventSink, Notice};
 use crate::llm::tokens::estimate_request;
 use crate::llm::{Message, Role, ToolSpec, Usage};
 
+pub use backoff::SummaryBackoff;
 pub use clear::{CLEARED_MARKER, clear_old_results, old_results};
-pub use summarize::{REQUIRED_HEADINGS, SummaryError, SummaryLimits};
+pub use summarize::{REQUIRED_HEADINGS, Summary, SummaryError, SummaryLimits};
 
 /// Tool results kept intact by clearing.
 pub const KEEP_RESULTS: usize = 3;
@@ -21,15 +27,17 @@ pub const KEEP_RESULTS: usize = 3;
 pub const KEEP_TURNS: usize = 3;
 /// User turns kept verbatim by `/compact`.
 pub const KEEP_TURNS_ON_DEMAND: usize = 1;
-/// Largest serialized segment per summary request (chars).
-const MAX_SEGMENT_CHARS: usize = 60_000;
+/// Largest serialized segment per summary request (estimated tokens; about 60k characters of Latin text).
+const MAX_SEGMENT_TOKENS: u64 = 15_000;
+/// Room for the summary prompt and the task line around a segment (estimated tokens).
+const SUMMARY_PROMPT_TOKENS: u64 = 500;
 /// Largest summary asked for (chars).
 const MAX_SUMMARY_CHARS: usize = 8_000;
 /// The assistant's answer after the summary, so the tail continues a normal conversation.
 const CONTINUE_ACK: &str =
     "Understood. I have the summary of the earlier conversation and will continue from it.";
 /// Opens the summary message.
-const SUMMARY_HEADER: &str = "[conversation summary] The earlier part of this session was compacted into the summary \
+pub const SUMMARY_HEADER: &str = "[conversation summary] The earlier part of this session was compacted into the summary \
 below. Treat it as the authoritative record of what happened before.";
 
 /// When to clear and when to summarize, in tokens.
@@ -40,10 +48,13 @@ pub struct Thresholds {
     pub summary: u64,
     /// Clear old tool results when a request would reach this.
     pub clearing: u64,
+    /// No request is sent above this: the window less the room kept for the answer.
+    pub fit: u64,
 }
 
 impl Thresholds {
-    /// `summary = w − min(20k, max(1k, w/4)) − min(13k, max(1k, w/8))`; `clearing = min(100k, 0.6 × summary)`.
+    /// `summary = w − min(20k, max(1k, w/4)) − min(13k, max(1k, w/8))`; `clearing = min(100k, 0.6 × summary)`;
+    /// `fit = w − min(20k, max(1k, w/4))` (the answer's share).
     pub fn for_window(window: u64) -> Self {
         let output_reserve = (window / 4).clamp(1_000, 20_000);
         let buffer = (window / 8).clamp(1_000, 13_000);
@@ -52,15 +63,23 @@ impl Thresholds {
             window,
             summary,
             clearing: (summary * 3 / 5).min(100_000),
+            fit: window.saturating_sub(output_reserve).max(summary),
         }
     }
 
-    /// Segment and summary sizes that keep every summary request well inside the window.
-    fn summary_limits(&self) -> SummaryLimits {
-        let budget_chars = usize::try_from(self.summary.saturating_mul(2)).unwrap_or(usize::MAX);
+    /// Segment and summary sizes that keep every summary request inside the window: the segment and the prompt
+    /// (counted as the provider counts, with `calibration`) within [`Thresholds::fit`], the answer within the
+    /// room kept for answers.
+    fn summary_limits(&self, calibration: f64, repair: bool) -> SummaryLimits {
+        let answer_room = usize::try_from(self.window - self.fit).unwrap_or(MAX_SUMMARY_CHARS);
+        // About four characters per token, and half the answer room, so a wordy model still fits.
+        let summary_chars = (answer_room * 2).clamp(1_000, MAX_SUMMARY_CHARS);
+        let room = self.fit.saturating_sub(SUMMARY_PROMPT_TOKENS);
+        let segment_tokens = (room as f64 / calibration.max(1.0)) as u64;
         SummaryLimits {
-            segment_chars: budget_chars.clamp(2_000, MAX_SEGMENT_CHARS),
-            summary_chars: (budget_chars / 2).clamp(1_000, MAX_SUMMARY_CHARS),
+            segment_tokens: segment_tokens.clamp(500, MAX_SEGMENT_TOKENS),
+            summary_chars,
+            repair,
         }
     }
 }
@@ -100,6 +119,11 @@ impl Agent {
             .await
     }
 
+    /// Where automatic summaries stand after failures (and whether the model follows the format).
+    pub fn summary_backoff(&self) -> SummaryBackoff {
+        self.summary_backoff
+    }
+
     /// Clears and then summarizes when the next request would pass the thresholds (or at once on overflow).
     /// Returns true when the history changed.
     pub(super) async fn compact_if_needed(
@@ -111,7 +135,7 @@ impl Agent {
     ) -> bool {
         let forced = trigger == Trigger::Overflow;
         let mut changed = false;
-        let before = self.conversation.measure(tools);
+        let before = self.conversation.request_tokens(tools);
         if forced || before >= self.thresholds.clearing {
             let plan = old_results(self.conversation.messages(), KEEP_RESULTS);
             let cleared = plan
@@ -123,28 +147,27 @@ impl Agent {
                 events.emit(AgentEvent::Compacted {
                     stage: CompactionStage::ClearedToolResults,
                     tokens_before: before,
-                    tokens_after: self.conversation.measure(tools),
+                    tokens_after: self.conversation.request_tokens(tools),
                     messages: cleared,
                 });
             }
         }
-        let now = self.conversation.measure(tools);
-        // After a failed summary, wait for the history to grow before paying for another attempt.
-        let retry_allowed = self
-            .summary_failed_at_len
-            .is_none_or(|len| self.conversation.messages().len() >= len + 2);
-        if forced || (now >= self.thresholds.summary && retry_allowed) {
+        let now = self.conversation.request_tokens(tools);
+        // After a failed summary, wait for the history to grow before paying for another attempt (also on
+        // overflow: the window guarantee makes the request fit without one).
+        let allowed = self
+            .summary_backoff
+            .allows(self.conversation.grown_tokens());
+        if allowed && (forced || now >= self.thresholds.summary) {
             match self
                 .summarize_history(KEEP_TURNS, None, tools, events, cancel)
                 .await
             {
-                Ok(()) => {
-                    self.summary_failed_at_len = None;
-                    changed = true;
-                }
+                Ok(()) => changed = true,
                 Err(_) if cancel.is_cancelled() => {}
                 Err(e) => {
-                    self.summary_failed_at_len = Some(self.conversation.messages().len());
+                    self.summary_backoff
+                        .failed(self.conversation.grown_tokens(), self.thresholds.window);
                     events.emit(AgentEvent::Notice {
                         notice: Notice::CompactionSkipped {
                             error: e.to_string(),
@@ -170,11 +193,15 @@ impl Agent {
             .ok_or(CompactionError::NothingToCompact)?;
         let before = estimate_request(history, tools);
         let mut spent = Usage::default();
+        let limits = self.thresholds.summary_limits(
+            self.conversation.calibration().ratio(),
+            self.summary_backoff.repair_allowed(),
+        );
         let summary = summarize::summarize(
             self.client.as_ref(),
             &history[1..cut],
             focus,
-            self.thresholds.summary_limits(),
+            limits,
             cancel,
             &mut spent,
         )
@@ -188,7 +215,10 @@ impl Agent {
                 session: self.conversation.session_usage(),
             });
         }
-        let summary = summary?;
+        let Summary {
+            text: summary,
+            followed_format,
+        } = summary?;
         let history = self.conversation.messages();
         let mut replacement = vec![Message::user(format!("{SUMMARY_HEADER}\n\n{summary}"))];
         // Two assistant messages in a row confuse some chat templates: a tail cut inside a turn starts with one.
@@ -210,6 +240,7 @@ impl Agent {
         self.conversation
             .rewrite(1..cut, replacement)
             .map_err(CompactionError::Rewrite)?;
+        self.summary_backoff.succeeded(followed_format);
         events.emit(AgentEvent::Compacted {
             stage: CompactionStage::Summarized,
             tokens_before: before,
@@ -261,6 +292,29 @@ mod tests {
         assert_eq!(Thresholds::for_window(1_000_000).clearing, 100_000);
         let small = Thresholds::for_window(8_000);
         assert_eq!((small.summary, small.clearing), (5_000, 3_000));
+        assert_eq!(Thresholds::for_window(16_000).fit, 12_000);
+        assert_eq!(Thresholds::for_window(128_000).fit, 108_000);
+    }
+
+    #[test]
+    fn a_summary_request_stays_inside_the_window() {
+        for window in [8_000, 16_000, 128_000] {
+            let t = Thresholds::for_window(window);
+            let plain = t.summary_limits(1.0, true);
+            assert!(
+                plain.segment_tokens + SUMMARY_PROMPT_TOKENS <= t.fit,
+                "{window}"
+            );
+            assert!(
+                (plain.summary_chars / 4) as u64 <= t.window - t.fit,
+                "{window}"
+            );
+            let dense = t.summary_limits(2.0, true);
+            assert!(
+                dense.segment_tokens * 2 + SUMMARY_PROMPT_TOKENS <= t.fit,
+                "{window}: the provider counts the segment twice as large"
+            );
+        }
     }
 
     #[test]

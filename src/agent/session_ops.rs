@@ -17,7 +17,7 @@ impl Agent {
         self.conversation.clear();
         self.pending_diagnostics.clear();
         self.unchecked_files.clear();
-        self.summary_failed_at_len = None;
+        self.summary_backoff.reset();
     }
 
     /// Sends later requests through `client` (another provider or model) whose context window is
@@ -28,7 +28,7 @@ impl Agent {
         self.thresholds = Thresholds::for_window(usable_window(context_window));
         self.conversation.note_model(self.client.model());
         // A failed summary under the old model says nothing about the new one.
-        self.summary_failed_at_len = None;
+        self.summary_backoff.reset();
     }
 
     /// Drops user turn `turn` (0-based) and everything after it (`/rewind`), keeping every call paired with
@@ -37,7 +37,7 @@ impl Agent {
         let dropped = self.conversation.rewind_to_turn(turn)?;
         self.pending_diagnostics.clear();
         self.unchecked_files.clear();
-        self.summary_failed_at_len = None;
+        self.summary_backoff.reset();
         Ok(dropped)
     }
 
@@ -61,7 +61,7 @@ impl Agent {
         self.conversation = conversation;
         self.pending_diagnostics.clear();
         self.unchecked_files.clear();
-        self.summary_failed_at_len = None;
+        self.summary_backoff.reset();
     }
 
     /// Sends `text` as the system prompt from now on (recorded in the ledger).

@@ -22,7 +22,7 @@ pub enum Notice {
     PartialCompletion { reason: String },
     /// Long-term memory could not be read for this turn.
     MemoryUnavailable { error: String },
-    /// The compaction summary failed; the history stays whole.
+    /// The compaction summary failed (the window guarantee may still trim the history).
     CompactionSkipped { error: String },
     /// The snapshot store could not be opened (e.g. `git` is missing).
     SnapshotsOff { error: String },
@@ -57,6 +57,14 @@ pub enum Notice {
     ReasoningOnly,
     /// The reply reached the output limit while the model was still reasoning.
     ReasoningCutOff,
+    // compaction
+    /// The request still did not fit the context window, so the oldest history was dropped or shortened.
+    ContextTrimmed {
+        dropped: usize,
+        shortened: usize,
+        before: u64,
+        after: u64,
+    },
 }
 
 impl Notice {
@@ -86,6 +94,7 @@ impl Notice {
             Notice::EmptyAnswer => "empty_answer",
             Notice::ReasoningOnly => "reasoning_only",
             Notice::ReasoningCutOff => "reasoning_cut_off",
+            Notice::ContextTrimmed { .. } => "context_trimmed",
         }
     }
 
@@ -112,9 +121,7 @@ impl Notice {
                 "partial completion ({reason}): asking the model for a report"
             }
             Notice::MemoryUnavailable { .. } => "long-term memory unavailable: {error}",
-            Notice::CompactionSkipped { .. } => {
-                "context compaction skipped: {error}; keeping the full history"
-            }
+            Notice::CompactionSkipped { .. } => "context compaction skipped: {error}",
             Notice::SnapshotsOff { .. } => "snapshots are off: {error}",
             Notice::HeadlineOnly => {
                 "This looks like a headline only, so web tools are off for this turn. Say what you want done \
@@ -147,6 +154,10 @@ impl Notice {
             Notice::ReasoningCutOff => {
                 "the model gave no answer: it was still reasoning when the reply reached the output limit \
                  (raise max_output_tokens)"
+            }
+            Notice::ContextTrimmed { .. } => {
+                "the conversation still did not fit the context window: dropped {dropped} older messages and \
+                 shortened {shortened} tool results ({before} → {after} tokens)"
             }
         }
     }
@@ -190,6 +201,17 @@ impl Notice {
             ],
             Notice::McpStarting { server } => vec![("server", server.clone())],
             Notice::Note { text } => vec![("text", text.clone())],
+            Notice::ContextTrimmed {
+                dropped,
+                shortened,
+                before,
+                after,
+            } => vec![
+                ("dropped", dropped.to_string()),
+                ("shortened", shortened.to_string()),
+                ("before", before.to_string()),
+                ("after", after.to_string()),
+            ],
         }
     }
 

@@ -7,11 +7,11 @@
 
 use std::ops::Range;
 
-use crate::llm::tokens::ContextEstimate;
+use crate::llm::tokens::{ContextEstimate, estimate_message, estimate_request};
 use crate::protocol::message::{Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 
 use super::ledger::{Ledger, Record};
-use super::meter::TokenMeter;
+use super::meter::{Calibration, TokenMeter};
 use super::tool_calls::{make_ids_unique, recorded_arguments};
 
 /// Why a change to the history was refused; the history is left as it was.
@@ -33,6 +33,8 @@ pub struct Conversation {
     /// Indices where user turns start (the recalled-memory message, else the user's message); increasing.
     turn_starts: Vec<usize>,
     meter: TokenMeter,
+    /// Estimated tokens of every message ever appended; only grows, also when old messages are dropped.
+    grown: u64,
     /// Where changes are recorded; `None` for conversations nobody resumes (tests, sub-agents).
     ledger: Option<Ledger>,
 }
@@ -43,6 +45,7 @@ impl Clone for Conversation {
             messages: self.messages.clone(),
             turn_starts: self.turn_starts.clone(),
             meter: self.meter,
+            grown: self.grown,
             ledger: None,
         }
     }
@@ -55,6 +58,7 @@ impl Conversation {
             messages: vec![Message::system(system_prompt)],
             turn_starts: Vec::new(),
             meter: TokenMeter::default(),
+            grown: 0,
             ledger: None,
         }
     }
@@ -130,9 +134,15 @@ impl Conversation {
         }
         self.turn_starts.push(self.messages.len());
         if let Some(recall) = recall {
-            self.messages.push(Message::user(recall));
+            self.append(Message::user(recall));
         }
-        self.messages.push(Message::user(input));
+        self.append(Message::user(input));
+    }
+
+    /// Every new message enters here (after its ledger record), so the growth counter sees it.
+    fn append(&mut self, message: Message) {
+        self.grown += estimate_message(&message);
+        self.messages.push(message);
     }
 
     fn push_recorded(&mut self, message: Message) {
@@ -141,7 +151,7 @@ impl Conversation {
                 message: message.clone(),
             });
         }
-        self.messages.push(message);
+        self.append(message);
     }
 
     /// Adds a user message inside the running turn (diagnostics, reminders, instructions).
@@ -207,8 +217,10 @@ impl Conversation {
         if let Some(ledger) = &self.ledger {
             ledger.close_round(&assistant, &answers);
         }
-        self.messages.push(assistant);
-        self.messages.extend(answers);
+        self.append(assistant);
+        for answer in answers {
+            self.append(answer);
+        }
     }
 
     /// Forgets everything but the system prompt: turns and the provider's count go too (session usage stays,
@@ -298,9 +310,34 @@ impl Conversation {
         }
     }
 
-    /// Records the provider's usage for the request just answered (it carried the whole history).
-    pub fn record_response(&mut self, usage: Option<Usage>) {
-        self.meter.record(self.messages.len(), usage);
+    /// Records the provider's usage for the request just answered (it carried the whole history and `tools`);
+    /// its prompt count calibrates later estimates.
+    pub fn record_response(&mut self, usage: Option<Usage>, tools: &[ToolSpec]) {
+        let estimated = estimate_request(&self.messages, tools);
+        self.meter.record(self.messages.len(), estimated, usage);
+    }
+
+    /// The provider said the request with `tools` was longer than `window`: later estimates are raised to match.
+    pub fn record_overflow(&mut self, tools: &[ToolSpec], window: u64) {
+        let estimated = estimate_request(&self.messages, tools);
+        self.meter.record_overflow(estimated, window);
+    }
+
+    /// What the next request with `tools` costs as the provider would count it: the larger of
+    /// [`Conversation::measure`] and the calibrated estimate. Compaction and the window guarantee decide on it.
+    pub fn request_tokens(&self, tools: &[ToolSpec]) -> u64 {
+        self.meter.request_tokens(&self.messages, tools)
+    }
+
+    /// Provider tokens per estimated token, as learnt from the provider's counts.
+    pub fn calibration(&self) -> Calibration {
+        self.meter.calibration()
+    }
+
+    /// Estimated tokens of every message appended so far (never lowered by compaction): how much the history
+    /// has grown since some earlier moment.
+    pub fn grown_tokens(&self) -> u64 {
+        self.grown
     }
 
     /// The token meter: session totals and side-request tokens the turn has not counted.

@@ -322,6 +322,8 @@ pub enum Msg {
     WindowFromServer,
     WindowFromTable,
     ContextThresholds,
+    // compaction
+    NoticeContextTrimmed,
 }
 
 impl Msg {
@@ -630,6 +632,8 @@ impl Msg {
         Msg::WindowFromServer,
         Msg::WindowFromTable,
         Msg::ContextThresholds,
+        // compaction
+        Msg::NoticeContextTrimmed,
     ];
 }
 
@@ -1342,10 +1346,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticePartialCompletion) => "部分完成（{reason}）：正在请模型给出报告",
         (Lang::En, NoticeMemoryUnavailable) => "long-term memory unavailable: {error}",
         (Lang::Zh, NoticeMemoryUnavailable) => "长期记忆不可用：{error}",
-        (Lang::En, NoticeCompactionSkipped) => {
-            "context compaction skipped: {error}; keeping the full history"
-        }
-        (Lang::Zh, NoticeCompactionSkipped) => "已跳过上下文压缩：{error}；保留完整历史",
+        (Lang::En, NoticeCompactionSkipped) => "context compaction skipped: {error}",
+        (Lang::Zh, NoticeCompactionSkipped) => "已跳过上下文压缩：{error}",
         (Lang::En, NoticeSnapshotsOff) => "snapshots are off: {error}",
         (Lang::Zh, NoticeSnapshotsOff) => "快照已关闭：{error}",
         (Lang::En, NoticeHeadlineOnly) => {
@@ -1477,6 +1479,13 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         }
         (Lang::Zh, ContextThresholds) => {
             "  压缩：{clearing} token 时清理旧工具结果，{summary} token 时生成摘要"
+        }
+        // compaction
+        (Lang::En, NoticeContextTrimmed) => {
+            "the conversation still did not fit the context window: dropped {dropped} older messages and shortened {shortened} tool results ({before} → {after} tokens)"
+        }
+        (Lang::Zh, NoticeContextTrimmed) => {
+            "对话仍超出上下文窗口：已丢弃 {dropped} 条较早的消息，缩短了 {shortened} 个工具结果（{before} → {after} 个词元）"
         }
     }
 }

@@ -7,5 +7,6 @@ mod budget_exits;
 mod memory;
 mod overflow;
 mod session;
+mod window_guarantee;
 
 pub use crate::support::agent_harness::*;

@@ -43,8 +43,13 @@ pub use self::{
 
 type ReplyBody = BoxBody<Bytes, std::io::Error>;
 
+/// Computes a chat reply from the request (see [`ScriptedServer::with_responder`]).
+pub type Responder = dyn Fn(&RecordedRequest) -> Reply + Send + Sync;
+
 struct State {
     script: Mutex<VecDeque<(Reply, Arc<Counter>)>>,
+    /// Answers chat requests once the script is empty.
+    responder: Mutex<Option<Arc<Responder>>>,
     handles: Mutex<Vec<ReplyHandle>>,
     models: Mutex<Reply>,
     /// Extra endpoints by exact path (`/props`, `/api/show`, …), answered before the built-in ones.
@@ -85,6 +90,7 @@ impl ScriptedServer {
         let addr = listener.local_addr().expect("local_addr");
         let state = Arc::new(State {
             script: Mutex::new(VecDeque::new()),
+            responder: Mutex::new(None),
             handles: Mutex::new(Vec::new()),
             models: Mutex::new(models_reply(["scripted-model"])),
             routes: Mutex::new(Vec::new()),
@@ -111,6 +117,16 @@ impl ScriptedServer {
         for reply in replies {
             server.push(reply);
         }
+        server
+    }
+
+    /// Starts a server that answers every chat request with `respond(request)` (after any scripted replies):
+    /// for long scenarios whose replies depend on what was asked.
+    pub fn with_responder(
+        respond: impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        let server = Self::start();
+        *lock(&server.state.responder) = Some(Arc::new(respond));
         server
     }
 
@@ -302,12 +318,17 @@ async fn handle(
         .map(|(_, reply)| reply.clone());
     let is_chat = recorded.is_chat();
     let is_models = recorded.method == "GET" && recorded.path.ends_with("/models");
+    let responder = lock(&state.responder).clone();
+    let computed = match &responder {
+        Some(respond) if is_chat && lock(&state.script).is_empty() => Some(respond(&recorded)),
+        _ => None,
+    };
     {
         let mut requests = lock(&state.requests);
         requests.push(recorded);
         state.request_count.set(requests.len());
     }
-    let response = if let Some(reply) = route {
+    let response = if let Some(reply) = route.or(computed) {
         serve(reply, Arc::new(Counter::new()))
     } else if is_chat {
         let next = lock(&state.script).pop_front();

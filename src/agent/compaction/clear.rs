@@ -46,13 +46,17 @@ pub fn old_results(history: &[Message], keep: usize) -> Vec<(usize, String)> {
             .as_deref()
             .and_then(|id| tool_name(&history[..i], id))
             .unwrap_or("unknown");
-        let spill = SPILL_PATH
-            .as_ref()
-            .and_then(|re| re.find(&text))
-            .map(|m| m.as_str().to_string());
-        plan.push((i, placeholder(tool, chars, spill.as_deref())));
+        plan.push((i, placeholder(tool, chars, spill_path(&text).as_deref())));
     }
     plan
+}
+
+/// The spill file a tool result names, if its output was spilled.
+pub fn spill_path(text: &str) -> Option<String> {
+    SPILL_PATH
+        .as_ref()
+        .and_then(|re| re.find(text))
+        .map(|m| m.as_str().to_string())
 }
 
 /// The text that stands in for a cleared result.

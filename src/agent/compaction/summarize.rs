@@ -1,4 +1,9 @@
 //! Structured summaries of old history: serialized in segments, each summarized, then merged hierarchically.
+//!
+//! Small and local models often ignore the required headings. Their prose is still a summary: after one repair
+//! request it is kept whole under "Done work and evidence" with a note saying so (see [`structure`]). Only an
+//! empty or failed answer is a failure, so a model that cannot follow the format costs one extra call, not a
+//! summary thrown away at every step.
 
 use tokio_util::sync::CancellationToken;
 
@@ -27,18 +32,35 @@ headings, in this order, and nothing before the first:
 pub enum SummaryError {
     #[error("the summary model call failed: {0}")]
     Llm(#[from] LlmError),
-    #[error("the summary lacked the required headings twice")]
-    MissingHeadings,
+    #[error("the summary model returned an empty answer")]
+    Empty,
 }
 
-/// Sizes of one summarizing run, in characters.
+/// Sizes of one summarizing run.
 #[derive(Clone, Copy, Debug)]
 pub struct SummaryLimits {
-    /// Serialized history per request.
-    pub segment_chars: usize,
-    /// Longest summary asked for.
+    /// Estimated tokens of serialized history per request.
+    pub segment_tokens: u64,
+    /// Longest summary asked for, in characters.
     pub summary_chars: usize,
+    /// Whether a summary without the headings gets one repair request. Off once a model has shown it ignores
+    /// the format, so it is not asked twice for every summary.
+    pub repair: bool,
 }
+
+/// A finished summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The text, always under the four headings.
+    pub text: String,
+    /// False when the model did not use the headings, even after the repair request (the text was structured
+    /// by [`structure`]).
+    pub followed_format: bool,
+}
+
+/// Opens a summary the model wrote without the headings.
+pub const UNSTRUCTURED_NOTE: &str = "[note: the summarizing model did not use the required headings; its whole \
+summary is kept under \"Done work and evidence\".]";
 
 /// Summarizes `messages` (system prompt excluded) into one text with the four headings. The tokens every summary
 /// request used are added to `spent`, also when summarizing fails.
@@ -49,10 +71,18 @@ pub async fn summarize(
     limits: SummaryLimits,
     cancel: &CancellationToken,
     spent: &mut Usage,
-) -> Result<String, SummaryError> {
+) -> Result<Summary, SummaryError> {
     let text = serialize(messages);
-    let segments = split_segments(&text, limits.segment_chars);
+    let segment_chars = chars_for_tokens(&text, limits.segment_tokens);
+    let segments = split_segments(&text, segment_chars);
     let total = segments.len();
+    let mut run = Run {
+        client,
+        cancel,
+        spent,
+        repair: limits.repair,
+        followed_format: true,
+    };
     let mut summaries = Vec::with_capacity(total);
     for (i, segment) in segments.iter().enumerate() {
         let task = format!(
@@ -61,7 +91,7 @@ pub async fn summarize(
             limits.summary_chars,
             focus_line(focus)
         );
-        summaries.push(summarize_one(client, &task, cancel, spent).await?);
+        summaries.push(run.one(&task).await?);
     }
     // Merge hierarchically: groups that fit one request, until one summary is left.
     while summaries.len() > 1 {
@@ -70,7 +100,7 @@ pub async fn summarize(
         let mut group_chars = 0;
         for s in summaries {
             let chars = s.chars().count();
-            if group.len() >= 2 && group_chars + chars > limits.segment_chars {
+            if group.len() >= 2 && group_chars + chars > segment_chars {
                 merged.push(std::mem::take(&mut group));
                 group_chars = 0;
             }
@@ -91,11 +121,24 @@ of at most {} characters.{}\n\n{}",
                 focus_line(focus),
                 group.join("\n\n---\n\n")
             );
-            next.push(summarize_one(client, &task, cancel, spent).await?);
+            next.push(run.one(&task).await?);
         }
         summaries = next;
     }
-    Ok(summaries.pop().unwrap_or_default())
+    let text = summaries.pop().ok_or(SummaryError::Empty)?;
+    Ok(Summary {
+        text,
+        followed_format: run.followed_format,
+    })
+}
+
+/// How many characters of `text` make about `tokens` estimated tokens (CJK text has fewer per token).
+fn chars_for_tokens(text: &str, tokens: u64) -> usize {
+    let chars = text.chars().count().max(1) as u64;
+    let estimated = crate::llm::tokens::estimate_text(text).max(1);
+    usize::try_from(tokens.saturating_mul(chars) / estimated)
+        .unwrap_or(usize::MAX)
+        .max(1_000)
 }
 
 fn focus_line(focus: Option<&str>) -> String {
@@ -105,31 +148,70 @@ fn focus_line(focus: Option<&str>) -> String {
     }
 }
 
-/// One tool-less call; one retry when the headings are missing.
-async fn summarize_one(
-    client: &dyn LlmClient,
-    task: &str,
-    cancel: &CancellationToken,
-    spent: &mut Usage,
-) -> Result<String, SummaryError> {
-    let mut messages = vec![Message::system(SUMMARY_PROMPT), Message::user(task)];
-    for attempt in 0..2 {
-        let response = client.chat(&messages, &[], &NullSink, cancel).await?;
-        if let Some(usage) = &response.usage {
-            spent.add(usage);
+/// The summary calls of one run, and what they taught about the model.
+struct Run<'a> {
+    client: &'a dyn LlmClient,
+    cancel: &'a CancellationToken,
+    spent: &'a mut Usage,
+    repair: bool,
+    followed_format: bool,
+}
+
+impl Run<'_> {
+    /// One tool-less call; one repair request when the headings are missing. An answer without them is still
+    /// kept (structured); only an empty answer or a failed call fails.
+    async fn one(&mut self, task: &str) -> Result<String, SummaryError> {
+        let mut messages = vec![Message::system(SUMMARY_PROMPT), Message::user(task)];
+        let first = self.call(&messages).await?;
+        if has_required_headings(&first) {
+            return Ok(first);
         }
-        if has_required_headings(&response.content) {
-            return Ok(response.content.trim().to_string());
+        if first.is_empty() {
+            return Err(SummaryError::Empty);
         }
-        if attempt == 0 {
-            messages.push(Message::assistant(response.content));
+        let mut best = first;
+        if self.repair {
+            // Asked once per run: a model that ignores the format here will ignore it for the next segment too.
+            self.repair = false;
+            messages.push(Message::assistant(best.clone()));
             messages.push(Message::user(format!(
                 "The summary must use exactly these four headings: {}. Write it again.",
                 REQUIRED_HEADINGS.join(" / ")
             )));
+            match self.call(&messages).await {
+                Ok(again) if has_required_headings(&again) => return Ok(again),
+                Ok(again) if !again.is_empty() => best = again,
+                Ok(_) => {}
+                Err(_) if self.cancel.is_cancelled() => return Err(LlmError::Cancelled.into()),
+                // The first answer is still a summary; a failed repair does not throw it away.
+                Err(_) => {}
+            }
         }
+        self.followed_format = false;
+        Ok(structure(&best))
     }
-    Err(SummaryError::MissingHeadings)
+
+    async fn call(&mut self, messages: &[Message]) -> Result<String, SummaryError> {
+        let response = self
+            .client
+            .chat(messages, &[], &NullSink, self.cancel)
+            .await?;
+        if let Some(usage) = &response.usage {
+            self.spent.add(usage);
+        }
+        Ok(response.content.trim().to_string())
+    }
+}
+
+/// A summary written without the headings, put under them: the whole text under "Done work and evidence",
+/// with a note, so nothing the model wrote is lost and later summaries find the format they expect.
+pub fn structure(text: &str) -> String {
+    let [goal, requirements, done, open] = REQUIRED_HEADINGS;
+    format!(
+        "{UNSTRUCTURED_NOTE}\n\n{goal}\n(see below)\n\n{requirements}\n(see below)\n\n{done}\n{}\n\n{open}\n\
+(see above)",
+        text.trim()
+    )
 }
 
 /// True when all four headings appear, in order (case-insensitive).
@@ -203,6 +285,23 @@ mod tests {
         assert!(!has_required_headings(&missing));
         let reversed: Vec<&str> = REQUIRED_HEADINGS.iter().rev().copied().collect();
         assert!(!has_required_headings(&reversed.join("\n")));
+    }
+
+    #[test]
+    fn prose_is_kept_under_the_headings() {
+        let text = structure("  Read main.rs and fixed the parser.\n");
+        assert!(has_required_headings(&text), "{text}");
+        assert!(text.starts_with(UNSTRUCTURED_NOTE));
+        let done = text.find(REQUIRED_HEADINGS[2]).unwrap();
+        let open = text.find(REQUIRED_HEADINGS[3]).unwrap();
+        assert!(text[done..open].contains("Read main.rs and fixed the parser."));
+    }
+
+    #[test]
+    fn segment_sizes_follow_the_estimate() {
+        assert_eq!(chars_for_tokens(&"a".repeat(40_000), 2_000), 8_000);
+        let cjk = "你".repeat(30_000);
+        assert_eq!(chars_for_tokens(&cjk, 2_000), 3_000);
     }
 
     #[test]

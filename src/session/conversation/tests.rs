@@ -68,11 +68,14 @@ fn a_round_pairs_each_call_with_its_result_and_fixes_ids_and_arguments() {
 fn clear_forgets_turns_and_the_provider_count() {
     let mut c = Conversation::new("s");
     c.begin_turn(Some("[recalled]".into()), "hi");
-    c.record_response(Some(Usage {
-        prompt_tokens: 5000,
-        completion_tokens: 10,
-        ..Usage::default()
-    }));
+    c.record_response(
+        Some(Usage {
+            prompt_tokens: 5000,
+            completion_tokens: 10,
+            ..Usage::default()
+        }),
+        &[],
+    );
     c.push_answer("hello");
     assert!(c.measure(&[]) > 5000);
     c.clear();

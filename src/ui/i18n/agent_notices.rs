@@ -34,6 +34,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::EmptyAnswer => Msg::NoticeEmptyAnswer,
         Notice::ReasoningOnly => Msg::NoticeReasoningOnly,
         Notice::ReasoningCutOff => Msg::NoticeReasoningCutOff,
+        Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
     }
 }
 
@@ -81,6 +82,12 @@ mod tests {
             Notice::EmptyAnswer,
             Notice::ReasoningOnly,
             Notice::ReasoningCutOff,
+            Notice::ContextTrimmed {
+                dropped: 3,
+                shortened: 1,
+                before: 13_000,
+                after: 9_000,
+            },
         ]
     }
 

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use paicli::agent::compaction::REQUIRED_HEADINGS;
-use paicli::agent::{AgentEvent, AgentOptions, CompactionStage, EventLog, TurnOutcome};
+use paicli::agent::{AgentEvent, AgentOptions, CompactionStage, EventLog, Notice, TurnOutcome};
 use paicli::llm::client::{ClientOptions, OpenAiClient};
 use paicli::llm::retry::RetryPolicy;
 
@@ -158,5 +158,102 @@ async fn a_second_overflow_fails_the_turn_instead_of_looping() {
         server.chat_requests().len(),
         1,
         "nothing to compact: no retry"
+    );
+}
+
+#[tokio::test]
+async fn an_overflow_after_a_failed_summary_still_sends_a_request_that_fits() {
+    let project = Project::new();
+    for name in ["a", "b", "c"] {
+        let body: String = (0..150)
+            .map(|l| format!("{name} line {l}: part of a long source file\n"))
+            .collect();
+        project.write(&format!("{name}.txt"), &body);
+    }
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "read_file", json!({"path": "a.txt"}))]),
+        Reply::tool_calls([("call_2", "read_file", json!({"path": "b.txt"}))]),
+        Reply::tool_calls([("call_3", "read_file", json!({"path": "c.txt"}))]),
+        // paicli's estimate says this fits; the provider's tokenizer disagrees.
+        Reply::status(
+            400,
+            r#"{"error":{"message":"maximum context length exceeded","code":"context_length_exceeded"}}"#,
+        ),
+        // The summarizer is down.
+        Reply::status(500, r#"{"error":{"message":"summarizer down"}}"#),
+        Reply::text("finished after trimming"),
+    ]);
+    let options = ClientOptions {
+        connect_timeout: Duration::from_secs(5),
+        idle_timeout: Duration::from_secs(10),
+        retry: RetryPolicy {
+            max_attempts: 1,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(1),
+        },
+    };
+    let client = OpenAiClient::new(provider_for(&server, "custom", "m", None), options).unwrap();
+    let window = 16_000;
+    let mut agent = project.agent(
+        Arc::new(client),
+        AgentOptions {
+            context_window: window,
+            ..AgentOptions::default()
+        },
+        Vec::new(),
+        Vec::new(),
+    );
+    let events = EventLog::default();
+    let report = agent
+        .run_turn("read the three files", &events, CancellationToken::new())
+        .await;
+    assert!(
+        matches!(&report.outcome, TurnOutcome::Finished { text } if text == "finished after trimming"),
+        "{:?}",
+        report.outcome
+    );
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 6, "overflow, one summary call, one retry");
+    let overflowed = requests[3].body["messages"].as_array().unwrap().clone();
+    let retried = requests[5].body["messages"].as_array().unwrap().clone();
+    assert_eq!(retried[0], overflowed[0], "the system prompt is unchanged");
+    assert_eq!(retried[1], overflowed[1], "the user's message stays");
+    assert_eq!(
+        retried.last(),
+        overflowed.last(),
+        "the latest result stays whole"
+    );
+    assert_body_paired(&retried);
+    // The provider said the first request passed 16k; the retry is sized as if the estimate were that far off,
+    // down to the summary threshold (10k of 16k) or below.
+    let ratio = window as f64 / requests[3].raw_body.len() as f64;
+    assert!(
+        (requests[5].raw_body.len() as f64) * ratio <= 10_000.0 * 1.1,
+        "{} -> {} bytes",
+        requests[3].raw_body.len(),
+        requests[5].raw_body.len()
+    );
+    let notices: Vec<Notice> = events
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            AgentEvent::Notice { notice } => Some(notice),
+            _ => None,
+        })
+        .collect();
+    assert!(notices.contains(&Notice::ContextOverflow), "{notices:?}");
+    assert!(
+        notices
+            .iter()
+            .any(|n| matches!(n, Notice::CompactionSkipped { .. })),
+        "{notices:?}"
+    );
+    assert_eq!(
+        notices
+            .iter()
+            .filter(|n| matches!(n, Notice::ContextTrimmed { .. }))
+            .count(),
+        1,
+        "said once: {notices:?}"
     );
 }

@@ -262,7 +262,7 @@ async fn compact_now_keeps_the_last_turn_and_passes_the_focus() {
 }
 
 #[tokio::test]
-async fn a_summary_without_headings_is_retried_once_then_the_history_is_kept() {
+async fn a_summary_without_headings_is_retried_once_then_kept_as_prose() {
     let (agent, _, result, _) = compact_after_three_turns(vec!["no headings", "GOOD"]).await;
     result.unwrap();
     assert!(
@@ -271,13 +271,23 @@ async fn a_summary_without_headings_is_retried_once_then_the_history_is_kept() {
             .starts_with("[conversation summary]")
     );
 
+    // Issue 21: prose without the headings is still a summary, kept under "Done work and evidence".
     let (agent, client, result, before) =
         compact_after_three_turns(vec!["no headings", "still none"]).await;
+    result.unwrap();
+    let kept = agent.history()[1].text();
+    assert!(kept.starts_with("[conversation summary]"), "{kept}");
+    assert!(kept.contains(paicli::agent::compaction::summarize::UNSTRUCTURED_NOTE));
+    let done = kept.find(REQUIRED_HEADINGS[2]).unwrap();
     assert!(
-        matches!(result, Err(paicli::agent::CompactionError::Summary(_))),
-        "{result:?}"
+        kept[done..].contains("still none"),
+        "the repaired answer is kept"
     );
-    assert_eq!(agent.history(), &before[..], "the original history is kept");
+    assert!(agent.history().len() < before.len());
+    assert!(
+        !agent.summary_backoff().repair_allowed(),
+        "not asked to repair again"
+    );
     let summary_requests: Vec<Request> = client
         .requests()
         .into_iter()
@@ -291,5 +301,21 @@ async fn a_summary_without_headings_is_retried_once_then_the_history_is_kept() {
             .unwrap()
             .text()
             .contains("four headings")
+    );
+
+    // Only an empty answer fails, without a repair request, and the history is kept.
+    let (agent, client, result, before) = compact_after_three_turns(vec!["  "]).await;
+    assert!(
+        matches!(result, Err(paicli::agent::CompactionError::Summary(_))),
+        "{result:?}"
+    );
+    assert_eq!(agent.history(), &before[..], "the original history is kept");
+    assert_eq!(
+        client
+            .requests()
+            .iter()
+            .filter(|r| is_summary_request(r))
+            .count(),
+        1
     );
 }
