@@ -3,11 +3,13 @@
 
 mod env;
 mod file;
+pub mod home_caches;
 pub mod json_store;
 mod project;
 mod provenance;
 mod provider;
 pub mod providers;
+pub mod sandbox;
 pub mod saved_rules;
 pub mod settings;
 pub mod trust;
@@ -24,6 +26,7 @@ pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::resolve_provider;
 pub use providers::ResolvedProvider;
+pub use sandbox::{SandboxMode, SandboxSection, SandboxSettings};
 pub use trust::ProjectTrust;
 pub use web::{DEFAULT_REQUESTS_PER_MINUTE, SearchProviderKind, WebSection, WebSettings};
 
@@ -123,6 +126,8 @@ pub struct Overrides {
     pub approval: Option<ApprovalMode>,
     /// `--trust-project-mcp`: start the project's MCP servers not approved yet.
     pub trust_project_mcp: bool,
+    /// `--sandbox`: how commands are confined.
+    pub sandbox: Option<SandboxMode>,
 }
 
 impl Overrides {
@@ -136,6 +141,7 @@ impl Overrides {
             "--token-budget" => self.token_budget.is_some(),
             "--approval" => self.approval.is_some(),
             "--trust-project-mcp" => self.trust_project_mcp,
+            "--sandbox" => self.sandbox.is_some(),
             _ => false,
         }
     }
@@ -270,6 +276,8 @@ pub struct Config {
     /// `sessions.keep_days`: days a session ledger is kept after its last write; 0 keeps them all.
     pub session_keep_days: u64,
     pub snapshots: SnapshotSettings,
+    /// `[sandbox]`: how commands are confined.
+    pub sandbox: SandboxSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -423,6 +431,7 @@ impl Config {
                 keep: 50,
                 max_file_bytes: 5 * 1024 * 1024,
             },
+            sandbox: SandboxSettings::default(),
             audit_dir: home.join("audit"),
             home,
             env,
@@ -524,6 +533,7 @@ impl Config {
             &mut self.snapshots.max_file_bytes,
             f.snapshots.max_file_bytes,
         );
+        self.sandbox.apply_file(&f.sandbox);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -585,6 +595,7 @@ impl Config {
         if let Some(v) = env.flag("PAICLI_SNAPSHOTS_ENABLED")? {
             self.snapshots.enabled = v;
         }
+        self.sandbox.apply_env(&env)?;
         if let Some(dir) = env.get("PAICLI_AUDIT_DIR") {
             self.audit_dir = PathBuf::from(dir);
         }
@@ -610,6 +621,7 @@ impl Config {
         set(&mut self.agent.token_budget, o.token_budget.map(nonzero));
         set(&mut self.approval, o.approval);
         self.mcp.trust_project_servers |= o.trust_project_mcp;
+        set(&mut self.sandbox.mode, o.sandbox);
     }
 
     /// Rejects settings that are valid one by one but not as used.

@@ -35,6 +35,8 @@ pub struct ConfigFile {
     pub sessions: SessionsSection,
     #[serde(default)]
     pub snapshots: SnapshotsSection,
+    #[serde(default)]
+    pub sandbox: super::SandboxSection,
 }
 
 /// `[sessions]`
@@ -282,6 +284,7 @@ impl ConfigFile {
         over(&mut s.enabled, t.enabled);
         over(&mut s.keep, t.keep);
         over(&mut s.max_file_bytes, t.max_file_bytes);
+        self.sandbox.merge(top.sandbox);
     }
 }
 

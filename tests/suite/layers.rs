@@ -18,10 +18,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("session", &["protocol", "config", "llm"]),
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
+    ("sandbox", &["protocol", "config"]),
     (
         "tools",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "sandbox",
         ],
     ),
     ("policy", &["protocol", "config", "llm", "guard"]),
@@ -29,21 +31,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "agent",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy",
+            "sandbox", "tools", "policy",
         ],
     ),
     (
         "app",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent",
+            "sandbox", "tools", "policy", "agent",
         ],
     ),
     (
         "ui",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "app",
+            "sandbox", "tools", "policy", "agent", "app",
         ],
     ),
 ];

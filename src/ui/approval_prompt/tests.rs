@@ -15,6 +15,7 @@ fn request(args: Value) -> ApprovalRequest {
         },
         session_rule: Some(RuleLabel::CommandPrefix("cargo test".to_string())),
         project_rule: Some(RuleLabel::CommandPrefix("cargo test".to_string())),
+        unsandboxed: false,
         note: None,
     }
 }
