@@ -19,6 +19,7 @@ mod render_snapshots;
 mod repl_tmux;
 mod safety_cli;
 mod sandbox;
+mod sandbox_approval;
 mod sessions_cli;
 mod snapshot_undo;
 mod sse_fixtures;

@@ -105,11 +105,8 @@ impl Policy {
         policy
     }
 
-    /// The writable folders, for people: `/policy` and `/config`.
+    /// The writable folders, comma-separated, for people (`/policy`, `/config`); empty when read-only.
     pub fn describe_writable(&self) -> String {
-        if self.writable.is_empty() {
-            return "none (read-only)".to_string();
-        }
         self.writable
             .iter()
             .map(|p| p.display().to_string())

@@ -297,6 +297,11 @@ pub enum Msg {
     ApprovalAllowedUnsandboxed,
     NoticeSandboxUnavailable,
     NoticeSandboxNetworkOpen,
+    PolicySandbox,
+    PolicySandboxWritable,
+    SandboxActive,
+    SandboxInactive,
+    SandboxReadOnly,
 }
 
 impl Msg {
@@ -580,6 +585,11 @@ impl Msg {
         Msg::ApprovalAllowedUnsandboxed,
         Msg::NoticeSandboxUnavailable,
         Msg::NoticeSandboxNetworkOpen,
+        Msg::PolicySandbox,
+        Msg::PolicySandboxWritable,
+        Msg::SandboxActive,
+        Msg::SandboxInactive,
+        Msg::SandboxReadOnly,
     ];
 }
 
@@ -1349,5 +1359,19 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeSandboxNetworkOpen) => {
             "此内核无法强制执行 [sandbox] network = false（Landlock ABI 低于 4）；命令仍可访问网络"
         }
+        (Lang::En, PolicySandbox) => {
+            "sandbox: {state} (mode = {mode}, {support}; network = {network}, protect_git = {git})"
+        }
+        (Lang::Zh, PolicySandbox) => {
+            "沙箱：{state}（mode = {mode}，{support}；network = {network}，protect_git = {git}）"
+        }
+        (Lang::En, PolicySandboxWritable) => "commands may write to: {roots}",
+        (Lang::Zh, PolicySandboxWritable) => "命令可写入：{roots}",
+        (Lang::En, SandboxActive) => "on",
+        (Lang::Zh, SandboxActive) => "已启用",
+        (Lang::En, SandboxInactive) => "off",
+        (Lang::Zh, SandboxInactive) => "未启用",
+        (Lang::En, SandboxReadOnly) => "nothing (read-only, plan mode)",
+        (Lang::Zh, SandboxReadOnly) => "无（只读，计划模式）",
     }
 }
