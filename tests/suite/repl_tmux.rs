@@ -221,6 +221,7 @@ mod input;
 mod memory_cmds;
 mod output;
 mod safety_cmds;
+mod sandbox_keys;
 mod services_cmds;
 mod sessions_cmds;
 mod snapshot_cmds;
