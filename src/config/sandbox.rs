@@ -1,4 +1,4 @@
-//! `[sandbox]` settings: how `execute_command`'s children are confined (see `crate::sandbox`). A project's own
+//! `[sandbox]` settings: how `execute_command`'s children are confined (by the `sandbox` module). A project's own
 //! files may only tighten them; the `tightens_*` checks are the settings table's judges for that.
 
 use std::path::PathBuf;

@@ -1,13 +1,8 @@
 //! Tells the model, in words it acts on, that the sandbox (not the file system) stopped a failed command.
 
-/// What programs print when the kernel refuses a write (or, with the network off, a connection).
-const MARKERS: [&str; 5] = [
-    "Permission denied",
-    "Read-only file system",
-    "Operation not permitted",
-    "EACCES",
-    "EPERM",
-];
+/// What programs print when the kernel refuses a write (or, with the network off, a connection): Landlock
+/// answers EACCES. EPERM ("Operation not permitted") is left out: it mostly means something else (kill, chown).
+const MARKERS: [&str; 3] = ["Permission denied", "Read-only file system", "EACCES"];
 
 /// The note to append to a failed sandboxed command's output, when the output shows a permission error.
 pub fn explain_denial(output: &str, network_off: bool) -> Option<String> {

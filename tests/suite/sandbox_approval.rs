@@ -211,4 +211,20 @@ async fn plan_mode_runs_commands_with_nothing_writable() {
         write.outcome
     );
     assert!(!s.project.path().join("notes.txt").exists());
+
+    // Asked in plan mode, the person gets no `u`: the command runs read-only whatever they answer.
+    let asked = Session::new(
+        ApprovalMode::Plan,
+        true,
+        &[],
+        vec![ApprovalAnswer::ApproveUnsandboxed],
+    );
+    let write = asked.run("call_1", "echo x > notes.txt").await;
+    assert!(
+        matches!(write.outcome, ToolOutcome::Failed { .. }),
+        "{:?}",
+        write.outcome
+    );
+    assert!(!asked.person.asked.lock().unwrap()[0].unsandboxed);
+    assert!(!asked.project.path().join("notes.txt").exists());
 }

@@ -227,7 +227,10 @@ impl TurnGate {
             args: call.args.clone(),
             session_rule: remember.then(|| rule.label()),
             project_rule: project_text.as_ref().map(|_| rule.label()),
-            unsandboxed: call.traits.runs_commands && options.sandboxed_commands,
+            // Plan mode runs commands read-only whatever the answer, so `u` is not offered there.
+            unsandboxed: call.traits.runs_commands
+                && options.sandboxed_commands
+                && *lock(&self.shared.mode) != ApprovalMode::Plan,
             note,
         };
         let key = call_key(call);

@@ -112,4 +112,21 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn the_start_up_notice_names_the_reason_in_both_languages() {
+        use crate::sandbox::Shortfall;
+        use crate::ui::i18n::sandbox_shortfall;
+        let none = Shortfall::NoSandbox("unavailable: no Landlock".to_string());
+        let en = sandbox_shortfall(Lang::En, &none);
+        assert!(
+            en.starts_with("the command sandbox is not available here (unavailable: no Landlock); commands run unconfined"),
+            "{en}"
+        );
+        assert!(sandbox_shortfall(Lang::Zh, &none).contains("（unavailable: no Landlock）"));
+        assert!(
+            sandbox_shortfall(Lang::En, &Shortfall::NetworkOpen)
+                .contains("network = false cannot be enforced")
+        );
+    }
 }
