@@ -176,6 +176,40 @@ async fn the_project_the_temp_dir_and_dev_null_stay_writable_and_tools_work() {
 }
 
 #[tokio::test]
+async fn a_commit_in_a_git_worktree_reaches_the_main_repository_outside_the_project() {
+    if !kernel_confines() {
+        return;
+    }
+    let f = Fixture::new();
+    let main = f.out("main");
+    let git = |dir: &Path, args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+    };
+    std::fs::create_dir(&main).unwrap();
+    git(&main, &["init", "-q"]);
+    git(&main, &["commit", "-q", "--allow-empty", "-m", "root"]);
+    let worktree = f.root().join("wt");
+    git(
+        &main,
+        &["worktree", "add", "-q", worktree.to_str().unwrap()],
+    );
+    let ctx = ToolContext::new(
+        PathGuard::new(&worktree).unwrap(),
+        SpillStore::new(&worktree, true, 32_000),
+        ToolLimits::default(),
+    );
+    let line = "echo x > f.txt && git add f.txt && git -c user.name=t -c user.email=t@example.com \
+                commit -q -m second && git log --oneline | wc -l";
+    assert_eq!(ok(&run(&ctx, line).await), "2\n");
+}
+
+#[tokio::test]
 async fn protect_git_keeps_the_git_dir_read_only() {
     if !kernel_confines() {
         return;
