@@ -25,7 +25,13 @@ fn u_runs_the_blocked_command_once_outside_the_sandbox() {
     let command = format!("t={}; echo x > \"$t\"", target.display());
     let call =
         |id: &str| Reply::tool_calls([(id, "execute_command", json!({ "command": command }))]);
-    let server = ScriptedServer::with_replies([call("c1"), call("c2"), Reply::text("Written.")]);
+    let server = ScriptedServer::with_replies([
+        call("c1"),
+        call("c2"),
+        Reply::text("Written."),
+        call("c3"),
+        call("c4"),
+    ]);
     let t = sandbox.start_with(&server, &[("PAICLI_APPROVAL", "ask")]);
     t.submit("write the file");
     let screen = wait_approvals(&t, 1);
@@ -56,4 +62,19 @@ fn u_runs_the_blocked_command_once_outside_the_sandbox() {
         screen.contains("sandbox: on (mode = auto, Landlock ABI"),
         "{screen}"
     );
+
+    // ESC and Ctrl-C at a prompt offering `u` still cancel the task.
+    std::fs::remove_file(&target).unwrap();
+    for (n, key) in [(3, "Escape"), (4, "C-c")] {
+        t.submit("write it again");
+        wait_approvals(&t, n);
+        t.keys(&[key]);
+        let screen = t.wait_prompt(n + 1, terminal::DEADLINE);
+        assert_eq!(
+            screen.matches("denied; the task is cancelled").count(),
+            n - 2,
+            "{screen}"
+        );
+    }
+    assert!(!target.exists());
 }
