@@ -151,8 +151,8 @@ fn network_off_on_an_old_landlock_is_a_shortfall() {
 #[test]
 fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
     let policy = Policy {
-        writable: vec![PathBuf::from("/work/p"), PathBuf::from("/private/tmp")],
-        protected: vec![PathBuf::from("/work/p/.git")],
+        writable: vec![PathBuf::from("/Users/me/p"), PathBuf::from("/private/tmp")],
+        protected: vec![PathBuf::from("/Users/me/p/.git")],
         devices: vec![PathBuf::from("/dev/null")],
         network: false,
     };
@@ -161,8 +161,8 @@ fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
         "(version 1)\n\
          (allow default)\n\
          (deny file-write*)\n\
-         (allow file-write*\n    (subpath \"/work/p\")\n    (subpath \"/private/tmp\")\n    (subpath \"/dev/null\"))\n\
-         (deny file-write* (subpath \"/work/p/.git\"))\n\
+         (allow file-write*\n    (subpath \"/Users/me/p\")\n    (subpath \"/private/tmp\")\n    (subpath \"/dev/null\"))\n\
+         (deny file-write* (subpath \"/Users/me/p/.git\"))\n\
          (deny network-outbound (remote ip))\n\
          (deny network-bind (local ip))\n"
     );
