@@ -206,6 +206,7 @@ pub fn build_approval_hook(
             home: config.home.clone(),
             root: config.project_root.clone(),
         }),
+        sandboxed_commands: build_sandbox(config).is_active(),
     }))
 }
 
@@ -351,7 +352,18 @@ pub fn tool_limits(config: &Config) -> tools::ToolLimits {
         max_write_bytes: config.tools.max_write_bytes,
         keep_env: config.shell.keep_env.clone(),
         paicli_home: Some(config.home.clone()),
+        sandbox: build_sandbox(config),
+        confinement: crate::protocol::Confinement::default(),
     }
+}
+
+/// The session's sandbox from `[sandbox]`, with the tool caches under the user's home and those the
+/// environment moved (`CARGO_HOME`, ...).
+pub fn build_sandbox(config: &Config) -> crate::sandbox::Sandbox {
+    let caches = crate::sandbox::tool_caches(dirs::home_dir().as_deref(), |var| {
+        config.env.get(var).map(str::to_string)
+    });
+    crate::sandbox::Sandbox::new(config.sandbox.clone(), caches)
 }
 
 /// The diagnostics source for the agent loop (language servers plus the syntax check); `None` when `[lsp]` is

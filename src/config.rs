@@ -3,11 +3,13 @@
 
 mod env;
 mod file;
+pub mod home_caches;
 pub mod json_store;
 mod project;
 mod provenance;
 mod provider;
 pub mod providers;
+pub mod sandbox;
 pub mod saved_rules;
 pub mod served;
 pub mod settings;
@@ -26,6 +28,7 @@ pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::{resolve_endpoint, resolve_provider};
 pub use providers::ResolvedProvider;
 pub use served::{ServedModel, ServedWindow, WindowSource};
+pub use sandbox::{SandboxMode, SandboxSection, SandboxSettings};
 pub use trust::ProjectTrust;
 pub use web::{DEFAULT_REQUESTS_PER_MINUTE, SearchProviderKind, WebSection, WebSettings};
 
@@ -127,6 +130,8 @@ pub struct Overrides {
     pub approval: Option<ApprovalMode>,
     /// `--trust-project-mcp`: start the project's MCP servers not approved yet.
     pub trust_project_mcp: bool,
+    /// `--sandbox`: how commands are confined.
+    pub sandbox: Option<SandboxMode>,
 }
 
 impl Overrides {
@@ -141,6 +146,7 @@ impl Overrides {
             "--max-output-tokens" => self.max_output_tokens.is_some(),
             "--approval" => self.approval.is_some(),
             "--trust-project-mcp" => self.trust_project_mcp,
+            "--sandbox" => self.sandbox.is_some(),
             _ => false,
         }
     }
@@ -281,6 +287,8 @@ pub struct Config {
     pub snapshots: SnapshotSettings,
     /// Skills the user switched off (`[skills] disabled`).
     pub skills_disabled: Vec<String>,
+    /// `[sandbox]`: how commands are confined.
+    pub sandbox: SandboxSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -437,6 +445,7 @@ impl Config {
                 max_file_bytes: 5 * 1024 * 1024,
             },
             skills_disabled: Vec::new(),
+            sandbox: SandboxSettings::default(),
             audit_dir: home.join("audit"),
             home,
             env,
@@ -543,6 +552,7 @@ impl Config {
             f.snapshots.max_file_bytes,
         );
         set(&mut self.skills_disabled, f.skills.disabled.clone());
+        self.sandbox.apply_file(&f.sandbox);
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -607,6 +617,7 @@ impl Config {
         if let Some(v) = env.flag("PAICLI_SNAPSHOTS_ENABLED")? {
             self.snapshots.enabled = v;
         }
+        self.sandbox.apply_env(&env)?;
         if let Some(dir) = env.get("PAICLI_AUDIT_DIR") {
             self.audit_dir = PathBuf::from(dir);
         }
@@ -636,6 +647,7 @@ impl Config {
         );
         set(&mut self.approval, o.approval);
         self.mcp.trust_project_servers |= o.trust_project_mcp;
+        set(&mut self.sandbox.mode, o.sandbox);
     }
 
     /// Rejects settings that are valid one by one but not as used.

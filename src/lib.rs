@@ -12,6 +12,7 @@ pub mod mcp;
 pub mod memory;
 pub mod policy;
 pub mod protocol;
+pub mod sandbox;
 pub mod session;
 pub mod skills;
 pub mod snapshot;

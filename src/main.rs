@@ -69,6 +69,10 @@ struct Cli {
     #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
     approval: Option<String>,
 
+    /// How commands are confined: auto (Landlock / Seatbelt where available), required (refuse without), off.
+    #[arg(long, value_name = "MODE", value_parser = ["auto", "required", "off"])]
+    sandbox: Option<String>,
+
     /// Continue the most recent session of this project.
     #[arg(short = 'c', long = "continue", conflicts_with = "resume")]
     continue_session: bool,
@@ -126,6 +130,8 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         max_output_tokens: cli.max_output_tokens,
         approval,
         trust_project_mcp: cli.trust_project_mcp,
+        // clap has already limited the value to the three modes.
+        sandbox: cli.sandbox.as_deref().and_then(|m| m.parse().ok()),
     };
     let mut config = Config::load(&project_dir, &overrides)?;
     *lang = Lang::resolve(config.ui_language, &config.env);
@@ -166,6 +172,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     // The REPL shows these in its banner; `-p` has only stderr.
     for refused in &config.refused {
         eprintln!("paicli: {}", i18n::refused_setting(lang, refused));
+    }
+    if let Some(shortfall) = paicli::app::build_sandbox(&config).shortfall() {
+        eprintln!("paicli: {}", i18n::sandbox_shortfall(lang, &shortfall));
     }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -12,7 +12,7 @@ pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
 pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
-pub use gate::{CallGate, GateCall, GateVerdict};
+pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 pub use notice::Notice;

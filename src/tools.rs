@@ -27,6 +27,8 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::guard::path_guard::PathGuard;
+use crate::protocol::Confinement;
+use crate::sandbox::Sandbox;
 
 pub use crate::protocol::{
     CallGate, FileDiff, GateCall, GateVerdict, ToolOutcome, ToolOutput, ToolTraits,
@@ -50,6 +52,10 @@ pub struct ToolLimits {
     pub keep_env: Vec<String>,
     /// `$PAICLI_HOME`: commands may write to its caches, and writes to its control files need the person.
     pub paicli_home: Option<PathBuf>,
+    /// The OS sandbox commands run in (`[sandbox]`).
+    pub sandbox: Sandbox,
+    /// How this call's command is confined; the executor sets it from the gates' verdicts.
+    pub confinement: Confinement,
 }
 
 impl Default for ToolLimits {
@@ -60,6 +66,8 @@ impl Default for ToolLimits {
             max_write_bytes: 5 * 1024 * 1024,
             keep_env: Vec::new(),
             paicli_home: None,
+            sandbox: Sandbox::default(),
+            confinement: Confinement::default(),
         }
     }
 }

@@ -19,6 +19,8 @@ mod project_files_cli;
 mod render_snapshots;
 mod repl_tmux;
 mod safety_cli;
+mod sandbox;
+mod sandbox_approval;
 mod sessions_cli;
 mod skills;
 mod snapshot_undo;

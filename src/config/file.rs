@@ -37,6 +37,7 @@ pub struct ConfigFile {
     pub snapshots: SnapshotsSection,
     #[serde(default)]
     pub skills: SkillsSection,
+    pub sandbox: super::SandboxSection,
 }
 
 /// `[sessions]`
@@ -296,6 +297,7 @@ impl ConfigFile {
         over(&mut s.keep, t.keep);
         over(&mut s.max_file_bytes, t.max_file_bytes);
         over(&mut self.skills.disabled, top.skills.disabled);
+        self.sandbox.merge(top.sandbox);
     }
 }
 

@@ -487,6 +487,43 @@ pub static SETTINGS: &[Setting] = &[
             "log level of $PAICLI_HOME/logs/paicli.log.*",
         )
     },
+    // sandbox
+    Setting {
+        env: &["PAICLI_SANDBOX_MODE"],
+        flag: Some("--sandbox"),
+        project: Project::TightenOnly(super::sandbox::tightens_mode),
+        ..row(
+            "sandbox.mode",
+            "auto",
+            "auto | required | off: confine commands with Landlock / Seatbelt",
+        )
+    },
+    Setting {
+        project: Project::TightenOnly(super::sandbox::tightens_roots),
+        ..row(
+            "sandbox.writable_roots",
+            "",
+            "more folders commands may write to (besides the project, temp dir and tool caches)",
+        )
+    },
+    Setting {
+        env: &["PAICLI_SANDBOX_NETWORK"],
+        project: Project::TightenOnly(super::sandbox::tightens_network),
+        ..row(
+            "sandbox.network",
+            "true",
+            "commands may open TCP connections and listen",
+        )
+    },
+    Setting {
+        env: &["PAICLI_SANDBOX_PROTECT_GIT"],
+        project: Project::TightenOnly(super::sandbox::tightens_protect_git),
+        ..row(
+            "sandbox.protect_git",
+            "false",
+            "the project's .git is read-only to commands",
+        )
+    },
 ];
 
 /// The row of a dotted file key; `lsp.servers.pyright.command` finds `lsp.servers.<name>.command`.

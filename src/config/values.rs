@@ -89,6 +89,16 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
         "home" => c.home.display().to_string(),
         "audit.dir" => c.audit_dir.display().to_string(),
         "log.level" => c.log_level.clone(),
+        "sandbox.mode" => c.sandbox.mode.label().to_string(),
+        "sandbox.writable_roots" => c
+            .sandbox
+            .writable_roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        "sandbox.network" => c.sandbox.network.to_string(),
+        "sandbox.protect_git" => c.sandbox.protect_git.to_string(),
         _ => return None,
     };
     Some(value)

@@ -17,6 +17,8 @@ pub struct ApprovalRequest {
     /// What `p` (allow always in this project) would save in the user's config, e.g. ``commands starting with
     /// `cargo test` ``; `None` when it cannot be saved (sensitive calls, one exact command line, no config home).
     pub project_rule: Option<RuleLabel>,
+    /// `u` (run this command once outside the OS sandbox) is offered: the command would run sandboxed.
+    pub unsandboxed: bool,
     /// Why a person is asked (e.g. the classifier's reason when escalating), if there is more to say.
     pub note: Option<String>,
 }
@@ -57,6 +59,8 @@ pub enum ApprovalAnswer {
     Skip,
     /// `m`: run with these arguments instead.
     Modify(Map<String, Value>),
+    /// `u`: run this one command outside the OS sandbox.
+    ApproveUnsandboxed,
 }
 
 /// Asks a person to approve a call.

@@ -37,6 +37,8 @@ pub enum GateVerdict {
     Allow,
     /// Allowed with arguments the user edited; they are validated again before the tool runs.
     AllowWith(Map<String, Value>),
+    /// Allowed, with the OS sandbox confining the command this way (a person's `u`, plan mode's read-only).
+    AllowConfined(Confinement),
     /// Refused: the model receives `[denied: code] reason`.
     Deny {
         code: String,
@@ -63,4 +65,19 @@ pub trait CallGate: Send + Sync {
 
     /// Told how every call that reached the gates ended (including denials by this or an earlier gate).
     async fn after(&self, _call: GateCall<'_>, _outcome: &ToolOutcome, _duration: Duration) {}
+}
+
+/// The denial code of a command refused because `[sandbox] mode = "required"` finds no sandbox here.
+pub const SANDBOX_REQUIRED: &str = "SANDBOX";
+
+/// How the OS sandbox confines a command a gate allowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Confinement {
+    /// The session's sandbox settings.
+    #[default]
+    Sandboxed,
+    /// Confined with no writable folder at all (plan mode).
+    ReadOnly,
+    /// Outside the sandbox, this once: the person chose `u` at the prompt.
+    Unsandboxed,
 }

@@ -12,7 +12,8 @@ use serde_json::{Map, Value, json};
 
 use super::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
-use crate::protocol::Risk;
+use crate::protocol::{Risk, SANDBOX_REQUIRED};
+use crate::sandbox::{Launch, SandboxError, explain_denial};
 use process::{Ending, RunSpec};
 
 /// The tool's name.
@@ -32,7 +33,8 @@ impl Tool for ExecuteCommand {
     fn description(&self) -> &str {
         "Run a shell command with `bash -c` in the project root and return its combined stdout and stderr. \
          Variables whose names contain KEY, SECRET, TOKEN, PASSWORD or CREDENTIAL are removed from its \
-         environment. Destructive or system-wide commands and writes outside the project are refused. \
+         environment. Destructive or system-wide commands and writes outside the project are refused, and the command \
+         runs in an OS sandbox where writes outside the project, the temp dir and tool caches fail. \
          Stdin is closed, so interactive programs cannot wait for input. The command and everything it started \
          are killed after 60 seconds. A non-zero exit code is reported as a failure. Output beyond 8000 \
          characters is saved to a file under .paicli/tool-outputs/ and a preview is returned."
@@ -74,6 +76,18 @@ impl Tool for ExecuteCommand {
         if let Err(denial) = guard.check(command) {
             return ToolOutcome::denied(COMMAND_GUARD, denial.reason());
         }
+        let sandbox = &ctx.limits.sandbox;
+        let launch = match sandbox.prepare(
+            &ctx.root,
+            ctx.limits.paicli_home.as_deref(),
+            ctx.limits.confinement,
+        ) {
+            Ok(launch) => launch,
+            Err(e @ SandboxError::Unavailable(_)) => {
+                return ToolOutcome::denied(SANDBOX_REQUIRED, e.to_string());
+            }
+            Err(e) => return ToolOutcome::failed(e.to_string()),
+        };
         let spec = RunSpec {
             command,
             cwd: &ctx.root,
@@ -82,6 +96,7 @@ impl Tool for ExecuteCommand {
             max_chars: MAX_CAPTURE_CHARS,
             keep_env: &ctx.limits.keep_env,
             progress: &ctx.progress,
+            launch: &launch,
         };
         let run = match process::run(spec).await {
             Ok(run) => run,
@@ -104,6 +119,13 @@ impl Tool for ExecuteCommand {
         }
         if run.stragglers_killed {
             shown.push_str("\n[background processes still writing output after the command exited were killed]");
+        }
+        if let Launch::Confined { policy, .. } = &launch
+            && matches!(run.ending, Ending::Exited(code) if code != 0)
+            && let Some(note) = explain_denial(&run.output, !policy.network)
+        {
+            shown.push('\n');
+            shown.push_str(&note);
         }
         match run.ending {
             Ending::Exited(0) => ToolOutcome::Ok(ToolOutput::text(shown)),

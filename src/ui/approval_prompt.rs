@@ -223,6 +223,10 @@ pub fn prompt_approval(
                     ApprovalAnswer::ApproveForProject,
                 );
             }
+            KeyCode::Char('u' | 'U') if request.unsandboxed => {
+                let text = style.yellow(&format!("✓ {}", look.tr(Msg::ApprovalAllowedUnsandboxed)));
+                return done(out, text, ApprovalAnswer::ApproveUnsandboxed);
+            }
             KeyCode::Char('n' | 'N') => {
                 let text = style.red(&format!("✗ {}", look.tr(Msg::ApprovalDenied)));
                 return done(out, text, ApprovalAnswer::Reject { reason: None });
@@ -275,6 +279,9 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
     }
     if request.project_rule.is_some() {
         keys.push(look.tr(Msg::KeyProject).to_string());
+    }
+    if request.unsandboxed {
+        keys.push(look.tr(Msg::KeyUnsandboxed).to_string());
     }
     for msg in [Msg::KeyNo, Msg::KeyReason, Msg::KeyEdit, Msg::KeyHelp] {
         keys.push(look.tr(msg).to_string());
@@ -332,6 +339,9 @@ fn help(request: &ApprovalRequest, look: &Look) -> Vec<String> {
     }
     if request.session_rule.is_none() {
         lines.push(look.tr(Msg::ApprovalHelpNoRemember).to_string());
+    }
+    if request.unsandboxed {
+        lines.push(look.tr(Msg::ApprovalHelpUnsandboxed).to_string());
     }
     for msg in [
         Msg::ApprovalHelpNo,

@@ -11,6 +11,7 @@ mod memory_cmds;
 mod model;
 mod resume_cmds;
 mod safety_cmds;
+mod sandbox_view;
 mod services_cmds;
 mod session_cmds;
 mod skill_cmds;

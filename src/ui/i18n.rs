@@ -10,7 +10,7 @@ mod tests;
 pub use agent_notices::notice_text;
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
-pub use notices::{mention_skipped, project_trusted, refused_setting};
+pub use notices::{mention_skipped, project_trusted, refused_setting, sandbox_shortfall};
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,6 +324,17 @@ pub enum Msg {
     ContextThresholds,
     // compaction
     NoticeContextTrimmed,
+    // sandbox
+    KeyUnsandboxed,
+    ApprovalHelpUnsandboxed,
+    ApprovalAllowedUnsandboxed,
+    NoticeSandboxUnavailable,
+    NoticeSandboxNetworkOpen,
+    PolicySandbox,
+    PolicySandboxWritable,
+    SandboxActive,
+    SandboxInactive,
+    SandboxReadOnly,
 }
 
 impl Msg {
@@ -634,6 +645,17 @@ impl Msg {
         Msg::ContextThresholds,
         // compaction
         Msg::NoticeContextTrimmed,
+        // sandbox
+        Msg::KeyUnsandboxed,
+        Msg::ApprovalHelpUnsandboxed,
+        Msg::ApprovalAllowedUnsandboxed,
+        Msg::NoticeSandboxUnavailable,
+        Msg::NoticeSandboxNetworkOpen,
+        Msg::PolicySandbox,
+        Msg::PolicySandboxWritable,
+        Msg::SandboxActive,
+        Msg::SandboxInactive,
+        Msg::SandboxReadOnly,
     ];
 }
 
@@ -1487,5 +1509,42 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeContextTrimmed) => {
             "对话仍超出上下文窗口：已丢弃 {dropped} 条较早的消息，缩短了 {shortened} 个工具结果（{before} → {after} 个词元）"
         }
+        // sandbox
+        (Lang::En, KeyUnsandboxed) => "[u] yes, outside the sandbox (once)",
+        (Lang::Zh, KeyUnsandboxed) => "[u] 是，在沙箱外执行（仅此一次）",
+        (Lang::En, ApprovalHelpUnsandboxed) => {
+            "u           run this one command outside the OS sandbox (it may write anywhere; audited)"
+        }
+        (Lang::Zh, ApprovalHelpUnsandboxed) => {
+            "u           在操作系统沙箱外执行这一条命令（可写入任何位置；会记入审计日志）"
+        }
+        (Lang::En, ApprovalAllowedUnsandboxed) => "allowed once, outside the sandbox",
+        (Lang::Zh, ApprovalAllowedUnsandboxed) => "已允许一次，在沙箱外执行",
+        (Lang::En, NoticeSandboxUnavailable) => {
+            "the command sandbox is not available here ({reason}); commands run unconfined, with only the command guard ([sandbox] mode = \"required\" refuses them instead)"
+        }
+        (Lang::Zh, NoticeSandboxUnavailable) => {
+            "此处无法使用命令沙箱（{reason}）；命令将在无沙箱的情况下运行，仅有命令守卫把关（设置 [sandbox] mode = \"required\" 则改为拒绝执行）"
+        }
+        (Lang::En, NoticeSandboxNetworkOpen) => {
+            "[sandbox] network = false cannot be enforced on this kernel (Landlock before ABI 4); commands can still reach the network"
+        }
+        (Lang::Zh, NoticeSandboxNetworkOpen) => {
+            "此内核无法强制执行 [sandbox] network = false（Landlock ABI 低于 4）；命令仍可访问网络"
+        }
+        (Lang::En, PolicySandbox) => {
+            "sandbox: {state} (mode = {mode}, {support}; network = {network}, protect_git = {git})"
+        }
+        (Lang::Zh, PolicySandbox) => {
+            "沙箱：{state}（mode = {mode}，{support}；network = {network}，protect_git = {git}）"
+        }
+        (Lang::En, PolicySandboxWritable) => "commands may write to: {roots}",
+        (Lang::Zh, PolicySandboxWritable) => "命令可写入：{roots}",
+        (Lang::En, SandboxActive) => "on",
+        (Lang::Zh, SandboxActive) => "已启用",
+        (Lang::En, SandboxInactive) => "off",
+        (Lang::Zh, SandboxInactive) => "未启用",
+        (Lang::En, SandboxReadOnly) => "nothing (read-only, plan mode)",
+        (Lang::Zh, SandboxReadOnly) => "无（只读，计划模式）",
     }
 }

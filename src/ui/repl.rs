@@ -145,6 +145,10 @@ fn print_banner(session: &Session) {
     for notice in startup_skill_notices(session) {
         session.say(&style.yellow(&format!("! {notice}")));
     }
+    if let Some(shortfall) = crate::app::build_sandbox(&session.config).shortfall() {
+        let notice = crate::ui::i18n::sandbox_shortfall(session.lang, &shortfall);
+        session.say(&style.yellow(&format!("! {notice}")));
+    }
     let servers = session.services.mcp.status();
     if !servers.is_empty() {
         let ready = servers

@@ -134,6 +134,7 @@ impl Fixture {
             command_guard: Some(CommandGuard::new(Arc::clone(&ctx.guard), None)),
             control_files: None,
             project_rules: None,
+            sandboxed_commands: false,
         });
         Fixture {
             _dir: dir,
@@ -306,6 +307,7 @@ async fn p_saves_the_rule_for_this_project_and_it_applies_at_once() {
             home: home.path().to_path_buf(),
             root: root.clone(),
         }),
+        sandboxed_commands: false,
     });
     let gate = f.gate("x");
     let first = check(

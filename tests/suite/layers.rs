@@ -19,11 +19,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
     ("skills", &["protocol", "config"]),
+    ("sandbox", &["protocol", "config"]),
     (
         "tools",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills",
+            "skills", "sandbox",
         ],
     ),
     ("policy", &["protocol", "config", "llm", "guard"]),
@@ -31,21 +32,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "agent",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "tools", "policy",
+            "skills", "sandbox", "tools", "policy",
         ],
     ),
     (
         "app",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "tools", "policy", "agent",
+            "skills", "sandbox", "tools", "policy", "agent",
         ],
     ),
     (
         "ui",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "tools", "policy", "agent", "app",
+            "skills", "sandbox", "tools", "policy", "agent", "app",
         ],
     ),
 ];

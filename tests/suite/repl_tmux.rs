@@ -223,6 +223,7 @@ mod local_window;
 mod memory_cmds;
 mod output;
 mod safety_cmds;
+mod sandbox_keys;
 mod services_cmds;
 mod sessions_cmds;
 mod skill_cmds;

@@ -129,6 +129,7 @@ impl Session {
                 home: home.path().to_path_buf(),
                 root: root.clone(),
             }),
+            sandboxed_commands: false,
         });
         let executor = Executor::new(
             Arc::new(ToolRegistry::with_tools(tools)),

@@ -255,3 +255,83 @@ fn a_project_cannot_switch_back_on_a_skill_the_user_switched_off() {
     assert_eq!(c.refused.len(), 1);
     assert_eq!(c.refused[0].key, "skills.disabled");
 }
+
+#[test]
+fn a_project_may_tighten_the_sandbox_but_never_loosen_it() {
+    use crate::config::SandboxMode;
+    let d = Dirs::new();
+    d.project_file(
+        ".paicli/config.toml",
+        "[sandbox]\nnetwork = false\nprotect_git = true\nmode = \"required\"\n",
+    );
+    let c = d.load(&[USER_KEY]);
+    assert!(c.refused.is_empty(), "{:?}", c.refused);
+    assert!(!c.sandbox.network);
+    assert!(c.sandbox.protect_git);
+    assert_eq!(c.sandbox.mode, SandboxMode::Required);
+
+    let d = Dirs::new();
+    d.project_file(
+        ".paicli/config.toml",
+        "[sandbox]\nmode = \"off\"\nwritable_roots = [\"/etc\"]\nnetwork = true\nprotect_git = false\n",
+    );
+    d.project_file(
+        ".env",
+        "PAICLI_SANDBOX_MODE=off\nPAICLI_SANDBOX_NETWORK=true\n",
+    );
+    std::fs::write(
+        d.home.path().join("config.toml"),
+        "[sandbox]\nnetwork = false\nprotect_git = true\n",
+    )
+    .unwrap();
+    let c = d.load(&[USER_KEY]);
+    assert_eq!(
+        refused_keys(&c),
+        [
+            ("PAICLI_SANDBOX_MODE".to_string(), Refusal::Loosens),
+            ("PAICLI_SANDBOX_NETWORK".to_string(), Refusal::Loosens),
+            ("sandbox.mode".to_string(), Refusal::Loosens),
+            ("sandbox.network".to_string(), Refusal::Loosens),
+            ("sandbox.protect_git".to_string(), Refusal::Loosens),
+            ("sandbox.writable_roots".to_string(), Refusal::Loosens),
+        ]
+    );
+    assert_eq!(c.sandbox.mode, SandboxMode::Auto);
+    assert!(c.sandbox.writable_roots.is_empty());
+    assert!(!c.sandbox.network, "the user's network = false stands");
+    assert!(c.sandbox.protect_git);
+}
+
+#[test]
+fn the_users_files_the_environment_and_flags_may_loosen_the_sandbox() {
+    use crate::config::SandboxMode;
+    let d = Dirs::new();
+    std::fs::write(
+        d.home.path().join("config.toml"),
+        "[sandbox]\nmode = \"off\"\nwritable_roots = [\"~/work\", \"/srv/data\"]\n",
+    )
+    .unwrap();
+    let c = d.load(&[USER_KEY, ("PAICLI_SANDBOX_NETWORK", "false")]);
+    assert!(c.refused.is_empty());
+    assert_eq!(c.sandbox.mode, SandboxMode::Off);
+    assert_eq!(c.sandbox.writable_roots[1], Path::new("/srv/data"));
+    assert!(c.sandbox.writable_roots[0].ends_with("work"));
+    assert!(!c.sandbox.writable_roots[0].starts_with("~"));
+    assert!(!c.sandbox.network);
+
+    let flags = Overrides {
+        sandbox: Some(SandboxMode::Required),
+        ..Overrides::default()
+    };
+    let mut env = vec![(
+        "PAICLI_HOME".to_string(),
+        d.home.path().display().to_string(),
+    )];
+    env.push((USER_KEY.0.to_string(), USER_KEY.1.to_string()));
+    let c = Config::load_with_env(d.project.path(), env, &flags).unwrap();
+    assert_eq!(
+        c.sandbox.mode,
+        SandboxMode::Required,
+        "the flag beats the file"
+    );
+}

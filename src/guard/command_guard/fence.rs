@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::config::home_caches::HOME_CACHES;
 use crate::guard::control_files::ControlFiles;
 use crate::guard::path_guard::{PathGuard, normalize_lexically, resolve_existing};
 
@@ -17,16 +18,6 @@ const HARMLESS_DEVICES: [&str; 5] = [
     "/dev/stderr",
     "/dev/tty",
     "/dev/zero",
-];
-
-/// `$PAICLI_HOME`'s folders that hold only caches and logs; everything else there steers paicli.
-const HOME_CACHES: [&str; 6] = [
-    "logs",
-    "tool-outputs",
-    "index",
-    "cache",
-    "snapshots",
-    "exports",
 ];
 
 /// What writing a target would touch.

@@ -19,7 +19,9 @@ use super::{
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::guard::control_files::ControlFiles;
 use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
-use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
+use crate::protocol::{
+    CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED, ToolOutcome,
+};
 use crate::protocol::{TurnHook, TurnScope};
 
 /// Consecutive auto-mode denials in one turn after which a person is asked instead.
@@ -42,6 +44,9 @@ pub struct ApprovalHookOptions {
     pub control_files: Option<ControlFiles>,
     /// Where `p` (allow always in this project) saves its rule; `None` offers no `p`.
     pub project_rules: Option<ProjectRuleStore>,
+    /// Commands run in the OS sandbox this session: the prompt offers `u`, plan mode runs commands read-only
+    /// instead of refusing them, and the audit log records `sandboxed`.
+    pub sandboxed_commands: bool,
 }
 
 /// The user's config home and the project root that `p` saves rules for (`[approvals.projects]`).
@@ -121,6 +126,8 @@ struct TurnState {
     refused_by_person: HashMap<String, GateVerdict>,
     /// Why each sensitive call needed the person, by call id, for the audit log.
     sensitive: HashMap<String, Sensitive>,
+    /// Calls the person let run outside the sandbox (`u`), by call id, for the audit log.
+    unsandboxed: HashSet<String>,
 }
 
 /// The command line of a call whose tool runs commands.
@@ -220,6 +227,10 @@ impl TurnGate {
             args: call.args.clone(),
             session_rule: remember.then(|| rule.label()),
             project_rule: project_text.as_ref().map(|_| rule.label()),
+            // Plan mode runs commands read-only whatever the answer, so `u` is not offered there.
+            unsandboxed: call.traits.runs_commands
+                && options.sandboxed_commands
+                && *lock(&self.shared.mode) != ApprovalMode::Plan,
             note,
         };
         let key = call_key(call);
@@ -252,6 +263,12 @@ impl TurnGate {
                 GateVerdict::Allow
             }
             ApprovalAnswer::Modify(args) => GateVerdict::AllowWith(args),
+            ApprovalAnswer::ApproveUnsandboxed if request.unsandboxed => {
+                lock(&self.state).unsandboxed.insert(call.id.to_string());
+                GateVerdict::AllowConfined(Confinement::Unsandboxed)
+            }
+            // Not offered for this call: a plain yes.
+            ApprovalAnswer::ApproveUnsandboxed => GateVerdict::Allow,
             ApprovalAnswer::Skip => GateVerdict::deny(
                 "USER_SKIPPED",
                 "the user skipped this call; carry on with the task without it and do not retry it unchanged",
@@ -343,6 +360,37 @@ impl CallGate for TurnGate {
             );
         }
         let mode = *lock(&self.shared.mode);
+        if mode == ApprovalMode::Plan && call.traits.runs_commands && options.sandboxed_commands {
+            return self.check_read_only(call).await;
+        }
+        self.check_in(call, mode).await
+    }
+
+    async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
+        self.record(call, outcome, duration);
+    }
+}
+
+impl TurnGate {
+    /// Plan mode with the sandbox on: a command is judged as in `auto` and runs with nothing writable. Edited
+    /// arguments are not run (the edit would drop the read-only confinement).
+    async fn check_read_only(&self, call: GateCall<'_>) -> GateVerdict {
+        match self.check_in(call, ApprovalMode::Auto).await {
+            GateVerdict::Allow | GateVerdict::AllowConfined(_) => {
+                GateVerdict::AllowConfined(Confinement::ReadOnly)
+            }
+            GateVerdict::AllowWith(_) => GateVerdict::deny(
+                "PLAN_MODE",
+                "plan mode runs commands read-only and did not run the edited command; present your plan and \
+                 the user will switch modes to carry it out",
+            ),
+            denied => denied,
+        }
+    }
+
+    /// The decision for a call after its deny rules, in `mode`.
+    async fn check_in(&self, call: GateCall<'_>, mode: ApprovalMode) -> GateVerdict {
+        let options = &self.shared.options;
         if mode == ApprovalMode::Plan {
             let reason = format!(
                 "plan mode is read-only: `{}` was not run. Only read-only tools run in plan mode; finish \
@@ -407,9 +455,11 @@ impl CallGate for TurnGate {
         }
     }
 
-    async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
+    /// Writes the audit entry of a call that reached the gate.
+    fn record(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
         let by = lock(&self.state).decided_by.remove(call.id);
         let sensitive = lock(&self.state).sensitive.remove(call.id);
+        let unsandboxed = lock(&self.state).unsandboxed.remove(call.id);
         let Some(audit) = &self.shared.options.audit else {
             return;
         };
@@ -451,6 +501,13 @@ impl CallGate for TurnGate {
             }
             if let Some(sensitive) = sensitive {
                 m.insert("needsPerson".to_string(), Value::String(sensitive.note()));
+            }
+            if call.traits.runs_commands {
+                // A command refused for want of a sandbox did not run at all.
+                let refused =
+                    matches!(outcome, ToolOutcome::Denied { code, .. } if code == SANDBOX_REQUIRED);
+                let sandboxed = self.shared.options.sandboxed_commands && !unsandboxed && !refused;
+                m.insert("sandboxed".to_string(), Value::Bool(sandboxed));
             }
         }
         let millis = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);

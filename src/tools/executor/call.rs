@@ -10,6 +10,7 @@ use tokio::task::JoinError;
 use tokio::time::{Instant, sleep_until, timeout};
 
 use crate::llm::ToolCall;
+use crate::protocol::Confinement;
 use crate::tools::shell::format_duration;
 use crate::tools::{
     GateCall, GateVerdict, SpillRule, Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits,
@@ -20,6 +21,8 @@ use crate::tools::{
 pub(super) struct Ready {
     pub tool: Arc<dyn Tool>,
     pub args: Map<String, Value>,
+    /// How a command it runs is confined, as the gates decided.
+    pub confinement: Confinement,
 }
 
 /// Finds the tool and checks the arguments; an error is the reason the call fails without running.
@@ -37,7 +40,11 @@ pub(super) fn prepare(registry: &ToolRegistry, call: &ToolCall) -> Result<Ready,
             call.name
         )
     })?;
-    Ok(Ready { tool, args })
+    Ok(Ready {
+        tool,
+        args,
+        confinement: Confinement::default(),
+    })
 }
 
 /// Passes the call through the context's gates in order; the first denial ends it. Arguments a gate rewrote are
@@ -64,6 +71,7 @@ pub(super) async fn pass_gates(
         };
         match verdict {
             GateVerdict::Allow => {}
+            GateVerdict::AllowConfined(confinement) => ready.confinement = confinement,
             GateVerdict::AllowWith(args) => {
                 let raw = Value::Object(args).to_string();
                 ready.args = schema::validate(&ready.tool.parameters(), &raw).map_err(|e| {
@@ -126,10 +134,11 @@ pub(super) async fn execute(
             format_duration(timeout_label)
         ));
     }
-    let task_ctx = ToolContext {
+    let mut task_ctx = ToolContext {
         progress: ctx.progress.for_call(call_id),
         ..ctx.clone()
     };
+    task_ctx.limits.confinement = ready.confinement;
     // A task of its own: tools run truly in parallel, and a panicking tool becomes a failure, not a crash.
     let mut handle = tokio::spawn(async move { ready.tool.execute(&ready.args, &task_ctx).await });
     tokio::select! {

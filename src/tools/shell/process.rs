@@ -15,6 +15,7 @@ use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_util::sync::CancellationToken;
 
+use crate::sandbox::Launch;
 use crate::tools::Progress;
 use crate::tools::progress::LineSplitter;
 
@@ -37,6 +38,8 @@ pub struct RunSpec<'a> {
     pub keep_env: &'a [String],
     /// Gets each output line as it arrives (the live view of a running command).
     pub progress: &'a Progress,
+    /// Confined or plain; it must stay alive until the child is spawned.
+    pub launch: &'a Launch,
 }
 
 /// Parts of a variable name that mark it as a secret.
@@ -81,7 +84,7 @@ pub struct Run {
 pub async fn run(spec: RunSpec<'_>) -> io::Result<Run> {
     let (reader, writer) = io::pipe()?;
     let writer_for_stderr = writer.try_clone()?;
-    let mut command = tokio::process::Command::new("bash");
+    let mut command = spec.launch.command("bash");
     command
         .arg("-c")
         .arg(spec.command)

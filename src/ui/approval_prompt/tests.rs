@@ -15,6 +15,7 @@ fn request(args: Value) -> ApprovalRequest {
         },
         session_rule: Some(RuleLabel::CommandPrefix("cargo test".to_string())),
         project_rule: Some(RuleLabel::CommandPrefix("cargo test".to_string())),
+        unsandboxed: false,
         note: None,
     }
 }
@@ -295,4 +296,29 @@ fn the_chinese_prompt_reads_as_expected() {
   ✗ 已拒绝
 ";
     pretty_assertions::assert_eq!(shown, expected);
+}
+
+#[test]
+fn u_runs_the_command_outside_the_sandbox_only_when_offered() {
+    let mut req = cargo();
+    req.unsandboxed = true;
+    let (a, shown) = answer(&req, "u");
+    assert_eq!(a, said(ApprovalAnswer::ApproveUnsandboxed));
+    assert!(
+        shown.contains("[u] yes, outside the sandbox (once)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("allowed once, outside the sandbox"),
+        "{shown}"
+    );
+    let (_, help) = answer(&req, "?n");
+    assert!(help.contains("outside the OS sandbox"), "{help}");
+    let (_, zh) = answer_in(&req, "u", Lang::Zh);
+    assert!(zh.contains("[u] 是，在沙箱外执行（仅此一次）"), "{zh}");
+
+    let (a, shown) = answer(&cargo(), "uy");
+    assert_eq!(a, said(ApprovalAnswer::Approve));
+    assert!(!shown.contains("[u]"), "{shown}");
+    assert!(shown.contains("not a key of this prompt"), "{shown}");
 }

@@ -57,6 +57,9 @@ pub(super) fn config(session: &mut Session, args: &str) -> Flow {
         })
         .collect();
     session.say(&lines.join("\n"));
+    if "sandbox".contains(args) || args.contains("sandbox") {
+        session.say(&super::sandbox_view::sandbox_lines(session).join("\n"));
+    }
     for refused in &session.config.refused {
         let notice = format!("! {}", refused_setting(session.lang, refused));
         let lines: Vec<String> = wrap_hanging(&notice, columns, 2)

@@ -217,6 +217,7 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
         .map(|r| r.describe())
         .collect();
     lines.extend(list(&learned));
+    lines.extend(super::sandbox_view::sandbox_lines(session));
     lines.push(style.dim(session.tr(Msg::PolicyGuards)));
     session.say(&lines.join("\n"));
     Flow::Continue

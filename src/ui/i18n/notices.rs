@@ -66,3 +66,16 @@ pub fn mention_skipped(lang: Lang, mention: &str, reason: &SkipReason) -> String
         Lang::Zh => format!("{mention} {}：{why}", tr(lang, Msg::MentionSkipped)),
     }
 }
+
+// sandbox
+/// The once-per-session notice when the sandbox settings ask for more than this machine gives.
+pub fn sandbox_shortfall(lang: Lang, shortfall: &crate::sandbox::Shortfall) -> String {
+    use crate::sandbox::Shortfall;
+    match shortfall {
+        Shortfall::NoSandbox(reason) => super::fill(
+            tr(lang, Msg::NoticeSandboxUnavailable),
+            &[("reason", reason)],
+        ),
+        Shortfall::NetworkOpen => tr(lang, Msg::NoticeSandboxNetworkOpen).to_string(),
+    }
+}
