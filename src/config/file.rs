@@ -37,6 +37,7 @@ pub struct ConfigFile {
     pub snapshots: SnapshotsSection,
     #[serde(default)]
     pub skills: SkillsSection,
+    #[serde(default)]
     pub sandbox: super::SandboxSection,
 }
 
