@@ -248,6 +248,29 @@ pub struct SnapshotSettings {
     pub max_file_bytes: u64,
 }
 
+/// The code index behind `search_code` (`[index]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexSettings {
+    /// `search_code` is offered and `/index`, `/search`, `/graph` work.
+    pub enabled: bool,
+    /// The OpenAI-compatible `/embeddings` URL (or a base URL it is appended to); `None` = keywords only.
+    pub embeddings_url: Option<String>,
+    pub embeddings_model: String,
+    /// `PAICLI_EMBEDDINGS_API_KEY`, sent as a bearer token.
+    pub embeddings_api_key: Option<String>,
+}
+
+impl Default for IndexSettings {
+    fn default() -> Self {
+        IndexSettings {
+            enabled: true,
+            embeddings_url: None,
+            embeddings_model: "nomic-embed-text".to_string(),
+            embeddings_api_key: None,
+        }
+    }
+}
+
 /// The fully resolved configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -270,6 +293,8 @@ pub struct Config {
     /// `sessions.keep_days`: days a session ledger is kept after its last write; 0 keeps them all.
     pub session_keep_days: u64,
     pub snapshots: SnapshotSettings,
+    /// `[index]`: the code index.
+    pub index: IndexSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -423,6 +448,7 @@ impl Config {
                 keep: 50,
                 max_file_bytes: 5 * 1024 * 1024,
             },
+            index: IndexSettings::default(),
             audit_dir: home.join("audit"),
             home,
             env,
@@ -524,6 +550,15 @@ impl Config {
             &mut self.snapshots.max_file_bytes,
             f.snapshots.max_file_bytes,
         );
+        set(&mut self.index.enabled, f.index.enabled);
+        let e = &f.index.embeddings;
+        set(
+            &mut self.index.embeddings_url,
+            e.url
+                .clone()
+                .map(|u| Some(u).filter(|u| !u.trim().is_empty())),
+        );
+        set(&mut self.index.embeddings_model, e.model.clone());
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -585,6 +620,16 @@ impl Config {
         if let Some(v) = env.flag("PAICLI_SNAPSHOTS_ENABLED")? {
             self.snapshots.enabled = v;
         }
+        if let Some(v) = env.flag("PAICLI_INDEX_ENABLED")? {
+            self.index.enabled = v;
+        }
+        if let Some(url) = env.get("PAICLI_EMBEDDINGS_URL") {
+            self.index.embeddings_url = Some(url.to_string()).filter(|u| !u.trim().is_empty());
+        }
+        if let Some(model) = env.get("PAICLI_EMBEDDINGS_MODEL") {
+            self.index.embeddings_model = model.to_string();
+        }
+        self.index.embeddings_api_key = env.get("PAICLI_EMBEDDINGS_API_KEY").map(str::to_string);
         if let Some(dir) = env.get("PAICLI_AUDIT_DIR") {
             self.audit_dir = PathBuf::from(dir);
         }

@@ -35,6 +35,25 @@ pub struct ConfigFile {
     pub sessions: SessionsSection,
     #[serde(default)]
     pub snapshots: SnapshotsSection,
+    #[serde(default)]
+    pub index: IndexSection,
+}
+
+/// `[index]`: the code index behind `search_code`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexSection {
+    pub enabled: Option<bool>,
+    #[serde(default)]
+    pub embeddings: EmbeddingsSection,
+}
+
+/// `[index.embeddings]`: an OpenAI-compatible `/embeddings` endpoint.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmbeddingsSection {
+    pub url: Option<String>,
+    pub model: Option<String>,
 }
 
 /// `[sessions]`
@@ -282,6 +301,10 @@ impl ConfigFile {
         over(&mut s.enabled, t.enabled);
         over(&mut s.keep, t.keep);
         over(&mut s.max_file_bytes, t.max_file_bytes);
+        let (s, t) = (&mut self.index, top.index);
+        over(&mut s.enabled, t.enabled);
+        over(&mut s.embeddings.url, t.embeddings.url);
+        over(&mut s.embeddings.model, t.embeddings.model);
     }
 }
 
