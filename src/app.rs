@@ -11,6 +11,7 @@ use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
 use crate::guard::path_guard::PathGuard;
 use crate::guard::redact::Redactor;
+use crate::index::CodeIndex;
 use crate::llm::LlmError;
 use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::lazy::LazyOpenAiClient;
@@ -55,7 +56,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
 /// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
 /// a handle to switch modes).
 pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
-    build_agent_on(config, hook).map(|(agent, _registry, _snapshots)| agent)
+    build_agent_on(config, hook).map(|(agent, _registry, _snapshots, _index)| agent)
 }
 
 /// The background services of a session: MCP servers and language servers. Shut them down before exiting.
@@ -65,6 +66,8 @@ pub struct Services {
     pub lsp: Option<Arc<LspManager>>,
     /// Snapshots of the project's files (off when disabled or `git` is missing).
     pub snapshots: SnapshotHook,
+    /// The code index `search_code` uses (`None` when `index.enabled = false`); `/index`, `/search`, `/graph`.
+    pub index: Option<Arc<CodeIndex>>,
 }
 
 impl Services {
@@ -84,7 +87,7 @@ impl Services {
 /// become ready) and diagnostics after edits. Must be called inside a Tokio runtime; call
 /// [`Services::shutdown`] before exiting.
 pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Services), SetupError> {
-    let (mut agent, registry, snapshots) = build_agent_on(config, hook)?;
+    let (mut agent, registry, snapshots, index) = build_agent_on(config, hook)?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
@@ -96,6 +99,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             mcp,
             lsp,
             snapshots,
+            index,
         },
     ))
 }
@@ -225,12 +229,28 @@ fn default_session_id() -> String {
     chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string()
 }
 
-/// The agent with the built-in tools; the registry and the snapshot hook are returned too, so MCP servers can
-/// add their tools later and the front-end can restore snapshots.
-fn build_agent_on(
-    config: &Config,
-    hook: ApprovalHook,
-) -> Result<(Agent, Arc<ToolRegistry>, SnapshotHook), SetupError> {
+/// The code index of the project, or `None` when `index.enabled = false`.
+pub fn build_index(config: &Config) -> Option<Arc<CodeIndex>> {
+    config.index.enabled.then(|| {
+        Arc::new(CodeIndex::new(
+            &config.home,
+            &config.project_root,
+            &config.index,
+        ))
+    })
+}
+
+/// What `build_agent_on` hands back besides the agent.
+type AgentParts = (
+    Agent,
+    Arc<ToolRegistry>,
+    SnapshotHook,
+    Option<Arc<CodeIndex>>,
+);
+
+/// The agent with the built-in tools; the registry, the snapshot hook and the code index are returned too, so MCP
+/// servers can add their tools later and the front-end can restore snapshots and search.
+fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
@@ -251,6 +271,10 @@ fn build_agent_on(
         builtins.push(Arc::new(tools::snapshot::RevertTurn::new(
             snapshots.clone(),
         )));
+    }
+    let index = build_index(config);
+    if let Some(index) = &index {
+        builtins.push(Arc::new(tools::search::SearchCode::new(Arc::clone(index))));
     }
     let registry = Arc::new(ToolRegistry::with_tools(builtins));
 
@@ -309,7 +333,7 @@ fn build_agent_on(
     agent.add_turn_hook(Arc::new(hook));
     // After approval: only a call that will run is worth a snapshot.
     agent.add_turn_hook(Arc::new(snapshots.clone()));
-    Ok((agent, registry, snapshots))
+    Ok((agent, registry, snapshots, index))
 }
 
 /// Limits handed to every tool call, from `[tools]` and `[shell]`; commands may also write to `$PAICLI_HOME`.

@@ -185,7 +185,14 @@ impl Walker<'_> {
             let kind = p.kind();
             let attached =
                 kind.contains("comment") || kind == "attribute_item" || kind == "decorator";
-            if !attached || p.end_position().row + 1 < start {
+            // A comment node may end at column 0 of the line after it (it holds its line break).
+            let end = p.end_position();
+            let last_row = if end.column == 0 {
+                end.row.saturating_sub(1)
+            } else {
+                end.row
+            };
+            if !attached || last_row + 1 < start {
                 break;
             }
             start = p.start_position().row;

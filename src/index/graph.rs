@@ -38,7 +38,7 @@ pub fn graph(store: &Store, symbol: &str) -> Result<Graph, IndexError> {
         .unwrap_or(symbol)
         .to_string();
     let mut names: Vec<String> = definitions.iter().map(|d| d.source.clone()).collect();
-    names.push(short.clone());
+    names.push(short);
     names.push(symbol.to_string());
     names.dedup();
     let is_ours = |name: &str| names.iter().any(|n| n == name);

@@ -134,10 +134,10 @@ pub fn calls(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(String, 
             let callee = ["function", "name", "macro", "constructor", "type"]
                 .iter()
                 .find_map(|field| current.child_by_field_name(field));
-            if let Some(name) = callee.and_then(|c| last_segment(&src[c.byte_range()])) {
-                if !found.iter().any(|(n, _)| *n == name) {
-                    found.push((name, current.start_position().row + 1));
-                }
+            if let Some(name) = callee.and_then(|c| last_segment(&src[c.byte_range()]))
+                && !found.iter().any(|(n, _)| *n == name)
+            {
+                found.push((name, current.start_position().row + 1));
             }
         }
         stack.extend(current.named_children(&mut cursor));

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::IndexError;
 use super::rank;
-use super::store::{ChunkRow, Filter, Store};
+use super::store::{ChunkRow, Filter, Store, VectorRow};
 use super::words;
 
 /// Candidates each ranking contributes before fusion.
@@ -56,7 +56,7 @@ pub struct SearchResults {
 
 /// The stored vectors, in memory for cosine ranking.
 pub struct Vectors {
-    rows: Vec<(i64, String, String, Vec<f32>)>,
+    rows: Vec<VectorRow>,
 }
 
 impl Vectors {
@@ -152,4 +152,30 @@ pub fn run(
         catching_up: false,
         embed_error: None,
     })
+}
+
+/// The first `lines` non-blank lines of a hit, each cut to `width` chars, with their line numbers.
+pub fn snippet(chunk: &ChunkRow, lines: usize, width: usize) -> Vec<(usize, String)> {
+    chunk
+        .text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .take(lines)
+        .map(|(i, l)| {
+            let line: String = l.trim_end().chars().take(width).collect();
+            (chunk.start_line + i, line)
+        })
+        .collect()
+}
+
+/// Lines a suggested `read_file` call asks for at most.
+pub const READ_LIMIT: usize = 200;
+
+/// The `read_file` arguments that show a hit: from its first line, its length (at most [`READ_LIMIT`]).
+pub fn read_call(chunk: &ChunkRow) -> serde_json::Value {
+    let limit = (chunk.end_line + 1)
+        .saturating_sub(chunk.start_line)
+        .clamp(1, READ_LIMIT);
+    serde_json::json!({"path": chunk.path, "offset": chunk.start_line, "limit": limit})
 }

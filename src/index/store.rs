@@ -114,6 +114,9 @@ pub struct RelationRow {
     pub line: usize,
 }
 
+/// A stored vector with its chunk id, path and language.
+pub type VectorRow = (i64, String, String, Vec<f32>);
+
 /// An open index database.
 pub struct Store {
     conn: Connection,
@@ -345,7 +348,7 @@ impl Store {
     }
 
     /// Every stored vector with its chunk id, path and language (for the in-memory cosine ranking).
-    pub fn vectors(&self) -> Result<Vec<(i64, String, String, Vec<f32>)>, IndexError> {
+    pub fn vectors(&self) -> Result<Vec<VectorRow>, IndexError> {
         let mut stmt = self.conn.prepare(
             "SELECT c.id, f.path, f.language, c.vector FROM chunks c JOIN files f ON f.id = c.file_id
              WHERE c.vector IS NOT NULL",

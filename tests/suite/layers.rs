@@ -18,10 +18,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("session", &["protocol", "config", "llm"]),
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
+    ("index", &["protocol", "config", "llm", "guard"]),
     (
         "tools",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "index",
         ],
     ),
     ("policy", &["protocol", "config", "llm", "guard"]),
@@ -29,21 +31,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "agent",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy",
+            "index", "tools", "policy",
         ],
     ),
     (
         "app",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent",
+            "index", "tools", "policy", "agent",
         ],
     ),
     (
         "ui",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "app",
+            "index", "tools", "policy", "agent", "app",
         ],
     ),
 ];
