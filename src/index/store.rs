@@ -152,6 +152,17 @@ impl Store {
     }
 
     fn ensure_schema(&mut self) -> Result<(), IndexError> {
+        // The common case reads only: opening for a search must not queue behind another process's writer.
+        let current: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .unwrap_or(None);
+        if current.as_deref() == Some(SCHEMA_VERSION) {
+            return Ok(());
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;

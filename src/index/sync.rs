@@ -159,6 +159,9 @@ pub fn apply(
     }
     let total = plan.changed.len();
     let mut done = 0;
+    if total > 0 {
+        progress(0, total);
+    }
     for batch in plan.changed.chunks(BATCH_FILES) {
         if cancel.is_cancelled() {
             break;
@@ -167,6 +170,7 @@ pub fn apply(
         let mut records = Vec::new();
         for file in batch {
             let Ok(bytes) = std::fs::read(&file.abs) else {
+                done += 1;
                 continue;
             };
             let hash = hex_sha256(&bytes);
@@ -175,13 +179,13 @@ pub fn apply(
             } else {
                 records.push(record(file, &bytes, hash));
             }
+            done += 1;
+            progress(done, total);
         }
         if !touched.is_empty() {
             store.touch(&touched)?;
         }
         report.reindexed += store.write_files(&records)?;
-        done += batch.len();
-        progress(done, total);
     }
     Ok(report)
 }

@@ -217,6 +217,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 mod approval_keys;
 mod commands;
 mod completion;
+mod index_cmds;
 mod input;
 mod memory_cmds;
 mod output;
