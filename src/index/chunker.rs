@@ -19,7 +19,7 @@ const MAX_CHUNK_CHARS: usize = 4000;
 /// One piece of a file the index stores and ranks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
-    /// Symbol path (`crate::net::Client::retry`), a Markdown heading, or the file's module or name.
+    /// Symbol path (`Client::retry` inside `src/net.rs` is `crate`, `net`, `Client`, `retry` joined by `::`), a Markdown heading, or the file's module or name.
     pub symbol: String,
     /// `function`, `method`, `class`, `impl`, `type`, `top-level`, `section`, `text`…
     pub kind: &'static str,
@@ -346,7 +346,7 @@ fn strip_generics(name: &str) -> String {
     name.split('<').next().unwrap_or(name).trim().to_string()
 }
 
-/// The module path a file's definitions start from: `crate::net::client` for `src/net/client.rs`, the dotted
+/// The module path a file's definitions start from: `crate`, `net`, `client` for `src/net/client.rs`, the dotted
 /// module for Python, nothing for languages whose definitions are named on their own.
 fn module_path(rel: &Path, language: CodeLanguage) -> Vec<String> {
     let parts: Vec<String> = rel

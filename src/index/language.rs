@@ -166,7 +166,7 @@ impl CodeLanguage {
         }
     }
 
-    /// What separates the parts of a symbol path (`crate::net::Client::retry`, `pkg.Client.retry`).
+    /// What separates the parts of a symbol path (`a::b::C::f` in Rust and C++, `pkg.C.f` elsewhere).
     pub fn separator(self) -> &'static str {
         match self {
             CodeLanguage::Rust | CodeLanguage::Cpp => "::",

@@ -51,7 +51,7 @@ impl RelationKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Relation {
     pub kind: RelationKind,
-    /// The symbol path it starts from (`crate::net::Client::retry`).
+    /// The symbol path it starts from (`Client::retry` with its module path in front).
     pub from: String,
     /// A symbol path (`contains`) or a name as written (`extends`, `implements`, `calls`, `defines`).
     pub to: String,

@@ -413,6 +413,17 @@ impl Store {
 
     /// Makes `model` the embedding model of the stored vectors, dropping those of any other.
     pub fn use_model(&mut self, model: &str) -> Result<(), IndexError> {
+        let current: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'embedding_model'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if current.as_deref() == Some(model) {
+            return Ok(());
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
