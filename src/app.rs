@@ -12,6 +12,7 @@ use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
 use crate::guard::path_guard::PathGuard;
 use crate::guard::redact::Redactor;
+use crate::index::CodeIndex;
 use crate::llm::LlmError;
 use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::lazy::LazyOpenAiClient;
@@ -62,7 +63,7 @@ pub fn build_agent(config: &Config) -> Result<Agent, SetupError> {
 /// [`build_agent`] with a given approval hook (the REPL passes one whose approver asks at the terminal and keeps
 /// a handle to switch modes).
 pub fn build_agent_with_approval(config: &Config, hook: ApprovalHook) -> Result<Agent, SetupError> {
-    build_agent_on(config, hook).map(|(agent, _registry, _snapshots, _skills)| agent)
+    build_agent_on(config, hook).map(|parts| parts.agent)
 }
 
 /// The background services of a session: MCP servers and language servers. Shut them down before exiting.
@@ -74,6 +75,8 @@ pub struct Services {
     pub snapshots: SnapshotHook,
     /// The session's skills (`load_skill`, `/skill`).
     pub skills: Arc<SkillLibrary>,
+    /// The code index `search_code` uses (`None` when `index.enabled = false`); `/index`, `/search`, `/graph`.
+    pub index: Option<Arc<CodeIndex>>,
 }
 
 impl Services {
@@ -93,7 +96,13 @@ impl Services {
 /// become ready) and diagnostics after edits. Must be called inside a Tokio runtime; call
 /// [`Services::shutdown`] before exiting.
 pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Services), SetupError> {
-    let (mut agent, registry, snapshots, skills) = build_agent_on(config, hook)?;
+    let AgentParts {
+        mut agent,
+        registry,
+        snapshots,
+        skills,
+        index,
+    } = build_agent_on(config, hook)?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
@@ -106,6 +115,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             lsp,
             snapshots,
             skills,
+            index,
         },
     ))
 }
@@ -236,12 +246,29 @@ fn default_session_id() -> String {
     chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string()
 }
 
-/// What `build_agent_on` makes: the agent, its registry (MCP servers add tools later), the snapshot hook (the
-/// front-end restores snapshots) and the skill library (`/skill`).
-type BuiltAgent = (Agent, Arc<ToolRegistry>, SnapshotHook, Arc<SkillLibrary>);
+/// The code index of the project, or `None` when `index.enabled = false`.
+pub fn build_index(config: &Config) -> Option<Arc<CodeIndex>> {
+    config.index.enabled.then(|| {
+        Arc::new(CodeIndex::new(
+            &config.home,
+            &config.project_root,
+            &config.index,
+        ))
+    })
+}
 
-/// The agent with the built-in tools, the registry, the snapshot hook and the skills.
-fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<BuiltAgent, SetupError> {
+/// What `build_agent_on` makes besides the agent: its registry (MCP servers add tools later), the snapshot hook
+/// (the front-end restores snapshots), the skill library (`/skill`) and the code index (`/search`).
+struct AgentParts {
+    agent: Agent,
+    registry: Arc<ToolRegistry>,
+    snapshots: SnapshotHook,
+    skills: Arc<SkillLibrary>,
+    index: Option<Arc<CodeIndex>>,
+}
+
+/// The agent with the built-in tools, and the parts a session keeps beside it.
+fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
@@ -270,6 +297,10 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<BuiltAgent, Set
         builtins.push(Arc::new(tools::snapshot::RevertTurn::new(
             snapshots.clone(),
         )));
+    }
+    let index = build_index(config);
+    if let Some(index) = &index {
+        builtins.push(Arc::new(tools::search::SearchCode::new(Arc::clone(index))));
     }
     let registry = Arc::new(ToolRegistry::with_tools(builtins));
 
@@ -331,7 +362,13 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<BuiltAgent, Set
     agent.add_turn_hook(Arc::new(hook));
     // After approval: only a call that will run is worth a snapshot.
     agent.add_turn_hook(Arc::new(snapshots.clone()));
-    Ok((agent, registry, snapshots, skills))
+    Ok(AgentParts {
+        agent,
+        registry,
+        snapshots,
+        skills,
+        index,
+    })
 }
 
 /// Where the skill layers live: the user's home, `$PAICLI_HOME` and the project root.

@@ -263,6 +263,29 @@ pub struct SnapshotSettings {
     pub max_file_bytes: u64,
 }
 
+/// The code index behind `search_code` (`[index]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexSettings {
+    /// `search_code` is offered and `/index`, `/search`, `/graph` work.
+    pub enabled: bool,
+    /// The OpenAI-compatible `/embeddings` URL (or a base URL it is appended to); `None` = keywords only.
+    pub embeddings_url: Option<String>,
+    pub embeddings_model: String,
+    /// `PAICLI_EMBEDDINGS_API_KEY`, sent as a bearer token.
+    pub embeddings_api_key: Option<String>,
+}
+
+impl Default for IndexSettings {
+    fn default() -> Self {
+        IndexSettings {
+            enabled: true,
+            embeddings_url: None,
+            embeddings_model: "nomic-embed-text".to_string(),
+            embeddings_api_key: None,
+        }
+    }
+}
+
 /// The fully resolved configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -289,6 +312,8 @@ pub struct Config {
     pub skills_disabled: Vec<String>,
     /// `[sandbox]`: how commands are confined.
     pub sandbox: SandboxSettings,
+    /// `[index]`: the code index.
+    pub index: IndexSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -446,6 +471,7 @@ impl Config {
             },
             skills_disabled: Vec::new(),
             sandbox: SandboxSettings::default(),
+            index: IndexSettings::default(),
             audit_dir: home.join("audit"),
             home,
             env,
@@ -553,6 +579,15 @@ impl Config {
         );
         set(&mut self.skills_disabled, f.skills.disabled.clone());
         self.sandbox.apply_file(&f.sandbox);
+        set(&mut self.index.enabled, f.index.enabled);
+        let e = &f.index.embeddings;
+        set(
+            &mut self.index.embeddings_url,
+            e.url
+                .clone()
+                .map(|u| Some(u).filter(|u| !u.trim().is_empty())),
+        );
+        set(&mut self.index.embeddings_model, e.model.clone());
     }
 
     /// The generic `PAICLI_*` variables; provider-specific ones are read by [`resolve_provider`].
@@ -618,6 +653,16 @@ impl Config {
             self.snapshots.enabled = v;
         }
         self.sandbox.apply_env(&env)?;
+        if let Some(v) = env.flag("PAICLI_INDEX_ENABLED")? {
+            self.index.enabled = v;
+        }
+        if let Some(url) = env.get("PAICLI_EMBEDDINGS_URL") {
+            self.index.embeddings_url = Some(url.to_string()).filter(|u| !u.trim().is_empty());
+        }
+        if let Some(model) = env.get("PAICLI_EMBEDDINGS_MODEL") {
+            self.index.embeddings_model = model.to_string();
+        }
+        self.index.embeddings_api_key = env.get("PAICLI_EMBEDDINGS_API_KEY").map(str::to_string);
         if let Some(dir) = env.get("PAICLI_AUDIT_DIR") {
             self.audit_dir = PathBuf::from(dir);
         }

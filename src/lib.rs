@@ -6,6 +6,7 @@ pub mod agent;
 pub mod app;
 pub mod config;
 pub mod guard;
+pub mod index;
 pub mod llm;
 pub mod lsp;
 pub mod mcp;

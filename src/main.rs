@@ -84,6 +84,22 @@ struct Cli {
     /// With --continue or --resume: continue the history under a new session id; the original stays as it was.
     #[arg(long)]
     fork: bool,
+
+    #[command(subcommand)]
+    command: Option<Subcommand>,
+}
+
+/// Commands besides the agent itself.
+#[derive(Debug, clap::Subcommand)]
+enum Subcommand {
+    /// Build or refresh the project's code index for search_code; prints files, chunks and seconds.
+    Index {
+        /// Project directory (default: -C or the current directory).
+        path: Option<PathBuf>,
+        /// Empty the index first and index every file again.
+        #[arg(long)]
+        rebuild: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -111,7 +127,11 @@ fn main() -> ExitCode {
 /// Errors returned here are usage or configuration errors (exit code 2); task outcomes come back as codes.
 /// `lang` becomes the configured UI language as soon as the configuration is loaded.
 fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
-    let project_dir = match &cli.cwd {
+    let index_dir = match &cli.command {
+        Some(Subcommand::Index { path, .. }) => path.clone(),
+        None => None,
+    };
+    let project_dir = match index_dir.as_ref().or(cli.cwd.as_ref()) {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(StartError::Cwd)?,
     };
@@ -147,6 +167,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         config = Config::load(&project_dir, &overrides)?;
     }
     let _log_guard = paicli::app::init_logging(&config);
+    if let Some(Subcommand::Index { rebuild, .. }) = &cli.command {
+        return Ok(paicli::ui::index_cli::run(&config, *rebuild, lang));
+    }
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;

@@ -5,6 +5,7 @@ pub mod approval_prompt;
 pub mod commands;
 pub mod hints;
 pub mod i18n;
+pub mod index_cli;
 pub mod keyboard;
 pub mod oneshot;
 pub mod render;

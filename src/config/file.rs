@@ -39,6 +39,25 @@ pub struct ConfigFile {
     pub skills: SkillsSection,
     #[serde(default)]
     pub sandbox: super::SandboxSection,
+    #[serde(default)]
+    pub index: IndexSection,
+}
+
+/// `[index]`: the code index behind `search_code`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexSection {
+    pub enabled: Option<bool>,
+    #[serde(default)]
+    pub embeddings: EmbeddingsSection,
+}
+
+/// `[index.embeddings]`: an OpenAI-compatible `/embeddings` endpoint.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmbeddingsSection {
+    pub url: Option<String>,
+    pub model: Option<String>,
 }
 
 /// `[sessions]`
@@ -299,6 +318,10 @@ impl ConfigFile {
         over(&mut s.max_file_bytes, t.max_file_bytes);
         over(&mut self.skills.disabled, top.skills.disabled);
         self.sandbox.merge(top.sandbox);
+        let (s, t) = (&mut self.index, top.index);
+        over(&mut s.enabled, t.enabled);
+        over(&mut s.embeddings.url, t.embeddings.url);
+        over(&mut s.embeddings.model, t.embeddings.model);
     }
 }
 

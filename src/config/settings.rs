@@ -462,6 +462,43 @@ pub static SETTINGS: &[Setting] = &[
             "days a session ledger is kept after its last write (0 = forever)",
         )
     },
+    // index: the code index behind search_code. Its embedding server receives the project's code, so a project
+    // file may not point it elsewhere until trusted.
+    Setting {
+        env: &["PAICLI_INDEX_ENABLED"],
+        ..row(
+            "index.enabled",
+            "true",
+            "offer search_code and /index, /search, /graph",
+        )
+    },
+    Setting {
+        env: &["PAICLI_EMBEDDINGS_URL"],
+        project: Project::Trusted,
+        ..row(
+            "index.embeddings.url",
+            "",
+            "OpenAI-compatible /embeddings URL (e.g. http://localhost:11434/v1); unset = keyword ranking only",
+        )
+    },
+    Setting {
+        env: &["PAICLI_EMBEDDINGS_MODEL"],
+        ..row(
+            "index.embeddings.model",
+            "nomic-embed-text",
+            "embedding model",
+        )
+    },
+    Setting {
+        in_file: false,
+        env: &["PAICLI_EMBEDDINGS_API_KEY"],
+        project: Project::Never,
+        ..row(
+            "index.embeddings.api_key",
+            "",
+            "bearer token for the embedding server",
+        )
+    },
     Setting {
         in_file: false,
         env: &["PAICLI_HOME"],

@@ -1,13 +1,16 @@
-//! Search tools: `glob_files` (paths by glob) and `grep_code` (lines by text or regex).
+//! Search tools: `glob_files` (paths by glob), `grep_code` (lines by text or regex) and `search_code` (the
+//! code index).
 
 mod glob;
 mod grep;
 mod report;
 mod scan;
+mod search_code;
 mod walk;
 
 pub use glob::GlobFiles;
 pub use grep::GrepCode;
+pub use search_code::SearchCode;
 
 /// Clamps an optional integer argument into `min..=max`, using `default` when absent.
 fn clamp_arg(value: Option<i64>, default: usize, min: usize, max: usize) -> usize {

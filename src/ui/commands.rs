@@ -5,6 +5,7 @@
 pub mod custom;
 mod export;
 mod help;
+mod index_cmds;
 mod info;
 mod lsp_view;
 mod memory_cmds;
@@ -363,6 +364,39 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: false,
         handler: skill_cmds::skill,
+    },
+    Command {
+        name: "index",
+        aliases: &[],
+        usage: "[path|status]",
+        help: [
+            "index the project's code for search_code (or only under path); status shows what is indexed",
+            "为 search_code 索引项目代码（或仅索引 path 之下）；status 显示索引情况",
+        ],
+        while_running: false,
+        handler: index_cmds::index_cmd,
+    },
+    Command {
+        name: "search",
+        aliases: &[],
+        usage: "<query>",
+        help: [
+            "search the code index as search_code does (words or identifiers)",
+            "像 search_code 一样搜索代码索引（自然语言或标识符）",
+        ],
+        while_running: false,
+        handler: index_cmds::search,
+    },
+    Command {
+        name: "graph",
+        aliases: &[],
+        usage: "<Symbol>",
+        help: [
+            "where a symbol is defined, what it contains, extends and implements, who calls it and what it calls",
+            "符号的定义位置、包含、继承与实现、调用者及其调用",
+        ],
+        while_running: false,
+        handler: index_cmds::graph,
     },
 ];
 

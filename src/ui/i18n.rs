@@ -335,6 +335,36 @@ pub enum Msg {
     SandboxActive,
     SandboxInactive,
     SandboxReadOnly,
+    // index
+    IndexOff,
+    IndexBuilt,
+    IndexEmbedded,
+    IndexEmbedFailed,
+    IndexProgressFiles,
+    IndexProgressVectors,
+    IndexStatusNone,
+    IndexStatus,
+    IndexEmbeddingsAt,
+    IndexEmbeddingsNone,
+    IndexCatchingUp,
+    IndexFailed,
+    IndexCancelled,
+    SearchUsage,
+    SearchNone,
+    SearchHeading,
+    RankingKeywords,
+    RankingHybrid,
+    GraphUsage,
+    GraphNone,
+    GraphBestEffort,
+    GraphDefinitions,
+    GraphContains,
+    GraphContainedIn,
+    GraphExtends,
+    GraphImplements,
+    GraphSubtypes,
+    GraphCallers,
+    GraphCalls,
 }
 
 impl Msg {
@@ -656,6 +686,36 @@ impl Msg {
         Msg::SandboxActive,
         Msg::SandboxInactive,
         Msg::SandboxReadOnly,
+        // index
+        Msg::IndexOff,
+        Msg::IndexBuilt,
+        Msg::IndexEmbedded,
+        Msg::IndexEmbedFailed,
+        Msg::IndexProgressFiles,
+        Msg::IndexProgressVectors,
+        Msg::IndexStatusNone,
+        Msg::IndexStatus,
+        Msg::IndexEmbeddingsAt,
+        Msg::IndexEmbeddingsNone,
+        Msg::IndexCatchingUp,
+        Msg::IndexFailed,
+        Msg::IndexCancelled,
+        Msg::SearchUsage,
+        Msg::SearchNone,
+        Msg::SearchHeading,
+        Msg::RankingKeywords,
+        Msg::RankingHybrid,
+        Msg::GraphUsage,
+        Msg::GraphNone,
+        Msg::GraphBestEffort,
+        Msg::GraphDefinitions,
+        Msg::GraphContains,
+        Msg::GraphContainedIn,
+        Msg::GraphExtends,
+        Msg::GraphImplements,
+        Msg::GraphSubtypes,
+        Msg::GraphCallers,
+        Msg::GraphCalls,
     ];
 }
 
@@ -1546,5 +1606,84 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, SandboxInactive) => "未启用",
         (Lang::En, SandboxReadOnly) => "nothing (read-only, plan mode)",
         (Lang::Zh, SandboxReadOnly) => "无（只读，计划模式）",
+        // index
+        (Lang::En, IndexOff) => "the code index is off (index.enabled = false)",
+        (Lang::Zh, IndexOff) => "代码索引已关闭（`index.enabled = false`）",
+        (Lang::En, IndexBuilt) => {
+            "{files} files, {chunks} chunks indexed in {seconds} s ({reindexed} re-indexed, {removed} removed)"
+        }
+        (Lang::Zh, IndexBuilt) => {
+            "已索引 {files} 个文件、{chunks} 个片段，用时 {seconds} 秒（重新索引 {reindexed} 个，移除 {removed} 个）"
+        }
+        (Lang::En, IndexEmbedded) => "{embedded} chunks embedded with {model}",
+        (Lang::Zh, IndexEmbedded) => "已用 {model} 为 {embedded} 个片段生成向量",
+        (Lang::En, IndexEmbedFailed) => {
+            "the embedding server failed, so ranking uses keywords only: {error}"
+        }
+        (Lang::Zh, IndexEmbedFailed) => "向量服务出错，仅按关键词排序：{error}",
+        (Lang::En, IndexProgressFiles) => "indexing files",
+        (Lang::Zh, IndexProgressFiles) => "正在索引文件",
+        (Lang::En, IndexProgressVectors) => "embedding chunks",
+        (Lang::Zh, IndexProgressVectors) => "正在生成向量",
+        (Lang::En, IndexStatusNone) => {
+            "no index for this project yet; /index builds it (search_code does too, on first use)"
+        }
+        (Lang::Zh, IndexStatusNone) => {
+            "本项目还没有索引；`/index` 会建立索引（`search_code` 首次使用时也会）"
+        }
+        (Lang::En, IndexStatus) => {
+            "{path}: {files} files, {chunks} chunks, {embedded} with vectors, {relations} relations"
+        }
+        (Lang::Zh, IndexStatus) => {
+            "{path}：{files} 个文件、{chunks} 个片段，其中 {embedded} 个有向量，{relations} 条关系"
+        }
+        (Lang::En, IndexEmbeddingsAt) => "embeddings: {model} at {url}",
+        (Lang::Zh, IndexEmbeddingsAt) => "向量：{url} 上的 {model}",
+        (Lang::En, IndexEmbeddingsNone) => {
+            "embeddings: none, ranking by keywords (set [index.embeddings] url to add them)"
+        }
+        (Lang::Zh, IndexEmbeddingsNone) => {
+            "向量：未配置，按关键词排序（设置 `[index.embeddings] url` 即可启用）"
+        }
+        (Lang::En, IndexCatchingUp) => {
+            "the index is catching up with a large change; recent edits may be missing"
+        }
+        (Lang::Zh, IndexCatchingUp) => "索引正在跟进大量改动；最近的修改可能尚未收录",
+        (Lang::En, IndexFailed) => "the code index failed: {error}",
+        (Lang::Zh, IndexFailed) => "代码索引出错：{error}",
+        (Lang::En, IndexCancelled) => "indexing stopped; what was indexed so far is kept",
+        (Lang::Zh, IndexCancelled) => "索引已停止；已完成的部分会保留",
+        (Lang::En, SearchUsage) => "usage: /search <query>",
+        (Lang::Zh, SearchUsage) => "用法：`/search <query>`",
+        (Lang::En, SearchNone) => "no matches for \"{query}\"",
+        (Lang::Zh, SearchNone) => "没有匹配“{query}”的结果",
+        (Lang::En, SearchHeading) => "{count} hits for \"{query}\", ranked by {ranking}",
+        (Lang::Zh, SearchHeading) => "“{query}”的 {count} 条结果，{ranking}",
+        (Lang::En, RankingKeywords) => "keywords",
+        (Lang::Zh, RankingKeywords) => "按关键词排序",
+        (Lang::En, RankingHybrid) => "keywords + embeddings",
+        (Lang::Zh, RankingHybrid) => "按关键词和向量排序",
+        (Lang::En, GraphUsage) => "usage: /graph <Symbol>",
+        (Lang::Zh, GraphUsage) => "用法：`/graph <Symbol>`",
+        (Lang::En, GraphNone) => "the index knows nothing about `{symbol}`",
+        (Lang::Zh, GraphNone) => "索引中没有关于 `{symbol}` 的信息",
+        (Lang::En, GraphBestEffort) => "read from syntax and matched by name (best effort)",
+        (Lang::Zh, GraphBestEffort) => "依据语法、按名称匹配（尽力而为）",
+        (Lang::En, GraphDefinitions) => "defined at",
+        (Lang::Zh, GraphDefinitions) => "定义于",
+        (Lang::En, GraphContains) => "contains",
+        (Lang::Zh, GraphContains) => "包含",
+        (Lang::En, GraphContainedIn) => "member of",
+        (Lang::Zh, GraphContainedIn) => "属于",
+        (Lang::En, GraphExtends) => "extends",
+        (Lang::Zh, GraphExtends) => "继承",
+        (Lang::En, GraphImplements) => "implements",
+        (Lang::Zh, GraphImplements) => "实现",
+        (Lang::En, GraphSubtypes) => "extended or implemented by",
+        (Lang::Zh, GraphSubtypes) => "被以下类型继承或实现",
+        (Lang::En, GraphCallers) => "called by",
+        (Lang::Zh, GraphCallers) => "调用者",
+        (Lang::En, GraphCalls) => "calls",
+        (Lang::Zh, GraphCalls) => "调用",
     }
 }

@@ -20,11 +20,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("snapshot", &["protocol", "config", "guard"]),
     ("skills", &["protocol", "config"]),
     ("sandbox", &["protocol", "config"]),
+    ("index", &["protocol", "config", "llm", "guard"]),
     (
         "tools",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox",
+            "skills", "sandbox", "index",
         ],
     ),
     ("policy", &["protocol", "config", "llm", "guard"]),
@@ -32,21 +33,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "agent",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "tools", "policy",
+            "skills", "sandbox", "index", "tools", "policy",
         ],
     ),
     (
         "app",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "tools", "policy", "agent",
+            "skills", "sandbox", "index", "tools", "policy", "agent",
         ],
     ),
     (
         "ui",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "tools", "policy", "agent", "app",
+            "skills", "sandbox", "index", "tools", "policy", "agent", "app",
         ],
     ),
 ];

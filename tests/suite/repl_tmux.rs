@@ -218,6 +218,7 @@ mod approval_keys;
 mod commands;
 mod completion;
 mod context_cmds;
+mod index_cmds;
 mod input;
 mod local_window;
 mod memory_cmds;

@@ -231,6 +231,7 @@ fn a_bare_headline_gets_a_notice_and_no_web_tools() {
             "read_file",
             "revert_turn",
             "save_memory",
+            "search_code",
             "write_file"
         ]
     );

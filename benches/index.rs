@@ -1,0 +1,160 @@
+//! The code index on the `tokio` crate's source (from the cargo registry, found through `cargo metadata`):
+//! indexing from scratch, re-indexing after one file changed (target ≤ 200 ms), the median `search_code`
+//! latency including its freshness walk (target ≤ 20 ms), and the peak RSS of the process while indexing.
+//! Keyword ranking only: no embedding server is involved.
+//!
+//! Run with `cargo bench --bench index` (release build). It prints; it never fails on a number.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+
+use paicli::config::IndexSettings;
+use paicli::index::{CodeIndex, ProgressFn, SearchRequest};
+
+const RUNS: usize = 5;
+
+const QUERIES: &[&str] = &[
+    "how does an idle worker steal tasks from another worker's run queue",
+    "fail with an elapsed error when a future takes longer than a deadline",
+    "accept incoming TCP connections on a bound socket address",
+    "limit how many tasks use a resource at once by acquiring permits",
+    "send a single value from one task to another exactly once",
+    "wait for the user to press ctrl-c",
+    "iterate over the lines of an async buffered reader",
+    "JoinSet",
+    "poll_read",
+    "reap orphaned child processes",
+];
+
+fn tokio_source() -> PathBuf {
+    let output = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let manifest = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "tokio")
+        .and_then(|p| p["manifest_path"].as_str())
+        .unwrap();
+    Path::new(manifest).parent().unwrap().to_path_buf()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// `VmHWM` (peak resident set) of this process, in MB; 0 where /proc is missing.
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path().canonicalize().unwrap();
+    copy_tree(&tokio_source(), &root);
+    let home = tempfile::tempdir().unwrap();
+    let index = CodeIndex::new(home.path(), &root, &IndexSettings::default());
+    let quiet: ProgressFn = Arc::new(|_| {});
+    let cancel = CancellationToken::new();
+    let rss_before = peak_rss_mb();
+
+    let started = Instant::now();
+    let report = runtime
+        .block_on(index.build("", false, Arc::clone(&quiet), &cancel))
+        .unwrap();
+    let scratch = started.elapsed();
+    let rss_indexing = peak_rss_mb();
+    let db_mb = std::fs::metadata(index.database()).map_or(0.0, |m| m.len() as f64 / 1e6);
+    println!(
+        "index tokio from scratch: {} files, {} chunks, {} relations in {} (database {db_mb:.1} MB)",
+        report.counts.files,
+        report.counts.chunks,
+        report.counts.relations,
+        ms(scratch)
+    );
+    println!("peak RSS: {rss_before:.1} MB before, {rss_indexing:.1} MB after indexing");
+
+    let changed = root.join("src/time/sleep.rs");
+    let original = std::fs::read_to_string(&changed).unwrap();
+    let mut samples = Vec::new();
+    for run in 0..RUNS {
+        std::fs::write(
+            &changed,
+            format!("{original}\n// edit {run}\nfn bench_edit_{run}() {{}}\n"),
+        )
+        .unwrap();
+        let started = Instant::now();
+        let report = runtime
+            .block_on(index.build("", false, Arc::clone(&quiet), &cancel))
+            .unwrap();
+        samples.push(started.elapsed());
+        assert_eq!(report.sync.reindexed, 1);
+    }
+    println!(
+        "re-index after one file changed (walk + chunk + write): median {} (target ≤ 200 ms)",
+        ms(median(samples))
+    );
+
+    let mut samples = Vec::new();
+    for _ in 0..3 {
+        for query in QUERIES {
+            let request = SearchRequest {
+                query: (*query).to_string(),
+                top_k: 5,
+                ..SearchRequest::default()
+            };
+            let started = Instant::now();
+            let results = runtime
+                .block_on(index.search(&request, Arc::clone(&quiet), &cancel))
+                .unwrap();
+            samples.push(started.elapsed());
+            assert!(!results.hits.is_empty(), "{query}");
+        }
+    }
+    let n = samples.len();
+    let worst = *samples.iter().max().unwrap();
+    println!(
+        "search_code latency incl. freshness walk: median {} over {n} searches, worst {} (target ≤ 20 ms)",
+        ms(median(samples)),
+        ms(worst)
+    );
+}
