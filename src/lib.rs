@@ -12,6 +12,7 @@ pub mod mcp;
 pub mod memory;
 pub mod policy;
 pub mod protocol;
+pub mod serve;
 pub mod session;
 pub mod snapshot;
 pub mod tools;

@@ -18,6 +18,7 @@ mod project_files_cli;
 mod render_snapshots;
 mod repl_tmux;
 mod safety_cli;
+mod serve_api;
 mod sessions_cli;
 mod snapshot_undo;
 mod sse_fixtures;

@@ -291,6 +291,12 @@ pub enum Msg {
     NoticeMcpApprovalNotSaved,
     NoticeMcpStarting,
     NoticeNote,
+    // serve
+    ServeNoApiKey,
+    ServeNotLoopback,
+    ServeCannotBind,
+    ServeStopped,
+    ServeListening,
 }
 
 impl Msg {
@@ -568,6 +574,12 @@ impl Msg {
         Msg::NoticeMcpApprovalNotSaved,
         Msg::NoticeMcpStarting,
         Msg::NoticeNote,
+        // serve
+        Msg::ServeNoApiKey,
+        Msg::ServeNotLoopback,
+        Msg::ServeCannotBind,
+        Msg::ServeStopped,
+        Msg::ServeListening,
     ];
 }
 
@@ -1314,5 +1326,24 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeMcpStarting) => "MCP 服务器 `{server}` 仍在启动；就绪后会加入它的工具",
         (Lang::En, NoticeNote) => "note: {text}",
         (Lang::Zh, NoticeNote) => "提示：{text}",
+        // serve
+        (Lang::En, ServeNoApiKey) => {
+            "PAICLI_RUNTIME_API_KEY is not set: `paicli serve` needs a key that every request presents as `Authorization: Bearer <key>`"
+        }
+        (Lang::Zh, ServeNoApiKey) => {
+            "未设置 PAICLI_RUNTIME_API_KEY：`paicli serve` 需要一个密钥，每个请求以 `Authorization: Bearer <密钥>` 出示"
+        }
+        (Lang::En, ServeNotLoopback) => {
+            "refusing to listen on {addr}: the runtime API can run commands, so it listens on 127.0.0.1 only unless --unsafe-bind is given"
+        }
+        (Lang::Zh, ServeNotLoopback) => {
+            "拒绝在 {addr} 上监听：运行时 API 可以执行命令，因此除非给出 --unsafe-bind，只监听 127.0.0.1"
+        }
+        (Lang::En, ServeCannotBind) => "cannot listen on {addr}: {error}",
+        (Lang::Zh, ServeCannotBind) => "无法在 {addr} 上监听：{error}",
+        (Lang::En, ServeStopped) => "the runtime API stopped: {error}",
+        (Lang::Zh, ServeStopped) => "运行时 API 已停止：{error}",
+        (Lang::En, ServeListening) => "runtime API listening on {url} (Ctrl-C stops it)",
+        (Lang::Zh, ServeListening) => "运行时 API 正在 {url} 上监听（Ctrl-C 停止）",
     }
 }
