@@ -2,6 +2,7 @@
 
 pub mod mentions;
 pub mod sessions;
+pub mod tasks;
 
 use std::sync::Arc;
 

@@ -2,6 +2,7 @@
 
 mod agent_loop;
 mod approval;
+mod background_tasks;
 mod conversation;
 mod executor;
 mod fs_tools;
