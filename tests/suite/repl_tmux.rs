@@ -224,6 +224,7 @@ mod safety_cmds;
 mod services_cmds;
 mod sessions_cmds;
 mod snapshot_cmds;
+mod task_cmds;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {
