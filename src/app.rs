@@ -3,6 +3,7 @@
 pub mod mentions;
 pub mod served;
 pub mod sessions;
+pub mod tasks;
 
 use std::sync::Arc;
 

@@ -14,6 +14,7 @@ pub mod memory;
 pub mod policy;
 pub mod protocol;
 pub mod sandbox;
+pub mod serve;
 pub mod session;
 pub mod skills;
 pub mod snapshot;

@@ -89,7 +89,7 @@ struct Cli {
     command: Option<Subcommand>,
 }
 
-/// Commands besides the agent itself.
+/// Commands besides the agent itself, and front-ends other than the REPL and `-p`.
 #[derive(Debug, clap::Subcommand)]
 enum Subcommand {
     /// Build or refresh the project's code index for search_code; prints files, chunks and seconds.
@@ -99,6 +99,18 @@ enum Subcommand {
         /// Empty the index first and index every file again.
         #[arg(long)]
         rebuild: bool,
+    },
+    /// The runtime API: threads, turns and an SSE event stream over HTTP, behind $PAICLI_RUNTIME_API_KEY.
+    Serve {
+        /// Port to listen on (0 picks a free one and prints it).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on; anything but loopback needs --unsafe-bind.
+        #[arg(long, value_name = "ADDR", default_value_t = paicli::serve::ServeOptions::LOOPBACK)]
+        bind: std::net::IpAddr,
+        /// Allow a bind address other than loopback (anyone who can reach it and has the key runs commands).
+        #[arg(long)]
+        unsafe_bind: bool,
     },
 }
 
@@ -129,7 +141,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let index_dir = match &cli.command {
         Some(Subcommand::Index { path, .. }) => path.clone(),
-        None => None,
+        _ => None,
     };
     let project_dir = match index_dir.as_ref().or(cli.cwd.as_ref()) {
         Some(dir) => dir.clone(),
@@ -169,6 +181,22 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let _log_guard = paicli::app::init_logging(&config);
     if let Some(Subcommand::Index { rebuild, .. }) = &cli.command {
         return Ok(paicli::ui::index_cli::run(&config, *rebuild, lang));
+    }
+
+    if let Some(Subcommand::Serve {
+        port,
+        bind,
+        unsafe_bind,
+    }) = cli.command
+    {
+        let options = paicli::serve::ServeOptions {
+            bind,
+            port,
+            unsafe_bind,
+            overrides,
+            default_project: config.project_root,
+        };
+        return Ok(run_serve(options, lang));
     }
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
@@ -233,6 +261,55 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         code
     });
     Ok(code)
+}
+
+/// `paicli serve` until Ctrl-C; returns the exit code (its errors are printed here, in `lang`).
+fn run_serve(options: paicli::serve::ServeOptions, lang: Lang) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("{}", StartError::Runtime(e).describe(lang));
+            return oneshot::EXIT_FAILURE;
+        }
+    };
+    // The process environment only: a project's .env must not choose the key.
+    let key = std::env::var(paicli::serve::API_KEY_VAR).ok();
+    let served = runtime.block_on(async {
+        let server = paicli::serve::Server::bind(options, key.as_deref()).await?;
+        eprintln!(
+            "paicli: {}",
+            paicli::serve::listening_text(lang, server.local_addr()?)
+        );
+        let stop = CancellationToken::new();
+        let on_ctrl_c = stop.clone();
+        tokio::spawn(async move {
+            stop_signal().await;
+            on_ctrl_c.cancel();
+        });
+        server.run(stop).await
+    });
+    match served {
+        Ok(()) => oneshot::EXIT_OK,
+        Err(e) => {
+            eprintln!("{}", e.describe(lang));
+            oneshot::EXIT_USAGE
+        }
+    }
+}
+
+/// Ctrl-C, or (a server is often stopped by a supervisor) SIGTERM.
+async fn stop_signal() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    tokio::select! {
+        Ok(()) = tokio::signal::ctrl_c() => {}
+        Some(()) = async { match term.as_mut() { Some(t) => t.recv().await, None => None } } => {}
+        // Neither could be registered: run until killed.
+        else => std::future::pending::<()>().await,
+    }
 }
 
 fn read_stdin_task() -> Result<String, StartError> {

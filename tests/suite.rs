@@ -3,6 +3,7 @@
 mod agent_loop;
 mod approval;
 mod code_index;
+mod background_tasks;
 mod conversation;
 mod executor;
 mod fs_tools;
@@ -22,6 +23,7 @@ mod repl_tmux;
 mod safety_cli;
 mod sandbox;
 mod sandbox_approval;
+mod serve_api;
 mod sessions_cli;
 mod skills;
 mod snapshot_undo;

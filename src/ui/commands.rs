@@ -17,6 +17,7 @@ mod services_cmds;
 mod session_cmds;
 mod skill_cmds;
 mod snapshot_cmds;
+mod task_cmds;
 mod trust;
 
 pub use memory_cmds::{SaveRequest, entry_line, parse_save};
@@ -397,6 +398,17 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: false,
         handler: index_cmds::graph,
+    },
+    Command {
+        name: "task",
+        aliases: &[],
+        usage: "[list|add <text>|log <id>|cancel <id>]",
+        help: [
+            "background tasks of this project: at most 2 run at once, never asking (calls that need you are denied)",
+            "本项目的后台任务：最多同时运行 2 个，从不询问（需要你批准的调用会被拒绝）",
+        ],
+        while_running: true,
+        handler: task_cmds::task,
     },
 ];
 

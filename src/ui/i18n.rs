@@ -365,6 +365,28 @@ pub enum Msg {
     GraphSubtypes,
     GraphCallers,
     GraphCalls,
+    // serve
+    ServeNoApiKey,
+    ServeNotLoopback,
+    ServeCannotBind,
+    ServeStopped,
+    ServeListening,
+    // background tasks
+    TaskUsage,
+    TaskQueued,
+    TaskNone,
+    TaskSession,
+    TaskNoLog,
+    TaskCancelling,
+    TaskUnknown,
+    TaskAlreadyDone,
+    TaskNotSaved,
+    TaskStateQueued,
+    TaskStateRunning,
+    TaskStateFinished,
+    TaskStatePartial,
+    TaskStateFailed,
+    TaskStateCancelled,
 }
 
 impl Msg {
@@ -716,6 +738,28 @@ impl Msg {
         Msg::GraphSubtypes,
         Msg::GraphCallers,
         Msg::GraphCalls,
+        // serve
+        Msg::ServeNoApiKey,
+        Msg::ServeNotLoopback,
+        Msg::ServeCannotBind,
+        Msg::ServeStopped,
+        Msg::ServeListening,
+        // background tasks
+        Msg::TaskUsage,
+        Msg::TaskQueued,
+        Msg::TaskNone,
+        Msg::TaskSession,
+        Msg::TaskNoLog,
+        Msg::TaskCancelling,
+        Msg::TaskUnknown,
+        Msg::TaskAlreadyDone,
+        Msg::TaskNotSaved,
+        Msg::TaskStateQueued,
+        Msg::TaskStateRunning,
+        Msg::TaskStateFinished,
+        Msg::TaskStatePartial,
+        Msg::TaskStateFailed,
+        Msg::TaskStateCancelled,
     ];
 }
 
@@ -1685,5 +1729,55 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, GraphCallers) => "调用者",
         (Lang::En, GraphCalls) => "calls",
         (Lang::Zh, GraphCalls) => "调用",
+        // serve
+        (Lang::En, ServeNoApiKey) => {
+            "PAICLI_RUNTIME_API_KEY is not set: `paicli serve` needs a key that every request presents as `Authorization: Bearer <key>`"
+        }
+        (Lang::Zh, ServeNoApiKey) => {
+            "未设置 PAICLI_RUNTIME_API_KEY：`paicli serve` 需要一个密钥，每个请求以 `Authorization: Bearer <密钥>` 出示"
+        }
+        (Lang::En, ServeNotLoopback) => {
+            "refusing to listen on {addr}: the runtime API can run commands, so it listens on 127.0.0.1 only unless --unsafe-bind is given"
+        }
+        (Lang::Zh, ServeNotLoopback) => {
+            "拒绝在 {addr} 上监听：运行时 API 可以执行命令，因此除非给出 --unsafe-bind，只监听 127.0.0.1"
+        }
+        (Lang::En, ServeCannotBind) => "cannot listen on {addr}: {error}",
+        (Lang::Zh, ServeCannotBind) => "无法在 {addr} 上监听：{error}",
+        (Lang::En, ServeStopped) => "the runtime API stopped: {error}",
+        (Lang::Zh, ServeStopped) => "运行时 API 已停止：{error}",
+        (Lang::En, ServeListening) => "runtime API listening on {url} (Ctrl-C stops it)",
+        (Lang::Zh, ServeListening) => "运行时 API 正在 {url} 上监听（Ctrl-C 停止）",
+        // background tasks
+        (Lang::En, TaskUsage) => "usage: /task [list|add <text>|log <id>|cancel <id>]",
+        (Lang::Zh, TaskUsage) => "用法：/task [list|add <文本>|log <编号>|cancel <编号>]",
+        (Lang::En, TaskQueued) => "queued task {id}; /task log {id} shows its progress",
+        (Lang::Zh, TaskQueued) => "已加入后台任务 {id}；/task log {id} 查看进度",
+        (Lang::En, TaskNone) => "no background tasks in this project; /task add <text> queues one",
+        (Lang::Zh, TaskNone) => "本项目没有后台任务；/task add <文本> 可加入一个",
+        (Lang::En, TaskSession) => "(session {id})",
+        (Lang::Zh, TaskSession) => "（会话 {id}）",
+        (Lang::En, TaskNoLog) => "task {id} has not started yet",
+        (Lang::Zh, TaskNoLog) => "任务 {id} 尚未开始",
+        (Lang::En, TaskCancelling) => "cancelling task {id}",
+        (Lang::Zh, TaskCancelling) => "正在取消任务 {id}",
+        (Lang::En, TaskUnknown) => "no task {id} in this project",
+        (Lang::Zh, TaskUnknown) => "本项目没有任务 {id}",
+        (Lang::En, TaskAlreadyDone) => "task {id} has already ended",
+        (Lang::Zh, TaskAlreadyDone) => "任务 {id} 已经结束",
+        (Lang::En, TaskNotSaved) => "could not save the task queue: {error}",
+        (Lang::Zh, TaskNotSaved) => "无法保存任务队列：{error}",
+        (Lang::En, TaskStateQueued) => "queued",
+        (Lang::Zh, TaskStateQueued) => "排队中",
+        (Lang::En, TaskStateRunning) => "running",
+        (Lang::Zh, TaskStateRunning) => "运行中",
+        (Lang::En, TaskStateFinished) => "finished",
+        (Lang::Zh, TaskStateFinished) => "已完成",
+        (Lang::En, TaskStatePartial) => "partial",
+        (Lang::Zh, TaskStatePartial) => "部分完成",
+        (Lang::En, TaskStateFailed) => "failed",
+        (Lang::Zh, TaskStateFailed) => "失败",
+        (Lang::En, TaskStateCancelled) => "cancelled",
+        (Lang::Zh, TaskStateCancelled) => "已取消",
     }
 }

@@ -50,6 +50,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "skills", "sandbox", "index", "tools", "policy", "agent", "app",
         ],
     ),
+    // Front-ends beside `ui`: they word their startup lines with its i18n table.
+    (
+        "serve",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "tools", "policy", "agent", "app", "ui",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -229,6 +229,7 @@ mod services_cmds;
 mod sessions_cmds;
 mod skill_cmds;
 mod snapshot_cmds;
+mod task_cmds;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {

@@ -40,6 +40,8 @@ pub struct Session {
     pub approval: ApprovalHook,
     /// MCP servers and language servers; shut down by [`Session::shutdown`].
     pub services: Services,
+    /// This project's background tasks (`/task`); running ones are cancelled by [`Session::shutdown`].
+    pub tasks: crate::app::tasks::TaskQueue,
     guard: Arc<PathGuard>,
     no_color: bool,
     /// The one reader of the terminal while a task runs; the approval prompt takes its keys from it.
@@ -102,6 +104,12 @@ impl Session {
             .map_err(SessionError::Resume)?;
         services.snapshots.set_session(&session_id);
         let (config_home, project_root) = (config.home.clone(), config.project_root.clone());
+        let tasks =
+            crate::app::tasks::TaskQueue::open(&config, crate::app::tasks::DEFAULT_PARALLEL);
+        {
+            let _inside = runtime.enter();
+            tasks.start();
+        }
         Ok(Session {
             agent,
             config,
@@ -114,6 +122,7 @@ impl Session {
             requests: 0,
             approval,
             services,
+            tasks,
             guard,
             no_color,
             keyboard,
@@ -234,7 +243,10 @@ impl Session {
 
     /// Stops MCP servers and language servers.
     pub fn shutdown(&self) {
-        self.runtime.block_on(self.services.shutdown());
+        self.runtime.block_on(async {
+            self.tasks.shutdown().await;
+            self.services.shutdown().await;
+        });
     }
 
     /// Runs one turn with ESC / Ctrl-C cancellation and prints the status line after it.

@@ -1,0 +1,73 @@
+//! `/task` in the real terminal: queue, list, log and cancel background tasks while the prompt stays free.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::Sandbox;
+use super::terminal;
+use crate::support::{Reply, ScriptedServer};
+
+#[test]
+fn tasks_run_in_the_background_and_a_cancelled_ones_log_shows_its_call_ended() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_sleep",
+            "execute_command",
+            json!({"command": "sleep 30"}),
+        )]),
+        Reply::text("quick one done"),
+    ]);
+    let t = terminal::Terminal::start_with_args(
+        &server,
+        sandbox.project.path(),
+        sandbox.home.path(),
+        &[],
+        &["--approval", "full"],
+    );
+    t.wait_prompt(1, terminal::DEADLINE);
+    t.submit("/task add wait a while");
+    t.wait_for("queued task 1");
+    server.wait_request_blocking(0);
+    t.submit("/task add quick one");
+    t.wait_for("queued task 2");
+    server.wait_request_blocking(1);
+
+    // The prompt stays free: list, then cancel the sleeping one and read its log until it ended.
+    t.submit("/task cancel 1");
+    t.wait_for("cancelling task 1");
+    // The queue file says when it ended; then its log shows the call with its result.
+    let queue_file = std::fs::read_dir(sandbox.paicli_home().join("tasks"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+        .join("queue.json");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::fs::read_to_string(&queue_file)
+        .unwrap_or_default()
+        .contains("\"cancelled\"")
+    {
+        assert!(Instant::now() < deadline, "task 1 never ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.submit("/task log 1");
+    let screen = t.wait_for("✗ cancelled");
+    assert!(
+        screen.contains("→ execute_command") && screen.contains("← execute_command cancelled"),
+        "{screen}"
+    );
+    t.submit("/task list");
+    let screen = t.wait_until("task 2 finished", terminal::DEADLINE, |s| {
+        s.lines()
+            .any(|l| l.contains("quick one") && l.contains("finished"))
+    });
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("wait a while") && l.contains("cancelled")),
+        "{screen}"
+    );
+}
