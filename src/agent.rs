@@ -7,6 +7,7 @@ pub mod prompt;
 mod rounds;
 pub mod runaway;
 mod session_ops;
+pub mod turn_actions;
 mod turn_scopes;
 mod turn_sinks;
 
@@ -33,6 +34,7 @@ pub use compaction::{CompactionError, Thresholds};
 pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
 use runaway::GuardCall;
 pub use runaway::RunawayGuard;
+pub use turn_actions::{Denial, TurnActions};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
 /// Told to the model when a budget stops the loop; it gets one tool-less call to report.
@@ -132,6 +134,8 @@ pub struct TurnReport {
     pub requests: u32,
     /// Tokens used in this turn.
     pub usage: Usage,
+    /// Refused calls and changed files.
+    pub actions: TurnActions,
 }
 
 /// A conversation with the model and its tools.
@@ -299,6 +303,7 @@ impl Agent {
         );
         let mut runaway = RunawayGuard::new();
         let mut turn_usage = Usage::default();
+        let mut actions = TurnActions::default();
         let mut ctx = ToolContext {
             cancel: cancel.clone(),
             ..self.tool_ctx.clone()
@@ -374,6 +379,7 @@ impl Agent {
             } else {
                 self.executor.run_batch(&tool_calls, &ctx, &observer).await
             };
+            actions.record(&results);
             for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {
                     self.unchecked_files.push(path);
@@ -425,6 +431,7 @@ impl Agent {
             outcome,
             requests: budget.iterations(),
             usage: turn_usage,
+            actions,
         }
     }
 

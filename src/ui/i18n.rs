@@ -291,6 +291,10 @@ pub enum Msg {
     NoticeMcpApprovalNotSaved,
     NoticeMcpStarting,
     NoticeNote,
+    // io
+    PipedCut,
+    PipedBinary,
+    AllDenied,
 }
 
 impl Msg {
@@ -568,6 +572,10 @@ impl Msg {
         Msg::NoticeMcpApprovalNotSaved,
         Msg::NoticeMcpStarting,
         Msg::NoticeNote,
+        // io
+        Msg::PipedCut,
+        Msg::PipedBinary,
+        Msg::AllDenied,
     ];
 }
 
@@ -1314,5 +1322,14 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticeMcpStarting) => "MCP 服务器 `{server}` 仍在启动；就绪后会加入它的工具",
         (Lang::En, NoticeNote) => "note: {text}",
         (Lang::Zh, NoticeNote) => "提示：{text}",
+        // io
+        (Lang::En, PipedCut) => "piped input cut at {limit} of {total} characters",
+        (Lang::Zh, PipedCut) => "管道输入过长，只附加了前 {limit} 个字符（共 {total} 个）",
+        (Lang::En, PipedBinary) => {
+            "piped input not attached: it is binary ({bytes} bytes); attach images with @path"
+        }
+        (Lang::En, AllDenied) => "nothing done: all actions were denied (exit code 4)",
+        (Lang::Zh, AllDenied) => "什么也没做：所有操作都被拒绝（退出码 4）",
+        (Lang::Zh, PipedBinary) => "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加",
     }
 }

@@ -1,5 +1,6 @@
 //! `paicli -p "task"`: one turn, answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
 
+pub mod piped;
 mod text_progress;
 
 use std::io::Write;
@@ -8,7 +9,7 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{Agent, AgentEvent, EventSink, ExitReason, TurnOutcome, TurnReport};
+use crate::agent::{Agent, AgentEvent, Denial, EventSink, ExitReason, TurnOutcome, TurnReport};
 use crate::app::mentions::expand_mentions;
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
@@ -25,6 +26,8 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// Exit code: a budget stopped the task; the output is a partial result.
 pub const EXIT_PARTIAL: i32 = 3;
+/// Exit code: nothing done, every call with side effects was refused (the answer may explain why).
+pub const EXIT_ALL_DENIED: i32 = 4;
 /// Exit code: cancelled (Ctrl-C).
 pub const EXIT_CANCELLED: i32 = 130;
 
@@ -60,6 +63,12 @@ pub struct RunResult {
     pub duration_ms: u64,
     pub session_id: String,
     pub model: String,
+    /// Calls a policy refused: tool, code, reason.
+    pub denials: Vec<Denial>,
+    /// Files the file tools wrote or edited, relative to the project root.
+    pub changed_files: Vec<String>,
+    /// True when every call with side effects was refused (exit code 4).
+    pub all_denied: bool,
 }
 
 /// Token counts in the result object.
@@ -143,10 +152,27 @@ pub async fn run(
             for line in stderr_summary(&report.outcome, lang) {
                 eprintln!("{line}");
             }
+            if nothing_done(&report) {
+                eprintln!("paicli: {}", tr(lang, Msg::AllDenied));
+            }
         }
         OutputFormat::Json | OutputFormat::StreamJson => print_json_line(&result),
     }
-    exit_code(&report.outcome)
+    report_exit_code(&report)
+}
+
+/// A finished turn whose every call with side effects was refused did nothing the task asked for.
+fn nothing_done(report: &TurnReport) -> bool {
+    matches!(report.outcome, TurnOutcome::Finished { .. }) && report.actions.all_denied()
+}
+
+/// The exit code of a whole turn: the outcome's, or 4 when a finished turn was refused everything.
+pub fn report_exit_code(report: &TurnReport) -> i32 {
+    if nothing_done(report) {
+        EXIT_ALL_DENIED
+    } else {
+        exit_code(&report.outcome)
+    }
 }
 
 /// What text output adds on stderr after the turn: the error and what to do about it, or why it stopped early.
@@ -198,6 +224,14 @@ fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instan
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         session_id: session_id.to_string(),
         model: model.to_string(),
+        denials: report.actions.denials.clone(),
+        changed_files: report
+            .actions
+            .changed_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        all_denied: nothing_done(report),
     }
 }
 

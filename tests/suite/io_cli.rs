@@ -1,0 +1,186 @@
+//! What goes in and what comes out of `paicli -p`: piped input, honest results, errors, images.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+use serde_json::Value;
+
+use crate::support::{Reply, ScriptedServer};
+
+struct Sandbox {
+    project: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        Sandbox {
+            project: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// The binary against `server` with a clean environment and state in a temp home.
+    fn against(&self, server: &ScriptedServer) -> Command {
+        let mut cmd = Command::cargo_bin("paicli").unwrap();
+        cmd.env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("PAICLI_HOME", self.home.path().join(".paicli"))
+            .arg("-C")
+            .arg(self.project.path())
+            .args(["--base-url", &server.url(), "--model", "scripted-model"])
+            .stdin(Stdio::null());
+        cmd
+    }
+}
+
+/// Runs `cmd` with `input` on a piped stdin.
+fn run_with_stdin(mut cmd: Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stderr_of(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn user_text(server: &ScriptedServer) -> String {
+    let requests = server.chat_requests();
+    requests[0].body["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn piped_text_reaches_the_request_after_the_task() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("It adds.")]);
+    let mut cmd = sandbox.against(&server);
+    cmd.args(["-p", "explain this code"]);
+    let output = run_with_stdin(cmd, b"def add(a, b):\n    return a + b\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_eq!(
+        user_text(&server),
+        "explain this code\n\n<stdin>\ndef add(a, b):\n    return a + b\n</stdin>"
+    );
+}
+
+#[test]
+fn piped_binary_is_refused_with_a_message_and_the_task_still_runs() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let mut cmd = sandbox.against(&server);
+    cmd.args(["-p", "what is this"]).env("LANG", "en_US.UTF-8");
+    let output = run_with_stdin(cmd, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output).contains("piped input not attached: it is binary (16 bytes)"),
+        "{}",
+        stderr_of(&output)
+    );
+    assert_eq!(user_text(&server), "what is this");
+}
+
+#[test]
+fn dash_still_reads_the_task_from_stdin() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let mut cmd = sandbox.against(&server);
+    cmd.args(["-p", "-"]);
+    let output = run_with_stdin(cmd, b"say ok\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_eq!(user_text(&server), "say ok\n");
+}
+
+fn json_of(output: &Output) -> Value {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(stdout.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn a_run_whose_every_write_was_denied_exits_4_and_lists_the_denials() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_w",
+            "write_file",
+            serde_json::json!({"path": "a.txt", "content": "hi"}),
+        )]),
+        Reply::text("I could not write a.txt."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args(["--approval", "plan", "--output-format", "json", "-p", "write a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4), "{}", stderr_of(&output));
+    let result = json_of(&output);
+    assert_eq!(result["all_denied"], true);
+    assert_eq!(result["changed_files"], serde_json::json!([]));
+    let denials = result["denials"].as_array().unwrap();
+    assert_eq!(denials.len(), 1, "{result}");
+    assert_eq!(denials[0]["tool"], "write_file");
+    assert!(!denials[0]["code"].as_str().unwrap().is_empty(), "{result}");
+    assert!(!denials[0]["reason"].as_str().unwrap().is_empty(), "{result}");
+    assert!(!sandbox.project.path().join("a.txt").exists());
+}
+
+#[test]
+fn written_files_are_listed_in_the_stream_json_result() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_w",
+            "write_file",
+            serde_json::json!({"path": "a.txt", "content": "hi"}),
+        )]),
+        Reply::text("Wrote a.txt."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args(["--approval", "full", "--output-format", "stream-json", "-p", "write a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let result = json_of(&output);
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["changed_files"], serde_json::json!(["a.txt"]));
+    assert_eq!(result["denials"], serde_json::json!([]));
+    assert_eq!(result["all_denied"], false);
+}
+
+#[test]
+fn text_mode_says_nothing_was_done_when_all_was_denied() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_w",
+            "write_file",
+            serde_json::json!({"path": "a.txt", "content": "hi"}),
+        )]),
+        Reply::text("Refused."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .env("LANG", "zh_CN.UTF-8")
+        .args(["--approval", "plan", "-p", "write a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output).contains("什么也没做：所有操作都被拒绝（退出码 4）"),
+        "{}",
+        stderr_of(&output)
+    );
+}
