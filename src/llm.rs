@@ -34,6 +34,9 @@ pub enum StreamDelta {
 pub trait DeltaSink: Send + Sync {
     /// Called once per non-empty delta, in arrival order.
     fn on_delta(&self, delta: StreamDelta);
+
+    /// Something the person should see while the reply is awaited (a retry and its wait).
+    fn on_notice(&self, _notice: crate::protocol::Notice) {}
 }
 
 /// A sink that drops everything (for calls nobody watches, e.g. summaries).

@@ -162,7 +162,10 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let (task, piped) = if task == "-" {
         (read_stdin_task()?, Piped::Nothing)
     } else {
-        (task.to_string(), piped::read_stdin().map_err(StartError::Stdin)?)
+        (
+            task.to_string(),
+            piped::read_stdin().map_err(StartError::Stdin)?,
+        )
     };
     if task.trim().is_empty() {
         return Err(StartError::EmptyTask);
@@ -202,6 +205,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         let printing = Printing {
             format: cli.output_format,
             lang,
+            key_source: config.provider().ok().and_then(|p| p.key_source),
         };
         let code = oneshot::run(&mut agent, &task, &input, printing, &session_id, cancel).await;
         services.shutdown().await;
@@ -231,11 +235,9 @@ fn piped_note(lang: Lang, piped: &Piped) -> Option<String> {
             i18n::Msg::PipedCut,
             &[("limit", &piped::MAX_PIPED_CHARS), ("total", total)],
         )),
-        Piped::Binary { bytes } => Some(i18n::trf(
-            lang,
-            i18n::Msg::PipedBinary,
-            &[("bytes", bytes)],
-        )),
+        Piped::Binary { bytes } => {
+            Some(i18n::trf(lang, i18n::Msg::PipedBinary, &[("bytes", bytes)]))
+        }
         Piped::Text { .. } | Piped::Nothing => None,
     }
 }

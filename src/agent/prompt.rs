@@ -209,7 +209,12 @@ mod tests {
         let top = |name: &str| dir.path().join(name).display().to_string();
         assert_eq!(
             labels,
-            [top("AGENTS.md"), top("CLAUDE.md"), "PAI.md".into(), "CLAUDE.local.md".into()]
+            [
+                top("AGENTS.md"),
+                top("CLAUDE.md"),
+                "PAI.md".into(),
+                "CLAUDE.local.md".into()
+            ]
         );
         let prompt = build_system_prompt(&root, home.path());
         assert!(prompt.contains("Run make check."), "{prompt}");

@@ -307,6 +307,9 @@ pub struct ResolvedProvider {
     pub headers: Vec<(String, String)>,
     /// `max_tokens` sent with every request when set (e.g. a short classifier call); `None` = the server's default.
     pub max_tokens: Option<u32>,
+    /// Where the key came from (`PAICLI_API_KEY`, `DEEPSEEK_API_KEY`, `llm.api_key in config.toml`), so an
+    /// authentication error names the setting actually used; `None` when no key is sent.
+    pub key_source: Option<String>,
 }
 
 impl ResolvedProvider {
@@ -337,6 +340,7 @@ impl ResolvedProvider {
             extras: info.extras,
             headers: Vec::new(),
             max_tokens: None,
+            key_source: None,
         };
         for o in overrides {
             if let Some(w) = o.context_window {

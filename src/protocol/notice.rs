@@ -46,6 +46,14 @@ pub enum Notice {
     McpStarting { server: String },
     /// A rare notice with no wording of its own: `text` is foreign (an error from elsewhere).
     Note { text: String },
+    /// A model request failed with a retryable error and is tried again after a wait. `cause` is `HTTP 429` or
+    /// a short English label; `seconds` is the wait, already formatted (`2`, `0.4`); `attempt` of `max` is next.
+    Retrying {
+        cause: String,
+        seconds: String,
+        attempt: u32,
+        max: u32,
+    },
 }
 
 impl Notice {
@@ -70,6 +78,7 @@ impl Notice {
             Notice::McpApprovalNotSaved { .. } => "mcp_approval_not_saved",
             Notice::McpStarting { .. } => "mcp_starting",
             Notice::Note { .. } => "note",
+            Notice::Retrying { .. } => "retrying",
         }
     }
 
@@ -118,6 +127,7 @@ impl Notice {
                 "MCP server `{server}` is still starting; its tools join when it is ready"
             }
             Notice::Note { .. } => "note: {text}",
+            Notice::Retrying { .. } => "{cause}, retrying in {seconds} s ({attempt}/{max})",
         }
     }
 
@@ -154,6 +164,17 @@ impl Notice {
             ],
             Notice::McpStarting { server } => vec![("server", server.clone())],
             Notice::Note { text } => vec![("text", text.clone())],
+            Notice::Retrying {
+                cause,
+                seconds,
+                attempt,
+                max,
+            } => vec![
+                ("cause", cause.clone()),
+                ("seconds", seconds.clone()),
+                ("attempt", attempt.to_string()),
+                ("max", max.to_string()),
+            ],
         }
     }
 

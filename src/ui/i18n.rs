@@ -295,6 +295,10 @@ pub enum Msg {
     PipedCut,
     PipedBinary,
     AllDenied,
+    InitFound,
+    InitFoundNone,
+    HintAuthKey,
+    NoticeRetrying,
 }
 
 impl Msg {
@@ -576,6 +580,10 @@ impl Msg {
         Msg::PipedCut,
         Msg::PipedBinary,
         Msg::AllDenied,
+        Msg::InitFound,
+        Msg::InitFoundNone,
+        Msg::HintAuthKey,
+        Msg::NoticeRetrying,
     ];
 }
 
@@ -1330,6 +1338,20 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         }
         (Lang::En, AllDenied) => "nothing done: all actions were denied (exit code 4)",
         (Lang::Zh, AllDenied) => "什么也没做：所有操作都被拒绝（退出码 4）",
-        (Lang::Zh, PipedBinary) => "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加",
+        (Lang::En, InitFound) => "project instructions found: {files}",
+        (Lang::Zh, InitFound) => "找到的项目说明文件：{files}",
+        (Lang::En, InitFoundNone) => {
+            "no project instructions found (AGENTS.md, CLAUDE.md, PAI.md, .paicli/PAI.md)"
+        }
+        (Lang::Zh, InitFoundNone) => {
+            "未找到项目说明文件（AGENTS.md、CLAUDE.md、PAI.md、.paicli/PAI.md）"
+        }
+        (Lang::En, HintAuthKey) => "check {key}: the provider refused the key paicli sent from it",
+        (Lang::Zh, HintAuthKey) => "检查 {key}：提供商拒绝了 paicli 从这里取用的密钥",
+        (Lang::En, NoticeRetrying) => "{cause}, retrying in {seconds} s ({attempt}/{max})",
+        (Lang::Zh, NoticeRetrying) => "{cause}，{seconds} 秒后重试（{attempt}/{max}）",
+        (Lang::Zh, PipedBinary) => {
+            "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加"
+        }
     }
 }

@@ -14,7 +14,7 @@ use crate::app::mentions::expand_mentions;
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
-use crate::ui::hints::{Frontend, next_step};
+use crate::ui::hints::{Frontend, hint_text};
 use crate::ui::i18n::{Lang, Msg, labelled, mention_skipped, tr, trf};
 use text_progress::TextProgress;
 
@@ -57,6 +57,9 @@ pub struct RunResult {
     pub partial_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What to do about the error, as text output's `hint:` line says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     /// Model requests made.
     pub num_turns: u32,
     pub usage: UsageSummary,
@@ -107,10 +110,12 @@ pub fn expand_task(config: &Config, task: &str) -> String {
 }
 
 /// How one `-p` run prints: the output format and the language of progress and errors on stderr.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Printing {
     pub format: OutputFormat,
     pub lang: Lang,
+    /// Where the API key came from, named by the hint after an authentication failure.
+    pub key_source: Option<String>,
 }
 
 /// Runs one turn and prints it as `printing` says: `submitted` is the task as the user gave it, `input` the same
@@ -124,7 +129,12 @@ pub async fn run(
     session_id: &str,
     cancel: CancellationToken,
 ) -> i32 {
-    let Printing { format, lang } = printing;
+    let Printing {
+        format,
+        lang,
+        key_source,
+    } = printing;
+    let key_source = key_source.as_deref();
     let started = Instant::now();
     let report = match format {
         OutputFormat::Text => {
@@ -146,10 +156,14 @@ pub async fn run(
                 .await
         }
     };
-    let result = summarize(&report, agent.model(), session_id, started);
+    let mut result = summarize(&report, agent.model(), session_id, started);
+    if let TurnOutcome::Failed(e) = &report.outcome {
+        // Scripts read English, as the rest of the JSON.
+        result.hint = hint_text(Lang::En, e, Frontend::OneShot, key_source);
+    }
     match format {
         OutputFormat::Text => {
-            for line in stderr_summary(&report.outcome, lang) {
+            for line in stderr_summary(&report.outcome, lang, key_source) {
                 eprintln!("{line}");
             }
             if nothing_done(&report) {
@@ -176,13 +190,13 @@ pub fn report_exit_code(report: &TurnReport) -> i32 {
 }
 
 /// What text output adds on stderr after the turn: the error and what to do about it, or why it stopped early.
-fn stderr_summary(outcome: &TurnOutcome, lang: Lang) -> Vec<String> {
+fn stderr_summary(outcome: &TurnOutcome, lang: Lang, key_source: Option<&str>) -> Vec<String> {
     match outcome {
         TurnOutcome::Failed(e) => {
             let error = trf(lang, Msg::OneShotFailed, &[("error", e)]);
             let mut lines = vec![labelled(lang, Msg::ErrorPrefix, &error)];
-            if let Some(hint) = next_step(e, Frontend::OneShot) {
-                lines.push(labelled(lang, Msg::HintPrefix, tr(lang, hint)));
+            if let Some(hint) = hint_text(lang, e, Frontend::OneShot, key_source) {
+                lines.push(labelled(lang, Msg::HintPrefix, &hint));
             }
             lines
         }
@@ -219,6 +233,7 @@ fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instan
         stop_reason,
         partial_reason,
         error,
+        hint: None,
         num_turns: report.requests,
         usage: report.usage.into(),
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -281,14 +296,14 @@ mod tests {
             status: 401,
             message: "invalid api key".into(),
         });
-        let zh = stderr_summary(&failed, Lang::Zh);
+        let zh = stderr_summary(&failed, Lang::Zh, None);
         assert!(zh[0].starts_with("错误：模型请求失败："), "{zh:?}");
         assert!(zh[0].contains("invalid api key"), "{zh:?}");
         assert!(
             zh[1].starts_with("提示：检查所用提供商的 API 密钥变量"),
             "{zh:?}"
         );
-        let en = stderr_summary(&failed, Lang::En);
+        let en = stderr_summary(&failed, Lang::En, None);
         assert!(
             en[0].starts_with("error: ") && en[1].starts_with("hint: check the API key"),
             "{en:?}"
@@ -298,7 +313,7 @@ mod tests {
             text: String::new(),
         };
         assert_eq!(
-            stderr_summary(&partial, Lang::Zh),
+            stderr_summary(&partial, Lang::Zh, None),
             vec![
                 "paicli: 提前停止（TOKEN_BUDGET_EXCEEDED）：任务用完了 token 预算（--token-budget）；输出是部分结果"
             ]

@@ -23,17 +23,26 @@ impl Sandbox {
         }
     }
 
-    /// The binary against `server` with a clean environment and state in a temp home.
-    fn against(&self, server: &ScriptedServer) -> Command {
+    /// The binary with a clean environment and state in a temp home, in no project yet.
+    fn bare(&self) -> Command {
         let mut cmd = Command::cargo_bin("paicli").unwrap();
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home.path())
             .env("PAICLI_HOME", self.home.path().join(".paicli"))
-            .arg("-C")
-            .arg(self.project.path())
-            .args(["--base-url", &server.url(), "--model", "scripted-model"])
             .stdin(Stdio::null());
+        cmd
+    }
+
+    /// The binary in the project, against `server`.
+    fn against(&self, server: &ScriptedServer) -> Command {
+        let mut cmd = self.bare();
+        cmd.arg("-C").arg(self.project.path()).args([
+            "--base-url",
+            &server.url(),
+            "--model",
+            "scripted-model",
+        ]);
         cmd
     }
 }
@@ -121,7 +130,14 @@ fn a_run_whose_every_write_was_denied_exits_4_and_lists_the_denials() {
     ]);
     let output = sandbox
         .against(&server)
-        .args(["--approval", "plan", "--output-format", "json", "-p", "write a.txt"])
+        .args([
+            "--approval",
+            "plan",
+            "--output-format",
+            "json",
+            "-p",
+            "write a.txt",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(4), "{}", stderr_of(&output));
@@ -132,7 +148,10 @@ fn a_run_whose_every_write_was_denied_exits_4_and_lists_the_denials() {
     assert_eq!(denials.len(), 1, "{result}");
     assert_eq!(denials[0]["tool"], "write_file");
     assert!(!denials[0]["code"].as_str().unwrap().is_empty(), "{result}");
-    assert!(!denials[0]["reason"].as_str().unwrap().is_empty(), "{result}");
+    assert!(
+        !denials[0]["reason"].as_str().unwrap().is_empty(),
+        "{result}"
+    );
     assert!(!sandbox.project.path().join("a.txt").exists());
 }
 
@@ -149,7 +168,14 @@ fn written_files_are_listed_in_the_stream_json_result() {
     ]);
     let output = sandbox
         .against(&server)
-        .args(["--approval", "full", "--output-format", "stream-json", "-p", "write a.txt"])
+        .args([
+            "--approval",
+            "full",
+            "--output-format",
+            "stream-json",
+            "-p",
+            "write a.txt",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
@@ -183,4 +209,102 @@ fn text_mode_says_nothing_was_done_when_all_was_denied() {
         "{}",
         stderr_of(&output)
     );
+}
+
+const NGINX_502: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n\
+<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+#[test]
+fn a_429_retry_is_shown_on_stderr_and_the_task_goes_on() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::status(429, r#"{"error":{"message":"slow down"}}"#).header("Retry-After", "0"),
+        Reply::text("done"),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .env("LANG", "en_US.UTF-8")
+        .args(["-p", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output).contains("HTTP 429, retrying in 0 s (2/3)"),
+        "{}",
+        stderr_of(&output)
+    );
+}
+
+#[test]
+fn an_html_502_page_is_summarized_and_printed_once() {
+    let sandbox = Sandbox::new();
+    let page = || {
+        Reply::status(502, NGINX_502)
+            .content_type("text/html")
+            .header("Retry-After", "0")
+    };
+    let server = ScriptedServer::with_replies([page(), page(), page()]);
+    let output = sandbox
+        .against(&server)
+        .env("LANG", "zh_CN.UTF-8")
+        .args(["-p", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    let stderr = stderr_of(&output);
+    assert!(stderr.contains("HTTP 502，0 秒后重试（2/3）"), "{stderr}");
+    assert!(
+        stderr.contains("provider error (HTTP 502): 502 Bad Gateway: nginx (HTML page)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("<center>"), "{stderr}");
+    assert_eq!(
+        stderr.matches("502 Bad Gateway: nginx").count(),
+        1,
+        "{stderr}"
+    );
+}
+
+#[test]
+fn json_mode_keeps_the_hint_and_it_names_the_key_variable_used() {
+    let sandbox = Sandbox::new();
+    let server =
+        ScriptedServer::with_replies([Reply::status(401, r#"{"error":{"message":"bad key"}}"#)]);
+    let output = sandbox
+        .against(&server)
+        .env("PAICLI_API_KEY", "sk-wrong")
+        .env("DEEPSEEK_API_KEY", "sk-other")
+        .args(["--output-format", "json", "-p", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    let result = json_of(&output);
+    assert_eq!(
+        result["hint"],
+        "check PAICLI_API_KEY: the provider refused the key paicli sent from it"
+    );
+    assert!(
+        result["error"].as_str().unwrap().contains("bad key"),
+        "{result}"
+    );
+}
+
+#[test]
+fn a_bad_project_directory_is_reported_once() {
+    let sandbox = Sandbox::new();
+    let missing = sandbox.project.path().join("nope");
+    for args in [vec!["-p", "hi"], vec![]] {
+        let output = sandbox
+            .bare()
+            .env("DEEPSEEK_API_KEY", "sk-test")
+            .arg("-C")
+            .arg(&missing)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+        let stderr = stderr_of(&output);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("is not usable"), "{stderr}");
+    }
 }

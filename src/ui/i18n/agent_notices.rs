@@ -29,6 +29,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::McpApprovalNotSaved { .. } => Msg::NoticeMcpApprovalNotSaved,
         Notice::McpStarting { .. } => Msg::NoticeMcpStarting,
         Notice::Note { .. } => Msg::NoticeNote,
+        Notice::Retrying { .. } => Msg::NoticeRetrying,
     }
 }
 
@@ -71,6 +72,12 @@ mod tests {
             },
             Notice::McpStarting { server: s() },
             Notice::Note { text: s() },
+            Notice::Retrying {
+                cause: "HTTP 429".into(),
+                seconds: "2".into(),
+                attempt: 2,
+                max: 3,
+            },
         ]
     }
 

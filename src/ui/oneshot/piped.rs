@@ -11,7 +11,10 @@ pub enum Piped {
     /// Nothing was piped (a terminal, `/dev/null`, or an empty pipe).
     Nothing,
     /// Text to attach; `cut_from` is the full length in characters when it was cut.
-    Text { text: String, cut_from: Option<usize> },
+    Text {
+        text: String,
+        cut_from: Option<usize>,
+    },
     /// The bytes are not text; nothing is attached.
     Binary { bytes: usize },
 }
@@ -109,7 +112,10 @@ mod tests {
             "[stdin cut at {MAX_PIPED_CHARS} of {} characters]\n</stdin>",
             MAX_PIPED_CHARS + 5
         )));
-        assert_eq!(classify(b"\x89PNG\r\n\x1a\n\0\0"), Piped::Binary { bytes: 10 });
+        assert_eq!(
+            classify(b"\x89PNG\r\n\x1a\n\0\0"),
+            Piped::Binary { bytes: 10 }
+        );
         assert_eq!(attach("t", &Piped::Binary { bytes: 10 }), "t");
         assert_eq!(classify(b" \n"), Piped::Nothing);
     }

@@ -14,7 +14,7 @@ use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::ui::approval_prompt::TerminalApprover;
-use crate::ui::hints::{Frontend, next_step};
+use crate::ui::hints::{Frontend, hint_text};
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
@@ -269,9 +269,14 @@ impl Session {
         self.turns += 1;
         self.requests += report.requests;
         if let TurnOutcome::Failed(e) = &report.outcome
-            && let Some(hint) = next_step(e, Frontend::Repl)
+            && let Some(hint) = hint_text(
+                self.lang,
+                e,
+                Frontend::Repl,
+                self.provider.key_source.as_deref(),
+            )
         {
-            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), self.tr(hint)));
+            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), hint));
         }
         let info = StatusInfo {
             model: self.provider.model.clone(),
