@@ -4,6 +4,7 @@
 mod env;
 mod file;
 pub mod json_store;
+mod prices;
 mod project;
 mod provenance;
 mod provider;

@@ -78,8 +78,6 @@ pub struct ProviderInfo {
     pub supports_tools: bool,
     pub extras: RequestExtras,
     pub model_overrides: &'static [ModelOverride],
-    /// List prices of the default model; `None` = unknown (no cost shown).
-    pub price: Option<Price>,
 }
 
 const fn entry(
@@ -102,7 +100,6 @@ const fn entry(
         supports_tools: true,
         extras: RequestExtras::None,
         model_overrides: &[],
-        price: None,
     }
 }
 
@@ -217,12 +214,6 @@ pub static PROVIDERS: &[ProviderInfo] = &[
     ProviderInfo {
         key_envs: &["OPENAI_API_KEY"],
         env_prefix: "OPENAI",
-        price: Some(Price {
-            currency: "$",
-            input_per_mtok: 2.5,
-            output_per_mtok: 10.0,
-            cached_input_per_mtok: Some(1.25),
-        }),
         ..entry("openai", "https://api.openai.com/v1", "gpt-4o")
     },
     ProviderInfo {
@@ -280,13 +271,7 @@ pub fn lookup(name: &str) -> Option<&'static ProviderInfo> {
         .find(|p| p.id == name || p.aliases.iter().any(|a| *a == name))
 }
 
-/// The list price for `model` at provider `id`, when known. Prices in the table are for the provider's default
-/// model only, so another model gets none rather than a wrong estimate.
-pub fn price_of(id: &str, model: &str) -> Option<Price> {
-    let info = lookup(id)?;
-    info.price
-        .filter(|_| info.default_model.eq_ignore_ascii_case(model))
-}
+pub use super::prices::{price_of, prices_as_of};
 
 /// A provider with its model and settings fixed: everything the client needs to build requests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -399,15 +384,6 @@ mod tests {
         assert!(glm.reasoning_echo);
         let old = lookup("glm").map(|p| ResolvedProvider::new(p, "glm-4.6", None, None));
         assert!(!old.unwrap_or_else(|| panic!("glm missing")).reasoning_echo);
-    }
-
-    #[test]
-    fn prices_apply_to_the_default_model_only() {
-        let price = price_of("openai", "gpt-4o").unwrap_or_else(|| panic!("no price"));
-        let cost = price.cost(1_000_000, 1_000_000, 500_000);
-        assert!((cost - (1.25 + 0.625 + 10.0)).abs() < 1e-9, "{cost}");
-        assert!(price_of("openai", "o3").is_none());
-        assert!(price_of("custom", "anything").is_none());
     }
 
     #[test]

@@ -299,6 +299,8 @@ pub enum Msg {
     InitFoundNone,
     HintAuthKey,
     NoticeRetrying,
+    PricesAsOf,
+    CostUnknownModel,
 }
 
 impl Msg {
@@ -584,6 +586,8 @@ impl Msg {
         Msg::InitFoundNone,
         Msg::HintAuthKey,
         Msg::NoticeRetrying,
+        Msg::PricesAsOf,
+        Msg::CostUnknownModel,
     ];
 }
 
@@ -1350,6 +1354,10 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, HintAuthKey) => "检查 {key}：提供商拒绝了 paicli 从这里取用的密钥",
         (Lang::En, NoticeRetrying) => "{cause}, retrying in {seconds} s ({attempt}/{max})",
         (Lang::Zh, NoticeRetrying) => "{cause}，{seconds} 秒后重试（{attempt}/{max}）",
+        (Lang::En, PricesAsOf) => "list prices as of {date}",
+        (Lang::Zh, PricesAsOf) => "按 {date} 的公开价格估算",
+        (Lang::En, CostUnknownModel) => "cost: no prices known for {model} (price list of {date})",
+        (Lang::Zh, CostUnknownModel) => "费用：没有 {model} 的已知价格（价格表日期 {date}）",
         (Lang::Zh, PipedBinary) => {
             "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加"
         }
