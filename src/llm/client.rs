@@ -123,7 +123,7 @@ fn retry_notice(error: &LlmError, delay: Duration, attempt: u32, max: u32) -> No
         _ => "provider error".to_string(),
     };
     let millis = delay.as_millis();
-    let seconds = if millis % 1000 == 0 || millis >= 10_000 {
+    let seconds = if millis.is_multiple_of(1000) || millis >= 10_000 {
         (millis.div_ceil(1000)).to_string()
     } else {
         format!("{:.1}", delay.as_secs_f64())

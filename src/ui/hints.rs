@@ -60,7 +60,7 @@ mod tests {
             zh.as_deref(),
             Some("检查 PAICLI_API_KEY：提供商拒绝了 paicli 从这里取用的密钥")
         );
-        let unknown = hint_text(Lang::En, &auth, Frontend::OneShot, None).unwrap();
+        let unknown = hint_text(Lang::En, &auth, Frontend::OneShot, None).unwrap_or_default();
         assert!(
             unknown.starts_with("check the API key variable"),
             "{unknown}"
