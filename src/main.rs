@@ -86,6 +86,10 @@ struct Cli {
     /// With --continue or --resume: continue the history under a new session id; the original stays as it was.
     #[arg(long)]
     fork: bool,
+
+    /// Start the interactive session with this as the first message (`paicli "fix the tests"`).
+    #[arg(value_name = "TASK", conflicts_with = "print")]
+    task: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -151,7 +155,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
     let Some(task) = cli.print.as_deref() else {
         let refused = config.refused.clone();
-        return paicli::ui::repl::run(config, overrides, launch).map_err(|e| {
+        return paicli::ui::repl::run(config, overrides, launch, cli.task.clone()).map_err(|e| {
             // The banner never came; a refused setting may be why (a project URL without its key).
             for r in &refused {
                 eprintln!("paicli: {}", i18n::refused_setting(lang, r));

@@ -28,9 +28,18 @@ pub use session::{Session, SessionError};
 pub const PROMPT: &str = "› ";
 
 /// Runs the REPL until the user quits. Returns the process exit code.
-pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, SessionError> {
+pub fn run(
+    config: Config,
+    overrides: Overrides,
+    launch: Launch,
+    first_task: Option<String>,
+) -> Result<i32, SessionError> {
     let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
+    // `paicli "task"`: sent as if typed at the first prompt.
+    if let Some(task) = first_task {
+        session.type_ahead().queue(task);
+    }
     let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
     expand_key::bind_expand_key(
         &mut editor,

@@ -218,6 +218,7 @@ mod approval_keys;
 mod commands;
 mod completion;
 mod input;
+mod io_cmds;
 mod memory_cmds;
 mod output;
 mod safety_cmds;
