@@ -7,6 +7,7 @@ pub mod json_store;
 mod prices;
 mod project;
 mod provenance;
+mod vision;
 mod provider;
 pub mod providers;
 pub mod saved_rules;
@@ -165,6 +166,8 @@ pub struct LlmSettings {
     pub retry: RetrySettings,
     /// Overrides the provider table's context window (tokens); `None` = the table's value.
     pub context_window: Option<u64>,
+    /// Whether the model takes images; `None` = the vision table's answer for the model.
+    pub vision: Option<bool>,
 }
 
 /// `[llm.retry]`: attempts and backoff of one chat request (the client builds its retry policy from it).
@@ -386,6 +389,7 @@ impl Config {
                 idle_timeout: Duration::from_secs(300),
                 retry: RetrySettings::default(),
                 context_window: None,
+                vision: None,
             },
             agent: AgentSettings {
                 max_iterations: None,
@@ -474,6 +478,7 @@ impl Config {
             &mut self.llm.context_window,
             llm.context_window.map(nonzero),
         );
+        set(&mut self.llm.vision, llm.vision.map(Some));
         let t = &f.tools;
         set(
             &mut self.tools.command_timeout,
@@ -557,6 +562,9 @@ impl Config {
         }
         if let Some(v) = env.parsed::<u64>("PAICLI_CONTEXT_WINDOW")? {
             self.llm.context_window = nonzero(v);
+        }
+        if let Some(v) = env.flag("PAICLI_VISION")? {
+            self.llm.vision = Some(v);
         }
         if let Some(v) = env.parsed::<u64>("PAICLI_COMMAND_TIMEOUT_SECS")? {
             self.tools.command_timeout = Duration::from_secs(v);

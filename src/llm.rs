@@ -4,6 +4,7 @@ pub mod client;
 pub mod dsml;
 pub mod error;
 pub mod error_wording;
+pub mod image_part;
 mod from_config;
 pub mod lazy;
 pub mod models;

@@ -57,6 +57,8 @@ pub struct LlmSection {
     pub idle_timeout_secs: Option<u64>,
     /// Overrides the provider table's context window (tokens).
     pub context_window: Option<u64>,
+    /// Whether the model takes images (overrides the vision table).
+    pub vision: Option<bool>,
     #[serde(default)]
     pub retry: RetrySection,
 }
@@ -235,6 +237,7 @@ impl ConfigFile {
         over(&mut l.connect_timeout_secs, t.connect_timeout_secs);
         over(&mut l.idle_timeout_secs, t.idle_timeout_secs);
         over(&mut l.context_window, t.context_window);
+        over(&mut l.vision, t.vision);
         over(&mut l.retry.max_attempts, t.retry.max_attempts);
         over(&mut l.retry.base_delay_ms, t.retry.base_delay_ms);
         over(&mut l.retry.max_delay_ms, t.retry.max_delay_ms);

@@ -103,6 +103,9 @@ pub fn resolve_provider(
 
     let mut resolved = ResolvedProvider::new(info, &model, base_url.as_deref(), api_key);
     resolved.key_source = key_source;
+    if let Some(vision) = settings.vision {
+        resolved.vision = vision;
+    }
     if info.id == "xfyun"
         && let Some(lora) = env.get("XFYUN_LORA_ID")
     {

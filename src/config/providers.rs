@@ -295,6 +295,8 @@ pub struct ResolvedProvider {
     /// Where the key came from (`PAICLI_API_KEY`, `DEEPSEEK_API_KEY`, `llm.api_key in config.toml`), so an
     /// authentication error names the setting actually used; `None` when no key is sent.
     pub key_source: Option<String>,
+    /// Whether the model takes image input (the vision table, or `llm.vision`).
+    pub vision: bool,
 }
 
 impl ResolvedProvider {
@@ -326,6 +328,7 @@ impl ResolvedProvider {
             headers: Vec::new(),
             max_tokens: None,
             key_source: None,
+            vision: super::vision::model_takes_images(info.id, model),
         };
         for o in overrides {
             if let Some(w) = o.context_window {

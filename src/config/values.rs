@@ -24,6 +24,7 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
         "llm.connect_timeout_secs" => c.llm.connect_timeout.as_secs().to_string(),
         "llm.idle_timeout_secs" => c.llm.idle_timeout.as_secs().to_string(),
         "llm.context_window" => count(c.llm.context_window),
+        "llm.vision" => c.llm.vision.map(|v| v.to_string()).unwrap_or_default(),
         "llm.retry.max_attempts" => c.llm.retry.max_attempts.to_string(),
         "llm.retry.base_delay_ms" => c.llm.retry.base_delay.as_millis().to_string(),
         "llm.retry.max_delay_ms" => c.llm.retry.max_delay.as_millis().to_string(),
