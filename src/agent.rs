@@ -2,6 +2,7 @@
 
 pub mod budget;
 pub mod compaction;
+pub mod images;
 pub mod memory_guard;
 pub mod prompt;
 mod rounds;
@@ -161,6 +162,10 @@ pub struct Agent {
     /// History length when the last summary attempt failed (no retry until it grows).
     summary_failed_at_len: Option<usize>,
     memory: Option<Arc<MemoryStore>>,
+    /// Whether the model takes images (see `images.rs`).
+    vision: bool,
+    /// The user's images for the next turn.
+    pending_images: Vec<crate::llm::ContentPart>,
 }
 
 impl Agent {
@@ -189,6 +194,8 @@ impl Agent {
             turn_hooks: Vec::new(),
             summary_failed_at_len: None,
             memory: None,
+            vision: true,
+            pending_images: Vec::new(),
         }
     }
 
@@ -296,6 +303,10 @@ impl Agent {
         self.unchecked_files.clear();
         let recall = self.recall_memory(submitted, events);
         self.conversation.begin_turn(recall, input);
+        if !self.pending_images.is_empty() {
+            let images = std::mem::take(&mut self.pending_images);
+            self.conversation.push_user_parts(images);
+        }
         let mut budget = AgentBudget::with_stagnation_window(
             self.options.max_iterations,
             self.options.token_budget,
@@ -470,8 +481,12 @@ impl Agent {
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, TurnOutcome> {
         let sink = EventDeltaSink::new(events);
-        let history = self.conversation.messages();
-        match self.client.chat(history, tools, &sink, cancel).await {
+        let history = images::for_request(
+            self.conversation.messages(),
+            self.conversation.turn_starts(),
+            self.vision,
+        );
+        match self.client.chat(&history, tools, &sink, cancel).await {
             Ok(response) => {
                 self.conversation.record_response(response.usage);
                 Ok(resolve_dsml(response, tools, &sink.take_held(), events))

@@ -233,6 +233,7 @@ fn build_agent_on(
 ) -> Result<(Agent, Arc<ToolRegistry>, SnapshotHook), SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
+    let vision = provider.vision;
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
 
     let root = config.project_root.clone();
@@ -300,6 +301,7 @@ fn build_agent_on(
         },
     );
     agent.set_memory(memory);
+    agent.set_vision(vision);
     // Gates run in hook order. Policy refusals come first so nobody is asked to approve a call that would be
     // refused anyway; approval (which may ask a person, and writes the audit log) comes last.
     agent.add_turn_hook(Arc::new(ExposurePolicy::new(

@@ -7,13 +7,13 @@ pub mod json_store;
 mod prices;
 mod project;
 mod provenance;
-mod vision;
 mod provider;
 pub mod providers;
 pub mod saved_rules;
 pub mod settings;
 pub mod trust;
 mod values;
+mod vision;
 mod web;
 
 use std::path::{Path, PathBuf};

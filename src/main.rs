@@ -155,7 +155,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
     let Some(task) = cli.print.as_deref() else {
         let refused = config.refused.clone();
-        return paicli::ui::repl::run(config, overrides, launch, cli.task.clone()).map_err(|e| {
+        return paicli::ui::repl::run(config, overrides, launch, cli.task).map_err(|e| {
             // The banner never came; a refused setting may be why (a project URL without its key).
             for r in &refused {
                 eprintln!("paicli: {}", i18n::refused_setting(lang, r));
@@ -196,7 +196,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
-        let with_files = oneshot::expand_task(&config, &task);
+        let with_files = oneshot::expand_task(&config, &mut agent, &task);
         let (input, notices) =
             paicli::app::prepare_first_input(&config, &services.mcp, &with_files, &cancel).await;
         for notice in notices {

@@ -36,7 +36,9 @@ pub enum ImageError {
 /// The format of `bytes` when it is one we attach, judged by its magic bytes.
 pub fn image_format(bytes: &[u8]) -> Option<ImageFormat> {
     match image::guess_format(bytes).ok()? {
-        f @ (ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Gif | ImageFormat::WebP) => Some(f),
+        f @ (ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Gif | ImageFormat::WebP) => {
+            Some(f)
+        }
         _ => None,
     }
 }
@@ -65,7 +67,10 @@ pub fn image_attachment(bytes: &[u8]) -> Result<ImageAttachment, ImageError> {
     };
     // Photos stay JPEG; screenshots and drawings (anything else) go as PNG, which keeps text sharp.
     let (out_format, image) = if format == ImageFormat::Jpeg {
-        (ImageFormat::Jpeg, image::DynamicImage::ImageRgb8(scaled.to_rgb8()))
+        (
+            ImageFormat::Jpeg,
+            image::DynamicImage::ImageRgb8(scaled.to_rgb8()),
+        )
     } else {
         (ImageFormat::Png, scaled)
     };
@@ -130,10 +135,16 @@ pub(crate) mod tests {
 
     #[test]
     fn text_and_other_binaries_are_not_images() {
-        assert_eq!(image_attachment(b"hello").unwrap_err(), ImageError::NotAnImage);
+        assert_eq!(
+            image_attachment(b"hello").unwrap_err(),
+            ImageError::NotAnImage
+        );
         assert!(image_format(b"%PDF-1.7\n").is_none());
         let mut broken = png(4, 4);
         broken.truncate(20);
-        assert!(matches!(image_attachment(&broken), Err(ImageError::Undecodable(_))));
+        assert!(matches!(
+            image_attachment(&broken),
+            Err(ImageError::Undecodable(_))
+        ));
     }
 }

@@ -10,7 +10,7 @@ mod tests;
 pub use agent_notices::notice_text;
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
-pub use notices::{mention_skipped, project_trusted, refused_setting};
+pub use notices::{images_need_vision, mention_skipped, project_trusted, refused_setting};
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,6 +301,7 @@ pub enum Msg {
     NoticeRetrying,
     PricesAsOf,
     CostUnknownModel,
+    ImagesNeedVision,
 }
 
 impl Msg {
@@ -588,6 +589,7 @@ impl Msg {
         Msg::NoticeRetrying,
         Msg::PricesAsOf,
         Msg::CostUnknownModel,
+        Msg::ImagesNeedVision,
     ];
 }
 
@@ -1358,6 +1360,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, PricesAsOf) => "按 {date} 的公开价格估算",
         (Lang::En, CostUnknownModel) => "cost: no prices known for {model} (price list of {date})",
         (Lang::Zh, CostUnknownModel) => "费用：没有 {model} 的已知价格（价格表日期 {date}）",
+        (Lang::En, ImagesNeedVision) => {
+            "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
+        }
+        (Lang::Zh, ImagesNeedVision) => {
+            "{model} 不支持图片，所以没有附加 {paths}；请换用支持图片的模型（/model、--model），如果它其实支持图片，请设置 llm.vision = true"
+        }
         (Lang::Zh, PipedBinary) => {
             "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加"
         }

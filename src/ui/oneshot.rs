@@ -10,12 +10,12 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, AgentEvent, Denial, EventSink, ExitReason, TurnOutcome, TurnReport};
-use crate::app::mentions::expand_mentions;
+use crate::app::mentions::{expand_mentions, queue_images};
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::i18n::{Lang, Msg, labelled, mention_skipped, tr, trf};
+use crate::ui::i18n::{Lang, Msg, images_need_vision, labelled, mention_skipped, tr, trf};
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -94,17 +94,24 @@ impl From<Usage> for UsageSummary {
     }
 }
 
-/// The task with its `@path` mentions attached, as the REPL does; mentions that could not be attached are
-/// reported on stderr (stdout stays the answer or JSON).
-pub fn expand_task(config: &Config, task: &str) -> String {
+/// The task with its `@path` mentions attached, as the REPL does (images go to `agent` for the turn); mentions
+/// that could not be attached are reported on stderr (stdout stays the answer or JSON).
+pub fn expand_task(config: &Config, agent: &mut Agent, task: &str) -> String {
     // The session was built on this root already; should the guard fail now, the task goes as typed.
     let Ok(guard) = PathGuard::new(&config.project_root) else {
         return task.to_string();
     };
-    let expanded = expand_mentions(task, &guard);
+    let mut expanded = expand_mentions(task, &guard);
     let lang = Lang::resolve(config.ui_language, &config.env);
     for (mention, reason) in &expanded.skipped {
         eprintln!("paicli: {}", mention_skipped(lang, mention, reason));
+    }
+    let refused = queue_images(agent, std::mem::take(&mut expanded.images));
+    if !refused.is_empty() {
+        eprintln!(
+            "paicli: {}",
+            images_need_vision(lang, agent.model(), &refused)
+        );
     }
     expanded.text
 }

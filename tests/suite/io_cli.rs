@@ -308,3 +308,107 @@ fn a_bad_project_directory_is_reported_once() {
         assert!(stderr.contains("is not usable"), "{stderr}");
     }
 }
+
+/// Writes a 4×3 PNG at `rel` in the project.
+fn write_png(sandbox: &Sandbox, rel: &str) {
+    image::RgbImage::from_pixel(4, 3, image::Rgb([0, 128, 255]))
+        .save(sandbox.project.path().join(rel))
+        .unwrap();
+}
+
+fn is_png_part(part: &Value) -> bool {
+    part["type"] == "image_url"
+        && part["image_url"]["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("data:image/png;base64,"))
+}
+
+#[test]
+fn a_png_mention_becomes_an_image_part_for_a_vision_model() {
+    for mention in ["@shot.png", "@image:shot.png"] {
+        let sandbox = Sandbox::new();
+        write_png(&sandbox, "shot.png");
+        let server = ScriptedServer::with_replies([Reply::text("A blue square.")]);
+        let task = format!("what is in {mention}?");
+        let output = sandbox
+            .against(&server)
+            .env("PAICLI_VISION", "true")
+            .args(["-p", &task])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        let body = &server.chat_requests()[0].body;
+        let messages = body["messages"].as_array().unwrap();
+        assert_eq!(messages[1]["content"], task.as_str());
+        assert_eq!(messages[2]["role"], "user");
+        let parts = messages[2]["content"].as_array().unwrap();
+        assert_eq!(parts.len(), 1, "{mention}: {parts:?}");
+        assert!(is_png_part(&parts[0]), "{mention}: {parts:?}");
+    }
+}
+
+#[test]
+fn a_text_only_model_gets_a_notice_instead_of_the_image() {
+    let sandbox = Sandbox::new();
+    write_png(&sandbox, "shot.png");
+    let server = ScriptedServer::with_replies([Reply::text("I cannot see it.")]);
+    let output = sandbox
+        .against(&server)
+        .env("LANG", "en_US.UTF-8")
+        .args(["-p", "what is in @shot.png?"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output)
+            .contains("scripted-model does not take images, so shot.png was not attached"),
+        "{}",
+        stderr_of(&output)
+    );
+    let body = &server.chat_requests()[0].body;
+    assert_eq!(body["messages"].as_array().unwrap().len(), 2, "{body}");
+}
+
+#[test]
+fn read_file_on_a_png_sends_the_image_or_a_note() {
+    for vision in [true, false] {
+        let sandbox = Sandbox::new();
+        write_png(&sandbox, "shot.png");
+        let server = ScriptedServer::with_replies([
+            Reply::tool_calls([(
+                "call_r",
+                "read_file",
+                serde_json::json!({"path": "shot.png"}),
+            )]),
+            Reply::text("A blue square."),
+        ]);
+        let output = sandbox
+            .against(&server)
+            .env("PAICLI_VISION", vision.to_string())
+            .args(["-p", "look at shot.png"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        let body = &server.chat_requests()[1].body;
+        let messages = body["messages"].as_array().unwrap();
+        let tool = messages.iter().find(|m| m["role"] == "tool").unwrap();
+        assert!(
+            tool["content"].as_str().unwrap().contains("Image (4x3 px)"),
+            "{tool}"
+        );
+        let last = messages.last().unwrap();
+        assert_eq!(last["role"], "user");
+        let parts = last["content"].as_array().unwrap();
+        if vision {
+            assert!(parts.iter().any(is_png_part), "{parts:?}");
+        } else {
+            assert!(!parts.iter().any(is_png_part), "{parts:?}");
+            assert!(
+                parts
+                    .iter()
+                    .any(|p| p["text"] == "[image not sent: this model does not take images]"),
+                "{parts:?}"
+            );
+        }
+    }
+}

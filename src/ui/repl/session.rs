@@ -15,6 +15,7 @@ use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::hints::{Frontend, hint_text};
+use crate::ui::i18n::images_need_vision;
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
@@ -151,13 +152,19 @@ impl Session {
     /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
     /// text as typed), ESC watched, status line printed.
     pub fn run_user_task(&mut self, submitted: &str) -> TurnReport {
-        let expanded = expand_mentions(submitted, &self.guard);
+        let mut expanded = expand_mentions(submitted, &self.guard);
         let style = self.surface().style;
         for (mention, reason) in &expanded.skipped {
             self.say(&style.yellow(&format!(
                 "! {mention} {}: {reason}",
                 self.tr(Msg::MentionSkipped)
             )));
+        }
+        let images = std::mem::take(&mut expanded.images);
+        let refused = crate::app::mentions::queue_images(&mut self.agent, images);
+        if !refused.is_empty() {
+            let text = images_need_vision(self.lang, self.agent.model(), &refused);
+            self.say(&style.yellow(&format!("! {text}")));
         }
         let cancel = CancellationToken::new();
         let first = !self.mcp_waited;
