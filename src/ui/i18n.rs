@@ -302,6 +302,7 @@ pub enum Msg {
     PricesAsOf,
     CostUnknownModel,
     ImagesNeedVision,
+    NoClipboardImage,
 }
 
 impl Msg {
@@ -590,6 +591,7 @@ impl Msg {
         Msg::PricesAsOf,
         Msg::CostUnknownModel,
         Msg::ImagesNeedVision,
+        Msg::NoClipboardImage,
     ];
 }
 
@@ -1365,6 +1367,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         }
         (Lang::Zh, ImagesNeedVision) => {
             "{model} 不支持图片，所以没有附加 {paths}；请换用支持图片的模型（/model、--model），如果它其实支持图片，请设置 llm.vision = true"
+        }
+        (Lang::En, NoClipboardImage) => {
+            "no image on the clipboard (Ctrl+V reads it with wl-paste or xclip); attach a file with @image:path"
+        }
+        (Lang::Zh, NoClipboardImage) => {
+            "剪贴板里没有图片（Ctrl+V 通过 wl-paste 或 xclip 读取）；可用 @image:路径 附加图片文件"
         }
         (Lang::Zh, PipedBinary) => {
             "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加"

@@ -6,6 +6,7 @@ mod expand_key;
 mod history;
 mod live_approver;
 mod mode_key;
+mod paste_key;
 mod rewind_key;
 mod session;
 
@@ -44,6 +45,12 @@ pub fn run(
     expand_key::bind_expand_key(
         &mut editor,
         session.expandable(),
+        session.lang,
+        session.surface().style,
+    );
+    paste_key::bind_paste_key(
+        &mut editor,
+        session.config.project_root.clone(),
         session.lang,
         session.surface().style,
     );

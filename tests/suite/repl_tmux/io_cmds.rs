@@ -62,3 +62,19 @@ fn init_names_the_instruction_files_it_found() {
     );
     assert!(task.contains("CLAUDE.md"), "{task}");
 }
+
+#[test]
+fn ctrl_v_without_a_clipboard_image_says_how_to_attach_one() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("hello back")]);
+    // No display: neither wl-paste nor xclip can read a clipboard here.
+    let t = sandbox.start_with(&server, &[("DISPLAY", ""), ("WAYLAND_DISPLAY", "")]);
+    t.keys(&["C-v"]);
+    t.wait_for("no image on the clipboard");
+    t.wait_for("attach a file with @image:path");
+    // The line still works afterwards, and ESC at the prompt sends nothing.
+    t.keys(&["Escape"]);
+    t.submit("hello");
+    t.wait_for("hello back");
+    assert_eq!(server.chat_requests().len(), 1);
+}
