@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 
 use super::providers::{Price, lookup};
+use crate::protocol::Usage;
 
 /// The data file, compiled in.
 const PRICES_TOML: &str = include_str!("prices.toml");
@@ -42,7 +43,9 @@ pub fn prices_as_of() -> &'static str {
 }
 
 /// The list price of `model` at provider `id` (or an alias), when the data file has it: the entry with the
-/// longest matching prefix of the model name, case-insensitive.
+/// longest matching prefix of the model name, case-insensitive. A prefix matches the whole name or a name that
+/// goes on with `-` (a dated or tier suffix), so `glm-5` prices `glm-5-turbo` but not a different model such as
+/// `glm-5.3` or `glm-5v`.
 pub fn price_of(id: &str, model: &str) -> Option<Price> {
     let info = lookup(id)?;
     let provider = PRICES.as_ref()?.providers.get(info.id)?;
@@ -52,7 +55,7 @@ pub fn price_of(id: &str, model: &str) -> Option<Price> {
     let entry = provider
         .models
         .iter()
-        .filter(|m| name.starts_with(&m.prefix.to_ascii_lowercase()))
+        .filter(|m| prefix_matches(name, &m.prefix.to_ascii_lowercase()))
         .max_by_key(|m| m.prefix.len())?;
     Some(Price {
         currency: symbol(&provider.currency)?,
@@ -60,6 +63,31 @@ pub fn price_of(id: &str, model: &str) -> Option<Price> {
         output_per_mtok: entry.output,
         cached_input_per_mtok: entry.cached_input,
     })
+}
+
+/// Where a cost figure comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CostSource {
+    /// The provider reported it with the usage (OpenRouter's `usage.cost`, USD).
+    Reported,
+    /// Estimated from the list prices in the data file.
+    ListPrice,
+}
+
+/// The cost of `usage`: the provider's own figure when it reported one, otherwise the estimate from `price`;
+/// `None` when neither is known. Returns the currency symbol, the amount and where it came from.
+pub fn cost_of(usage: &Usage, price: Option<Price>) -> Option<(&'static str, f64, CostSource)> {
+    if let Some(usd) = usage.reported_cost_usd() {
+        return Some(("$", usd, CostSource::Reported));
+    }
+    let price = price?;
+    let amount = price.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens);
+    Some((price.currency, amount, CostSource::ListPrice))
+}
+
+fn prefix_matches(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
 }
 
 fn symbol(currency: &str) -> Option<&'static str> {
@@ -100,34 +128,63 @@ mod tests {
     }
 
     #[test]
-    fn deepseek_is_priced_in_yuan_and_unknown_models_are_not() {
-        // 0.5M uncached at ¥2 + 0.5M cached at ¥0.2 + 1M output at ¥3.
-        assert!(close(cost("deepseek", "deepseek-chat"), 1.0 + 0.1 + 3.0));
+    fn a_reported_cost_wins_over_the_table() {
+        let mut usage = Usage::tokens(1_000_000, 1_000_000, 0, 0);
+        let table = price_of("openai", "gpt-4o");
+        assert_eq!(
+            cost_of(&usage, table).map(|(c, _, s)| (c, s)),
+            Some(("$", CostSource::ListPrice))
+        );
+        usage.reported_cost_nano_usd = Some(1_500_000);
+        assert_eq!(
+            cost_of(&usage, table),
+            Some(("$", 0.0015, CostSource::Reported))
+        );
+        assert_eq!(
+            cost_of(&Usage::default(), None),
+            None,
+            "no table and no report"
+        );
+    }
+
+    #[test]
+    fn deepseek_default_and_v4_models_are_priced_in_yuan() {
+        // 0.5M uncached at ¥1 + 0.5M cached at ¥0.02 + 1M output at ¥2.
+        assert!(close(cost("deepseek", "deepseek-flash"), 0.5 + 0.01 + 2.0));
+        assert!(close(cost("deepseek", "deepseek-v4-flash"), 0.5 + 0.01 + 2.0));
+        assert!(close(cost("deepseek", "deepseek-v4-pro"), 1.5 + 0.0125 + 6.0));
+        assert!(close(cost("deepseek", "deepseek-chat"), 0.5 + 0.01 + 2.0));
         assert_eq!(
             price_of("deepseek", "deepseek-reasoner").map(|p| p.currency),
             Some("¥")
         );
-        assert_eq!(price_of("deepseek", "deepseek-flash"), None);
+        assert_eq!(price_of("deepseek", "deepseek-v3"), None);
     }
 
     #[test]
-    fn glm_takes_the_longest_prefix() {
-        assert!(close(cost("glm", "glm-4.5-air"), 0.1 + 0.015 + 1.1));
-        assert!(close(cost("zhipu", "GLM-4.6"), 0.3 + 0.055 + 2.2));
-        assert_eq!(price_of("glm", "glm-5.1"), None);
+    fn glm_default_is_priced_and_other_families_are_not_borrowed() {
+        assert!(close(cost("glm", "glm-5.1"), 3.0 + 0.6 + 24.0));
+        assert!(close(cost("zhipu", "GLM-5"), 4.0 + 18.0));
+        assert_eq!(price_of("glm", "glm-5.1").map(|p| p.currency), Some("¥"));
+        // `glm-5` must not price a different model that merely starts with its name.
+        assert_eq!(price_of("glm", "glm-5.3-flash"), None);
+        assert_eq!(price_of("glm", "glm-5v-turbo"), None);
     }
 
     #[test]
     fn kimi_qwen_hunyuan_and_step_have_their_models() {
+        assert!(close(cost("kimi", "kimi-k2.6"), 0.475 + 0.08 + 4.0));
+        assert_eq!(price_of("moonshot", "kimi-k2.6").map(|p| p.currency), Some("$"));
         assert!(close(
             cost("kimi", "kimi-k2-0905-preview"),
             0.3 + 0.075 + 2.5
         ));
-        assert_eq!(price_of("kimi", "kimi-k2.6"), None);
+        assert_eq!(price_of("kimi", "kimi-k3"), None);
         // No cache price: cached tokens bill as input.
         assert!(close(cost("qwen", "qwen3-coder-plus"), 4.0 + 16.0));
         assert_eq!(price_of("qwen", "qwen3-coder-next"), None);
         assert!(close(cost("hunyuan", "hunyuan-t1-latest"), 1.0 + 4.0));
+        // No published price found for these defaults: they say so rather than guess.
         assert_eq!(price_of("hunyuan", "hy4-preview"), None);
         assert!(close(cost("step", "step-2-mini"), 1.0 + 2.0));
         assert_eq!(price_of("step", "step-3.5-flash"), None);
@@ -140,7 +197,11 @@ mod tests {
             cost("openai", "gpt-4o-mini-2024-07-18"),
             0.075 + 0.0375 + 0.6
         ));
+        assert!(close(cost("openai", "gpt-5.5"), 2.5 + 0.25 + 30.0));
+        assert!(close(cost("openai", "gpt-5.4-mini"), 0.375 + 0.0375 + 4.5));
         assert!(close(cost("openai", "o3"), 1.0 + 0.25 + 8.0));
+        // `gpt-5` does not price the later 5.x models it has no row for.
+        assert_eq!(price_of("openai", "gpt-5.2"), None);
         assert_eq!(price_of("openai", "gpt-3.5-turbo"), None);
         assert_eq!(price_of("custom", "gpt-4o"), None);
         assert_eq!(price_of("openrouter", "openai/gpt-4o"), None);
