@@ -81,7 +81,11 @@ pub fn cost_of(usage: &Usage, price: Option<Price>) -> Option<(&'static str, f64
         return Some(("$", usd, CostSource::Reported));
     }
     let price = price?;
-    let amount = price.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens);
+    let amount = price.cost(
+        usage.prompt_tokens,
+        usage.completion_tokens,
+        usage.cached_tokens,
+    );
     Some((price.currency, amount, CostSource::ListPrice))
 }
 
@@ -151,8 +155,14 @@ mod tests {
     fn deepseek_default_and_v4_models_are_priced_in_yuan() {
         // 0.5M uncached at ¥1 + 0.5M cached at ¥0.02 + 1M output at ¥2.
         assert!(close(cost("deepseek", "deepseek-flash"), 0.5 + 0.01 + 2.0));
-        assert!(close(cost("deepseek", "deepseek-v4-flash"), 0.5 + 0.01 + 2.0));
-        assert!(close(cost("deepseek", "deepseek-v4-pro"), 1.5 + 0.0125 + 6.0));
+        assert!(close(
+            cost("deepseek", "deepseek-v4-flash"),
+            0.5 + 0.01 + 2.0
+        ));
+        assert!(close(
+            cost("deepseek", "deepseek-v4-pro"),
+            1.5 + 0.0125 + 6.0
+        ));
         assert!(close(cost("deepseek", "deepseek-chat"), 0.5 + 0.01 + 2.0));
         assert_eq!(
             price_of("deepseek", "deepseek-reasoner").map(|p| p.currency),
@@ -174,7 +184,10 @@ mod tests {
     #[test]
     fn kimi_qwen_hunyuan_and_step_have_their_models() {
         assert!(close(cost("kimi", "kimi-k2.6"), 0.475 + 0.08 + 4.0));
-        assert_eq!(price_of("moonshot", "kimi-k2.6").map(|p| p.currency), Some("$"));
+        assert_eq!(
+            price_of("moonshot", "kimi-k2.6").map(|p| p.currency),
+            Some("$")
+        );
         assert!(close(
             cost("kimi", "kimi-k2-0905-preview"),
             0.3 + 0.075 + 2.5

@@ -271,7 +271,7 @@ pub fn lookup(name: &str) -> Option<&'static ProviderInfo> {
         .find(|p| p.id == name || p.aliases.iter().any(|a| *a == name))
 }
 
-pub use super::prices::{price_of, prices_as_of};
+pub use super::prices::{CostSource, cost_of, price_of, prices_as_of};
 
 /// A provider with its model and settings fixed: everything the client needs to build requests.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -303,6 +303,7 @@ pub enum Msg {
     CostUnknownModel,
     ImagesNeedVision,
     NoClipboardImage,
+    CostReported,
 }
 
 impl Msg {
@@ -592,6 +593,7 @@ impl Msg {
         Msg::CostUnknownModel,
         Msg::ImagesNeedVision,
         Msg::NoClipboardImage,
+        Msg::CostReported,
     ];
 }
 
@@ -1377,5 +1379,7 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, PipedBinary) => {
             "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加"
         }
+        (Lang::En, CostReported) => "as reported by the provider",
+        (Lang::Zh, CostReported) => "由服务商报告",
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Flow, say_wrapped};
 use crate::config::{describe_config, settings};
-use crate::llm::providers::{Price, price_of, prices_as_of};
+use crate::llm::providers::{CostSource, Price, cost_of, price_of, prices_as_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
 use crate::ui::i18n::{Lang, Msg, refused_setting, tr, trf};
@@ -161,15 +161,14 @@ fn cost_lines(
             ("reasoning", &u.reasoning_tokens),
         ],
     )];
-    match price {
-        Some(price) => {
-            let cost = format!(
-                "{}{:.4}",
-                price.currency,
-                price.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
-            );
+    match cost_of(&u, price) {
+        Some((currency, amount, source)) => {
+            let cost = format!("{currency}{amount:.4}");
             lines.push(trf(lang, Msg::CostEstimate, &[("cost", &cost)]));
-            lines.push(trf(lang, Msg::PricesAsOf, &[("date", &prices_as_of())]));
+            lines.push(match source {
+                CostSource::Reported => tr(lang, Msg::CostReported).to_string(),
+                CostSource::ListPrice => trf(lang, Msg::PricesAsOf, &[("date", &prices_as_of())]),
+            });
         }
         None => lines.push(trf(
             lang,
@@ -240,12 +239,7 @@ mod tests {
 
     #[test]
     fn cost_speaks_both_languages() {
-        let usage = Usage {
-            prompt_tokens: 12_000,
-            completion_tokens: 3_000,
-            cached_tokens: 2_000,
-            reasoning_tokens: 500,
-        };
+        let usage = Usage::tokens(12_000, 3_000, 2_000, 500);
         let price = Some(Price {
             currency: "¥",
             input_per_mtok: 2.0,
@@ -277,6 +271,21 @@ mod tests {
                 format!("list prices as of {}", prices_as_of()),
             ]
         );
+    }
+
+    #[test]
+    fn a_reported_cost_is_shown_as_the_providers() {
+        let usage = Usage {
+            reported_cost_nano_usd: Some(1_234_500),
+            ..Usage::tokens(900, 10, 0, 0)
+        };
+        let lines = cost_lines(Lang::En, (1, 1), usage, "deepseek/deepseek-chat", None);
+        assert_eq!(
+            lines[1..],
+            ["estimated cost: $0.0012", "as reported by the provider"]
+        );
+        let lines = cost_lines(Lang::Zh, (1, 1), usage, "deepseek/deepseek-chat", None);
+        assert_eq!(lines[2], "由服务商报告");
     }
 
     #[test]
