@@ -164,6 +164,8 @@ pub struct Agent {
     memory: Option<Arc<MemoryStore>>,
     /// Whether the model takes images (see `images.rs`).
     vision: bool,
+    /// The largest image the provider takes; images are fitted to it as they join the history.
+    image_limits: crate::llm::image_part::ImageLimits,
     /// The user's images for the next turn.
     pending_images: Vec<crate::llm::ContentPart>,
 }
@@ -195,6 +197,7 @@ impl Agent {
             summary_failed_at_len: None,
             memory: None,
             vision: true,
+            image_limits: crate::config::vision::DEFAULT_IMAGE_LIMITS,
             pending_images: Vec::new(),
         }
     }
@@ -305,6 +308,7 @@ impl Agent {
         self.conversation.begin_turn(recall, input);
         if !self.pending_images.is_empty() {
             let images = std::mem::take(&mut self.pending_images);
+            let images = self.fit_images(images);
             self.conversation.push_user_parts(images);
         }
         let mut budget = AgentBudget::with_stagnation_window(

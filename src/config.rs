@@ -13,7 +13,7 @@ pub mod saved_rules;
 pub mod settings;
 pub mod trust;
 mod values;
-mod vision;
+pub mod vision;
 mod web;
 
 use std::path::{Path, PathBuf};

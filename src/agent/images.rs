@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::Agent;
+use crate::llm::image_part::{ImageLimits, fit_part};
 use crate::llm::{Content, ContentPart, Message};
 
 /// Turns whose images are sent; older ones are replaced, so an image is not paid for on every request.
@@ -25,6 +26,19 @@ impl Agent {
     /// Whether images reach the model.
     pub fn takes_images(&self) -> bool {
         self.vision
+    }
+
+    /// The largest image the provider takes (see `ResolvedProvider::image_limits`).
+    pub fn set_image_limits(&mut self, limits: ImageLimits) {
+        self.image_limits = limits;
+    }
+
+    /// `images` scaled down (and re-encoded when too big) to the provider's limits, as they join the history.
+    pub(super) fn fit_images(&self, images: Vec<ContentPart>) -> Vec<ContentPart> {
+        images
+            .into_iter()
+            .map(|part| fit_part(part, self.image_limits))
+            .collect()
     }
 
     /// Images (e.g. `@image:shot.png`) to send with the next user turn, after its text.

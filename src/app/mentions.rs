@@ -162,9 +162,11 @@ fn attach(
     if image_only || image_format(&bytes).is_some() {
         return match image_attachment(&bytes) {
             Ok(image) => Ok((rel, Attachment::Image(image.part))),
-            Err(e @ (ImageError::NotAnImage | ImageError::Undecodable(_))) => {
-                Err(SkipReason::NotAnImage(e.to_string()))
-            }
+            Err(
+                e @ (ImageError::NotAnImage
+                | ImageError::Undecodable(_)
+                | ImageError::TooLarge { .. }),
+            ) => Err(SkipReason::NotAnImage(e.to_string())),
         };
     }
     if bytes.contains(&0) {

@@ -297,6 +297,8 @@ pub struct ResolvedProvider {
     pub key_source: Option<String>,
     /// Whether the model takes image input (the vision table, or `llm.vision`).
     pub vision: bool,
+    /// The largest image the provider takes (images are scaled down to it).
+    pub image_limits: super::vision::ImageLimits,
 }
 
 impl ResolvedProvider {
@@ -329,6 +331,7 @@ impl ResolvedProvider {
             max_tokens: None,
             key_source: None,
             vision: super::vision::model_takes_images(info.id, model),
+            image_limits: super::vision::image_limits(info.id),
         };
         for o in overrides {
             if let Some(w) = o.context_window {

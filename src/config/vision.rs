@@ -62,6 +62,59 @@ const VISION_MODELS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The largest image a provider takes: the longest side in pixels and the size of the encoded file in bytes
+/// (before base64). Larger images are scaled down, and re-encoded as JPEG when still over the byte limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageLimits {
+    pub max_side: u32,
+    pub max_bytes: usize,
+}
+
+const MB: usize = 1024 * 1024;
+
+/// For providers without a published figure (GLM, Qwen, Kimi, StepFun, Hunyuan, local servers): 2048 px and
+/// 4 MB stay under every per-image limit we know of and keep a screenshot's text legible.
+pub const DEFAULT_IMAGE_LIMITS: ImageLimits = ImageLimits {
+    max_side: 2048,
+    max_bytes: 4 * MB,
+};
+
+/// `(provider id, limits)` where the provider publishes them.
+const IMAGE_LIMITS: &[(&str, ImageLimits)] = &[
+    // OpenAI scales images to fit 2048 x 2048 and accepts files up to 20 MB.
+    (
+        "openai",
+        ImageLimits {
+            max_side: 2048,
+            max_bytes: 20 * MB,
+        },
+    ),
+    // OpenRouter forwards to OpenAI (2048 px) and Anthropic (8000 px, 5 MB per image) models alike: the
+    // stricter of each.
+    (
+        "openrouter",
+        ImageLimits {
+            max_side: 2048,
+            max_bytes: 5 * MB,
+        },
+    ),
+];
+
+/// The largest of every limit in the table: what an attachment is held to before the provider is applied.
+pub const ATTACH_IMAGE_LIMITS: ImageLimits = ImageLimits {
+    max_side: 2048,
+    max_bytes: 20 * MB,
+};
+
+/// The image limits of provider `id` (the default when it publishes none).
+pub fn image_limits(id: &str) -> ImageLimits {
+    IMAGE_LIMITS
+        .iter()
+        .find(|(provider, _)| *provider == id)
+        .map(|(_, limits)| *limits)
+        .unwrap_or(DEFAULT_IMAGE_LIMITS)
+}
+
 /// Whether `model` at provider `id` takes image input, by the table.
 pub fn model_takes_images(id: &str, model: &str) -> bool {
     let model = model.to_ascii_lowercase();
@@ -89,5 +142,19 @@ mod tests {
         assert!(!model_takes_images("deepseek", "deepseek-flash"));
         assert!(!model_takes_images("glm", "glm-5.1"));
         assert!(!model_takes_images("custom", "gpt-4o"));
+    }
+
+    #[test]
+    fn each_provider_has_image_limits_within_the_attachment_ceiling() {
+        assert_eq!(image_limits("openai").max_bytes, 20 * MB);
+        assert_eq!(image_limits("openrouter").max_bytes, 5 * MB);
+        assert_eq!(image_limits("glm"), DEFAULT_IMAGE_LIMITS);
+        for (_, limits) in IMAGE_LIMITS
+            .iter()
+            .chain([("default", DEFAULT_IMAGE_LIMITS)].iter())
+        {
+            assert!(limits.max_side <= ATTACH_IMAGE_LIMITS.max_side);
+            assert!(limits.max_bytes <= ATTACH_IMAGE_LIMITS.max_bytes);
+        }
     }
 }

@@ -8,11 +8,10 @@ use image::{ImageFormat, ImageReader};
 
 use crate::llm::ContentPart;
 
-/// Longest side sent, in pixels. OpenAI scales larger images down to 2048 px anyway, Qwen-VL and GLM-4V accept
-/// that size, and it keeps a screenshot well under every provider's per-image byte limit.
-pub const MAX_SIDE: u32 = 2048;
-/// Largest file sent unchanged; larger ones are re-encoded even when small enough in pixels.
-pub const MAX_BYTES: usize = 4 * 1024 * 1024;
+pub use crate::config::vision::{ATTACH_IMAGE_LIMITS, ImageLimits};
+
+/// JPEG quality for re-encoding: high enough to keep screenshot text readable.
+const JPEG_QUALITY: u8 = 85;
 
 /// An image ready for a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +30,8 @@ pub enum ImageError {
     NotAnImage,
     #[error("cannot decode the image: {0}")]
     Undecodable(String),
+    #[error("the image does not fit in {max_bytes} bytes even scaled down")]
+    TooLarge { max_bytes: usize },
 }
 
 /// The format of `bytes` when it is one we attach, judged by its magic bytes.
@@ -43,14 +44,24 @@ pub fn image_format(bytes: &[u8]) -> Option<ImageFormat> {
     }
 }
 
-/// Turns image file bytes into a content part, scaled down to [`MAX_SIDE`] when larger.
+/// Turns image file bytes into a content part, held to [`ATTACH_IMAGE_LIMITS`] (the agent then fits it to
+/// the provider's limits with [`fit_part`]).
 pub fn image_attachment(bytes: &[u8]) -> Result<ImageAttachment, ImageError> {
+    image_attachment_within(bytes, ATTACH_IMAGE_LIMITS)
+}
+
+/// Turns image file bytes into a content part no larger than `limits`: scaled down to `max_side`, and
+/// re-encoded as JPEG (smaller each try) when the file is still over `max_bytes`.
+pub fn image_attachment_within(
+    bytes: &[u8],
+    limits: ImageLimits,
+) -> Result<ImageAttachment, ImageError> {
     let format = image_format(bytes).ok_or(ImageError::NotAnImage)?;
     let reader = ImageReader::with_format(Cursor::new(bytes), format);
     let (width, height) = reader
         .into_dimensions()
         .map_err(|e| ImageError::Undecodable(e.to_string()))?;
-    if width <= MAX_SIDE && height <= MAX_SIDE && bytes.len() <= MAX_BYTES {
+    if width <= limits.max_side && height <= limits.max_side && bytes.len() <= limits.max_bytes {
         return Ok(ImageAttachment {
             part: data_url(mime(format), bytes),
             width,
@@ -60,30 +71,81 @@ pub fn image_attachment(bytes: &[u8]) -> Result<ImageAttachment, ImageError> {
     }
     let decoded = image::load_from_memory_with_format(bytes, format)
         .map_err(|e| ImageError::Undecodable(e.to_string()))?;
-    let scaled = if width > MAX_SIDE || height > MAX_SIDE {
-        decoded.resize(MAX_SIDE, MAX_SIDE, image::imageops::FilterType::Triangle)
+    let mut image = if width > limits.max_side || height > limits.max_side {
+        decoded.resize(
+            limits.max_side,
+            limits.max_side,
+            image::imageops::FilterType::Triangle,
+        )
     } else {
         decoded
     };
-    // Photos stay JPEG; screenshots and drawings (anything else) go as PNG, which keeps text sharp.
-    let (out_format, image) = if format == ImageFormat::Jpeg {
-        (
-            ImageFormat::Jpeg,
-            image::DynamicImage::ImageRgb8(scaled.to_rgb8()),
-        )
-    } else {
-        (ImageFormat::Png, scaled)
+    // Photos stay JPEG; screenshots and drawings go as PNG first, which keeps text sharp.
+    if format != ImageFormat::Jpeg {
+        let png = encode(&image, ImageFormat::Png)?;
+        if png.len() <= limits.max_bytes {
+            return Ok(resized(ImageFormat::Png, &png, &image));
+        }
+    }
+    // Over the byte limit: JPEG, and each further try at three quarters of the size.
+    for _ in 0..8 {
+        let jpeg = encode(&image, ImageFormat::Jpeg)?;
+        if jpeg.len() <= limits.max_bytes {
+            return Ok(resized(ImageFormat::Jpeg, &jpeg, &image));
+        }
+        let (w, h) = (image.width() * 3 / 4, image.height() * 3 / 4);
+        if w == 0 || h == 0 {
+            break;
+        }
+        image = image.resize(w, h, image::imageops::FilterType::Triangle);
+    }
+    Err(ImageError::TooLarge {
+        max_bytes: limits.max_bytes,
+    })
+}
+
+/// `part` fitted to `limits`: an image `data:` URL over them is decoded and shrunk; anything else (text, a
+/// remote URL, an image already within them, one that does not decode) is returned as it is.
+pub fn fit_part(part: ContentPart, limits: ImageLimits) -> ContentPart {
+    let ContentPart::ImageUrl { url } = &part else {
+        return part;
     };
+    let Some(encoded) = url
+        .strip_prefix("data:")
+        .and_then(|rest| rest.split_once(";base64,"))
+        .map(|(_, data)| data)
+    else {
+        return part;
+    };
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(encoded) else {
+        return part;
+    };
+    match image_attachment_within(&bytes, limits) {
+        Ok(fitted) if fitted.resized => fitted.part,
+        _ => part,
+    }
+}
+
+fn encode(image: &image::DynamicImage, format: ImageFormat) -> Result<Vec<u8>, ImageError> {
     let mut out = Cursor::new(Vec::new());
-    image
-        .write_to(&mut out, out_format)
-        .map_err(|e| ImageError::Undecodable(e.to_string()))?;
-    Ok(ImageAttachment {
-        part: data_url(mime(out_format), out.get_ref()),
+    let result = if format == ImageFormat::Jpeg {
+        let rgb = image::DynamicImage::ImageRgb8(image.to_rgb8());
+        let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY);
+        rgb.write_with_encoder(encoder)
+    } else {
+        image.write_to(&mut out, format)
+    };
+    result.map_err(|e| ImageError::Undecodable(e.to_string()))?;
+    Ok(out.into_inner())
+}
+
+fn resized(format: ImageFormat, bytes: &[u8], image: &image::DynamicImage) -> ImageAttachment {
+    ImageAttachment {
+        part: data_url(mime(format), bytes),
         width: image.width(),
         height: image.height(),
         resized: true,
-    })
+    }
 }
 
 fn mime(format: ImageFormat) -> &'static str {
@@ -131,6 +193,76 @@ pub(crate) mod tests {
     fn a_large_image_is_scaled_to_the_limit_keeping_its_shape() {
         let a = image_attachment(&png(4096, 1024)).unwrap();
         assert_eq!((a.width, a.height, a.resized), (2048, 512, true));
+    }
+
+    /// A PNG of noise, which compresses badly: `w`×`h` pixels, about 3 bytes each.
+    fn noisy_png(w: u32, h: u32) -> Vec<u8> {
+        let mut seed: u32 = 12345;
+        let img = image::RgbImage::from_fn(w, h, |_, _| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let b = seed.to_le_bytes();
+            image::Rgb([b[1], b[2], b[3]])
+        });
+        let mut out = Cursor::new(Vec::new());
+        img.write_to(&mut out, ImageFormat::Png).unwrap();
+        out.into_inner()
+    }
+
+    fn decoded(part: &ContentPart) -> (String, Vec<u8>) {
+        let ContentPart::ImageUrl { url } = part else {
+            panic!("not an image part")
+        };
+        let (mime, data) = url
+            .strip_prefix("data:")
+            .and_then(|r| r.split_once(";base64,"))
+            .unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap();
+        (mime.to_string(), bytes)
+    }
+
+    #[test]
+    fn over_the_byte_limit_it_becomes_a_jpeg_within_it() {
+        let bytes = noisy_png(600, 400);
+        assert!(bytes.len() > 500_000, "{}", bytes.len());
+        let limits = ImageLimits {
+            max_side: 2048,
+            max_bytes: 200_000,
+        };
+        let a = image_attachment_within(&bytes, limits).unwrap();
+        let (mime, out) = decoded(&a.part);
+        assert_eq!(mime, "image/jpeg");
+        assert!(out.len() <= 200_000, "{}", out.len());
+        assert!(a.resized);
+        assert_eq!(image_format(&out), Some(ImageFormat::Jpeg));
+    }
+
+    #[test]
+    fn a_part_is_fitted_to_a_providers_limits_and_left_alone_within_them() {
+        let part = image_attachment(&png(3000, 1500)).unwrap().part;
+        // Held to the attachment ceiling first.
+        let (_, ceiling) = decoded(&part);
+        let dims = |b: &[u8]| {
+            image::load_from_memory(b)
+                .map(|i| (i.width(), i.height()))
+                .unwrap()
+        };
+        assert_eq!(dims(&ceiling), (2048, 1024));
+        let small = ImageLimits {
+            max_side: 1000,
+            max_bytes: 4 * 1024 * 1024,
+        };
+        let fitted = fit_part(part, small);
+        assert_eq!(dims(&decoded(&fitted).1), (1000, 500));
+        // Within the limits, or not an inline image: unchanged.
+        assert_eq!(fit_part(fitted.clone(), small), fitted);
+        let remote = ContentPart::ImageUrl {
+            url: "https://example.com/a.png".into(),
+        };
+        assert_eq!(fit_part(remote.clone(), small), remote);
+        let text = ContentPart::Text { text: "hi".into() };
+        assert_eq!(fit_part(text.clone(), small), text);
     }
 
     #[test]
