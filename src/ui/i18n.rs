@@ -304,6 +304,7 @@ pub enum Msg {
     ImagesNeedVision,
     NoClipboardImage,
     CostReported,
+    PasteNotSaved,
 }
 
 impl Msg {
@@ -594,6 +595,7 @@ impl Msg {
         Msg::ImagesNeedVision,
         Msg::NoClipboardImage,
         Msg::CostReported,
+        Msg::PasteNotSaved,
     ];
 }
 
@@ -1381,5 +1383,7 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         }
         (Lang::En, CostReported) => "as reported by the provider",
         (Lang::Zh, CostReported) => "由服务商报告",
+        (Lang::En, PasteNotSaved) => "the pasted image could not be saved in the project: {error}",
+        (Lang::Zh, PasteNotSaved) => "粘贴的图片无法保存到项目中：{error}",
     }
 }
