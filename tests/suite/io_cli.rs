@@ -412,3 +412,41 @@ fn read_file_on_a_png_sends_the_image_or_a_note() {
         }
     }
 }
+
+#[test]
+fn an_image_over_the_providers_byte_limit_is_sent_as_a_smaller_jpeg() {
+    use base64::Engine;
+    let sandbox = Sandbox::new();
+    // Noise compresses badly: about 4.6 MB of PNG, over the 4 MB default limit though within 2048 px.
+    let mut seed: u32 = 7;
+    image::RgbImage::from_fn(1400, 1100, |_, _| {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let b = seed.to_le_bytes();
+        image::Rgb([b[1], b[2], b[3]])
+    })
+    .save(sandbox.project.path().join("noise.png"))
+    .unwrap();
+    let png_len = std::fs::metadata(sandbox.project.path().join("noise.png"))
+        .unwrap()
+        .len();
+    assert!(png_len > 4 * 1024 * 1024, "{png_len}");
+    let server = ScriptedServer::with_replies([Reply::text("Noise.")]);
+    let output = sandbox
+        .against(&server)
+        .env("PAICLI_VISION", "true")
+        .args(["-p", "what is in @noise.png?"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let body = &server.chat_requests()[0].body;
+    let url = body["messages"][2]["content"][0]["image_url"]["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let data = url.strip_prefix("data:image/jpeg;base64,").unwrap();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .unwrap();
+    assert!(bytes.len() <= 4 * 1024 * 1024, "{}", bytes.len());
+    assert!(bytes.starts_with(&[0xff, 0xd8]), "a JPEG");
+}
