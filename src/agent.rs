@@ -3,11 +3,13 @@
 pub mod budget;
 pub mod compaction;
 mod cut_off;
+pub mod images;
 pub mod memory_guard;
 pub mod prompt;
 mod rounds;
 pub mod runaway;
 mod session_ops;
+pub mod turn_actions;
 mod turn_scopes;
 mod turn_sinks;
 
@@ -35,6 +37,7 @@ pub use cut_off::empty_answer_notice;
 pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
 use runaway::GuardCall;
 pub use runaway::RunawayGuard;
+pub use turn_actions::{Denial, TurnActions};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
 /// Told to the model when a budget stops the loop; it gets one tool-less call to report.
@@ -138,6 +141,8 @@ pub struct TurnReport {
     pub requests: u32,
     /// Tokens used in this turn.
     pub usage: Usage,
+    /// Refused calls and changed files.
+    pub actions: TurnActions,
 }
 
 /// A conversation with the model and its tools.
@@ -163,6 +168,12 @@ pub struct Agent {
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
     memory: Option<Arc<MemoryStore>>,
+    /// Whether the model takes images (see `images.rs`).
+    vision: bool,
+    /// The largest image the provider takes; images are fitted to it as they join the history.
+    image_limits: crate::llm::image_part::ImageLimits,
+    /// The user's images for the next turn.
+    pending_images: Vec<crate::llm::ContentPart>,
 }
 
 impl Agent {
@@ -191,6 +202,9 @@ impl Agent {
             turn_hooks: Vec::new(),
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
+            vision: true,
+            image_limits: crate::config::vision::DEFAULT_IMAGE_LIMITS,
+            pending_images: Vec::new(),
         }
     }
 
@@ -298,6 +312,11 @@ impl Agent {
         self.unchecked_files.clear();
         let recall = self.recall_memory(submitted, events);
         self.conversation.begin_turn(recall, input);
+        if !self.pending_images.is_empty() {
+            let images = std::mem::take(&mut self.pending_images);
+            let images = self.fit_images(images);
+            self.conversation.push_user_parts(images);
+        }
         let mut budget = AgentBudget::with_stagnation_window(
             self.options.max_iterations,
             self.options.token_budget,
@@ -306,6 +325,7 @@ impl Agent {
         let mut runaway = RunawayGuard::new();
         let mut turn_usage = Usage::default();
         let mut cut_offs = 0;
+        let mut actions = TurnActions::default();
         let mut ctx = ToolContext {
             cancel: cancel.clone(),
             ..self.tool_ctx.clone()
@@ -388,6 +408,7 @@ impl Agent {
             } else {
                 self.executor.run_batch(&tool_calls, &ctx, &observer).await
             };
+            actions.record(&results);
             for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {
                     self.unchecked_files.push(path);
@@ -442,6 +463,7 @@ impl Agent {
             outcome,
             requests: budget.iterations(),
             usage: turn_usage,
+            actions,
         }
     }
 
@@ -484,8 +506,12 @@ impl Agent {
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, TurnOutcome> {
         let sink = EventDeltaSink::new(events);
-        let history = self.conversation.messages();
-        match self.client.chat(history, tools, &sink, cancel).await {
+        let history = images::for_request(
+            self.conversation.messages(),
+            self.conversation.turn_starts(),
+            self.vision,
+        );
+        match self.client.chat(&history, tools, &sink, cancel).await {
             Ok(response) => {
                 self.conversation.record_response(response.usage, tools);
                 Ok(resolve_dsml(response, tools, &sink.take_held(), events))

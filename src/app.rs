@@ -272,6 +272,8 @@ struct AgentParts {
 fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, SetupError> {
     let provider = config.provider()?;
     let context_window = config.context_window(&provider);
+    let vision = provider.vision;
+    let image_limits = provider.image_limits;
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
 
     let root = config.project_root.clone();
@@ -354,6 +356,8 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         },
     );
     agent.set_memory(memory);
+    agent.set_vision(vision);
+    agent.set_image_limits(image_limits);
     // Gates run in hook order. Policy refusals come first so nobody is asked to approve a call that would be
     // refused anyway; approval (which may ask a person, and writes the audit log) comes last.
     agent.add_turn_hook(Arc::new(ExposurePolicy::new(

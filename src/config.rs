@@ -5,6 +5,7 @@ mod env;
 mod file;
 pub mod home_caches;
 pub mod json_store;
+mod prices;
 mod project;
 mod provenance;
 mod provider;
@@ -15,6 +16,7 @@ pub mod served;
 pub mod settings;
 pub mod trust;
 mod values;
+pub mod vision;
 mod web;
 
 use std::path::{Path, PathBuf};
@@ -179,6 +181,8 @@ pub struct LlmSettings {
     pub max_output_tokens: Option<u32>,
     /// What the server said it serves, asked at start (never read from a file).
     pub served: ServedModel,
+    /// Whether the model takes images; `None` = the vision table's answer for the model.
+    pub vision: Option<bool>,
 }
 
 /// `[llm.retry]`: attempts and backoff of one chat request (the client builds its retry policy from it).
@@ -431,6 +435,7 @@ impl Config {
                 context_window: None,
                 max_output_tokens: None,
                 served: ServedModel::default(),
+                vision: None,
             },
             agent: AgentSettings {
                 max_iterations: None,
@@ -526,6 +531,7 @@ impl Config {
             &mut self.llm.max_output_tokens,
             llm.max_output_tokens.map(Some),
         );
+        set(&mut self.llm.vision, llm.vision.map(Some));
         let t = &f.tools;
         set(
             &mut self.tools.command_timeout,
@@ -623,6 +629,9 @@ impl Config {
         }
         if let Some(v) = env.parsed::<u32>("PAICLI_MAX_OUTPUT_TOKENS")? {
             self.llm.max_output_tokens = Some(v);
+        }
+        if let Some(v) = env.flag("PAICLI_VISION")? {
+            self.llm.vision = Some(v);
         }
         if let Some(v) = env.parsed::<u64>("PAICLI_COMMAND_TIMEOUT_SECS")? {
             self.tools.command_timeout = Duration::from_secs(v);

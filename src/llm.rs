@@ -5,6 +5,7 @@ pub mod dsml;
 pub mod error;
 pub mod error_wording;
 mod from_config;
+pub mod image_part;
 pub mod lazy;
 pub mod models;
 pub mod providers;
@@ -35,6 +36,9 @@ pub enum StreamDelta {
 pub trait DeltaSink: Send + Sync {
     /// Called once per non-empty delta, in arrival order.
     fn on_delta(&self, delta: StreamDelta);
+
+    /// Something the person should see while the reply is awaited (a retry and its wait).
+    fn on_notice(&self, _notice: crate::protocol::Notice) {}
 }
 
 /// A sink that drops everything (for calls nobody watches, e.g. summaries).

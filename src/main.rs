@@ -11,13 +11,24 @@ use tokio_util::sync::CancellationToken;
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::ui::i18n::{self, Lang};
+use paicli::ui::oneshot::piped::{self, Piped};
 use paicli::ui::oneshot::{self, OutputFormat, Printing};
 use paicli::ui::sessions::{self, Launch};
 use paicli::ui::startup::{StartError, bad_flag, locale_lang};
 
+/// The exit codes, shown at the end of `--help` (the README lists the same).
+const EXIT_CODES_HELP: &str = "\
+Exit codes (-p):
+  0    done
+  1    model or transport failure
+  2    usage or configuration error
+  3    stopped by a budget; the output is a partial result
+  4    nothing done: every call with side effects was denied
+  130  cancelled (Ctrl-C)";
+
 /// A terminal coding agent for any OpenAI-compatible model.
 #[derive(Debug, Parser)]
-#[command(name = "paicli", version, about)]
+#[command(name = "paicli", version, about, after_help = EXIT_CODES_HELP)]
 struct Cli {
     /// Run one task non-interactively and exit. Without a value, or with `-`, the task is read from stdin.
     #[arg(short = 'p', long = "print", value_name = "TASK", num_args = 0..=1, default_missing_value = "-")]
@@ -84,6 +95,10 @@ struct Cli {
     /// With --continue or --resume: continue the history under a new session id; the original stays as it was.
     #[arg(long)]
     fork: bool,
+
+    /// Start the interactive session with this as the first message (`paicli "fix the tests"`).
+    #[arg(value_name = "TASK", conflicts_with = "print")]
+    task: Option<String>,
 
     #[command(subcommand)]
     command: Option<Subcommand>,
@@ -203,7 +218,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
     let Some(task) = cli.print.as_deref() else {
         let refused = config.refused.clone();
-        return paicli::ui::repl::run(config, overrides, launch).map_err(|e| {
+        return paicli::ui::repl::run(config, overrides, launch, cli.task).map_err(|e| {
             // The banner never came; a refused setting may be why (a project URL without its key).
             for r in &refused {
                 eprintln!("paicli: {}", i18n::refused_setting(lang, r));
@@ -211,10 +226,13 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             e.into()
         });
     };
-    let task = if task == "-" {
-        read_stdin_task()?
+    let (task, piped) = if task == "-" {
+        (read_stdin_task()?, Piped::Nothing)
     } else {
-        task.to_string()
+        (
+            task.to_string(),
+            piped::read_stdin().map_err(StartError::Stdin)?,
+        )
     };
     if task.trim().is_empty() {
         return Err(StartError::EmptyTask);
@@ -246,15 +264,20 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
-        let with_files = oneshot::expand_task(&config, &task);
+        let with_files = oneshot::expand_task(&config, &mut agent, &task);
         let (input, notices) =
             paicli::app::prepare_first_input(&config, &services.mcp, &with_files, &cancel).await;
         for notice in notices {
             eprintln!("paicli: {}", i18n::notice_text(lang, &notice));
         }
+        if let Some(note) = piped_note(lang, &piped) {
+            eprintln!("paicli: {note}");
+        }
+        let input = piped::attach(&input, &piped);
         let printing = Printing {
             format: cli.output_format,
             lang,
+            key_source: config.provider().ok().and_then(|p| p.key_source),
         };
         let code = oneshot::run(&mut agent, &task, &input, printing, &session_id, cancel).await;
         services.shutdown().await;
@@ -320,6 +343,24 @@ fn read_stdin_task() -> Result<String, StartError> {
     let mut task = String::new();
     stdin.read_to_string(&mut task).map_err(StartError::Stdin)?;
     Ok(task)
+}
+
+/// What stderr says about piped input that was cut or refused.
+fn piped_note(lang: Lang, piped: &Piped) -> Option<String> {
+    match piped {
+        Piped::Text {
+            cut_from: Some(total),
+            ..
+        } => Some(i18n::trf(
+            lang,
+            i18n::Msg::PipedCut,
+            &[("limit", &piped::MAX_PIPED_CHARS), ("total", total)],
+        )),
+        Piped::Binary { bytes } => {
+            Some(i18n::trf(lang, i18n::Msg::PipedBinary, &[("bytes", bytes)]))
+        }
+        Piped::Text { .. } | Piped::Nothing => None,
+    }
 }
 
 /// First Ctrl-C cancels the task cleanly; a second one exits at once.

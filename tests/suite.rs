@@ -8,6 +8,7 @@ mod conversation;
 mod executor;
 mod fs_tools;
 mod gates;
+mod io_cli;
 mod layers;
 mod live_output;
 mod llm_client;

@@ -7,7 +7,7 @@ use tokio::sync::mpsc;
 
 use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
-use crate::protocol::{AgentEvent, EventSink, ToolStatus};
+use crate::protocol::{AgentEvent, EventSink, Notice, ToolStatus};
 use crate::session::ledger::Ledger;
 use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome};
 
@@ -65,6 +65,10 @@ impl DeltaSink for EventDeltaSink<'_> {
                 self.events.emit(AgentEvent::TextDelta { text: shown });
             }
         }
+    }
+
+    fn on_notice(&self, notice: Notice) {
+        self.events.emit(AgentEvent::Notice { notice });
     }
 }
 

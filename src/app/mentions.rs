@@ -1,11 +1,14 @@
-//! `@path` in user input: the file's content (or a directory listing) is attached, inside the project root only.
-//! MCP-style `@server:scheme://…` and `@image:` mentions are left for their own handlers. The REPL and `-p` both
+//! `@path` in user input: the file's content (or a directory listing) is attached, inside the project root only;
+//! a PNG, JPEG, GIF or WebP file (`@shot.png`, or explicitly `@image:shot.png`) becomes an image for the turn.
+//! MCP-style `@server:scheme://…` mentions are left for their own handler. The REPL and `-p` both
 //! expand them before MCP mentions, so text a resource brings in is never read as a mention.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::guard::path_guard::{PathGuard, PathGuardError};
+use crate::llm::ContentPart;
+use crate::llm::image_part::{ImageError, image_attachment, image_format};
 
 /// Most characters of one attached file.
 const MAX_FILE_CHARS: usize = 200_000;
@@ -19,6 +22,8 @@ pub struct Expanded {
     pub text: String,
     /// Paths (relative to the root) that were attached.
     pub attached: Vec<String>,
+    /// `(path, image)` for image files: sent after the text when the model takes images.
+    pub images: Vec<(String, ContentPart)>,
     /// `(mention, reason)` for mentions that were not attached.
     pub skipped: Vec<(String, SkipReason)>,
 }
@@ -38,6 +43,9 @@ pub enum SkipReason {
     Binary,
     #[error("cannot list it: {0}")]
     Unlistable(String),
+    /// `@image:` named a file that is not a PNG, JPEG, GIF or WebP image, or one that does not decode.
+    #[error("{0}")]
+    NotAnImage(String),
 }
 
 impl From<PathGuardError> for SkipReason {
@@ -63,25 +71,54 @@ pub fn expand_mentions(input: &str, guard: &PathGuard) -> Expanded {
         let Some(raw) = token.strip_prefix('@') else {
             continue;
         };
-        if raw.is_empty() || raw.starts_with("image:") || is_resource_mention(raw) {
+        let (raw, image_only) = match raw.strip_prefix("image:") {
+            Some(rest) => (rest, true),
+            None => (raw, false),
+        };
+        if raw.is_empty() || is_resource_mention(raw) {
             continue;
         }
         let path = existing_form(raw, guard);
         if !seen.insert(path.clone()) {
             continue;
         }
-        match attach(&path, guard) {
-            Ok((rel, block)) => {
+        let shown = if image_only {
+            format!("@image:{path}")
+        } else {
+            format!("@{path}")
+        };
+        match attach(&path, guard, image_only) {
+            Ok((rel, Attachment::Text(block))) => {
                 out.attached.push(rel);
                 blocks.push(block);
             }
-            Err(reason) => out.skipped.push((format!("@{path}"), reason)),
+            Ok((rel, Attachment::Image(part))) => {
+                out.attached.push(rel.clone());
+                out.images.push((rel, part));
+            }
+            Err(reason) => out.skipped.push((shown, reason)),
         }
     }
     if !blocks.is_empty() {
         out.text = format!("{input}\n\n{}", blocks.join("\n\n"));
     }
     out
+}
+
+/// Queues the mentioned images for the next turn when the model takes images; otherwise returns their paths,
+/// for the front-end to say why they were not sent.
+pub fn queue_images(
+    agent: &mut crate::agent::Agent,
+    images: Vec<(String, ContentPart)>,
+) -> Vec<String> {
+    if images.is_empty() {
+        return Vec::new();
+    }
+    if !agent.takes_images() {
+        return images.into_iter().map(|(path, _)| path).collect();
+    }
+    agent.queue_images(images.into_iter().map(|(_, part)| part).collect());
+    Vec::new()
 }
 
 /// `server:scheme://…` belongs to MCP resources.
@@ -104,13 +141,34 @@ fn existing_form(raw: &str, guard: &PathGuard) -> String {
     }
 }
 
-fn attach(path: &str, guard: &PathGuard) -> Result<(String, String), SkipReason> {
+/// What one mention attaches.
+enum Attachment {
+    /// A `<file>` or `<directory>` block for the text.
+    Text(String),
+    Image(ContentPart),
+}
+
+fn attach(
+    path: &str,
+    guard: &PathGuard,
+    image_only: bool,
+) -> Result<(String, Attachment), SkipReason> {
     let real = guard.resolve(path)?;
     let rel = guard.display(&real);
-    if real.is_dir() {
-        return Ok((rel.clone(), directory_block(&rel, &real)?));
+    if real.is_dir() && !image_only {
+        return Ok((rel.clone(), Attachment::Text(directory_block(&rel, &real)?)));
     }
     let bytes = std::fs::read(&real).map_err(|e| SkipReason::Unreadable(e.to_string()))?;
+    if image_only || image_format(&bytes).is_some() {
+        return match image_attachment(&bytes) {
+            Ok(image) => Ok((rel, Attachment::Image(image.part))),
+            Err(
+                e @ (ImageError::NotAnImage
+                | ImageError::Undecodable(_)
+                | ImageError::TooLarge { .. }),
+            ) => Err(SkipReason::NotAnImage(e.to_string())),
+        };
+    }
     if bytes.contains(&0) {
         return Err(SkipReason::Binary);
     }
@@ -123,7 +181,7 @@ fn attach(path: &str, guard: &PathGuard) -> Result<(String, String), SkipReason>
         "<file path=\"{rel}\">\n{}\n</file>",
         content.trim_end_matches('\n')
     );
-    Ok((rel, block))
+    Ok((rel, Attachment::Text(block)))
 }
 
 fn directory_block(rel: &str, dir: &Path) -> Result<String, SkipReason> {
@@ -198,9 +256,36 @@ mod tests {
     }
 
     #[test]
-    fn resource_and_image_mentions_are_left_alone() {
+    fn resource_mentions_are_left_alone() {
         let (_dir, guard) = project();
-        let e = expand_mentions("@docs:file:///x @image:shot.png", &guard);
+        let e = expand_mentions("@docs:file:///x", &guard);
         assert!(e.skipped.is_empty() && e.attached.is_empty());
+    }
+
+    #[test]
+    fn image_files_become_images_by_path_or_image_prefix() {
+        let (dir, guard) = project();
+        let png = crate::llm::image_part::tests::png(3, 2);
+        std::fs::write(dir.path().join("shot.png"), &png).unwrap();
+        std::fs::write(dir.path().join("b.bin"), b"\0\x01").unwrap();
+        let e = expand_mentions("see @shot.png", &guard);
+        assert_eq!(e.text, "see @shot.png", "no text block for an image");
+        assert_eq!(e.images.len(), 1);
+        assert_eq!(e.images[0].0, "shot.png");
+        assert!(
+            matches!(&e.images[0].1, ContentPart::ImageUrl { url } if url.starts_with("data:image/png;base64,"))
+        );
+        let e = expand_mentions("@image:shot.png @image:b.md @b.bin", &guard);
+        assert_eq!(e.images.len(), 1);
+        assert_eq!(
+            e.skipped,
+            vec![
+                (
+                    "@image:b.md".to_string(),
+                    SkipReason::NotAnImage("not a PNG, JPEG, GIF or WebP image".into())
+                ),
+                ("@b.bin".to_string(), SkipReason::Binary),
+            ]
+        );
     }
 }

@@ -82,6 +82,8 @@ pub struct LlmSection {
     pub context_window: Option<u64>,
     /// The output limit per reply (0 = none sent).
     pub max_output_tokens: Option<u32>,
+    /// Whether the model takes images (overrides the vision table).
+    pub vision: Option<bool>,
     #[serde(default)]
     pub retry: RetrySection,
 }
@@ -269,6 +271,7 @@ impl ConfigFile {
         over(&mut l.idle_timeout_secs, t.idle_timeout_secs);
         over(&mut l.context_window, t.context_window);
         over(&mut l.max_output_tokens, t.max_output_tokens);
+        over(&mut l.vision, t.vision);
         over(&mut l.retry.max_attempts, t.retry.max_attempts);
         over(&mut l.retry.base_delay_ms, t.retry.base_delay_ms);
         over(&mut l.retry.max_delay_ms, t.retry.max_delay_ms);

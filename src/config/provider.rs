@@ -95,25 +95,29 @@ fn resolve(
     }
 
     let key_vars = || std::iter::once("PAICLI_API_KEY").chain(info.key_envs.iter().copied());
-    let api_key = match project_file {
+    let file_key = || "llm.api_key in config.toml".to_string();
+    let (api_key, key_source) = match project_file {
         Some(ProjectFile::Toml) => settings
             .file_api_key
             .clone()
-            .filter(|_| settings.file_api_key_from_project),
+            .filter(|_| settings.file_api_key_from_project)
+            .map(|k| (k, "llm.api_key in .paicli/config.toml".to_string()))
+            .unzip(),
         Some(ProjectFile::Env) => key_vars()
             .find(|k| env.from_project(k))
-            .and_then(|k| env.get(k))
-            .map(str::to_string),
+            .and_then(|k| env.get(k).map(|v| (v.to_string(), format!("{k} in .env"))))
+            .unzip(),
         None => settings
             .api_key
             .clone()
+            .map(|k| (k, "PAICLI_API_KEY".to_string()))
             .or_else(|| {
                 info.key_envs
                     .iter()
-                    .find_map(|k| env.get(k))
-                    .map(str::to_string)
+                    .find_map(|k| env.get(k).map(|v| (v.to_string(), k.to_string())))
             })
-            .or_else(|| settings.file_api_key.clone()),
+            .or_else(|| settings.file_api_key.clone().map(|k| (k, file_key())))
+            .unzip(),
     };
     // A local server reached through a custom URL needs no key.
     let needs_key = info.needs_key && base_url.is_none();
@@ -130,6 +134,10 @@ fn resolve(
     let mut resolved = ResolvedProvider::new(info, &model, base_url.as_deref(), api_key);
     if let Some(limit) = settings.max_output_tokens {
         resolved.max_tokens = Some(limit).filter(|n| *n > 0);
+    }
+    resolved.key_source = key_source;
+    if let Some(vision) = settings.vision {
+        resolved.vision = vision;
     }
     if info.id == "xfyun"
         && let Some(lora) = env.get("XFYUN_LORA_ID")

@@ -78,8 +78,6 @@ pub struct ProviderInfo {
     pub supports_tools: bool,
     pub extras: RequestExtras,
     pub model_overrides: &'static [ModelOverride],
-    /// List prices of the default model; `None` = unknown (no cost shown).
-    pub price: Option<Price>,
     /// Output limit sent with every request unless `[llm] max_output_tokens` says otherwise; `None` = none sent
     /// (the server's own default).
     pub max_output_tokens: Option<u32>,
@@ -132,7 +130,6 @@ const fn entry(
         supports_tools: true,
         extras: RequestExtras::None,
         model_overrides: &[],
-        price: None,
         max_output_tokens: None,
         max_tokens_field: "max_tokens",
         serves_own_models: false,
@@ -250,12 +247,6 @@ pub static PROVIDERS: &[ProviderInfo] = &[
     ProviderInfo {
         key_envs: &["OPENAI_API_KEY"],
         env_prefix: "OPENAI",
-        price: Some(Price {
-            currency: "$",
-            input_per_mtok: 2.5,
-            output_per_mtok: 10.0,
-            cached_input_per_mtok: Some(1.25),
-        }),
         // OpenAI's reasoning models refuse `max_tokens`; every current model takes this name.
         max_tokens_field: "max_completion_tokens",
         ..entry("openai", "https://api.openai.com/v1", "gpt-4o")
@@ -319,13 +310,7 @@ pub fn lookup(name: &str) -> Option<&'static ProviderInfo> {
         .find(|p| p.id == name || p.aliases.iter().any(|a| *a == name))
 }
 
-/// The list price for `model` at provider `id`, when known. Prices in the table are for the provider's default
-/// model only, so another model gets none rather than a wrong estimate.
-pub fn price_of(id: &str, model: &str) -> Option<Price> {
-    let info = lookup(id)?;
-    info.price
-        .filter(|_| info.default_model.eq_ignore_ascii_case(model))
-}
+pub use super::prices::{CostSource, cost_of, price_of, prices_as_of};
 
 /// A provider with its model and settings fixed: everything the client needs to build requests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -351,6 +336,13 @@ pub struct ResolvedProvider {
     pub max_tokens_field: &'static str,
     /// Whether the server is asked for its model and window (see [`ProviderInfo::serves_own_models`]).
     pub serves_own_models: bool,
+    /// Where the key came from (`PAICLI_API_KEY`, `DEEPSEEK_API_KEY`, `llm.api_key in config.toml`), so an
+    /// authentication error names the setting actually used; `None` when no key is sent.
+    pub key_source: Option<String>,
+    /// Whether the model takes image input (the vision table, or `llm.vision`).
+    pub vision: bool,
+    /// The largest image the provider takes (images are scaled down to it).
+    pub image_limits: super::vision::ImageLimits,
 }
 
 impl ResolvedProvider {
@@ -383,6 +375,9 @@ impl ResolvedProvider {
             max_tokens: info.max_output_tokens,
             max_tokens_field: info.max_tokens_field,
             serves_own_models: info.serves_own_models,
+            key_source: None,
+            vision: super::vision::model_takes_images(info.id, model),
+            image_limits: super::vision::image_limits(info.id),
         };
         for o in overrides {
             if let Some(w) = o.context_window {
@@ -441,15 +436,6 @@ mod tests {
         assert!(glm.reasoning_echo);
         let old = lookup("glm").map(|p| ResolvedProvider::new(p, "glm-4.6", None, None));
         assert!(!old.unwrap_or_else(|| panic!("glm missing")).reasoning_echo);
-    }
-
-    #[test]
-    fn prices_apply_to_the_default_model_only() {
-        let price = price_of("openai", "gpt-4o").unwrap_or_else(|| panic!("no price"));
-        let cost = price.cost(1_000_000, 1_000_000, 500_000);
-        assert!((cost - (1.25 + 0.625 + 10.0)).abs() < 1e-9, "{cost}");
-        assert!(price_of("openai", "o3").is_none());
-        assert!(price_of("custom", "anything").is_none());
     }
 
     #[test]

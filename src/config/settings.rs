@@ -116,6 +116,15 @@ pub static SETTINGS: &[Setting] = &[
         "30000",
         "longest backoff delay, also caps Retry-After",
     ),
+    // io
+    Setting {
+        env: &["PAICLI_VISION"],
+        ..row(
+            "llm.vision",
+            "",
+            "whether the model takes images; unset = paicli's vision table",
+        )
+    },
     Setting {
         env: &["PAICLI_MAX_OUTPUT_TOKENS"],
         flag: Some("--max-output-tokens"),

@@ -30,6 +30,7 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
             .max_output_tokens
             .map(|n| n.to_string())
             .unwrap_or_default(),
+        "llm.vision" => c.llm.vision.map(|v| v.to_string()).unwrap_or_default(),
         "llm.retry.max_attempts" => c.llm.retry.max_attempts.to_string(),
         "llm.retry.base_delay_ms" => c.llm.retry.base_delay.as_millis().to_string(),
         "llm.retry.max_delay_ms" => c.llm.retry.max_delay.as_millis().to_string(),

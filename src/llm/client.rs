@@ -1,6 +1,7 @@
 //! The OpenAI-compatible streaming client: request building, retries, cancellation and idle timeouts.
 
 mod attempt;
+mod html_page;
 pub mod http_error;
 pub mod request;
 pub mod tls;
@@ -17,6 +18,7 @@ use self::attempt::Attempt;
 use super::providers::ResolvedProvider;
 use super::retry::RetryPolicy;
 use super::{ChatResponse, DeltaSink, LlmClient, LlmError, Message, StreamDelta, ToolSpec};
+use crate::protocol::Notice;
 
 /// Transport settings.
 #[derive(Clone, Debug)]
@@ -109,6 +111,31 @@ pub(crate) fn bearer(key: &str) -> Result<HeaderValue, LlmError> {
     Ok(value)
 }
 
+/// What the person sees while a failed request waits for its next attempt: "HTTP 429, retrying in 2 s (2/3)".
+fn retry_notice(error: &LlmError, delay: Duration, attempt: u32, max: u32) -> Notice {
+    let cause = match error {
+        LlmError::RateLimited { status, .. } | LlmError::Server { status, .. } => {
+            format!("HTTP {status}")
+        }
+        LlmError::Connect(_) => "connection failed".to_string(),
+        LlmError::StreamInterrupted(_) => "stream interrupted".to_string(),
+        LlmError::IdleTimeout(_) => "no data from the provider".to_string(),
+        _ => "provider error".to_string(),
+    };
+    let millis = delay.as_millis();
+    let seconds = if millis.is_multiple_of(1000) || millis >= 10_000 {
+        (millis.div_ceil(1000)).to_string()
+    } else {
+        format!("{:.1}", delay.as_secs_f64())
+    };
+    Notice::Retrying {
+        cause,
+        seconds,
+        attempt,
+        max,
+    }
+}
+
 /// Forwards non-empty deltas and remembers whether any reached the caller (which forbids a retry).
 struct TrackingSink<'a> {
     inner: &'a dyn DeltaSink,
@@ -181,6 +208,7 @@ impl LlmClient for OpenAiClient {
                 error = %error,
                 "chat request failed; retrying"
             );
+            sink.on_notice(retry_notice(&error, delay, attempt_no + 1, max_attempts));
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => return Err(LlmError::Cancelled),

@@ -160,15 +160,40 @@ pub struct Usage {
     pub cached_tokens: u64,
     /// Completion tokens spent on reasoning.
     pub reasoning_tokens: u64,
+    /// The cost the provider itself reported (OpenRouter's `usage.cost`), in billionths of a US dollar so the
+    /// type stays `Eq`; `None` when the provider reports none (then the price table estimates it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported_cost_nano_usd: Option<u64>,
 }
 
 impl Usage {
-    /// Adds another response's counts to this one.
+    /// Token counts without a reported cost.
+    pub fn tokens(prompt: u64, completion: u64, cached: u64, reasoning: u64) -> Self {
+        Usage {
+            prompt_tokens: prompt,
+            completion_tokens: completion,
+            cached_tokens: cached,
+            reasoning_tokens: reasoning,
+            reported_cost_nano_usd: None,
+        }
+    }
+
+    /// The provider-reported cost in US dollars, when there is one.
+    pub fn reported_cost_usd(&self) -> Option<f64> {
+        self.reported_cost_nano_usd.map(|n| n as f64 / 1e9)
+    }
+
+    /// Adds another response's counts to this one. Reported costs add up over the responses that have one.
     pub fn add(&mut self, other: &Usage) {
         self.prompt_tokens += other.prompt_tokens;
         self.completion_tokens += other.completion_tokens;
         self.cached_tokens += other.cached_tokens;
         self.reasoning_tokens += other.reasoning_tokens;
+        self.reported_cost_nano_usd =
+            match (self.reported_cost_nano_usd, other.reported_cost_nano_usd) {
+                (Some(a), Some(b)) => Some(a.saturating_add(b)),
+                (a, b) => a.or(b),
+            };
     }
 }
 

@@ -65,6 +65,14 @@ pub enum Notice {
         before: u64,
         after: u64,
     },
+    /// A model request failed with a retryable error and is tried again after a wait. `cause` is `HTTP 429` or
+    /// a short English label; `seconds` is the wait, already formatted (`2`, `0.4`); `attempt` of `max` is next.
+    Retrying {
+        cause: String,
+        seconds: String,
+        attempt: u32,
+        max: u32,
+    },
 }
 
 impl Notice {
@@ -95,6 +103,7 @@ impl Notice {
             Notice::ReasoningOnly => "reasoning_only",
             Notice::ReasoningCutOff => "reasoning_cut_off",
             Notice::ContextTrimmed { .. } => "context_trimmed",
+            Notice::Retrying { .. } => "retrying",
         }
     }
 
@@ -159,6 +168,7 @@ impl Notice {
                 "the conversation still did not fit the context window: dropped {dropped} older messages and \
                  shortened {shortened} tool results ({before} → {after} tokens)"
             }
+            Notice::Retrying { .. } => "{cause}, retrying in {seconds} s ({attempt}/{max})",
         }
     }
 
@@ -211,6 +221,17 @@ impl Notice {
                 ("shortened", shortened.to_string()),
                 ("before", before.to_string()),
                 ("after", after.to_string()),
+            ],
+            Notice::Retrying {
+                cause,
+                seconds,
+                attempt,
+                max,
+            } => vec![
+                ("cause", cause.clone()),
+                ("seconds", seconds.clone()),
+                ("attempt", attempt.to_string()),
+                ("max", max.to_string()),
             ],
         }
     }

@@ -24,16 +24,20 @@ pub const NETWORK_BLOCKED: &str = "NETWORK_BLOCKED";
 /// Outcome code when the fetch rate limit is reached.
 pub const RATE_LIMITED: &str = "RATE_LIMITED";
 
-/// The web tools for `settings`, sharing one network policy.
+/// The web tools for `settings`, sharing one network policy. `web_search` is offered only when a search
+/// provider is configured (otherwise the model spends a turn on the error); settings are fixed for the session,
+/// so the tool list stays byte-stable.
 pub fn web_tools(settings: &WebSettings) -> Vec<Arc<dyn Tool>> {
     let policy = Arc::new(NetworkPolicy::new(
         settings.allow_private_hosts,
         settings.requests_per_minute,
     ));
-    vec![
-        Arc::new(WebSearch::new(settings.clone())),
-        Arc::new(WebFetch::new(policy, settings.fetch_max_chars)),
-    ]
+    let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
+    if choose_provider(settings).is_ok() {
+        tools.push(Arc::new(WebSearch::new(settings.clone())));
+    }
+    tools.push(Arc::new(WebFetch::new(policy, settings.fetch_max_chars)));
+    tools
 }
 
 /// `web_search`: numbered results from the configured provider; their URLs become the turn's grounded URLs.

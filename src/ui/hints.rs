@@ -1,7 +1,7 @@
 //! What the user can do about a failed turn, worded for the front-end they are in.
 
 use crate::llm::LlmError;
-use crate::ui::i18n::Msg;
+use crate::ui::i18n::{Lang, Msg, tr, trf};
 
 /// Where the hint will be read: the REPL offers slash commands, `-p` offers flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +26,46 @@ pub fn next_step(error: &LlmError, frontend: Frontend) -> Option<Msg> {
     }
 }
 
+/// The hint for `error` worded in `lang`. An authentication failure names the key setting that was sent
+/// (`key_source`), since the provider's usual variable may not be the one in use.
+pub fn hint_text(
+    lang: Lang,
+    error: &LlmError,
+    frontend: Frontend,
+    key_source: Option<&str>,
+) -> Option<String> {
+    match (error, key_source) {
+        (LlmError::Auth { .. }, Some(key)) => Some(trf(lang, Msg::HintAuthKey, &[("key", &key)])),
+        _ => next_step(error, frontend).map(|m| tr(lang, m).to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::i18n::{Lang, tr};
+
+    #[test]
+    fn an_auth_hint_names_the_key_that_was_used() {
+        let auth = LlmError::Auth {
+            status: 401,
+            message: "bad key".into(),
+        };
+        let hint = hint_text(Lang::En, &auth, Frontend::OneShot, Some("PAICLI_API_KEY"));
+        assert_eq!(
+            hint.as_deref(),
+            Some("check PAICLI_API_KEY: the provider refused the key paicli sent from it")
+        );
+        let zh = hint_text(Lang::Zh, &auth, Frontend::OneShot, Some("PAICLI_API_KEY"));
+        assert_eq!(
+            zh.as_deref(),
+            Some("检查 PAICLI_API_KEY：提供商拒绝了 paicli 从这里取用的密钥")
+        );
+        let unknown = hint_text(Lang::En, &auth, Frontend::OneShot, None).unwrap_or_default();
+        assert!(
+            unknown.starts_with("check the API key variable"),
+            "{unknown}"
+        );
+    }
 
     #[test]
     fn hints_name_the_front_ends_own_controls() {

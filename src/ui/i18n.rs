@@ -10,7 +10,9 @@ mod tests;
 pub use agent_notices::notice_text;
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
-pub use notices::{mention_skipped, project_trusted, refused_setting, sandbox_shortfall};
+pub use notices::{
+    images_need_vision, mention_skipped, project_trusted, refused_setting, sandbox_shortfall,
+};
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,6 +389,20 @@ pub enum Msg {
     TaskStatePartial,
     TaskStateFailed,
     TaskStateCancelled,
+    // io
+    PipedCut,
+    PipedBinary,
+    AllDenied,
+    InitFound,
+    InitFoundNone,
+    HintAuthKey,
+    NoticeRetrying,
+    PricesAsOf,
+    CostUnknownModel,
+    ImagesNeedVision,
+    NoClipboardImage,
+    CostReported,
+    PasteNotSaved,
 }
 
 impl Msg {
@@ -760,6 +776,20 @@ impl Msg {
         Msg::TaskStatePartial,
         Msg::TaskStateFailed,
         Msg::TaskStateCancelled,
+        // io
+        Msg::PipedCut,
+        Msg::PipedBinary,
+        Msg::AllDenied,
+        Msg::InitFound,
+        Msg::InitFoundNone,
+        Msg::HintAuthKey,
+        Msg::NoticeRetrying,
+        Msg::PricesAsOf,
+        Msg::CostUnknownModel,
+        Msg::ImagesNeedVision,
+        Msg::NoClipboardImage,
+        Msg::CostReported,
+        Msg::PasteNotSaved,
     ];
 }
 
@@ -1779,5 +1809,48 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, TaskStateFailed) => "失败",
         (Lang::En, TaskStateCancelled) => "cancelled",
         (Lang::Zh, TaskStateCancelled) => "已取消",
+        // io
+        (Lang::En, PipedCut) => "piped input cut at {limit} of {total} characters",
+        (Lang::Zh, PipedCut) => "管道输入过长，只附加了前 {limit} 个字符（共 {total} 个）",
+        (Lang::En, PipedBinary) => {
+            "piped input not attached: it is binary ({bytes} bytes); attach images with @path"
+        }
+        (Lang::En, AllDenied) => "nothing done: all actions were denied (exit code 4)",
+        (Lang::Zh, AllDenied) => "什么也没做：所有操作都被拒绝（退出码 4）",
+        (Lang::En, InitFound) => "project instructions found: {files}",
+        (Lang::Zh, InitFound) => "找到的项目说明文件：{files}",
+        (Lang::En, InitFoundNone) => {
+            "no project instructions found (AGENTS.md, CLAUDE.md, PAI.md, .paicli/PAI.md)"
+        }
+        (Lang::Zh, InitFoundNone) => {
+            "未找到项目说明文件（AGENTS.md、CLAUDE.md、PAI.md、.paicli/PAI.md）"
+        }
+        (Lang::En, HintAuthKey) => "check {key}: the provider refused the key paicli sent from it",
+        (Lang::Zh, HintAuthKey) => "检查 {key}：提供商拒绝了 paicli 从这里取用的密钥",
+        (Lang::En, NoticeRetrying) => "{cause}, retrying in {seconds} s ({attempt}/{max})",
+        (Lang::Zh, NoticeRetrying) => "{cause}，{seconds} 秒后重试（{attempt}/{max}）",
+        (Lang::En, PricesAsOf) => "list prices as of {date}",
+        (Lang::Zh, PricesAsOf) => "按 {date} 的公开价格估算",
+        (Lang::En, CostUnknownModel) => "cost: no prices known for {model} (price list of {date})",
+        (Lang::Zh, CostUnknownModel) => "费用：没有 {model} 的已知价格（价格表日期 {date}）",
+        (Lang::En, ImagesNeedVision) => {
+            "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
+        }
+        (Lang::Zh, ImagesNeedVision) => {
+            "{model} 不支持图片，所以没有附加 {paths}；请换用支持图片的模型（/model、--model），如果它其实支持图片，请设置 llm.vision = true"
+        }
+        (Lang::En, NoClipboardImage) => {
+            "no image on the clipboard (Ctrl+V reads it with wl-paste or xclip); attach a file with @image:path"
+        }
+        (Lang::Zh, NoClipboardImage) => {
+            "剪贴板里没有图片（Ctrl+V 通过 wl-paste 或 xclip 读取）；可用 @image:路径 附加图片文件"
+        }
+        (Lang::Zh, PipedBinary) => {
+            "管道输入未附加：它是二进制数据（{bytes} 字节）；图片请用 @路径 附加"
+        }
+        (Lang::En, CostReported) => "as reported by the provider",
+        (Lang::Zh, CostReported) => "由服务商报告",
+        (Lang::En, PasteNotSaved) => "the pasted image could not be saved in the project: {error}",
+        (Lang::Zh, PasteNotSaved) => "粘贴的图片无法保存到项目中：{error}",
     }
 }

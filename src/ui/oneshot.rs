@@ -1,5 +1,6 @@
 //! `paicli -p "task"`: one turn, answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
 
+pub mod piped;
 mod text_progress;
 
 use std::io::Write;
@@ -9,14 +10,14 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{
-    Agent, AgentEvent, EventSink, ExitReason, TurnOutcome, TurnReport, empty_answer_notice,
+    Agent, AgentEvent, Denial, EventSink, ExitReason, TurnOutcome, TurnReport, empty_answer_notice,
 };
-use crate::app::mentions::expand_mentions;
+use crate::app::mentions::{expand_mentions, queue_images};
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
-use crate::ui::hints::{Frontend, next_step};
-use crate::ui::i18n::{Lang, Msg, labelled, mention_skipped, tr, trf};
+use crate::ui::hints::{Frontend, hint_text};
+use crate::ui::i18n::{Lang, Msg, images_need_vision, labelled, mention_skipped, tr, trf};
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -27,6 +28,8 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// Exit code: a budget stopped the task; the output is a partial result.
 pub const EXIT_PARTIAL: i32 = 3;
+/// Exit code: nothing done, every call with side effects was refused (the answer may explain why).
+pub const EXIT_ALL_DENIED: i32 = 4;
 /// Exit code: cancelled (Ctrl-C).
 pub const EXIT_CANCELLED: i32 = 130;
 
@@ -56,12 +59,21 @@ pub struct RunResult {
     pub partial_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What to do about the error, as text output's `hint:` line says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     /// Model requests made.
     pub num_turns: u32,
     pub usage: UsageSummary,
     pub duration_ms: u64,
     pub session_id: String,
     pub model: String,
+    /// Calls a policy refused: tool, code, reason.
+    pub denials: Vec<Denial>,
+    /// Files the file tools wrote or edited, relative to the project root.
+    pub changed_files: Vec<String>,
+    /// True when every call with side effects was refused (exit code 4).
+    pub all_denied: bool,
 }
 
 /// Token counts in the result object.
@@ -84,26 +96,35 @@ impl From<Usage> for UsageSummary {
     }
 }
 
-/// The task with its `@path` mentions attached, as the REPL does; mentions that could not be attached are
-/// reported on stderr (stdout stays the answer or JSON).
-pub fn expand_task(config: &Config, task: &str) -> String {
+/// The task with its `@path` mentions attached, as the REPL does (images go to `agent` for the turn); mentions
+/// that could not be attached are reported on stderr (stdout stays the answer or JSON).
+pub fn expand_task(config: &Config, agent: &mut Agent, task: &str) -> String {
     // The session was built on this root already; should the guard fail now, the task goes as typed.
     let Ok(guard) = PathGuard::new(&config.project_root) else {
         return task.to_string();
     };
-    let expanded = expand_mentions(task, &guard);
+    let mut expanded = expand_mentions(task, &guard);
     let lang = Lang::resolve(config.ui_language, &config.env);
     for (mention, reason) in &expanded.skipped {
         eprintln!("paicli: {}", mention_skipped(lang, mention, reason));
+    }
+    let refused = queue_images(agent, std::mem::take(&mut expanded.images));
+    if !refused.is_empty() {
+        eprintln!(
+            "paicli: {}",
+            images_need_vision(lang, agent.model(), &refused)
+        );
     }
     expanded.text
 }
 
 /// How one `-p` run prints: the output format and the language of progress and errors on stderr.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Printing {
     pub format: OutputFormat,
     pub lang: Lang,
+    /// Where the API key came from, named by the hint after an authentication failure.
+    pub key_source: Option<String>,
 }
 
 /// Runs one turn and prints it as `printing` says: `submitted` is the task as the user gave it, `input` the same
@@ -117,7 +138,12 @@ pub async fn run(
     session_id: &str,
     cancel: CancellationToken,
 ) -> i32 {
-    let Printing { format, lang } = printing;
+    let Printing {
+        format,
+        lang,
+        key_source,
+    } = printing;
+    let key_source = key_source.as_deref();
     let started = Instant::now();
     let report = match format {
         OutputFormat::Text => {
@@ -139,26 +165,47 @@ pub async fn run(
                 .await
         }
     };
-    let result = summarize(&report, agent.model(), session_id, started);
+    let mut result = summarize(&report, agent.model(), session_id, started);
+    if let TurnOutcome::Failed(e) = &report.outcome {
+        // Scripts read English, as the rest of the JSON.
+        result.hint = hint_text(Lang::En, e, Frontend::OneShot, key_source);
+    }
     match format {
         OutputFormat::Text => {
-            for line in stderr_summary(&report.outcome, lang) {
+            for line in stderr_summary(&report.outcome, lang, key_source) {
                 eprintln!("{line}");
+            }
+            if nothing_done(&report) {
+                eprintln!("paicli: {}", tr(lang, Msg::AllDenied));
             }
         }
         OutputFormat::Json | OutputFormat::StreamJson => print_json_line(&result),
     }
-    exit_code(&report.outcome)
+    report_exit_code(&report)
+}
+
+/// A finished turn whose every call with side effects was refused did nothing the task asked for.
+fn nothing_done(report: &TurnReport) -> bool {
+    matches!(report.outcome, TurnOutcome::Finished { .. }) && report.actions.all_denied()
+}
+
+/// The exit code of a whole turn: the outcome's, or 4 when a finished turn was refused everything.
+pub fn report_exit_code(report: &TurnReport) -> i32 {
+    if nothing_done(report) {
+        EXIT_ALL_DENIED
+    } else {
+        exit_code(&report.outcome)
+    }
 }
 
 /// What text output adds on stderr after the turn: the error and what to do about it, or why it stopped early.
-fn stderr_summary(outcome: &TurnOutcome, lang: Lang) -> Vec<String> {
+fn stderr_summary(outcome: &TurnOutcome, lang: Lang, key_source: Option<&str>) -> Vec<String> {
     match outcome {
         TurnOutcome::Failed(e) => {
             let error = trf(lang, Msg::OneShotFailed, &[("error", e)]);
             let mut lines = vec![labelled(lang, Msg::ErrorPrefix, &error)];
-            if let Some(hint) = next_step(e, Frontend::OneShot) {
-                lines.push(labelled(lang, Msg::HintPrefix, tr(lang, hint)));
+            if let Some(hint) = hint_text(lang, e, Frontend::OneShot, key_source) {
+                lines.push(labelled(lang, Msg::HintPrefix, &hint));
             }
             lines
         }
@@ -213,11 +260,20 @@ fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instan
         stop_reason,
         partial_reason,
         error,
+        hint: None,
         num_turns: report.requests,
         usage: report.usage.into(),
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         session_id: session_id.to_string(),
         model: model.to_string(),
+        denials: report.actions.denials.clone(),
+        changed_files: report
+            .actions
+            .changed_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        all_denied: nothing_done(report),
     }
 }
 
@@ -269,14 +325,14 @@ mod tests {
             status: 401,
             message: "invalid api key".into(),
         });
-        let zh = stderr_summary(&failed, Lang::Zh);
+        let zh = stderr_summary(&failed, Lang::Zh, None);
         assert!(zh[0].starts_with("错误：模型请求失败："), "{zh:?}");
         assert!(zh[0].contains("invalid api key"), "{zh:?}");
         assert!(
             zh[1].starts_with("提示：检查所用提供商的 API 密钥变量"),
             "{zh:?}"
         );
-        let en = stderr_summary(&failed, Lang::En);
+        let en = stderr_summary(&failed, Lang::En, None);
         assert!(
             en[0].starts_with("error: ") && en[1].starts_with("hint: check the API key"),
             "{en:?}"
@@ -286,7 +342,7 @@ mod tests {
             text: String::new(),
         };
         assert_eq!(
-            stderr_summary(&partial, Lang::Zh),
+            stderr_summary(&partial, Lang::Zh, None),
             vec![
                 "paicli: 提前停止（TOKEN_BUDGET_EXCEEDED）：任务用完了 token 预算（--token-budget）；输出是部分结果"
             ]

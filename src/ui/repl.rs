@@ -6,6 +6,7 @@ mod expand_key;
 mod history;
 mod live_approver;
 mod mode_key;
+mod paste_key;
 mod rewind_key;
 mod session;
 
@@ -28,9 +29,18 @@ pub use session::{Session, SessionError};
 pub const PROMPT: &str = "› ";
 
 /// Runs the REPL until the user quits. Returns the process exit code.
-pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, SessionError> {
+pub fn run(
+    config: Config,
+    overrides: Overrides,
+    launch: Launch,
+    first_task: Option<String>,
+) -> Result<i32, SessionError> {
     let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
+    // `paicli "task"`: sent as if typed at the first prompt.
+    if let Some(task) = first_task {
+        session.type_ahead().queue(task);
+    }
     let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
     if let Some(helper) = editor.helper_mut() {
         helper.set_custom_commands(session.custom_commands.help_rows(session.lang));
@@ -38,6 +48,12 @@ pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, 
     expand_key::bind_expand_key(
         &mut editor,
         session.expandable(),
+        session.lang,
+        session.surface().style,
+    );
+    paste_key::bind_paste_key(
+        &mut editor,
+        session.config.project_root.clone(),
         session.lang,
         session.surface().style,
     );

@@ -221,6 +221,7 @@ mod context_cmds;
 mod index_cmds;
 mod input;
 mod local_window;
+mod io_cmds;
 mod memory_cmds;
 mod output;
 mod safety_cmds;

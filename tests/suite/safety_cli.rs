@@ -258,9 +258,10 @@ fn auto_mode_in_print_mode_denies_what_the_classifier_will_not_allow_and_names_t
         Reply::text("I could not push."),
     ]);
     let output = sandbox.run(&server, &["-p", "push it"]);
+    // The only call with side effects was refused: nothing done, exit code 4.
     assert_eq!(
         output.status.code(),
-        Some(0),
+        Some(4),
         "stderr: {}",
         String::from_utf8_lossy(&output.stderr)
     );

@@ -96,12 +96,7 @@ fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
 }
 
 fn usage(prompt: u64, completion: u64, cached: u64, reasoning: u64) -> Option<Usage> {
-    Some(Usage {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        cached_tokens: cached,
-        reasoning_tokens: reasoning,
-    })
+    Some(Usage::tokens(prompt, completion, cached, reasoning))
 }
 
 fn reply(

@@ -61,6 +61,9 @@ pub fn extract_message(body: &str, status: u16) -> String {
     if trimmed.is_empty() {
         return format!("HTTP {status} with an empty body");
     }
+    if let Some(summary) = super::html_page::summarize_html(trimmed) {
+        return summary;
+    }
     truncate(trimmed)
 }
 

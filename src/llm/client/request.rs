@@ -24,6 +24,11 @@ pub fn build_body(provider: &ResolvedProvider, messages: &[Message], tools: &[To
     if provider.include_usage {
         body.insert("stream_options".into(), json!({"include_usage": true}));
     }
+    if provider.id == "openrouter" {
+        // OpenRouter's usage accounting: `usage.cost` (USD) in the last chunk. Current deployments report it
+        // unasked; older ones and compatible gateways need the flag, which the others ignore.
+        body.insert("usage".into(), json!({"include": true}));
+    }
     if let Some(max_tokens) = provider.max_tokens {
         body.insert(provider.max_tokens_field.into(), json!(max_tokens));
     }

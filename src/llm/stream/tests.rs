@@ -175,12 +175,7 @@ fn tool_calls_merge_across_chunks() {
 
 #[test]
 fn usage_is_read_from_all_three_places_latest_wins() {
-    let usage = |p: u64| Usage {
-        prompt_tokens: p,
-        completion_tokens: 1,
-        cached_tokens: 0,
-        reasoning_tokens: 0,
-    };
+    let usage = |p: u64| Usage::tokens(p, 1, 0, 0);
     // Top-level on the finish chunk.
     let mut finish = finish_chunk("stop");
     finish["usage"] = json!({"prompt_tokens":1,"completion_tokens":1});

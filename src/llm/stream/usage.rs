@@ -34,11 +34,21 @@ pub(super) fn parse_usage(value: &Value) -> Option<Usage> {
         .find_map(|path| count_at(value, path))
         .unwrap_or(0);
     Some(Usage {
-        prompt_tokens,
-        completion_tokens,
-        cached_tokens,
-        reasoning_tokens,
+        reported_cost_nano_usd: reported_cost(value),
+        ..Usage::tokens(
+            prompt_tokens,
+            completion_tokens,
+            cached_tokens,
+            reasoning_tokens,
+        )
     })
+}
+
+/// OpenRouter's `usage.cost` (US dollars, a fraction), as billionths of a dollar; `None` when absent, negative
+/// or not a finite number.
+fn reported_cost(value: &Value) -> Option<u64> {
+    let usd = value.get("cost")?.as_f64()?;
+    (usd.is_finite() && usd >= 0.0).then(|| (usd * 1e9).round() as u64)
 }
 
 /// A non-negative integer at `path`, or `None` if absent, null, negative or fractional.
@@ -49,18 +59,26 @@ fn count_at(value: &Value, path: &[&str]) -> Option<u64> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
     fn usage(prompt: u64, completion: u64, cached: u64, reasoning: u64) -> Option<Usage> {
-        Some(Usage {
-            prompt_tokens: prompt,
-            completion_tokens: completion,
-            cached_tokens: cached,
-            reasoning_tokens: reasoning,
-        })
+        Some(Usage::tokens(prompt, completion, cached, reasoning))
+    }
+
+    #[test]
+    fn a_reported_cost_is_kept_in_nano_dollars() {
+        let value = json!({"prompt_tokens":9,"completion_tokens":1,"cost":0.0000125});
+        let parsed = parse_usage(&value).unwrap();
+        assert_eq!(parsed.reported_cost_nano_usd, Some(12_500));
+        assert!((parsed.reported_cost_usd().unwrap() - 0.0000125).abs() < 1e-12);
+        for bad in [json!(-1.0), json!("0.1"), json!(null)] {
+            let value = json!({"prompt_tokens":9,"completion_tokens":1,"cost":bad});
+            assert_eq!(parse_usage(&value), usage(9, 1, 0, 0), "{value}");
+        }
     }
 
     #[test]

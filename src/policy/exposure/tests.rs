@@ -10,7 +10,12 @@ use crate::tools::{ToolRegistry, core_tools};
 
 fn builtins() -> ToolRegistry {
     let mut tools = core_tools();
-    tools.extend(web_tools(&WebSettings::default()));
+    // web_search is offered only with a search provider.
+    let web = WebSettings {
+        searxng_url: Some("http://127.0.0.1:9".into()),
+        ..WebSettings::default()
+    };
+    tools.extend(web_tools(&web));
     ToolRegistry::with_tools(tools)
 }
 

@@ -8,7 +8,10 @@ use serde_json::{Map, Value};
 
 use super::text::{SNIFF_BYTES, classify, decode_lossy, human_size};
 use super::{Param, display, object_schema, resolve_read_arg, run_blocking};
-use crate::tools::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolTraits};
+use crate::llm::image_part::{image_attachment, image_format};
+use crate::tools::{
+    Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits,
+};
 
 /// Lines returned when only `offset` is given.
 const DEFAULT_LIMIT: usize = 200;
@@ -42,7 +45,8 @@ impl Tool for ReadFile {
 
     fn description(&self) -> &str {
         "Read a text file. Lines are numbered `    N | text`. Without offset/limit returns up to 2000 lines; \
-         a trailing hint names the next offset when there is more. Binary files are described, not shown."
+         a trailing hint names the next offset when there is more. Binary files are described, not shown; \
+         PNG, JPEG, GIF and WebP images are attached as images."
     }
 
     fn parameters(&self) -> Value {
@@ -99,6 +103,12 @@ fn read_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
         )));
     }
     let head = read_head(&mut file).map_err(|err| open_error(&rel, &err))?;
+    if image_format(&head).is_some()
+        && meta.len() <= MAX_IMAGE_FILE_BYTES
+        && let Some(outcome) = read_image(&rel, &mut file)
+    {
+        return Ok(outcome);
+    }
     if let Some(kind) = classify(&path, &head) {
         return Ok(ToolOutcome::ok(describe_binary(&rel, kind, meta.len())));
     }
@@ -205,6 +215,26 @@ fn read_head(file: &mut File) -> std::io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(SNIFF_BYTES);
     file.take(SNIFF_BYTES as u64).read_to_end(&mut head)?;
     Ok(head)
+}
+
+/// Largest image file read_file decodes; larger ones are described like other binaries.
+const MAX_IMAGE_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// An image file as an image part after the result (the agent turns it into a note for a text-only model);
+/// `None` when it does not decode, so it is described like any binary file.
+fn read_image(rel: &str, file: &mut File) -> Option<ToolOutcome> {
+    file.seek(SeekFrom::Start(0)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let image = image_attachment(&bytes).ok()?;
+    let scaled = if image.resized { ", scaled down" } else { "" };
+    Some(ToolOutcome::Ok(ToolOutput {
+        images: vec![image.part],
+        ..ToolOutput::text(format!(
+            "File: {rel}\nImage ({}x{} px{scaled}); it follows this result as an image.",
+            image.width, image.height
+        ))
+    }))
 }
 
 fn describe_binary(rel: &str, kind: &str, size: u64) -> String {

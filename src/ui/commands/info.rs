@@ -2,7 +2,7 @@
 
 use super::{Flow, say_wrapped};
 use crate::config::{describe_config, settings};
-use crate::llm::providers::{Price, price_of};
+use crate::llm::providers::{CostSource, Price, cost_of, price_of, prices_as_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
 use crate::ui::i18n::{Lang, Msg, refused_setting, tr, trf};
@@ -145,7 +145,14 @@ fn context_lines(v: &ContextView<'_>) -> Vec<String> {
 pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
     let usage = session.agent.session_usage();
     let price = price_of(&session.provider.id, &session.provider.model);
-    let lines = cost_lines(session.lang, session.turns, session.requests, usage, price);
+    let model = session.provider.model.clone();
+    let lines = cost_lines(
+        session.lang,
+        (session.turns, session.requests),
+        usage,
+        &model,
+        price,
+    );
     say_wrapped(session, &lines.join("\n"));
     Flow::Continue
 }
@@ -153,9 +160,9 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
 /// What `/cost` reports: the session's turns, requests and tokens, and the cost when prices are known.
 fn cost_lines(
     lang: Lang,
-    turns: u32,
-    requests: u32,
+    (turns, requests): (u32, u32),
     u: Usage,
+    model: &str,
     price: Option<Price>,
 ) -> Vec<String> {
     let mut lines = vec![trf(
@@ -170,16 +177,20 @@ fn cost_lines(
             ("reasoning", &u.reasoning_tokens),
         ],
     )];
-    match price {
-        Some(price) => {
-            let cost = format!(
-                "{}{:.4}",
-                price.currency,
-                price.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
-            );
+    match cost_of(&u, price) {
+        Some((currency, amount, source)) => {
+            let cost = format!("{currency}{amount:.4}");
             lines.push(trf(lang, Msg::CostEstimate, &[("cost", &cost)]));
+            lines.push(match source {
+                CostSource::Reported => tr(lang, Msg::CostReported).to_string(),
+                CostSource::ListPrice => trf(lang, Msg::PricesAsOf, &[("date", &prices_as_of())]),
+            });
         }
-        None => lines.push(tr(lang, Msg::CostUnknown).to_string()),
+        None => lines.push(trf(
+            lang,
+            Msg::CostUnknownModel,
+            &[("model", &model), ("date", &prices_as_of())],
+        )),
     }
     lines
 }
@@ -245,12 +256,7 @@ mod tests {
 
     #[test]
     fn cost_speaks_both_languages() {
-        let usage = Usage {
-            prompt_tokens: 12_000,
-            completion_tokens: 3_000,
-            cached_tokens: 2_000,
-            reasoning_tokens: 500,
-        };
+        let usage = Usage::tokens(12_000, 3_000, 2_000, 500);
         let price = Some(Price {
             currency: "¥",
             input_per_mtok: 2.0,
@@ -258,23 +264,45 @@ mod tests {
             cached_input_per_mtok: Some(0.5),
         });
         assert_eq!(
-            cost_lines(Lang::Zh, 2, 5, usage, price),
+            cost_lines(Lang::Zh, (2, 5), usage, "m", price),
             vec![
-                "本会话：2 轮，5 次请求 · 输入 12000 · 输出 3000 · 缓存 2000 · 推理 500",
-                "估算费用：¥0.0450",
+                "本会话：2 轮，5 次请求 · 输入 12000 · 输出 3000 · 缓存 2000 · 推理 500"
+                    .to_string(),
+                "估算费用：¥0.0450".to_string(),
+                format!("按 {} 的公开价格估算", prices_as_of()),
             ]
         );
         assert_eq!(
-            cost_lines(Lang::Zh, 0, 0, Usage::default(), None)[1],
-            "费用：该提供商没有已知价格"
+            cost_lines(Lang::Zh, (0, 0), Usage::default(), "deepseek-flash", None)[1],
+            format!(
+                "费用：没有 deepseek-flash 的已知价格（价格表日期 {}）",
+                prices_as_of()
+            )
         );
         assert_eq!(
-            cost_lines(Lang::En, 2, 5, usage, price),
+            cost_lines(Lang::En, (2, 5), usage, "m", price),
             vec![
-                "session: 2 turns, 5 requests · in 12000 · out 3000 · cached 2000 · reasoning 500",
-                "estimated cost: ¥0.0450",
+                "session: 2 turns, 5 requests · in 12000 · out 3000 · cached 2000 · reasoning 500"
+                    .to_string(),
+                "estimated cost: ¥0.0450".to_string(),
+                format!("list prices as of {}", prices_as_of()),
             ]
         );
+    }
+
+    #[test]
+    fn a_reported_cost_is_shown_as_the_providers() {
+        let usage = Usage {
+            reported_cost_nano_usd: Some(1_234_500),
+            ..Usage::tokens(900, 10, 0, 0)
+        };
+        let lines = cost_lines(Lang::En, (1, 1), usage, "deepseek/deepseek-chat", None);
+        assert_eq!(
+            lines[1..],
+            ["estimated cost: $0.0012", "as reported by the provider"]
+        );
+        let lines = cost_lines(Lang::Zh, (1, 1), usage, "deepseek/deepseek-chat", None);
+        assert_eq!(lines[2], "由服务商报告");
     }
 
     #[test]

@@ -136,6 +136,8 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
     // `llm.context_window` wins, else the new model's own.
     let window = session.config.context_window(&resolved);
     session.agent.set_model(Arc::new(client), window);
+    session.agent.set_vision(resolved.vision);
+    session.agent.set_image_limits(resolved.image_limits);
     session.config.llm = llm;
     session.provider = resolved;
     say_wrapped(

@@ -51,5 +51,34 @@ pub(super) fn init(session: &mut Session, args: &str) -> Flow {
         say_wrapped(session, session.tr(Msg::InitExists));
         return Flow::Continue;
     }
-    Flow::RunTask(INIT_PROMPT.to_string())
+    let found: Vec<String> = crate::agent::prompt::project_instructions(
+        &session.config.project_root,
+        &session.config.home,
+    )
+    .into_iter()
+    .map(|(label, _)| label)
+    .collect();
+    let note = if found.is_empty() {
+        session.tr(Msg::InitFoundNone).to_string()
+    } else {
+        crate::ui::i18n::trf(
+            session.lang,
+            Msg::InitFound,
+            &[("files", &found.join(", "))],
+        )
+    };
+    say_wrapped(session, &note);
+    Flow::RunTask(init_prompt(&found))
+}
+
+/// The `/init` task; instruction files already there are named so the new PAI.md builds on them.
+fn init_prompt(found: &[String]) -> String {
+    if found.is_empty() {
+        return INIT_PROMPT.to_string();
+    }
+    format!(
+        "{INIT_PROMPT} The project already has these instruction files, which you see in your instructions: {}. \
+         Keep what is still true in them and do not repeat them word for word.",
+        found.join(", ")
+    )
 }

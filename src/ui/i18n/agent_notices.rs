@@ -35,6 +35,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::ReasoningOnly => Msg::NoticeReasoningOnly,
         Notice::ReasoningCutOff => Msg::NoticeReasoningCutOff,
         Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
+        Notice::Retrying { .. } => Msg::NoticeRetrying,
     }
 }
 
@@ -87,6 +88,12 @@ mod tests {
                 shortened: 1,
                 before: 13_000,
                 after: 9_000,
+            },
+            Notice::Retrying {
+                cause: "HTTP 429".into(),
+                seconds: "2".into(),
+                attempt: 2,
+                max: 3,
             },
         ]
     }

@@ -1,6 +1,6 @@
 //! Notices whose wording is built around their data: refused settings and project trust.
 
-use super::{Lang, Msg, tr};
+use super::{Lang, Msg, tr, trf};
 use crate::app::mentions::SkipReason;
 use crate::config::{Refusal, RefusedSetting};
 
@@ -51,6 +51,19 @@ pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
     }
 }
 
+/// Images left out because the model takes none, with what to do about it.
+pub fn images_need_vision(lang: Lang, model: &str, paths: &[String]) -> String {
+    let paths = paths.join(", ");
+    trf(
+        lang,
+        Msg::ImagesNeedVision,
+        &[
+            ("model", &model as &dyn std::fmt::Display),
+            ("paths", &paths),
+        ],
+    )
+}
+
 /// `@path not attached: why` for a mention that was not attached.
 pub fn mention_skipped(lang: Lang, mention: &str, reason: &SkipReason) -> String {
     let why = match (lang, reason) {
@@ -60,6 +73,9 @@ pub fn mention_skipped(lang: Lang, mention: &str, reason: &SkipReason) -> String
         (Lang::Zh, SkipReason::Unreadable(e)) => format!("无法读取：{e}"),
         (Lang::Zh, SkipReason::Binary) => "它是二进制文件".to_string(),
         (Lang::Zh, SkipReason::Unlistable(e)) => format!("无法列出该目录：{e}"),
+        (Lang::Zh, SkipReason::NotAnImage(e)) => {
+            format!("它不是可附加的图片（PNG、JPEG、GIF 或 WebP）：{e}")
+        }
     };
     match lang {
         Lang::En => format!("{mention} {}: {why}", tr(lang, Msg::MentionSkipped)),

@@ -34,6 +34,13 @@ impl TypeAhead {
         self.lock().queued.len()
     }
 
+    /// Queues a line to be sent as the next message (`paicli "task"` starts the REPL with it).
+    pub fn queue(&self, line: String) {
+        if !line.trim().is_empty() {
+            self.lock().queued.push_back(line);
+        }
+    }
+
     /// Takes the next queued line, oldest first.
     pub fn pop_queued(&self) -> Option<String> {
         self.lock().queued.pop_front()

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::Style;
 use crate::llm::Usage;
-use crate::llm::providers::Price;
+use crate::llm::providers::{Price, cost_of};
 use crate::ui::i18n::{Lang, Msg, tr};
 
 /// What the status line reports.
@@ -53,10 +53,8 @@ pub fn status_line_in(info: &StatusInfo, style: Style, lang: Lang) -> String {
         t(Msg::StatusSession),
         tokens(&info.session)
     ));
-    if let Some(price) = info.price {
-        let s = &info.session;
-        let cost = price.cost(s.prompt_tokens, s.completion_tokens, s.cached_tokens);
-        parts.push(format!("{}{cost:.4}", price.currency));
+    if let Some((currency, cost, _)) = cost_of(&info.session, info.price) {
+        parts.push(format!("{currency}{cost:.4}"));
     }
     let secs = info.elapsed.as_secs_f64();
     parts.push(match lang {

@@ -15,7 +15,8 @@ use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::commands::custom::CustomCommands;
-use crate::ui::hints::{Frontend, next_step};
+use crate::ui::hints::{Frontend, hint_text};
+use crate::ui::i18n::images_need_vision;
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
@@ -168,13 +169,19 @@ impl Session {
     /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
     /// text as typed), ESC watched, status line printed.
     pub fn run_user_task(&mut self, submitted: &str) -> TurnReport {
-        let expanded = expand_mentions(submitted, &self.guard);
+        let mut expanded = expand_mentions(submitted, &self.guard);
         let style = self.surface().style;
         for (mention, reason) in &expanded.skipped {
             self.say(&style.yellow(&format!(
                 "! {mention} {}: {reason}",
                 self.tr(Msg::MentionSkipped)
             )));
+        }
+        let images = std::mem::take(&mut expanded.images);
+        let refused = crate::app::mentions::queue_images(&mut self.agent, images);
+        if !refused.is_empty() {
+            let text = images_need_vision(self.lang, self.agent.model(), &refused);
+            self.say(&style.yellow(&format!("! {text}")));
         }
         let cancel = CancellationToken::new();
         let first = !self.mcp_waited;
@@ -289,9 +296,14 @@ impl Session {
         self.turns += 1;
         self.requests += report.requests;
         if let TurnOutcome::Failed(e) = &report.outcome
-            && let Some(hint) = next_step(e, Frontend::Repl)
+            && let Some(hint) = hint_text(
+                self.lang,
+                e,
+                Frontend::Repl,
+                self.provider.key_source.as_deref(),
+            )
         {
-            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), self.tr(hint)));
+            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), hint));
         }
         let info = StatusInfo {
             model: self.provider.model.clone(),

@@ -160,3 +160,47 @@ async fn an_html_page_in_a_200_is_an_invalid_response() {
     );
     assert_eq!(server.chat_requests().len(), 1);
 }
+
+#[tokio::test]
+async fn openrouter_asks_for_and_keeps_its_reported_cost() {
+    let server = ScriptedServer::with_replies([Reply::sse_events([
+        r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"ok"}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+        r#"{"choices":[],"usage":{"prompt_tokens":194,"completion_tokens":2,"total_tokens":196,"cost":0.00042}}"#,
+        "[DONE]",
+    ])]);
+    let client = client(provider_for(
+        &server,
+        "openrouter",
+        "deepseek/deepseek-chat",
+        None,
+    ));
+    let reply = client
+        .chat(
+            &[Message::user("hi")],
+            &[],
+            &RecordingSink::new(),
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    let usage = reply.usage.unwrap();
+    assert_eq!(usage.prompt_tokens, 194);
+    assert_eq!(usage.reported_cost_nano_usd, Some(420_000));
+    let body = &server.chat_requests()[0].body;
+    assert_eq!(body["usage"], json!({"include": true}));
+
+    // Other providers are not sent OpenRouter's flag.
+    let other = ScriptedServer::with_replies([Reply::text("ok")]);
+    let client2 = super::client(provider_for(&other, "deepseek", "deepseek-flash", None));
+    client2
+        .chat(
+            &[Message::user("hi")],
+            &[],
+            &RecordingSink::new(),
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert!(other.chat_requests()[0].body.get("usage").is_none());
+}

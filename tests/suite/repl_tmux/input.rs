@@ -63,7 +63,7 @@ fn the_ui_speaks_chinese_in_a_chinese_locale() {
     t.wait_for("没有正在运行的任务");
     t.submit("/cost");
     t.wait_for("本会话：0 轮，0 次请求 · 输入 0 · 输出 0 · 缓存 0 · 推理 0");
-    t.wait_for("费用：该提供商没有已知价格");
+    t.wait_for("费用：没有 scripted-model 的已知价格（价格表日期");
     t.submit("/help");
     let screen = t.wait_for("Shift+Tab 切换审批模式");
     // Two columns: at 110 columns the descriptions start after the capped name column (28 cells).

@@ -51,6 +51,8 @@ impl Sandbox {
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home.path())
             .env("PAICLI_HOME", self.home.path().join(".paicli"))
+            // web_search is offered only with a search provider; nothing here reaches it.
+            .env("SEARXNG_URL", "http://127.0.0.1:9")
             .envs(env.iter().copied())
             .args(args)
             .arg("-C")
@@ -100,6 +102,18 @@ fn assert_success(output: &std::process::Output) {
         "stderr: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn web_search_is_not_offered_without_a_search_provider() {
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let sandbox = Sandbox::new();
+    // An empty value is no provider.
+    let output = sandbox.run_with(&server, "explain Hello.java", &[("SEARXNG_URL", "")], &[]);
+    assert_success(&output);
+    let names = tool_names(&server.chat_requests()[0].body);
+    assert!(names.contains(&"read_file".to_string()), "{names:?}");
+    assert!(!names.contains(&"web_search".to_string()), "{names:?}");
 }
 
 #[test]
@@ -159,7 +173,13 @@ fn a_no_web_prompt_sends_no_web_tools_and_refuses_web_calls() {
     ]);
     let sandbox = Sandbox::new();
     let output = sandbox.run(&server, "不要联网，解释一下 Hello.java");
-    assert_success(&output);
+    // Its only call with side effects (the command) was refused: nothing done, exit code 4.
+    assert_eq!(
+        output.status.code(),
+        Some(4),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let requests = server.chat_requests();
     assert_eq!(requests.len(), 2);
     for request in &requests {
