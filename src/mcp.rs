@@ -4,7 +4,9 @@
 
 pub mod config;
 pub mod content;
+pub mod elicit;
 mod http_client;
+pub mod link;
 pub mod manager;
 pub mod mentions;
 pub mod names;
@@ -15,6 +17,9 @@ pub mod stderr_ring;
 pub mod trust;
 
 pub use config::{Launch, McpConfig, Origin, ServerConfig};
+pub use elicit::{DefaultsElicitor, ElicitAnswer, ElicitRequest, Elicitor};
 pub use manager::{McpManager, ServerLink, ServerState, ServerStatus, StartOptions, ToolPublisher};
 pub use mentions::expand_mentions;
-pub use session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
+pub use session::{
+    CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
+};

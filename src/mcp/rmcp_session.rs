@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
-    ReadResourceRequestParams,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
+    ProtocolVersion, ReadResourceRequestParams, ResourceUpdatedNotificationParam,
 };
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
@@ -21,41 +22,121 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 
 use super::config::Launch;
+use super::elicit::{ElicitAnswer, ElicitRequest, ElicitorSlot};
 use super::http_client::mcp_http_client;
-use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
+use super::session::{
+    CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
+};
 use super::stderr_ring::StderrRing;
 
 /// How long closing a session may take before it is abandoned (the child is killed on drop).
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Receives server notifications; only `tools/list_changed` matters to paicli.
+/// Receives server notifications and requests: list changes go to the manager as [`ServerEvent`]s, elicitation
+/// requests to the session's elicitor.
 struct Handler {
-    tools_changed: mpsc::UnboundedSender<()>,
+    server: String,
+    events: mpsc::UnboundedSender<ServerEvent>,
+    elicitor: ElicitorSlot,
 }
 
 impl ClientHandler for Handler {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         // The manager re-lists on its own task: listing from inside the service loop would wait on itself.
-        let _ = self.tools_changed.send(());
+        let _ = self.events.send(ServerEvent::ToolsChanged);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.events.send(ServerEvent::ResourcesChanged);
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.events.send(ServerEvent::ResourceUpdated(params.uri));
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = request
+        else {
+            // Only form mode is declared in our capabilities.
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        let request = ElicitRequest {
+            server: self.server.clone(),
+            message,
+            schema: serde_json::to_value(&requested_schema).unwrap_or(Value::Null),
+        };
+        let elicitor = self.elicitor.get();
+        let answer = tokio::select! {
+            answer = elicitor.elicit(&request) => answer,
+            () = context.ct.cancelled() => ElicitAnswer::Cancel,
+        };
+        Ok(match answer {
+            ElicitAnswer::Accept(values) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(values))
+            }
+            ElicitAnswer::Decline => ElicitResult::new(ElicitationAction::Decline),
+            ElicitAnswer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        })
     }
 
     fn get_info(&self) -> ClientConfig {
         let mut implementation = Implementation::from_build_env();
         implementation.name = "paicli".into();
         implementation.version = env!("CARGO_PKG_VERSION").into();
-        ClientConfig::new(ClientCapabilities::default(), implementation)
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation =
+            Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        let mut config = ClientConfig::new(capabilities, implementation);
+        // The newest revision has no `initialize`; offer the newest one that has, and take the server's answer.
+        config.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
+        config
+    }
+}
+
+/// The server's answer to `initialize` when it names a version we speak, else why not.
+fn check_version(version: &ProtocolVersion) -> Result<(), McpError> {
+    if ProtocolVersion::KNOWN_VERSIONS.contains(version) && version.has_initialize() {
+        Ok(())
+    } else {
+        let known: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .filter(|v| v.has_initialize())
+            .map(ProtocolVersion::as_str)
+            .collect();
+        Err(McpError::Connect(format!(
+            "the server speaks MCP {version}; paicli speaks {}",
+            known.join(", ")
+        )))
     }
 }
 
 /// Starts `launch` and completes `initialize` within `init_timeout`. Child stderr goes into `stderr`; every
-/// `tools/list_changed` sends one `()` on `tools_changed`.
+/// notification the manager acts on goes to `events`; elicitation requests go to `elicitor`.
 pub async fn connect(
+    server: &str,
     launch: &Launch,
     stderr: Arc<StderrRing>,
-    tools_changed: mpsc::UnboundedSender<()>,
+    events: mpsc::UnboundedSender<ServerEvent>,
+    elicitor: ElicitorSlot,
     init_timeout: Duration,
 ) -> Result<Arc<dyn McpSession>, McpError> {
-    let handler = Handler { tools_changed };
+    let handler = Handler {
+        server: server.to_string(),
+        events,
+        elicitor,
+    };
     let serving = async {
         match launch {
             Launch::Stdio {
@@ -115,6 +196,13 @@ pub async fn connect(
         }
     };
     let peer = service.peer().clone();
+    if let Some(info) = peer.peer_info() {
+        if let Err(e) = check_version(&info.protocol_version) {
+            let mut service = service;
+            let _ = tokio::time::timeout(CLOSE_TIMEOUT, service.close()).await;
+            return Err(e);
+        }
+    }
     Ok(Arc::new(RmcpSession {
         peer,
         service: Mutex::new(Some(service)),
@@ -252,6 +340,12 @@ impl McpSession for RmcpSession {
                 })
             })
             .collect()
+    }
+
+    fn protocol_version(&self) -> Option<String> {
+        self.peer
+            .peer_info()
+            .map(|info| info.protocol_version.to_string())
     }
 
     fn is_closed(&self) -> bool {

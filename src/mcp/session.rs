@@ -77,8 +77,21 @@ pub trait McpSession: Send + Sync {
     fn supports_prompts(&self) -> bool;
     /// Every prompt template the server lists (shown to the user; paicli does not run prompts).
     async fn list_prompts(&self) -> Result<Vec<RemotePrompt>, McpError>;
+    /// The protocol version `initialize` settled on.
+    fn protocol_version(&self) -> Option<String>;
     /// True once the connection is gone.
     fn is_closed(&self) -> bool;
     /// Ends the session (stdio: close stdin, wait, then terminate; HTTP: end the session).
     async fn close(&self);
+}
+
+/// A notification from a server that the manager acts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerEvent {
+    /// `notifications/tools/list_changed`: list the tools again.
+    ToolsChanged,
+    /// `notifications/resources/list_changed`: forget the resource cache and list again.
+    ResourcesChanged,
+    /// `notifications/resources/updated`: forget the cached contents of this URI.
+    ResourceUpdated(String),
 }

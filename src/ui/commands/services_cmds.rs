@@ -59,6 +59,12 @@ pub fn mcp_line(s: &ServerStatus, lang: Lang) -> String {
             );
             line.push_str(&format!(" — {hint}"));
         }
+        ServerState::Ready => {
+            // A revision date next to a name: the same in every language.
+            if let Some(version) = &s.protocol_version {
+                line.push_str(&format!(" · MCP {version}"));
+            }
+        }
         _ => {}
     }
     line
@@ -219,6 +225,7 @@ mod tests {
             tools,
             resources: false,
             tool_loads: 1,
+            protocol_version: None,
         }
     }
 
