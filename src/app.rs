@@ -1,5 +1,6 @@
 //! Builds a ready agent from the resolved configuration, and sets up logging.
 
+pub mod mcp_login;
 pub mod mentions;
 pub mod sessions;
 

@@ -75,6 +75,27 @@ struct Cli {
     /// With --continue or --resume: continue the history under a new session id; the original stays as it was.
     #[arg(long)]
     fork: bool,
+
+    #[command(subcommand)]
+    command: Option<Subcommand>,
+}
+
+/// Commands that do one job and exit instead of starting a session.
+#[derive(Debug, clap::Subcommand)]
+enum Subcommand {
+    /// MCP servers: log in to a remote server (OAuth) or remove its tokens.
+    Mcp {
+        #[command(subcommand)]
+        action: McpAction,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum McpAction {
+    /// Log in to a remote MCP server: prints the authorization URL and waits for the browser's redirect.
+    Login { server: String },
+    /// Remove the stored OAuth tokens of a server.
+    Logout { server: String },
 }
 
 fn main() -> ExitCode {
@@ -135,6 +156,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         config = Config::load(&project_dir, &overrides)?;
     }
     let _log_guard = paicli::app::init_logging(&config);
+    if let Some(Subcommand::Mcp { action }) = &cli.command {
+        return run_mcp_action(&config, lang, action);
+    }
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
@@ -193,6 +217,31 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         code
     });
     Ok(code)
+}
+
+/// `paicli mcp login|logout <server>`: exit code 0 on success, 1 otherwise.
+fn run_mcp_action(config: &Config, lang: Lang, action: &McpAction) -> Result<i32, StartError> {
+    use paicli::ui::mcp_login::{self, Action};
+    let (action, server) = match action {
+        McpAction::Login { server } => (Action::Login, server),
+        McpAction::Logout { server } => (Action::Logout, server),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(StartError::Runtime)?;
+    let ok = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        let on_signal = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_signal.cancel();
+            }
+        });
+        let say = |line: &str| eprintln!("{line}");
+        mcp_login::run(config, lang, action, server, &cancel, &say).await
+    });
+    Ok(if ok { 0 } else { 1 })
 }
 
 fn read_stdin_task() -> Result<String, StartError> {

@@ -10,6 +10,7 @@ pub mod link;
 pub mod manager;
 pub mod mentions;
 pub mod names;
+pub mod oauth;
 mod rmcp_session;
 pub mod schema;
 pub mod session;

@@ -6,6 +6,7 @@ pub mod commands;
 pub mod hints;
 pub mod i18n;
 pub mod keyboard;
+pub mod mcp_login;
 pub mod oneshot;
 pub mod render;
 pub mod repl;

@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{Launch, McpConfig, Origin, ServerConfig};
 use super::elicit::{Elicitor, ElicitorSlot};
+use super::oauth::TokenStore;
 pub use super::link::ServerLink;
 use super::rmcp_session;
 use super::session::{McpError, RemotePrompt, RemoteResource, RemoteTool, ServerEvent};
@@ -49,6 +50,8 @@ pub enum ServerState {
     Failed(String),
     /// `"disabled": true` in its config.
     Disabled,
+    /// A remote server that wants OAuth authorization: `paicli mcp login <name>`.
+    NeedsLogin,
     /// A project server the user has not approved for this command line.
     NeedsApproval {
         command_line: String,
@@ -64,6 +67,7 @@ impl ServerState {
             ServerState::Failed(_) => "failed",
             ServerState::Disabled => "disabled",
             ServerState::NeedsApproval { .. } => "needs approval",
+            ServerState::NeedsLogin => "needs login",
         }
     }
 }
@@ -531,11 +535,19 @@ async fn start_server(inner: &Arc<Inner>, name: &str) {
         Arc::clone(&stderr),
         events_tx,
         inner.elicitor.clone(),
+        &TokenStore::new(&inner.options.home, name),
         inner.options.init_timeout,
     )
     .await
     {
         Ok(session) => session,
+        Err(McpError::NeedsLogin) => {
+            inner.set_state(name, ServerState::NeedsLogin);
+            inner.notice(Notice::McpNeedsLogin {
+                server: name.to_string(),
+            });
+            return;
+        }
         Err(e) => {
             inner.fail(name, &e.to_string());
             return;

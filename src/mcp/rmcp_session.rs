@@ -14,7 +14,9 @@ use rmcp::model::{
     ProtocolVersion, ReadResourceRequestParams, ResourceUpdatedNotificationParam,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, StreamableHttpClientTransportConfig,
+};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Map, Value};
@@ -24,6 +26,7 @@ use tokio::sync::{Mutex, mpsc};
 use super::config::Launch;
 use super::elicit::{ElicitAnswer, ElicitRequest, ElicitorSlot};
 use super::http_client::mcp_http_client;
+use super::oauth::{self, TokenStore};
 use super::session::{
     CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
 };
@@ -105,6 +108,18 @@ impl ClientHandler for Handler {
     }
 }
 
+/// True when the server refused us for want of authorization (a 401 somewhere in the error's causes).
+fn needs_authorization(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.downcast_ref::<AuthRequiredError>().is_some() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
 /// The server's answer to `initialize` when it names a version we speak, else why not.
 fn check_version(version: &ProtocolVersion) -> Result<(), McpError> {
     if ProtocolVersion::KNOWN_VERSIONS.contains(version) && version.has_initialize() {
@@ -130,6 +145,7 @@ pub async fn connect(
     stderr: Arc<StderrRing>,
     events: mpsc::UnboundedSender<ServerEvent>,
     elicitor: ElicitorSlot,
+    tokens: &TokenStore,
     init_timeout: Duration,
 ) -> Result<Arc<dyn McpSession>, McpError> {
     let handler = Handler {
@@ -177,12 +193,31 @@ pub async fn connect(
                 }
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom);
-                let transport =
-                    StreamableHttpClientTransport::with_client(mcp_http_client()?, config);
-                handler
-                    .serve(transport)
+                let authorized = oauth::authorized_client(url, tokens)
                     .await
-                    .map_err(|e| McpError::Connect(format!("initialize failed at {url}: {e}")))
+                    .map_err(|e| McpError::Connect(format!("OAuth tokens unusable: {e}")))?;
+                let result = match authorized {
+                    Some(client) => {
+                        handler
+                            .serve(StreamableHttpClientTransport::with_client(client, config))
+                            .await
+                    }
+                    None => {
+                        handler
+                            .serve(StreamableHttpClientTransport::with_client(
+                                mcp_http_client()?,
+                                config,
+                            ))
+                            .await
+                    }
+                };
+                result.map_err(|e| {
+                    if needs_authorization(&e) {
+                        McpError::NeedsLogin
+                    } else {
+                        McpError::Connect(format!("initialize failed at {url}: {e}"))
+                    }
+                })
             }
         }
     };

@@ -21,6 +21,9 @@ pub enum McpError {
     /// The connection is gone (the server exited or the HTTP session ended).
     #[error("the server connection closed: {0}")]
     Closed(String),
+    /// The server wants OAuth authorization and no usable tokens are stored.
+    #[error("the server needs you to log in")]
+    NeedsLogin,
     /// The server answered with a JSON-RPC error or something unreadable.
     #[error("{0}")]
     Server(String),

@@ -46,6 +46,8 @@ pub enum Notice {
     McpStarting { server: String },
     /// A rare notice with no wording of its own: `text` is foreign (an error from elsewhere).
     Note { text: String },
+    /// A remote MCP server wants OAuth authorization and has no usable tokens.
+    McpNeedsLogin { server: String },
 }
 
 impl Notice {
@@ -70,6 +72,7 @@ impl Notice {
             Notice::McpApprovalNotSaved { .. } => "mcp_approval_not_saved",
             Notice::McpStarting { .. } => "mcp_starting",
             Notice::Note { .. } => "note",
+            Notice::McpNeedsLogin { .. } => "mcp_needs_login",
         }
     }
 
@@ -118,6 +121,9 @@ impl Notice {
                 "MCP server `{server}` is still starting; its tools join when it is ready"
             }
             Notice::Note { .. } => "note: {text}",
+            Notice::McpNeedsLogin { .. } => {
+                "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
+            }
         }
     }
 
@@ -152,7 +158,9 @@ impl Notice {
                 ("source", source.clone()),
                 ("command", command.clone()),
             ],
-            Notice::McpStarting { server } => vec![("server", server.clone())],
+            Notice::McpStarting { server } | Notice::McpNeedsLogin { server } => {
+                vec![("server", server.clone())]
+            }
             Notice::Note { text } => vec![("text", text.clone())],
         }
     }

@@ -29,6 +29,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::McpApprovalNotSaved { .. } => Msg::NoticeMcpApprovalNotSaved,
         Notice::McpStarting { .. } => Msg::NoticeMcpStarting,
         Notice::Note { .. } => Msg::NoticeNote,
+        Notice::McpNeedsLogin { .. } => Msg::NoticeMcpNeedsLogin,
     }
 }
 
@@ -65,6 +66,7 @@ mod tests {
                 source: s(),
                 command: s(),
             },
+            Notice::McpNeedsLogin { server: s() },
             Notice::McpApprovalNotSaved {
                 server: s(),
                 error: s(),

@@ -1,0 +1,87 @@
+//! `paicli mcp login|logout <server>` and `/mcp login|logout <server>`: finds the server's URL in the
+//! `mcp.json` files and runs the OAuth browser step, or removes the stored tokens.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use crate::config::Config;
+use crate::mcp::oauth::{self, BrowserStep, LoginError, TokenStore};
+use crate::mcp::{self, Launch};
+
+/// Why `login` / `logout` could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum McpLoginError {
+    #[error("no MCP server named `{0}`")]
+    NoSuchServer(String),
+    #[error("`{0}` is not a remote MCP server (it has no url)")]
+    NotRemote(String),
+    #[error(transparent)]
+    Login(#[from] LoginError),
+    #[error("cannot remove the tokens: {0}")]
+    Remove(std::io::Error),
+}
+
+/// The URL of the remote server `name`.
+pub fn server_url(config: &Config, name: &str) -> Result<String, McpLoginError> {
+    let lookup = |var: &str| config.env.get(var).map(str::to_string);
+    let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    let server = servers
+        .servers
+        .into_iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| McpLoginError::NoSuchServer(name.to_string()))?;
+    match server.launch {
+        Ok(Launch::Http { url, .. }) => Ok(url),
+        _ => Err(McpLoginError::NotRemote(name.to_string())),
+    }
+}
+
+/// Logs in to `name`: `show` prints the authorization URL, which is also opened with `PAICLI_BROWSER` or
+/// `BROWSER` when set. Returns where the tokens were saved.
+pub async fn login(
+    config: &Config,
+    name: &str,
+    show: &(dyn Fn(&str) + Send + Sync),
+) -> Result<PathBuf, McpLoginError> {
+    let url = server_url(config, name)?;
+    let store = TokenStore::new(&config.home, name);
+    let browser = config
+        .env
+        .get("PAICLI_BROWSER")
+        .or_else(|| config.env.get("BROWSER"))
+        .map(str::to_string);
+    let open = move |auth_url: &str| {
+        if let Some(command) = &browser {
+            open_browser(command, auth_url);
+        }
+    };
+    oauth::login(&url, &store, BrowserStep { show, open: &open }).await?;
+    Ok(store.path().to_path_buf())
+}
+
+/// Removes the tokens of `name`; true when there were some.
+pub fn logout(config: &Config, name: &str) -> Result<bool, McpLoginError> {
+    TokenStore::new(&config.home, name)
+        .remove()
+        .map_err(McpLoginError::Remove)
+}
+
+/// Runs `command` (words split on spaces) with the URL as its last argument, without waiting for it.
+fn open_browser(command: &str, url: &str) {
+    let mut words = command.split_whitespace();
+    let Some(program) = words.next() else { return };
+    let spawned = Command::new(program)
+        .args(words)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    match spawned {
+        // Reaped on a thread so no zombie is left behind.
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(e) => tracing::warn!("cannot start the browser `{program}`: {e}"),
+    }
+}
