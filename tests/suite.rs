@@ -11,6 +11,7 @@ mod live_output;
 mod llm_client;
 mod long_tasks;
 mod lsp_diagnostics;
+mod mcp_conformance;
 mod mcp_servers;
 mod oneshot_cli;
 mod oneshot_language;
