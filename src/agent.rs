@@ -4,6 +4,7 @@ pub mod budget;
 pub mod compaction;
 pub mod memory_guard;
 pub mod prompt;
+pub mod resource_index;
 mod rounds;
 pub mod runaway;
 mod session_ops;
@@ -157,6 +158,8 @@ pub struct Agent {
     /// History length when the last summary attempt failed (no retry until it grows).
     summary_failed_at_len: Option<usize>,
     memory: Option<Arc<MemoryStore>>,
+    /// The MCP resource index in the system prompt, when MCP servers are attached.
+    resource_index: Option<resource_index::ResourceIndex>,
 }
 
 impl Agent {
@@ -185,6 +188,7 @@ impl Agent {
             turn_hooks: Vec::new(),
             summary_failed_at_len: None,
             memory: None,
+            resource_index: None,
         }
     }
 
@@ -253,6 +257,12 @@ impl Agent {
         self.pending_diagnostics.push(text);
     }
 
+    /// Lists `manager`'s MCP resources in the system prompt (context windows of 32k and more), rebuilt only when
+    /// a listing changes.
+    pub fn set_resource_index(&mut self, manager: crate::mcp::McpManager) {
+        self.resource_index = Some(resource_index::ResourceIndex::new(manager));
+    }
+
     /// Checks the files each turn writes or edits before the model's next request; new problems are shown to
     /// the model as one user message.
     pub fn set_diagnostics(&mut self, source: Arc<dyn DiagnosticsSource>) {
@@ -314,6 +324,9 @@ impl Agent {
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
                 self.conversation.note_tools(&specs);
                 self.tool_specs = specs;
+            }
+            if let Some(index) = &mut self.resource_index {
+                index.refresh(&mut self.conversation, self.options.context_window);
             }
             let tools = turn_scopes::filter_tools(&scopes, &self.tool_specs);
             // Spill already happened in the executor; now clear, then summarize, if the next request needs it.

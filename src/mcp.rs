@@ -20,7 +20,7 @@ pub mod trust;
 pub use config::{Launch, McpConfig, Origin, ServerConfig};
 pub use elicit::{DefaultsElicitor, ElicitAnswer, ElicitRequest, Elicitor};
 pub use manager::{McpManager, ServerLink, ServerState, ServerStatus, StartOptions, ToolPublisher};
-pub use mentions::expand_mentions;
+pub use mentions::{MentionRead, expand_mentions, expand_mentions_observed};
 pub use session::{
     CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
 };

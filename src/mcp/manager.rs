@@ -14,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{Launch, McpConfig, Origin, ServerConfig};
 use super::elicit::{Elicitor, ElicitorSlot};
-use super::oauth::TokenStore;
 pub use super::link::ServerLink;
+use super::oauth::TokenStore;
 use super::rmcp_session;
 use super::session::{McpError, RemotePrompt, RemoteResource, RemoteTool, ServerEvent};
 use super::stderr_ring::StderrRing;

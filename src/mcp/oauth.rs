@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use rmcp::transport::AuthClient;
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationRequest, AuthorizationSession,
-    OAuthClientConfig,
+    AuthError, AuthorizationManager, AuthorizationRequest, AuthorizationSession, OAuthClientConfig,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -56,7 +55,11 @@ pub struct BrowserStep<'a> {
 }
 
 /// Logs in to the server at `url`, storing its tokens in `store`.
-pub async fn login(url: &str, store: &TokenStore, browser: BrowserStep<'_>) -> Result<(), LoginError> {
+pub async fn login(
+    url: &str,
+    store: &TokenStore,
+    browser: BrowserStep<'_>,
+) -> Result<(), LoginError> {
     let challenge = challenge(url).await?;
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
@@ -156,7 +159,9 @@ async fn redirect(listener: &TcpListener, redirect_uri: &str) -> Result<String, 
         };
         if !target.starts_with("/callback") {
             let _ = socket
-                .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .write_all(
+                    b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                )
                 .await;
             continue;
         }
@@ -200,8 +205,8 @@ pub async fn authorized_client(
     if let (Some(secret), Some(redirect), Some(credentials)) =
         (&file.client_secret, &file.redirect_uri, &file.credentials)
     {
-        let config = OAuthClientConfig::new(&credentials.client_id, redirect)
-            .with_client_secret(secret);
+        let config =
+            OAuthClientConfig::new(&credentials.client_id, redirect).with_client_secret(secret);
         manager.configure_client(config)?;
     }
     let http = mcp_http_client().map_err(|e| AuthError::InternalError(e.to_string()))?;

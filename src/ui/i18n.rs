@@ -1363,8 +1363,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, NoticeNote) => "note: {text}",
         (Lang::Zh, NoticeNote) => "提示：{text}",
         // mcp
-        (Lang::En, NoticeMcpNeedsLogin) => "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`",
-        (Lang::Zh, NoticeMcpNeedsLogin) => "MCP 服务器 `{server}` 需要登录，未启动：请运行 `paicli mcp login {server}`",
+        (Lang::En, NoticeMcpNeedsLogin) => {
+            "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
+        }
+        (Lang::Zh, NoticeMcpNeedsLogin) => {
+            "MCP 服务器 `{server}` 需要登录，未启动：请运行 `paicli mcp login {server}`"
+        }
         (Lang::En, McpStateNeedsLogin) => "needs login",
         (Lang::Zh, McpStateNeedsLogin) => "待登录",
         (Lang::En, McpLoginHint) => "log in: /mcp login {name}",

@@ -77,7 +77,9 @@ impl TokenStore {
         fs::create_dir_all(dir)?;
         fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
         let bytes = serde_json::to_vec_pretty(file).map_err(io::Error::other)?;
-        let tmp = self.path.with_extension(format!("json.{}.tmp", std::process::id()));
+        let tmp = self
+            .path
+            .with_extension(format!("json.{}.tmp", std::process::id()));
         let mut out = OpenOptions::new()
             .write(true)
             .create(true)

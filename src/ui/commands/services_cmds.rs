@@ -6,8 +6,8 @@ use super::{Flow, say_error, say_wrapped};
 use tokio_util::sync::CancellationToken;
 
 use crate::mcp::{Origin, ServerState, ServerStatus};
-use crate::ui::mcp_login::{self, Action};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::ui::mcp_login::{self, Action};
 use crate::ui::render::visible_width;
 use crate::ui::repl::Session;
 

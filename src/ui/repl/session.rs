@@ -168,7 +168,7 @@ impl Session {
                 crate::app::prepare_first_input(config, mcp, &expanded.text, &cancel).await
             } else {
                 (
-                    crate::mcp::expand_mentions(mcp, &expanded.text, &cancel).await,
+                    crate::app::expand_mcp_mentions(config, mcp, &expanded.text, &cancel).await,
                     Vec::new(),
                 )
             }
