@@ -3,6 +3,7 @@
 pub mod answer;
 pub mod approval_prompt;
 pub mod commands;
+pub mod elicit_form;
 pub mod hints;
 pub mod i18n;
 pub mod keyboard;

@@ -161,27 +161,42 @@ pub fn answer_with_defaults(schema: &Value) -> ElicitAnswer {
     )
 }
 
-/// Reads what the person typed for `field` as the JSON value its type asks for; `Err` says why it does not fit.
-pub fn parse_value(field: &Field, typed: &str) -> Result<Value, String> {
+/// Why a typed value does not fit its field; the front-end words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueError {
+    /// Not one of the enum's values.
+    Choice(Vec<String>),
+    YesNo,
+    Integer,
+    Number,
+    /// A required field left empty.
+    Missing,
+}
+
+/// Reads what the person typed for `field` as the JSON value its type asks for.
+pub fn parse_value(field: &Field, typed: &str) -> Result<Value, ValueError> {
     let typed = typed.trim();
+    if typed.is_empty() {
+        return Err(ValueError::Missing);
+    }
     if !field.choices.is_empty() && !field.choices.iter().any(|c| c == typed) {
-        return Err(format!("one of: {}", field.choices.join(", ")));
+        return Err(ValueError::Choice(field.choices.clone()));
     }
     match field.kind.as_str() {
         "boolean" => match typed.to_ascii_lowercase().as_str() {
             "y" | "yes" | "true" => Ok(Value::Bool(true)),
             "n" | "no" | "false" => Ok(Value::Bool(false)),
-            _ => Err("yes or no".into()),
+            _ => Err(ValueError::YesNo),
         },
         "integer" => typed
             .parse::<i64>()
             .map(Value::from)
-            .map_err(|_| "a whole number".into()),
+            .map_err(|_| ValueError::Integer),
         "number" => typed
             .parse::<f64>()
             .ok()
             .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number))
-            .ok_or_else(|| "a number".into()),
+            .ok_or(ValueError::Number),
         _ => Ok(Value::String(typed.to_string())),
     }
 }
@@ -246,7 +261,14 @@ mod tests {
             required: false,
         };
         assert_eq!(parse_value(&f("integer", &[]), " 42 "), Ok(json!(42)));
-        assert!(parse_value(&f("integer", &[]), "4.2").is_err());
+        assert_eq!(
+            parse_value(&f("integer", &[]), "4.2"),
+            Err(ValueError::Integer)
+        );
+        assert_eq!(
+            parse_value(&f("string", &[]), " "),
+            Err(ValueError::Missing)
+        );
         assert_eq!(parse_value(&f("number", &[]), "4.5"), Ok(json!(4.5)));
         assert_eq!(parse_value(&f("boolean", &[]), "Yes"), Ok(json!(true)));
         assert!(parse_value(&f("boolean", &[]), "maybe").is_err());

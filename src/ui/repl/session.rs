@@ -95,6 +95,17 @@ impl Session {
             })
             .map_err(SessionError::Resume)?;
         services.snapshots.set_session(&session_id);
+        // Elicitation requests become a form while a task runs; each answer is audited as the person's.
+        let form = Arc::new(crate::ui::elicit_form::TerminalElicitor {
+            keyboard: keyboard.clone(),
+            lang,
+            no_color,
+            live: Arc::clone(&live),
+        });
+        services.mcp.set_elicitor(
+            crate::app::mcp_audit::McpAudit::new(&config)
+                .elicitor(form, crate::policy::audit::ApprovedBy::Hitl),
+        );
         Ok(Session {
             agent,
             config,
