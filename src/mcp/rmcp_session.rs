@@ -13,9 +13,10 @@ use rmcp::model::{
     ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
     ProtocolVersion, ReadResourceRequestParams, ResourceUpdatedNotificationParam,
 };
+use rmcp::service::ClientInitializeError;
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::streamable_http_client::{
-    AuthRequiredError, StreamableHttpClientTransportConfig,
+    AuthRequiredError, StreamableHttpClientTransportConfig, StreamableHttpError,
 };
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
@@ -108,11 +109,20 @@ impl ClientHandler for Handler {
     }
 }
 
-/// True when the server refused us for want of authorization (a 401 somewhere in the error's causes).
-fn needs_authorization(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(error);
+/// True when the server refused `initialize` for want of authorization (its 401 challenge).
+fn needs_authorization(error: &ClientInitializeError) -> bool {
+    let ClientInitializeError::TransportError { error, .. } = error else {
+        return false;
+    };
+    // The transport's own error is a field, not a `source`, so the chain starts there.
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error.error.as_ref());
     while let Some(e) = cause {
-        if e.downcast_ref::<AuthRequiredError>().is_some() {
+        let challenged = e.downcast_ref::<AuthRequiredError>().is_some()
+            || matches!(
+                e.downcast_ref::<StreamableHttpError<reqwest::Error>>(),
+                Some(StreamableHttpError::AuthRequired(_))
+            );
+        if challenged {
             return true;
         }
         cause = e.source();

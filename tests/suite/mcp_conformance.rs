@@ -80,7 +80,11 @@ fn the_client_scenarios_pass() {
         "sse-retry",
     ] {
         let (ok, text) = run(&node, &entry, &["--scenario", scenario]);
-        assert!(ok, "conformance scenario {scenario} failed:\n{}", tail(&text));
+        assert!(
+            ok,
+            "conformance scenario {scenario} failed:\n{}",
+            tail(&text)
+        );
     }
     let baseline = crate_dir().join("tests/fixtures/mcp/conformance/baseline.yml");
     let (ok, text) = run(
