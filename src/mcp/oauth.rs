@@ -212,3 +212,6 @@ pub async fn authorized_client(
     let http = mcp_http_client().map_err(|e| AuthError::InternalError(e.to_string()))?;
     Ok(Some(AuthClient::new(http, manager)))
 }
+
+#[cfg(test)]
+mod tests;
