@@ -5,6 +5,7 @@ mod editor;
 mod expand_key;
 mod history;
 mod live_approver;
+mod mention_complete;
 mod mode_key;
 mod rewind_key;
 mod session;
@@ -32,6 +33,9 @@ pub fn run(config: Config, overrides: Overrides, launch: Launch) -> Result<i32, 
     let mut session = Session::new(config, overrides, launch)?;
     print_banner(&session);
     let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
+    if let Some(helper) = editor.helper_mut() {
+        helper.mcp = Some(session.services.mcp.clone());
+    }
     expand_key::bind_expand_key(
         &mut editor,
         session.expandable(),

@@ -36,6 +36,8 @@ pub struct ReplHelper {
     pub mode_key: Arc<ModeKey>,
     /// Esc Esc presses at an empty prompt (`/rewind`).
     pub rewind_key: Arc<super::rewind_key::RewindKey>,
+    /// MCP servers whose cached resources complete `@server:uri`.
+    pub mcp: Option<crate::mcp::McpManager>,
 }
 
 impl ReplHelper {
@@ -46,6 +48,7 @@ impl ReplHelper {
             lang,
             mode_key: Arc::default(),
             rewind_key: Arc::default(),
+            mcp: None,
         }
     }
 }
@@ -104,7 +107,17 @@ impl Completer for ReplHelper {
             return Ok((0, complete_command(word, self.lang, terminal_width())));
         }
         if let Some(partial) = word.strip_prefix('@') {
-            return Ok((start, complete_path(&self.root, partial)));
+            let mut pairs = self
+                .mcp
+                .as_ref()
+                .map(|mcp| {
+                    super::mention_complete::complete_mention(&mcp.cached_resources(), partial)
+                })
+                .unwrap_or_default();
+            if !partial.contains(':') {
+                pairs.extend(complete_path(&self.root, partial));
+            }
+            return Ok((start, pairs));
         }
         Ok((pos, Vec::new()))
     }
