@@ -11,6 +11,7 @@ pub mod manager;
 pub mod mentions;
 pub mod names;
 pub mod oauth;
+mod refresh;
 mod rmcp_session;
 pub mod schema;
 pub mod session;

@@ -16,8 +16,9 @@ use super::config::{Launch, McpConfig, Origin, ServerConfig};
 use super::elicit::{Elicitor, ElicitorSlot};
 pub use super::link::ServerLink;
 use super::oauth::TokenStore;
+use super::refresh::{handle_event, load_resources, load_tools};
 use super::rmcp_session;
-use super::session::{McpError, RemotePrompt, RemoteResource, RemoteTool, ServerEvent};
+use super::session::{McpError, RemotePrompt, RemoteResource, RemoteTool};
 use super::stderr_ring::StderrRing;
 use super::trust::TrustStore;
 use crate::protocol::Notice;
@@ -25,7 +26,7 @@ use crate::protocol::Notice;
 /// Stderr lines quoted in a failure message.
 pub(super) const FAILURE_TAIL_LINES: usize = 10;
 /// How long a `tools/list` may take.
-const LIST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const LIST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How the manager starts servers.
 #[derive(Debug, Clone)]
@@ -87,18 +88,18 @@ pub struct ServerStatus {
     pub protocol_version: Option<String>,
 }
 
-struct Slot {
+pub(super) struct Slot {
     origin: Origin,
     launch: Option<Launch>,
     state: ServerState,
-    tools: usize,
-    tool_loads: u64,
+    pub(super) tools: usize,
+    pub(super) tool_loads: u64,
     stderr: Arc<StderrRing>,
-    link: Option<Arc<ServerLink>>,
+    pub(super) link: Option<Arc<ServerLink>>,
 }
 
 pub(super) struct Inner {
-    publisher: Arc<dyn ToolPublisher>,
+    pub(super) publisher: Arc<dyn ToolPublisher>,
     options: StartOptions,
     servers: Mutex<BTreeMap<String, Slot>>,
     /// Servers still starting; the first turn waits for zero (bounded).
@@ -108,11 +109,11 @@ pub(super) struct Inner {
     /// Who answers servers' elicitation requests.
     elicitor: ElicitorSlot,
     /// Moves whenever a server's resource listing changes (the system prompt's index is rebuilt then only).
-    resources_generation: AtomicU64,
+    pub(super) resources_generation: AtomicU64,
 }
 
 impl Inner {
-    fn servers(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Slot>> {
+    pub(super) fn servers(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Slot>> {
         self.servers.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -580,70 +581,4 @@ async fn start_server(inner: &Arc<Inner>, name: &str) {
         }
     });
     inner.track(listener);
-}
-
-/// Acts on one notification; notifications of the same kind queued meanwhile are folded into it.
-async fn handle_event(
-    inner: &Inner,
-    link: &Arc<ServerLink>,
-    event: ServerEvent,
-    queued: &mut mpsc::UnboundedReceiver<ServerEvent>,
-) {
-    let mut tools = event == ServerEvent::ToolsChanged;
-    let mut resources = event == ServerEvent::ResourcesChanged;
-    if let ServerEvent::ResourceUpdated(uri) = &event {
-        link.invalidate_resource(uri);
-    }
-    // Several notifications queued while listing need only one more listing of each kind.
-    while let Ok(next) = queued.try_recv() {
-        match next {
-            ServerEvent::ToolsChanged => tools = true,
-            ServerEvent::ResourcesChanged => resources = true,
-            ServerEvent::ResourceUpdated(uri) => link.invalidate_resource(&uri),
-        }
-    }
-    if resources {
-        link.invalidate_resources();
-        load_resources(inner, link).await;
-    }
-    if tools {
-        if let Err(e) = load_tools(inner, link).await {
-            tracing::warn!("MCP server `{}`: refreshing tools failed: {e}", link.name);
-        }
-    }
-}
-
-/// Fills the resource cache of `link` and moves the resource generation (the index may change).
-async fn load_resources(inner: &Inner, link: &Arc<ServerLink>) {
-    let cancel = CancellationToken::new();
-    match tokio::time::timeout(LIST_TIMEOUT, link.list_resources(&cancel)).await {
-        Ok(Ok(_)) => {}
-        Ok(Err(e)) => tracing::warn!("MCP server `{}`: resources/list failed: {e}", link.name),
-        Err(_) => tracing::warn!("MCP server `{}`: resources/list timed out", link.name),
-    }
-    inner.resources_generation.fetch_add(1, Ordering::SeqCst);
-}
-
-/// Lists the server's tools and swaps them into the registry in one step.
-async fn load_tools(inner: &Inner, link: &Arc<ServerLink>) -> Result<(), McpError> {
-    let remote = match tokio::time::timeout(LIST_TIMEOUT, link.session.list_tools()).await {
-        Ok(result) => result?,
-        Err(_) => {
-            return Err(McpError::Timeout {
-                what: "tools/list".into(),
-                secs: LIST_TIMEOUT.as_secs(),
-            });
-        }
-    };
-    let mut servers = inner.servers();
-    // Swap under the server map's lock so a concurrent failure cannot be overwritten by a stale listing.
-    let Some(slot) = servers.get_mut(&link.name) else {
-        return Ok(());
-    };
-    if slot.link.as_ref().is_none_or(|l| !Arc::ptr_eq(l, link)) {
-        return Ok(());
-    }
-    slot.tools = inner.publisher.publish(link, &remote);
-    slot.tool_loads += 1;
-    Ok(())
 }

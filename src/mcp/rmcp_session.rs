@@ -241,12 +241,12 @@ pub async fn connect(
         }
     };
     let peer = service.peer().clone();
-    if let Some(info) = peer.peer_info() {
-        if let Err(e) = check_version(&info.protocol_version) {
-            let mut service = service;
-            let _ = tokio::time::timeout(CLOSE_TIMEOUT, service.close()).await;
-            return Err(e);
-        }
+    if let Some(info) = peer.peer_info()
+        && let Err(e) = check_version(&info.protocol_version)
+    {
+        let mut service = service;
+        let _ = tokio::time::timeout(CLOSE_TIMEOUT, service.close()).await;
+        return Err(e);
     }
     Ok(Arc::new(RmcpSession {
         peer,

@@ -93,13 +93,13 @@ fn field_prompt(field: &Field, lang: Lang) -> String {
     let label = field.title.as_deref().unwrap_or(&field.name);
     let mut prompt = format!("  {label}");
     if let Some(about) = field.description.as_deref().filter(|d| *d != label) {
-        prompt.push_str(&format!(" ({about})"));
+        prompt.push_str(&format!(" — {about}"));
     }
     if !field.choices.is_empty() {
         prompt.push_str(&format!(" [{}]", field.choices.join("/")));
     }
     if field.required {
-        prompt.push_str(&format!(" *{}", tr(lang, Msg::ElicitRequired)));
+        prompt.push_str(&format!(" ({})", tr(lang, Msg::ElicitRequired)));
     }
     prompt.push_str(": ");
     prompt
