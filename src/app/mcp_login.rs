@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use crate::config::Config;
-use crate::mcp::oauth::{self, BrowserStep, LoginError, TokenStore};
+use crate::mcp::oauth::{self, BrowserStep, LoginError, OAuthSettings, TokenStore};
 use crate::mcp::{self, Launch};
 
 /// Why `login` / `logout` could not run.
@@ -23,6 +23,11 @@ pub enum McpLoginError {
 
 /// The URL of the remote server `name`.
 pub fn server_url(config: &Config, name: &str) -> Result<String, McpLoginError> {
+    remote_server(config, name).map(|(url, _)| url)
+}
+
+/// The URL and `oauth` settings of the remote server `name`.
+fn remote_server(config: &Config, name: &str) -> Result<(String, OAuthSettings), McpLoginError> {
     let lookup = |var: &str| config.env.get(var).map(str::to_string);
     let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
     let server = servers
@@ -31,7 +36,7 @@ pub fn server_url(config: &Config, name: &str) -> Result<String, McpLoginError> 
         .find(|s| s.name == name)
         .ok_or_else(|| McpLoginError::NoSuchServer(name.to_string()))?;
     match server.launch {
-        Ok(Launch::Http { url, .. }) => Ok(url),
+        Ok(Launch::Http { url, oauth, .. }) => Ok((url, oauth)),
         _ => Err(McpLoginError::NotRemote(name.to_string())),
     }
 }
@@ -43,7 +48,7 @@ pub async fn login(
     name: &str,
     show: &(dyn Fn(&str) + Send + Sync),
 ) -> Result<PathBuf, McpLoginError> {
-    let url = server_url(config, name)?;
+    let (url, settings) = remote_server(config, name)?;
     let store = TokenStore::new(&config.home, name);
     let browser = config
         .env
@@ -55,7 +60,7 @@ pub async fn login(
             open_browser(command, auth_url);
         }
     };
-    oauth::login(&url, &store, BrowserStep { show, open: &open }).await?;
+    oauth::login(&url, &settings, &store, BrowserStep { show, open: &open }).await?;
     Ok(store.path().to_path_buf())
 }
 

@@ -4,6 +4,9 @@
 //! they expire). `paicli mcp login <server>` and `/mcp login <server>` run [`login`]; connecting a server with
 //! tokens goes through [`authorized_client`].
 
+mod legacy;
+mod machine;
+pub mod settings;
 pub mod token_store;
 
 use std::time::Duration;
@@ -16,6 +19,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 use super::http_client::mcp_http_client;
+pub use settings::{Grant, OAuthSettings};
 pub use token_store::{TokenFile, TokenStore};
 
 /// How long the browser step may take before login gives up.
@@ -40,6 +44,8 @@ pub enum LoginError {
     BadRedirect(String),
     #[error("cannot save the tokens: {0}")]
     Save(std::io::Error),
+    #[error("the server's `oauth` settings: {0}")]
+    Config(String),
 }
 
 impl From<AuthError> for LoginError {
@@ -54,33 +60,63 @@ pub struct BrowserStep<'a> {
     pub open: &'a (dyn Fn(&str) + Send + Sync),
 }
 
-/// Logs in to the server at `url`, storing its tokens in `store`.
+/// Logs in to the server at `url`, storing its tokens in `store`: the browser step, or for a machine grant
+/// (`settings.grant`) the token request alone.
 pub async fn login(
     url: &str,
+    settings: &OAuthSettings,
     store: &TokenStore,
     browser: BrowserStep<'_>,
 ) -> Result<(), LoginError> {
     let challenge = challenge(url).await?;
+    let mut manager = AuthorizationManager::new(url).await?;
+    manager.set_credential_store(store.clone());
+    let metadata = discover(&manager, url, &challenge).await?;
+    manager.set_metadata(metadata.clone());
+    match settings.grant {
+        Grant::ClientCredentials => {
+            machine::client_credentials(manager, url, settings).await?;
+            return remember(store, url, settings.client_secret.clone(), None);
+        }
+        Grant::CrossApp => {
+            machine::cross_app(&metadata, url, settings, store).await?;
+            return remember(store, url, None, None);
+        }
+        Grant::AuthorizationCode => {}
+    }
+
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(LoginError::Listen)?;
     let port = listener.local_addr().map_err(LoginError::Listen)?.port();
     let redirect_uri = format!("http://127.0.0.1:{port}/callback");
 
-    let mut manager = AuthorizationManager::new(url).await?;
-    manager.set_credential_store(store.clone());
-    let metadata = manager
-        .resolve_metadata_from_challenge(Some(&challenge))
-        .await?
-        .metadata;
-    let can_register = metadata.registration_endpoint.is_some();
-    manager.set_metadata(metadata);
-
-    // Registration is done here rather than inside the session, so the secret it hands out can be kept for
-    // refreshes in later runs.
+    // Identity, in rmcp's order: a pre-registered client, a metadata document URL the server accepts, dynamic
+    // registration. Registration is done here rather than inside the session, so the secret it hands out can
+    // be kept for refreshes in later runs.
     let mut request = AuthorizationRequest::new(&redirect_uri).with_client_name(CLIENT_NAME);
+    if !settings.scopes.is_empty() {
+        request = request.with_scopes(settings.scopes.iter().cloned());
+    }
     let mut secret = None;
-    if can_register {
+    let takes_metadata_url = metadata
+        .additional_fields
+        .get("client_id_metadata_document_supported")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    if let Some(client_id) = &settings.client_id {
+        request = request.with_preregistered_client(client_id);
+        if let Some(s) = &settings.client_secret {
+            request = request.with_client_secret(s);
+        }
+        secret = settings.client_secret.clone();
+    } else if let Some(document) = settings
+        .client_metadata_url
+        .as_ref()
+        .filter(|_| takes_metadata_url)
+    {
+        request = request.with_client_metadata_url(document);
+    } else if metadata.registration_endpoint.is_some() {
         let scopes = manager.select_scopes(None, &[]);
         let scope_refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
         let registered = manager
@@ -103,11 +139,41 @@ pub async fn login(
         .await
         .map_err(|_| LoginError::TimedOut)??;
     session.handle_callback_url(&callback).await?;
+    remember(store, url, secret, Some(redirect_uri))
+}
 
+/// The authorization server's metadata: rmcp's discovery (protected-resource metadata, then RFC 8414 / OIDC,
+/// then the legacy endpoints), or for a 2025-03-26 server whose root metadata rmcp refuses, that metadata
+/// taken as it is when its endpoints are on the server's own origin.
+async fn discover(
+    manager: &AuthorizationManager,
+    url: &str,
+    challenge: &str,
+) -> Result<rmcp::transport::auth::AuthorizationMetadata, LoginError> {
+    match manager
+        .resolve_metadata_from_challenge(Some(challenge))
+        .await
+    {
+        Ok(resolution) => Ok(resolution.metadata),
+        Err(e) => match legacy::root_metadata(url).await {
+            Some(metadata) => Ok(metadata),
+            None => Err(e.into()),
+        },
+    }
+}
+
+/// Completes the token file with what rmcp does not keep: the URL the tokens belong to, the client secret and
+/// the redirect URI (both needed for refreshes in later runs).
+fn remember(
+    store: &TokenStore,
+    url: &str,
+    secret: Option<String>,
+    redirect_uri: Option<String>,
+) -> Result<(), LoginError> {
     let mut file = store.read().map_err(LoginError::Save)?.unwrap_or_default();
     file.url = Some(url.to_string());
     file.client_secret = secret;
-    file.redirect_uri = Some(redirect_uri);
+    file.redirect_uri = redirect_uri;
     store.write(&file).map_err(LoginError::Save)
 }
 

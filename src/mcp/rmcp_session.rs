@@ -191,7 +191,11 @@ pub async fn connect(
                     .await
                     .map_err(|e| McpError::Connect(format!("initialize failed: {e}")))
             }
-            Launch::Http { url, headers } => {
+            Launch::Http {
+                url,
+                headers,
+                oauth: settings,
+            } => {
                 let mut custom = HashMap::new();
                 for (name, value) in headers {
                     let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
@@ -203,6 +207,17 @@ pub async fn connect(
                 }
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom);
+                // A machine grant needs no person: fetch its token now rather than failing the server.
+                if settings.is_machine() && !tokens.has_tokens() {
+                    let quiet = |_: &str| {};
+                    let browser = oauth::BrowserStep {
+                        show: &quiet,
+                        open: &quiet,
+                    };
+                    oauth::login(url, settings, tokens, browser)
+                        .await
+                        .map_err(|e| McpError::Connect(format!("OAuth: {e}")))?;
+                }
                 let authorized = oauth::authorized_client(url, tokens)
                     .await
                     .map_err(|e| McpError::Connect(format!("OAuth tokens unusable: {e}")))?;

@@ -87,15 +87,19 @@ fn the_client_scenarios_pass() {
         );
     }
     let baseline = crate_dir().join("tests/fixtures/mcp/conformance/baseline.yml");
-    let (ok, text) = run(
-        &node,
-        &entry,
-        &[
-            "--suite",
-            "auth",
-            "--expected-failures",
-            baseline.to_str().unwrap(),
-        ],
-    );
-    assert!(ok, "conformance auth suite:\n{}", tail(&text));
+    // Every `auth/*` scenario: the core OAuth suite, the 2025-03-26 back-compat pair, and the extensions
+    // (client credentials with a secret or private_key_jwt, enterprise-managed cross-app access).
+    for suite in ["auth", "backcompat", "extensions"] {
+        let (ok, text) = run(
+            &node,
+            &entry,
+            &[
+                "--suite",
+                suite,
+                "--expected-failures",
+                baseline.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "conformance {suite} suite:\n{}", tail(&text));
+    }
 }

@@ -272,6 +272,7 @@ async fn everything_over_streamable_http() {
             launch: Ok(Launch::Http {
                 url: format!("http://127.0.0.1:{port}/mcp"),
                 headers: BTreeMap::from([("X-Test".to_string(), "1".to_string())]),
+                oauth: Default::default(),
             }),
             ..stdio("everything", Path::new("unused"), &[])
         }],
