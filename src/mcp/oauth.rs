@@ -177,34 +177,48 @@ fn remember(
     store.write(&file).map_err(LoginError::Save)
 }
 
-/// The `WWW-Authenticate` header of the server's answer to an unauthenticated `initialize`.
+/// The `WWW-Authenticate` header of the server's 401: to an unauthenticated `initialize`, or, for a server
+/// that lets the handshake through and guards its methods, to the `tools/list` that follows it.
 async fn challenge(url: &str) -> Result<String, LoginError> {
     let unreachable = |e: &dyn std::fmt::Display| LoginError::Unreachable {
         url: url.to_string(),
         reason: e.to_string(),
     };
     let client = mcp_http_client().map_err(|e| unreachable(&e))?;
-    let probe = serde_json::json!({
+    let initialize = serde_json::json!({
         "jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                    "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}}
     });
-    let reply = client
-        .post(url)
-        .header("Accept", "application/json, text/event-stream")
-        .json(&probe)
-        .send()
-        .await
-        .map_err(|e| unreachable(&e))?;
-    if reply.status() != reqwest::StatusCode::UNAUTHORIZED {
-        return Err(LoginError::NotRequired);
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}});
+    let mut session: Option<reqwest::header::HeaderValue> = None;
+    for probe in [initialize, list] {
+        let mut request = client
+            .post(url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2025-11-25");
+        if let Some(id) = &session {
+            request = request.header("Mcp-Session-Id", id.clone());
+        }
+        let reply = request
+            .json(&probe)
+            .send()
+            .await
+            .map_err(|e| unreachable(&e))?;
+        if reply.status() == reqwest::StatusCode::UNAUTHORIZED {
+            return Ok(reply
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("Bearer")
+                .to_string());
+        }
+        if !reply.status().is_success() {
+            break;
+        }
+        session = reply.headers().get("mcp-session-id").cloned();
     }
-    Ok(reply
-        .headers()
-        .get(reqwest::header::WWW_AUTHENTICATE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("Bearer")
-        .to_string())
+    Err(LoginError::NotRequired)
 }
 
 /// Waits for the browser's redirect to the loopback listener and returns its full URL; the browser is told it
