@@ -122,6 +122,11 @@ pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
             init_timeout: config.mcp.initialize_timeout,
             call_timeout: config.mcp.call_timeout,
             trust_project: config.mcp.trust_project_servers,
+            browser: config
+                .env
+                .get("PAICLI_BROWSER")
+                .or_else(|| config.env.get("BROWSER"))
+                .map(str::to_string),
         },
     )
 }

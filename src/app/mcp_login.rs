@@ -2,7 +2,6 @@
 //! `mcp.json` files and runs the OAuth browser step, or removes the stored tokens.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use crate::config::Config;
 use crate::mcp::oauth::{self, BrowserStep, LoginError, OAuthSettings, TokenStore};
@@ -57,7 +56,7 @@ pub async fn login(
         .map(str::to_string);
     let open = move |auth_url: &str| {
         if let Some(command) = &browser {
-            open_browser(command, auth_url);
+            oauth::open_browser(command, auth_url);
         }
     };
     oauth::login(&url, &settings, &store, BrowserStep { show, open: &open }).await?;
@@ -69,24 +68,4 @@ pub fn logout(config: &Config, name: &str) -> Result<bool, McpLoginError> {
     TokenStore::new(&config.home, name)
         .remove()
         .map_err(McpLoginError::Remove)
-}
-
-/// Runs `command` (words split on spaces) with the URL as its last argument, without waiting for it.
-fn open_browser(command: &str, url: &str) {
-    let mut words = command.split_whitespace();
-    let Some(program) = words.next() else { return };
-    let spawned = Command::new(program)
-        .args(words)
-        .arg(url)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    match spawned {
-        // Reaped on a thread so no zombie is left behind.
-        Ok(mut child) => {
-            std::thread::spawn(move || child.wait());
-        }
-        Err(e) => tracing::warn!("cannot start the browser `{program}`: {e}"),
-    }
 }

@@ -40,6 +40,9 @@ pub struct StartOptions {
     pub call_timeout: Duration,
     /// Approve (and remember) project servers not approved yet, instead of skipping them.
     pub trust_project: bool,
+    /// The browser command (`PAICLI_BROWSER` / `BROWSER`) for a step-up authorization mid-session; without
+    /// one, a server asking for more scope fails that call.
+    pub browser: Option<String>,
 }
 
 /// Where a server stands.
@@ -536,7 +539,10 @@ async fn start_server(inner: &Arc<Inner>, name: &str) {
         Arc::clone(&stderr),
         events_tx,
         inner.elicitor.clone(),
-        &TokenStore::new(&inner.options.home, name),
+        rmcp_session::Authorization {
+            tokens: &TokenStore::new(&inner.options.home, name),
+            browser: inner.options.browser.as_deref(),
+        },
         inner.options.init_timeout,
     )
     .await

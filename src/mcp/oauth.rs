@@ -4,6 +4,7 @@
 //! they expire). `paicli mcp login <server>` and `/mcp login <server>` run [`login`]; connecting a server with
 //! tokens goes through [`authorized_client`].
 
+mod browser;
 mod legacy;
 mod machine;
 pub mod settings;
@@ -19,6 +20,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 use super::http_client::mcp_http_client;
+pub use browser::open_browser;
 pub use settings::{Grant, OAuthSettings};
 pub use token_store::{TokenFile, TokenStore};
 
@@ -69,9 +71,20 @@ pub async fn login(
     browser: BrowserStep<'_>,
 ) -> Result<(), LoginError> {
     let challenge = challenge(url).await?;
+    authorize(url, settings, store, browser, &challenge).await
+}
+
+/// [`login`] from a challenge already in hand (a 403 `insufficient_scope` asking for more scope mid-session).
+pub async fn authorize(
+    url: &str,
+    settings: &OAuthSettings,
+    store: &TokenStore,
+    browser: BrowserStep<'_>,
+    challenge: &str,
+) -> Result<(), LoginError> {
     let mut manager = AuthorizationManager::new(url).await?;
     manager.set_credential_store(store.clone());
-    let metadata = discover(&manager, url, &challenge).await?;
+    let metadata = discover(&manager, url, challenge).await?;
     manager.set_metadata(metadata.clone());
     match settings.grant {
         Grant::ClientCredentials => {

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -15,10 +16,11 @@ use rmcp::model::{
 };
 use rmcp::service::ClientInitializeError;
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::transport::auth::AuthorizationManager;
 use rmcp::transport::streamable_http_client::{
     AuthRequiredError, StreamableHttpClientTransportConfig, StreamableHttpError,
 };
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess, WWWAuthenticateParams};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -27,11 +29,62 @@ use tokio::sync::{Mutex, mpsc};
 use super::config::Launch;
 use super::elicit::{ElicitAnswer, ElicitRequest, ElicitorSlot};
 use super::http_client::mcp_http_client;
-use super::oauth::{self, TokenStore};
+use super::oauth::{self, OAuthSettings, TokenStore};
 use super::session::{
     CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
 };
 use super::stderr_ring::StderrRing;
+
+/// Step-up authorizations one session may run: a server that keeps refusing (scopes it will never grant)
+/// must not loop the person through the browser.
+const MAX_STEP_UPS: u32 = 2;
+
+/// Re-authorization mid-session (MCP's scope challenge handling): a 403 `insufficient_scope` runs the browser
+/// step again for the scopes the challenge names, and the session's transport picks up the new token.
+struct StepUp {
+    server: String,
+    url: String,
+    settings: OAuthSettings,
+    store: TokenStore,
+    manager: Arc<Mutex<AuthorizationManager>>,
+    browser: Option<String>,
+    done: AtomicU32,
+}
+
+impl StepUp {
+    /// Runs one step-up for `challenge`; false when none may run (no browser, or the limit reached).
+    async fn authorize(&self, challenge: &str) -> Result<bool, McpError> {
+        let Some(command) = &self.browser else {
+            return Ok(false);
+        };
+        if self.done.fetch_add(1, Ordering::SeqCst) >= MAX_STEP_UPS {
+            return Ok(false);
+        }
+        let base = url::Url::parse(&self.url).map_err(|e| McpError::Config(e.to_string()))?;
+        let mut settings = self.settings.clone();
+        if let Some(scope) = WWWAuthenticateParams::parse(challenge, &base).scope {
+            settings.scopes = scope.split_whitespace().map(str::to_string).collect();
+        }
+        let server = self.server.clone();
+        let show = move |auth_url: &str| {
+            tracing::info!("MCP server `{server}` asks for more scope; authorizing at {auth_url}");
+        };
+        let open = |auth_url: &str| oauth::open_browser(command, auth_url);
+        let browser = oauth::BrowserStep {
+            show: &show,
+            open: &open,
+        };
+        oauth::authorize(&self.url, &settings, &self.store, browser, challenge)
+            .await
+            .map_err(|e| McpError::Connect(format!("step-up authorization failed: {e}")))?;
+        let mut manager = self.manager.lock().await;
+        manager
+            .initialize_from_store()
+            .await
+            .map_err(|e| McpError::Connect(format!("step-up tokens unusable: {e}")))?;
+        Ok(true)
+    }
+}
 
 /// How long closing a session may take before it is abandoned (the child is killed on drop).
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -147,6 +200,12 @@ fn check_version(version: &ProtocolVersion) -> Result<(), McpError> {
     }
 }
 
+/// What a remote server's authorization draws on: its token file, and the browser command for step-ups.
+pub struct Authorization<'a> {
+    pub tokens: &'a TokenStore,
+    pub browser: Option<&'a str>,
+}
+
 /// Starts `launch` and completes `initialize` within `init_timeout`. Child stderr goes into `stderr`; every
 /// notification the manager acts on goes to `events`; elicitation requests go to `elicitor`.
 pub async fn connect(
@@ -155,9 +214,11 @@ pub async fn connect(
     stderr: Arc<StderrRing>,
     events: mpsc::UnboundedSender<ServerEvent>,
     elicitor: ElicitorSlot,
-    tokens: &TokenStore,
+    auth: Authorization<'_>,
     init_timeout: Duration,
 ) -> Result<Arc<dyn McpSession>, McpError> {
+    let Authorization { tokens, browser } = auth;
+    let mut step_up = None;
     let handler = Handler {
         server: server.to_string(),
         events,
@@ -223,6 +284,15 @@ pub async fn connect(
                     .map_err(|e| McpError::Connect(format!("OAuth tokens unusable: {e}")))?;
                 let result = match authorized {
                     Some(client) => {
+                        step_up = Some(StepUp {
+                            server: server.to_string(),
+                            url: url.clone(),
+                            settings: settings.clone(),
+                            store: tokens.clone(),
+                            manager: Arc::clone(&client.auth_manager),
+                            browser: browser.map(str::to_string),
+                            done: AtomicU32::new(0),
+                        });
                         handler
                             .serve(StreamableHttpClientTransport::with_client(client, config))
                             .await
@@ -266,12 +336,34 @@ pub async fn connect(
     Ok(Arc::new(RmcpSession {
         peer,
         service: Mutex::new(Some(service)),
+        step_up,
     }))
 }
 
 struct RmcpSession {
     peer: Peer<RoleClient>,
     service: Mutex<Option<RunningService<RoleClient, Handler>>>,
+    /// For a remote server with tokens: how to ask for more scope when a call is refused for want of it.
+    step_up: Option<StepUp>,
+}
+
+impl RmcpSession {
+    /// Runs `request`, and again after each step-up authorization a 403 `insufficient_scope` allows.
+    async fn stepping_up<T, F, Fut>(&self, request: F) -> Result<T, McpError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<T, ServiceError>>,
+    {
+        loop {
+            match request().await {
+                Ok(value) => return Ok(value),
+                Err(e) => match (&self.step_up, insufficient_scope(&e)) {
+                    (Some(step_up), Some(challenge)) if step_up.authorize(&challenge).await? => {}
+                    _ => return Err(service_error(e)),
+                },
+            }
+        }
+    }
 }
 
 fn service_error(e: ServiceError) -> McpError {
@@ -285,6 +377,13 @@ fn service_error(e: ServiceError) -> McpError {
     }
 }
 
+/// The `WWW-Authenticate` challenge of a 403 `insufficient_scope` refusal.
+fn insufficient_scope(e: &ServiceError) -> Option<String> {
+    e.auth_challenge()
+        .filter(|c| c.contains("insufficient_scope"))
+        .map(str::to_string)
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, McpError> {
     serde_json::to_value(value).map_err(|e| McpError::Server(format!("unreadable reply: {e}")))
 }
@@ -296,7 +395,7 @@ fn string_field(value: &Value, key: &str) -> Option<String> {
 #[async_trait]
 impl McpSession for RmcpSession {
     async fn list_tools(&self) -> Result<Vec<RemoteTool>, McpError> {
-        let tools = self.peer.list_all_tools().await.map_err(service_error)?;
+        let tools = self.stepping_up(|| self.peer.list_all_tools()).await?;
         tools
             .iter()
             .map(|tool| {
@@ -312,7 +411,9 @@ impl McpSession for RmcpSession {
 
     async fn call_tool(&self, name: &str, args: Map<String, Value>) -> Result<CallReply, McpError> {
         let params = CallToolRequestParams::new(name.to_string()).with_arguments(args);
-        let result = self.peer.call_tool(params).await.map_err(service_error)?;
+        let result = self
+            .stepping_up(|| self.peer.call_tool(params.clone()))
+            .await?;
         let json = to_json(&result)?;
         Ok(CallReply {
             content: json
@@ -355,10 +456,8 @@ impl McpSession for RmcpSession {
 
     async fn read_resource(&self, uri: &str) -> Result<Vec<Value>, McpError> {
         let result = self
-            .peer
-            .read_resource(ReadResourceRequestParams::new(uri))
-            .await
-            .map_err(service_error)?;
+            .stepping_up(|| self.peer.read_resource(ReadResourceRequestParams::new(uri)))
+            .await?;
         let json = to_json(&result)?;
         Ok(json
             .get("contents")
@@ -422,5 +521,47 @@ impl McpSession for RmcpSession {
         {
             tracing::warn!("MCP session did not close within {CLOSE_TIMEOUT:?}; dropping it");
         }
+    }
+}
+
+#[cfg(test)]
+mod step_up_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    async fn step_up(browser: Option<&str>, done: u32) -> StepUp {
+        let home = std::env::temp_dir();
+        StepUp {
+            server: "s".into(),
+            url: "http://127.0.0.1:9/mcp".into(),
+            settings: OAuthSettings::default(),
+            store: TokenStore::new(&home, "step-up-test-never-written"),
+            manager: Arc::new(Mutex::new(
+                AuthorizationManager::new("http://127.0.0.1:9/mcp")
+                    .await
+                    .unwrap(),
+            )),
+            browser: browser.map(str::to_string),
+            done: AtomicU32::new(done),
+        }
+    }
+
+    const CHALLENGE: &str = r#"Bearer error="insufficient_scope", scope="a b""#;
+
+    #[tokio::test]
+    async fn no_step_up_without_a_browser_or_past_the_limit() {
+        // Neither case reaches the network (port 9 would refuse): the answer is "no retry".
+        assert!(!step_up(None, 0).await.authorize(CHALLENGE).await.unwrap());
+        let spent = step_up(Some("true"), MAX_STEP_UPS).await;
+        assert!(!spent.authorize(CHALLENGE).await.unwrap());
+        assert!(!spent.authorize(CHALLENGE).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_step_up_counts_against_the_limit_even_when_it_fails() {
+        let once = step_up(Some("true"), MAX_STEP_UPS - 1).await;
+        // The authorization itself fails (nothing listens), and the next one is refused outright.
+        assert!(once.authorize(CHALLENGE).await.is_err());
+        assert!(!once.authorize(CHALLENGE).await.unwrap());
     }
 }

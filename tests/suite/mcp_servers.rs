@@ -65,6 +65,7 @@ fn start(servers: Vec<ServerConfig>, init_timeout: Duration, call_timeout: Durat
             init_timeout,
             call_timeout,
             trust_project: false,
+            browser: None,
         },
     );
     Harness {
