@@ -87,9 +87,10 @@ fn the_client_scenarios_pass() {
         );
     }
     let baseline = crate_dir().join("tests/fixtures/mcp/conformance/baseline.yml");
-    // Every `auth/*` scenario: the core OAuth suite, the 2025-03-26 back-compat pair, and the extensions
-    // (client credentials with a secret or private_key_jwt, enterprise-managed cross-app access).
-    for suite in ["auth", "backcompat", "extensions"] {
+    // Every `auth/*` scenario (22): the core OAuth suite, the 2025-03-26 back-compat pair, the extensions
+    // (client credentials with a secret or private_key_jwt, enterprise-managed cross-app access) and the draft
+    // ones (resource mismatch, offline_access).
+    for suite in ["auth", "backcompat", "extensions", "draft"] {
         let (ok, text) = run(
             &node,
             &entry,

@@ -135,3 +135,30 @@ fn now_secs() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signing_algorithm_defaults_to_es256_and_refuses_unknown_names() {
+        assert!(matches!(algorithm(None), Ok(JwtSigningAlgorithm::ES256)));
+        assert!(matches!(
+            algorithm(Some("RS256")),
+            Ok(JwtSigningAlgorithm::RS256)
+        ));
+        let Err(LoginError::Config(message)) = algorithm(Some("HS256")) else {
+            panic!("HS256 (a shared secret) is not a private-key algorithm")
+        };
+        assert!(message.contains("HS256"), "{message}");
+    }
+
+    #[test]
+    fn a_missing_setting_is_named() {
+        let Err(LoginError::Config(message)) = required(&None, "clientId") else {
+            panic!("missing clientId accepted")
+        };
+        assert!(message.contains("oauth.clientId"), "{message}");
+        assert!(required(&Some(String::new()), "clientSecret").is_err());
+    }
+}
