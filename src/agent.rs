@@ -6,6 +6,7 @@ mod cut_off;
 pub mod images;
 pub mod memory_guard;
 pub mod prompt;
+pub mod resource_index;
 mod rounds;
 pub mod runaway;
 mod session_ops;
@@ -174,6 +175,8 @@ pub struct Agent {
     image_limits: crate::llm::image_part::ImageLimits,
     /// The user's images for the next turn.
     pending_images: Vec<crate::llm::ContentPart>,
+    /// The MCP resource index in the system prompt, when MCP servers are attached.
+    resource_index: Option<resource_index::ResourceIndex>,
 }
 
 impl Agent {
@@ -205,6 +208,7 @@ impl Agent {
             vision: true,
             image_limits: crate::config::vision::DEFAULT_IMAGE_LIMITS,
             pending_images: Vec::new(),
+            resource_index: None,
         }
     }
 
@@ -271,6 +275,12 @@ impl Agent {
     /// Queues diagnostics text to show the model before its next request (e.g. from a language server).
     pub fn queue_diagnostics(&mut self, text: String) {
         self.pending_diagnostics.push(text);
+    }
+
+    /// Lists `manager`'s MCP resources in the system prompt (context windows of 32k and more), rebuilt only when
+    /// a listing changes.
+    pub fn set_resource_index(&mut self, manager: crate::mcp::McpManager) {
+        self.resource_index = Some(resource_index::ResourceIndex::new(manager));
     }
 
     /// Checks the files each turn writes or edits before the model's next request; new problems are shown to
@@ -341,6 +351,9 @@ impl Agent {
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
                 self.conversation.note_tools(&specs);
                 self.tool_specs = specs;
+            }
+            if let Some(index) = &mut self.resource_index {
+                index.refresh(&mut self.conversation, self.options.context_window);
             }
             let tools = turn_scopes::filter_tools(&scopes, &self.tool_specs);
             // Spill already happened in the executor; now clear, then summarize, if the next request needs it.

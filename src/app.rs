@@ -1,5 +1,7 @@
 //! Builds a ready agent from the resolved configuration, and sets up logging.
 
+pub mod mcp_audit;
+pub mod mcp_login;
 pub mod mentions;
 pub mod served;
 pub mod sessions;
@@ -109,6 +111,13 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
     }
     let mcp = start_mcp(config, registry);
+    agent.set_resource_index(mcp.clone());
+    // `-p`'s answer; the REPL puts its form in front of this (audited as the person's).
+    let audit = mcp_audit::McpAudit::new(config);
+    mcp.set_elicitor(audit.elicitor(
+        Arc::new(mcp::DefaultsElicitor),
+        crate::policy::audit::ApprovedBy::Policy,
+    ));
     Ok((
         agent,
         Services {
@@ -134,6 +143,11 @@ pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
             init_timeout: config.mcp.initialize_timeout,
             call_timeout: config.mcp.call_timeout,
             trust_project: config.mcp.trust_project_servers,
+            browser: config
+                .env
+                .get("PAICLI_BROWSER")
+                .or_else(|| config.env.get("BROWSER"))
+                .map(str::to_string),
         },
     )
 }
@@ -150,7 +164,7 @@ pub async fn prepare_first_input(
         _ = mcp.wait_for_startup(config.mcp.startup_wait) => {}
         () = cancel.cancelled() => {}
     }
-    let input = mcp::expand_mentions(mcp, input, cancel).await;
+    let input = expand_mcp_mentions(config, mcp, input, cancel).await;
     let mut notices = mcp.take_notices();
     for status in mcp.status() {
         if status.state == mcp::ServerState::Starting {
@@ -160,6 +174,21 @@ pub async fn prepare_first_input(
         }
     }
     (input, notices)
+}
+
+/// `@server:uri` mentions of `input` replaced by the resources' contents, each read audited with
+/// `approver = "mention"`.
+pub async fn expand_mcp_mentions(
+    config: &Config,
+    mcp: &McpManager,
+    input: &str,
+    cancel: &tokio_util::sync::CancellationToken,
+) -> String {
+    if mcp::mentions::find_mentions(input).is_empty() {
+        return input.to_string();
+    }
+    let audit = mcp_audit::McpAudit::new(config);
+    mcp::expand_mentions_observed(mcp, input, cancel, &|read| audit.mention(read)).await
 }
 
 /// Where the audit log lives: `audit.dir` (`PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit`); the hook writes there,

@@ -104,7 +104,7 @@ struct Cli {
     command: Option<Subcommand>,
 }
 
-/// Commands besides the agent itself, and front-ends other than the REPL and `-p`.
+/// Commands besides the agent itself: jobs that run and exit, and front-ends other than the REPL and `-p`.
 #[derive(Debug, clap::Subcommand)]
 enum Subcommand {
     /// Build or refresh the project's code index for search_code; prints files, chunks and seconds.
@@ -127,6 +127,20 @@ enum Subcommand {
         #[arg(long)]
         unsafe_bind: bool,
     },
+    /// MCP servers: log in to a remote server (OAuth) or remove its tokens.
+    Mcp {
+        #[command(subcommand)]
+        action: McpAction,
+    },
+}
+
+
+#[derive(Debug, clap::Subcommand)]
+enum McpAction {
+    /// Log in to a remote MCP server: prints the authorization URL and waits for the browser's redirect.
+    Login { server: String },
+    /// Remove the stored OAuth tokens of a server.
+    Logout { server: String },
 }
 
 fn main() -> ExitCode {
@@ -212,6 +226,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             default_project: config.project_root,
         };
         return Ok(run_serve(options, lang));
+    }
+    if let Some(Subcommand::Mcp { action }) = &cli.command {
+        return run_mcp_action(&config, lang, action);
     }
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
@@ -333,6 +350,31 @@ async fn stop_signal() {
         // Neither could be registered: run until killed.
         else => std::future::pending::<()>().await,
     }
+}
+
+/// `paicli mcp login|logout <server>`: exit code 0 on success, 1 otherwise.
+fn run_mcp_action(config: &Config, lang: Lang, action: &McpAction) -> Result<i32, StartError> {
+    use paicli::ui::mcp_login::{self, Action};
+    let (action, server) = match action {
+        McpAction::Login { server } => (Action::Login, server),
+        McpAction::Logout { server } => (Action::Logout, server),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(StartError::Runtime)?;
+    let ok = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        let on_signal = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_signal.cancel();
+            }
+        });
+        let say = |line: &str| eprintln!("{line}");
+        mcp_login::run(config, lang, action, server, &cancel, &say).await
+    });
+    Ok(if ok { 0 } else { 1 })
 }
 
 fn read_stdin_task() -> Result<String, StartError> {

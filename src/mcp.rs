@@ -4,10 +4,14 @@
 
 pub mod config;
 pub mod content;
+pub mod elicit;
 mod http_client;
+pub mod link;
 pub mod manager;
 pub mod mentions;
 pub mod names;
+pub mod oauth;
+mod refresh;
 mod rmcp_session;
 pub mod schema;
 pub mod session;
@@ -15,6 +19,9 @@ pub mod stderr_ring;
 pub mod trust;
 
 pub use config::{Launch, McpConfig, Origin, ServerConfig};
+pub use elicit::{DefaultsElicitor, ElicitAnswer, ElicitRequest, Elicitor};
 pub use manager::{McpManager, ServerLink, ServerState, ServerStatus, StartOptions, ToolPublisher};
-pub use mentions::expand_mentions;
-pub use session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
+pub use mentions::{MentionRead, expand_mentions, expand_mentions_observed};
+pub use session::{
+    CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
+};

@@ -3,10 +3,12 @@
 pub mod answer;
 pub mod approval_prompt;
 pub mod commands;
+pub mod elicit_form;
 pub mod hints;
 pub mod i18n;
 pub mod index_cli;
 pub mod keyboard;
+pub mod mcp_login;
 pub mod oneshot;
 pub mod render;
 pub mod repl;

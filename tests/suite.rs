@@ -15,6 +15,7 @@ mod llm_client;
 mod local_models;
 mod long_tasks;
 mod lsp_diagnostics;
+mod mcp_conformance;
 mod mcp_servers;
 mod oneshot_cli;
 mod oneshot_language;

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::mcp::RemoteResource;
+
 /// The fixed rules every session starts with.
 const BASE_RULES: &str = "\
 You are paicli, a coding agent working in the user's project through tools. Be direct and precise.
@@ -90,6 +92,50 @@ pub fn with_skill_catalog(mut prompt: String, catalog: &crate::skills::Catalog) 
     }
     prompt.push_str(&catalog.text);
     prompt
+}
+
+/// Where the MCP resource index starts in the system prompt; everything before it is the session's own prompt.
+pub const RESOURCE_INDEX_HEADING: &str = "\n\n# MCP resources\n";
+/// Most resource URIs listed in the prompt (spec §7).
+pub const MAX_INDEXED_RESOURCES: usize = 200;
+/// Longest description kept per resource.
+const MAX_RESOURCE_DESCRIPTION: usize = 160;
+
+/// `prompt` (without any earlier index) followed by an index of up to 200 MCP resources, by server; `prompt`
+/// unchanged when there are none. Listed in server and server order, so the same resources give the same bytes.
+pub fn with_resource_index(prompt: &str, resources: &[(String, Vec<RemoteResource>)]) -> String {
+    let base = prompt
+        .split_once(RESOURCE_INDEX_HEADING)
+        .map_or(prompt, |(base, _)| base);
+    let mut lines = Vec::new();
+    for (server, list) in resources {
+        for resource in list {
+            if lines.len() == MAX_INDEXED_RESOURCES {
+                break;
+            }
+            let about = resource
+                .description
+                .as_deref()
+                .filter(|d| !d.trim().is_empty())
+                .unwrap_or(&resource.name);
+            let about: String = about
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .chars()
+                .take(MAX_RESOURCE_DESCRIPTION)
+                .collect();
+            lines.push(format!("- @{server}:{} — {about}", resource.uri));
+        }
+    }
+    if lines.is_empty() {
+        return base.to_string();
+    }
+    format!(
+        "{base}{RESOURCE_INDEX_HEADING}Resources MCP servers offer. Read one with mcp__SERVER__read_resource when \
+         the task needs it; the user may attach one by writing @SERVER:URI.\n{}",
+        lines.join("\n")
+    )
 }
 
 /// The instruction files that exist: the user's global `PAI.md`, then each directory from the git root down to

@@ -385,6 +385,17 @@ pub static SETTINGS: &[Setting] = &[
             "start project MCP servers without asking",
         )
     },
+    // mcp (OAuth)
+    Setting {
+        in_file: false,
+        env: &["PAICLI_BROWSER", "BROWSER"],
+        project: Project::Never,
+        ..row(
+            "mcp.browser",
+            "",
+            "command that opens an MCP login's authorization URL (the URL is its last argument)",
+        )
+    },
     row("ui.language", "auto", "auto | en | zh"),
     Setting {
         in_file: false,

@@ -72,6 +72,12 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
         "mcp.initialize_timeout_seconds" => c.mcp.initialize_timeout.as_secs().to_string(),
         "mcp.call_timeout_seconds" => c.mcp.call_timeout.as_secs().to_string(),
         "mcp.trust_project_servers" => c.mcp.trust_project_servers.to_string(),
+        "mcp.browser" => c
+            .env
+            .get("PAICLI_BROWSER")
+            .or_else(|| c.env.get("BROWSER"))
+            .unwrap_or_default()
+            .to_string(),
         "ui.language" => match c.ui_language {
             UiLanguage::Auto => "auto",
             UiLanguage::En => "en",

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::oauth::OAuthSettings;
+
 /// Where a server's entry came from; project entries need the user's approval before they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -29,6 +31,8 @@ pub enum Launch {
     Http {
         url: String,
         headers: BTreeMap<String, String>,
+        /// How to authorize (the `oauth` object; default: dynamic registration and the browser step).
+        oauth: OAuthSettings,
     },
 }
 
@@ -159,6 +163,7 @@ struct RawServer {
     url: Option<String>,
     #[serde(default)]
     headers: BTreeMap<String, String>,
+    oauth: Option<OAuthSettings>,
     #[serde(default)]
     disabled: bool,
 }
@@ -209,10 +214,17 @@ fn resolve_launch(raw: &RawServer, project_root: &Path, vars: &Vars<'_>) -> Resu
                 cwd,
             })
         }
-        (None, Some(url)) => Ok(Launch::Http {
-            url: x(url)?,
-            headers: expand_map(&raw.headers, vars)?,
-        }),
+        (None, Some(url)) => {
+            let mut oauth = raw.oauth.clone().unwrap_or_default();
+            for field in oauth.strings_mut() {
+                *field = x(field)?;
+            }
+            Ok(Launch::Http {
+                url: x(url)?,
+                headers: expand_map(&raw.headers, vars)?,
+                oauth,
+            })
+        }
         (Some(_), Some(_)) => Err("set either `command` (stdio) or `url` (HTTP), not both".into()),
         (None, None) => Err("needs `command` (stdio) or `url` (HTTP)".into()),
     }
@@ -346,6 +358,26 @@ mod tests {
             })
         );
         assert!(cfg.servers[3].disabled);
+    }
+
+    #[test]
+    fn the_oauth_object_is_read_with_its_variables_expanded() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        write(
+            &home.path().join("mcp.json"),
+            r#"{"mcpServers": {"m2m": {"url": "http://h/mcp", "oauth": {"grant": "client_credentials", "clientId": "svc", "clientSecret": "${SECRET}"}}, "typo": {"url": "http://h/mcp", "oauth": {"grnt": "x"}}}}"#,
+        );
+        let lookup = |v: &str| (v == "SECRET").then(|| "from-env".to_string());
+        let cfg = load(home.path(), proj.path(), &lookup);
+        let Ok(Launch::Http { oauth, .. }) = &cfg.servers[0].launch else {
+            panic!("{:?}", cfg.servers[0].launch)
+        };
+        assert_eq!(oauth.grant, crate::mcp::oauth::Grant::ClientCredentials);
+        assert_eq!(oauth.client_id.as_deref(), Some("svc"));
+        assert_eq!(oauth.client_secret.as_deref(), Some("from-env"));
+        let typo = cfg.servers[1].launch.as_ref().unwrap_err();
+        assert!(typo.contains("grnt"), "{typo}");
     }
 
     #[test]

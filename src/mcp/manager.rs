@@ -4,25 +4,29 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::config::{Launch, McpConfig, Origin, ServerConfig};
+use super::elicit::{Elicitor, ElicitorSlot};
+pub use super::link::ServerLink;
+use super::oauth::TokenStore;
+use super::refresh::{handle_event, load_resources, load_tools};
 use super::rmcp_session;
-use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
+use super::session::{McpError, RemotePrompt, RemoteResource, RemoteTool};
 use super::stderr_ring::StderrRing;
 use super::trust::TrustStore;
 use crate::protocol::Notice;
 
 /// Stderr lines quoted in a failure message.
-const FAILURE_TAIL_LINES: usize = 10;
+pub(super) const FAILURE_TAIL_LINES: usize = 10;
 /// How long a `tools/list` may take.
-const LIST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const LIST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How the manager starts servers.
 #[derive(Debug, Clone)]
@@ -36,6 +40,9 @@ pub struct StartOptions {
     pub call_timeout: Duration,
     /// Approve (and remember) project servers not approved yet, instead of skipping them.
     pub trust_project: bool,
+    /// The browser command (`PAICLI_BROWSER` / `BROWSER`) for a step-up authorization mid-session; without
+    /// one, a server asking for more scope fails that call.
+    pub browser: Option<String>,
 }
 
 /// Where a server stands.
@@ -47,6 +54,8 @@ pub enum ServerState {
     Failed(String),
     /// `"disabled": true` in its config.
     Disabled,
+    /// A remote server that wants OAuth authorization: `paicli mcp login <name>`.
+    NeedsLogin,
     /// A project server the user has not approved for this command line.
     NeedsApproval {
         command_line: String,
@@ -62,6 +71,7 @@ impl ServerState {
             ServerState::Failed(_) => "failed",
             ServerState::Disabled => "disabled",
             ServerState::NeedsApproval { .. } => "needs approval",
+            ServerState::NeedsLogin => "needs login",
         }
     }
 }
@@ -77,30 +87,36 @@ pub struct ServerStatus {
     pub resources: bool,
     /// Times the tool list was (re)loaded: 1 after start, +1 per `tools/list_changed`.
     pub tool_loads: u64,
+    /// The MCP revision `initialize` settled on (ready servers only).
+    pub protocol_version: Option<String>,
 }
 
-struct Slot {
+pub(super) struct Slot {
     origin: Origin,
     launch: Option<Launch>,
     state: ServerState,
-    tools: usize,
-    tool_loads: u64,
+    pub(super) tools: usize,
+    pub(super) tool_loads: u64,
     stderr: Arc<StderrRing>,
-    link: Option<Arc<ServerLink>>,
+    pub(super) link: Option<Arc<ServerLink>>,
 }
 
-struct Inner {
-    publisher: Arc<dyn ToolPublisher>,
+pub(super) struct Inner {
+    pub(super) publisher: Arc<dyn ToolPublisher>,
     options: StartOptions,
     servers: Mutex<BTreeMap<String, Slot>>,
     /// Servers still starting; the first turn waits for zero (bounded).
     starting: watch::Sender<usize>,
     notices: Mutex<Vec<Notice>>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// Who answers servers' elicitation requests.
+    elicitor: ElicitorSlot,
+    /// Moves whenever a server's resource listing changes (the system prompt's index is rebuilt then only).
+    pub(super) resources_generation: AtomicU64,
 }
 
 impl Inner {
-    fn servers(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Slot>> {
+    pub(super) fn servers(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Slot>> {
         self.servers.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -126,7 +142,7 @@ impl Inner {
     }
 
     /// Marks `name` failed, drops its tools, and says why (with its last stderr lines).
-    fn fail(&self, name: &str, reason: &str) {
+    pub(super) fn fail(&self, name: &str, reason: &str) {
         let tail = self
             .servers()
             .get(name)
@@ -138,6 +154,7 @@ impl Inner {
             format!("{reason}\nlast stderr lines:\n{tail}")
         };
         self.publisher.withdraw(name);
+        self.resources_generation.fetch_add(1, Ordering::SeqCst);
         if let Some(slot) = self.servers().get_mut(name) {
             slot.state = ServerState::Failed(message.clone());
             slot.tools = 0;
@@ -157,95 +174,6 @@ pub trait ToolPublisher: Send + Sync {
     fn publish(&self, link: &Arc<ServerLink>, remote: &[RemoteTool]) -> usize;
     /// Withdraws every tool of `server`.
     fn withdraw(&self, server: &str);
-}
-
-/// A ready server as its tools see it: calls with a deadline and cancellation, and loss reporting.
-pub struct ServerLink {
-    pub name: String,
-    session: Arc<dyn McpSession>,
-    stderr: Arc<StderrRing>,
-    call_timeout: Duration,
-    manager: Weak<Inner>,
-}
-
-impl ServerLink {
-    /// True when the server offers resources (its tools then include `list_resources` / `read_resource`).
-    pub fn supports_resources(&self) -> bool {
-        self.session.supports_resources()
-    }
-
-    /// Calls `tool`; gives up after the call timeout or when `cancel` fires (the server is told it was
-    /// cancelled). A lost connection marks the server failed.
-    pub async fn call_tool(
-        &self,
-        tool: &str,
-        args: Map<String, Value>,
-        cancel: &CancellationToken,
-    ) -> Result<CallReply, McpError> {
-        let what = format!("tools/call `{tool}`");
-        self.bounded(&what, self.session.call_tool(tool, args), cancel)
-            .await
-    }
-
-    /// Reads one resource with the same limits as a call.
-    pub async fn read_resource(
-        &self,
-        uri: &str,
-        cancel: &CancellationToken,
-    ) -> Result<Vec<Value>, McpError> {
-        self.bounded("resources/read", self.session.read_resource(uri), cancel)
-            .await
-    }
-
-    /// Lists the server's resources with the same limits as a call.
-    pub async fn list_resources(
-        &self,
-        cancel: &CancellationToken,
-    ) -> Result<Vec<RemoteResource>, McpError> {
-        self.bounded("resources/list", self.session.list_resources(), cancel)
-            .await
-    }
-
-    async fn bounded<T>(
-        &self,
-        what: &str,
-        request: impl Future<Output = Result<T, McpError>>,
-        cancel: &CancellationToken,
-    ) -> Result<T, McpError> {
-        // Dropping the request future (deadline or cancel) makes the SDK send `notifications/cancelled`.
-        let result = tokio::select! {
-            result = tokio::time::timeout(self.call_timeout, request) => match result {
-                Ok(result) => result,
-                Err(_) => Err(McpError::Timeout { what: what.to_string(), secs: self.call_timeout.as_secs() }),
-            },
-            () = cancel.cancelled() => Err(McpError::Cancelled),
-        };
-        if let Err(McpError::Closed(_)) = &result {
-            self.lost();
-        } else if result.is_err() && self.session.is_closed() {
-            self.lost();
-        }
-        result.map_err(|e| match e {
-            McpError::Closed(why) => {
-                let tail = self.stderr.tail(FAILURE_TAIL_LINES);
-                if tail.is_empty() {
-                    McpError::Closed(format!("{why}; server `{}` exited", self.name))
-                } else {
-                    McpError::Closed(format!(
-                        "{why}; server `{}` exited. Last stderr lines:\n{tail}",
-                        self.name
-                    ))
-                }
-            }
-            other => other,
-        })
-    }
-
-    fn lost(&self) {
-        if let Some(inner) = self.manager.upgrade() {
-            inner.fail(&self.name, "the connection closed (the server exited)");
-        }
-    }
 }
 
 /// Every MCP server of the session. Cheap to clone.
@@ -270,6 +198,8 @@ impl McpManager {
             starting,
             notices: Mutex::new(Vec::new()),
             tasks: Mutex::new(Vec::new()),
+            elicitor: ElicitorSlot::default(),
+            resources_generation: AtomicU64::new(0),
         });
         for error in config.file_errors {
             inner.notice(Notice::McpConfigSkipped {
@@ -352,6 +282,7 @@ impl McpManager {
                     .as_ref()
                     .is_some_and(|l| l.session.supports_resources()),
                 tool_loads: slot.tool_loads,
+                protocol_version: slot.link.as_ref().and_then(|l| l.protocol_version()),
             })
             .collect()
     }
@@ -471,6 +402,29 @@ impl McpManager {
             .map_err(|e| e.to_string())
     }
 
+    /// Makes `elicitor` answer every server's elicitation requests from now on (the default accepts with the
+    /// schema's defaults when they cover every required field, else declines).
+    pub fn set_elicitor(&self, elicitor: Arc<dyn Elicitor>) {
+        self.inner.elicitor.set(elicitor);
+    }
+
+    /// A number that moves whenever some server's resource listing changed.
+    pub fn resources_generation(&self) -> u64 {
+        self.inner.resources_generation.load(Ordering::SeqCst)
+    }
+
+    /// The cached resource listings of ready servers, by server name (servers without resources left out).
+    pub fn cached_resources(&self) -> Vec<(String, Vec<RemoteResource>)> {
+        self.inner
+            .servers()
+            .iter()
+            .filter_map(|(name, slot)| {
+                let list = slot.link.as_ref()?.cached_resources()?;
+                (!list.is_empty()).then(|| (name.clone(), list))
+            })
+            .collect()
+    }
+
     fn slot_state(&self, name: &str) -> Result<(ServerState, bool), String> {
         self.inner
             .servers()
@@ -486,6 +440,9 @@ impl McpManager {
             slot.link.take()
         });
         self.inner.publisher.withdraw(name);
+        self.inner
+            .resources_generation
+            .fetch_add(1, Ordering::SeqCst);
         if let Some(link) = link {
             link.session.close().await;
         }
@@ -575,28 +532,41 @@ async fn start_server(inner: &Arc<Inner>, name: &str) {
     else {
         return;
     };
-    let (changed_tx, mut changed_rx) = mpsc::unbounded_channel();
+    let (events_tx, mut events_rx) = mpsc::unbounded_channel();
     let session = match rmcp_session::connect(
+        name,
         &launch,
         Arc::clone(&stderr),
-        changed_tx,
+        events_tx,
+        inner.elicitor.clone(),
+        rmcp_session::Authorization {
+            tokens: &TokenStore::new(&inner.options.home, name),
+            browser: inner.options.browser.as_deref(),
+        },
         inner.options.init_timeout,
     )
     .await
     {
         Ok(session) => session,
+        Err(McpError::NeedsLogin) => {
+            inner.set_state(name, ServerState::NeedsLogin);
+            inner.notice(Notice::McpNeedsLogin {
+                server: name.to_string(),
+            });
+            return;
+        }
         Err(e) => {
             inner.fail(name, &e.to_string());
             return;
         }
     };
-    let link = Arc::new(ServerLink {
-        name: name.to_string(),
-        session: Arc::clone(&session),
+    let link = Arc::new(ServerLink::new(
+        name,
+        Arc::clone(&session),
         stderr,
-        call_timeout: inner.options.call_timeout,
-        manager: Arc::downgrade(inner),
-    });
+        inner.options.call_timeout,
+        Arc::downgrade(inner),
+    ));
     if let Some(slot) = inner.servers().get_mut(name) {
         slot.link = Some(Arc::clone(&link));
     }
@@ -605,41 +575,16 @@ async fn start_server(inner: &Arc<Inner>, name: &str) {
         session.close().await;
         return;
     }
+    if link.supports_resources() {
+        load_resources(inner, &link).await;
+    }
     inner.set_state(name, ServerState::Ready);
     let weak = Arc::downgrade(inner);
     let listener = tokio::spawn(async move {
-        while changed_rx.recv().await.is_some() {
-            // Several notifications queued while listing need only one more listing.
-            while changed_rx.try_recv().is_ok() {}
+        while let Some(event) = events_rx.recv().await {
             let Some(inner) = weak.upgrade() else { return };
-            if let Err(e) = load_tools(&inner, &link).await {
-                tracing::warn!("MCP server `{}`: refreshing tools failed: {e}", link.name);
-            }
+            handle_event(&inner, &link, event, &mut events_rx).await;
         }
     });
     inner.track(listener);
-}
-
-/// Lists the server's tools and swaps them into the registry in one step.
-async fn load_tools(inner: &Inner, link: &Arc<ServerLink>) -> Result<(), McpError> {
-    let remote = match tokio::time::timeout(LIST_TIMEOUT, link.session.list_tools()).await {
-        Ok(result) => result?,
-        Err(_) => {
-            return Err(McpError::Timeout {
-                what: "tools/list".into(),
-                secs: LIST_TIMEOUT.as_secs(),
-            });
-        }
-    };
-    let mut servers = inner.servers();
-    // Swap under the server map's lock so a concurrent failure cannot be overwritten by a stale listing.
-    let Some(slot) = servers.get_mut(&link.name) else {
-        return Ok(());
-    };
-    if slot.link.as_ref().is_none_or(|l| !Arc::ptr_eq(l, link)) {
-        return Ok(());
-    }
-    slot.tools = inner.publisher.publish(link, &remote);
-    slot.tool_loads += 1;
-    Ok(())
 }

@@ -43,6 +43,16 @@ pub fn find_mentions(input: &str) -> Vec<Mention> {
         .collect()
 }
 
+/// One mention as it was read, for the audit log (`approver = "mention"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MentionRead {
+    pub server: String,
+    pub uri: String,
+    /// Why it could not be read; `None` when its contents were attached.
+    pub error: Option<String>,
+    pub duration_ms: u64,
+}
+
 /// `input` with every mention replaced by its resource block (or an error block). Input without mentions is
 /// returned unchanged.
 pub async fn expand_mentions(
@@ -50,11 +60,29 @@ pub async fn expand_mentions(
     input: &str,
     cancel: &CancellationToken,
 ) -> String {
+    expand_mentions_observed(manager, input, cancel, &|_| {}).await
+}
+
+/// [`expand_mentions`], telling `observe` about each mention read (the front-ends audit them).
+pub async fn expand_mentions_observed(
+    manager: &McpManager,
+    input: &str,
+    cancel: &CancellationToken,
+    observe: &(dyn Fn(&MentionRead) + Send + Sync),
+) -> String {
     let mentions = find_mentions(input);
     let mut out = input.to_string();
     // Right to left so earlier byte ranges stay valid.
     for mention in mentions.iter().rev() {
-        let block = match read(manager, mention, cancel).await {
+        let started = std::time::Instant::now();
+        let result = read(manager, mention, cancel).await;
+        observe(&MentionRead {
+            server: mention.server.clone(),
+            uri: mention.uri.clone(),
+            error: result.as_ref().err().cloned(),
+            duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        let block = match result {
             Ok(block) => block,
             Err(reason) => format!(
                 "<resource_error server=\"{}\" uri=\"{}\">{reason}</resource_error>",

@@ -5,57 +5,225 @@
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
-    ReadResourceRequestParams,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
+    ProtocolVersion, ReadResourceRequestParams, ResourceUpdatedNotificationParam,
 };
-use rmcp::service::{NotificationContext, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::service::ClientInitializeError;
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::transport::auth::AuthorizationManager;
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, StreamableHttpClientTransportConfig, StreamableHttpError,
+};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess, WWWAuthenticateParams};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::{Mutex, mpsc};
 
 use super::config::Launch;
+use super::elicit::{ElicitAnswer, ElicitRequest, ElicitorSlot};
 use super::http_client::mcp_http_client;
-use super::session::{CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool};
+use super::oauth::{self, OAuthSettings, TokenStore};
+use super::session::{
+    CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
+};
 use super::stderr_ring::StderrRing;
+
+/// Step-up authorizations one session may run: a server that keeps refusing (scopes it will never grant)
+/// must not loop the person through the browser.
+const MAX_STEP_UPS: u32 = 2;
+
+/// Re-authorization mid-session (MCP's scope challenge handling): a 403 `insufficient_scope` runs the browser
+/// step again for the scopes the challenge names, and the session's transport picks up the new token.
+struct StepUp {
+    server: String,
+    url: String,
+    settings: OAuthSettings,
+    store: TokenStore,
+    manager: Arc<Mutex<AuthorizationManager>>,
+    browser: Option<String>,
+    done: AtomicU32,
+}
+
+impl StepUp {
+    /// Runs one step-up for `challenge`; false when none may run (no browser, or the limit reached).
+    async fn authorize(&self, challenge: &str) -> Result<bool, McpError> {
+        let Some(command) = &self.browser else {
+            return Ok(false);
+        };
+        if self.done.fetch_add(1, Ordering::SeqCst) >= MAX_STEP_UPS {
+            return Ok(false);
+        }
+        let base = url::Url::parse(&self.url).map_err(|e| McpError::Config(e.to_string()))?;
+        let mut settings = self.settings.clone();
+        if let Some(scope) = WWWAuthenticateParams::parse(challenge, &base).scope {
+            settings.scopes = scope.split_whitespace().map(str::to_string).collect();
+        }
+        let server = self.server.clone();
+        let show = move |auth_url: &str| {
+            tracing::info!("MCP server `{server}` asks for more scope; authorizing at {auth_url}");
+        };
+        let open = |auth_url: &str| oauth::open_browser(command, auth_url);
+        let browser = oauth::BrowserStep {
+            show: &show,
+            open: &open,
+        };
+        oauth::authorize(&self.url, &settings, &self.store, browser, challenge)
+            .await
+            .map_err(|e| McpError::Connect(format!("step-up authorization failed: {e}")))?;
+        let mut manager = self.manager.lock().await;
+        manager
+            .initialize_from_store()
+            .await
+            .map_err(|e| McpError::Connect(format!("step-up tokens unusable: {e}")))?;
+        Ok(true)
+    }
+}
 
 /// How long closing a session may take before it is abandoned (the child is killed on drop).
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Receives server notifications; only `tools/list_changed` matters to paicli.
+/// Receives server notifications and requests: list changes go to the manager as [`ServerEvent`]s, elicitation
+/// requests to the session's elicitor.
 struct Handler {
-    tools_changed: mpsc::UnboundedSender<()>,
+    server: String,
+    events: mpsc::UnboundedSender<ServerEvent>,
+    elicitor: ElicitorSlot,
 }
 
 impl ClientHandler for Handler {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         // The manager re-lists on its own task: listing from inside the service loop would wait on itself.
-        let _ = self.tools_changed.send(());
+        let _ = self.events.send(ServerEvent::ToolsChanged);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.events.send(ServerEvent::ResourcesChanged);
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.events.send(ServerEvent::ResourceUpdated(params.uri));
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = request
+        else {
+            // Only form mode is declared in our capabilities.
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        let request = ElicitRequest {
+            server: self.server.clone(),
+            message,
+            schema: serde_json::to_value(&requested_schema).unwrap_or(Value::Null),
+        };
+        let elicitor = self.elicitor.get();
+        let answer = tokio::select! {
+            answer = elicitor.elicit(&request) => answer,
+            () = context.ct.cancelled() => ElicitAnswer::Cancel,
+        };
+        Ok(match answer {
+            ElicitAnswer::Accept(values) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(values))
+            }
+            ElicitAnswer::Decline => ElicitResult::new(ElicitationAction::Decline),
+            ElicitAnswer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        })
     }
 
     fn get_info(&self) -> ClientConfig {
         let mut implementation = Implementation::from_build_env();
         implementation.name = "paicli".into();
         implementation.version = env!("CARGO_PKG_VERSION").into();
-        ClientConfig::new(ClientCapabilities::default(), implementation)
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation =
+            Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        let mut config = ClientConfig::new(capabilities, implementation);
+        // The newest revision has no `initialize`; offer the newest one that has, and take the server's answer.
+        config.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
+        config
     }
 }
 
+/// True when the server refused `initialize` for want of authorization (its 401 challenge).
+fn needs_authorization(error: &ClientInitializeError) -> bool {
+    let ClientInitializeError::TransportError { error, .. } = error else {
+        return false;
+    };
+    // The transport's own error is a field, not a `source`, so the chain starts there.
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error.error.as_ref());
+    while let Some(e) = cause {
+        let challenged = e.downcast_ref::<AuthRequiredError>().is_some()
+            || matches!(
+                e.downcast_ref::<StreamableHttpError<reqwest::Error>>(),
+                Some(StreamableHttpError::AuthRequired(_))
+            );
+        if challenged {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+/// The server's answer to `initialize` when it names a version we speak, else why not.
+fn check_version(version: &ProtocolVersion) -> Result<(), McpError> {
+    if ProtocolVersion::KNOWN_VERSIONS.contains(version) && version.has_initialize() {
+        Ok(())
+    } else {
+        let known: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .filter(|v| v.has_initialize())
+            .map(ProtocolVersion::as_str)
+            .collect();
+        Err(McpError::Connect(format!(
+            "the server speaks MCP {version}; paicli speaks {}",
+            known.join(", ")
+        )))
+    }
+}
+
+/// What a remote server's authorization draws on: its token file, and the browser command for step-ups.
+pub struct Authorization<'a> {
+    pub tokens: &'a TokenStore,
+    pub browser: Option<&'a str>,
+}
+
 /// Starts `launch` and completes `initialize` within `init_timeout`. Child stderr goes into `stderr`; every
-/// `tools/list_changed` sends one `()` on `tools_changed`.
+/// notification the manager acts on goes to `events`; elicitation requests go to `elicitor`.
 pub async fn connect(
+    server: &str,
     launch: &Launch,
     stderr: Arc<StderrRing>,
-    tools_changed: mpsc::UnboundedSender<()>,
+    events: mpsc::UnboundedSender<ServerEvent>,
+    elicitor: ElicitorSlot,
+    auth: Authorization<'_>,
     init_timeout: Duration,
 ) -> Result<Arc<dyn McpSession>, McpError> {
-    let handler = Handler { tools_changed };
+    let Authorization { tokens, browser } = auth;
+    let mut step_up = None;
+    let handler = Handler {
+        server: server.to_string(),
+        events,
+        elicitor,
+    };
     let serving = async {
         match launch {
             Launch::Stdio {
@@ -84,7 +252,11 @@ pub async fn connect(
                     .await
                     .map_err(|e| McpError::Connect(format!("initialize failed: {e}")))
             }
-            Launch::Http { url, headers } => {
+            Launch::Http {
+                url,
+                headers,
+                oauth: settings,
+            } => {
                 let mut custom = HashMap::new();
                 for (name, value) in headers {
                     let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
@@ -96,12 +268,51 @@ pub async fn connect(
                 }
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom);
-                let transport =
-                    StreamableHttpClientTransport::with_client(mcp_http_client()?, config);
-                handler
-                    .serve(transport)
+                // A machine grant needs no person: fetch its token now rather than failing the server.
+                if settings.is_machine() && !tokens.has_tokens() {
+                    let quiet = |_: &str| {};
+                    let browser = oauth::BrowserStep {
+                        show: &quiet,
+                        open: &quiet,
+                    };
+                    oauth::login(url, settings, tokens, browser)
+                        .await
+                        .map_err(|e| McpError::Connect(format!("OAuth: {e}")))?;
+                }
+                let authorized = oauth::authorized_client(url, tokens)
                     .await
-                    .map_err(|e| McpError::Connect(format!("initialize failed at {url}: {e}")))
+                    .map_err(|e| McpError::Connect(format!("OAuth tokens unusable: {e}")))?;
+                let result = match authorized {
+                    Some(client) => {
+                        step_up = Some(StepUp {
+                            server: server.to_string(),
+                            url: url.clone(),
+                            settings: settings.clone(),
+                            store: tokens.clone(),
+                            manager: Arc::clone(&client.auth_manager),
+                            browser: browser.map(str::to_string),
+                            done: AtomicU32::new(0),
+                        });
+                        handler
+                            .serve(StreamableHttpClientTransport::with_client(client, config))
+                            .await
+                    }
+                    None => {
+                        handler
+                            .serve(StreamableHttpClientTransport::with_client(
+                                mcp_http_client()?,
+                                config,
+                            ))
+                            .await
+                    }
+                };
+                result.map_err(|e| {
+                    if needs_authorization(&e) {
+                        McpError::NeedsLogin
+                    } else {
+                        McpError::Connect(format!("initialize failed at {url}: {e}"))
+                    }
+                })
             }
         }
     };
@@ -115,15 +326,44 @@ pub async fn connect(
         }
     };
     let peer = service.peer().clone();
+    if let Some(info) = peer.peer_info()
+        && let Err(e) = check_version(&info.protocol_version)
+    {
+        let mut service = service;
+        let _ = tokio::time::timeout(CLOSE_TIMEOUT, service.close()).await;
+        return Err(e);
+    }
     Ok(Arc::new(RmcpSession {
         peer,
         service: Mutex::new(Some(service)),
+        step_up,
     }))
 }
 
 struct RmcpSession {
     peer: Peer<RoleClient>,
     service: Mutex<Option<RunningService<RoleClient, Handler>>>,
+    /// For a remote server with tokens: how to ask for more scope when a call is refused for want of it.
+    step_up: Option<StepUp>,
+}
+
+impl RmcpSession {
+    /// Runs `request`, and again after each step-up authorization a 403 `insufficient_scope` allows.
+    async fn stepping_up<T, F, Fut>(&self, request: F) -> Result<T, McpError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<T, ServiceError>>,
+    {
+        loop {
+            match request().await {
+                Ok(value) => return Ok(value),
+                Err(e) => match (&self.step_up, insufficient_scope(&e)) {
+                    (Some(step_up), Some(challenge)) if step_up.authorize(&challenge).await? => {}
+                    _ => return Err(service_error(e)),
+                },
+            }
+        }
+    }
 }
 
 fn service_error(e: ServiceError) -> McpError {
@@ -137,6 +377,13 @@ fn service_error(e: ServiceError) -> McpError {
     }
 }
 
+/// The `WWW-Authenticate` challenge of a 403 `insufficient_scope` refusal.
+fn insufficient_scope(e: &ServiceError) -> Option<String> {
+    e.auth_challenge()
+        .filter(|c| c.contains("insufficient_scope"))
+        .map(str::to_string)
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, McpError> {
     serde_json::to_value(value).map_err(|e| McpError::Server(format!("unreadable reply: {e}")))
 }
@@ -148,7 +395,7 @@ fn string_field(value: &Value, key: &str) -> Option<String> {
 #[async_trait]
 impl McpSession for RmcpSession {
     async fn list_tools(&self) -> Result<Vec<RemoteTool>, McpError> {
-        let tools = self.peer.list_all_tools().await.map_err(service_error)?;
+        let tools = self.stepping_up(|| self.peer.list_all_tools()).await?;
         tools
             .iter()
             .map(|tool| {
@@ -164,7 +411,9 @@ impl McpSession for RmcpSession {
 
     async fn call_tool(&self, name: &str, args: Map<String, Value>) -> Result<CallReply, McpError> {
         let params = CallToolRequestParams::new(name.to_string()).with_arguments(args);
-        let result = self.peer.call_tool(params).await.map_err(service_error)?;
+        let result = self
+            .stepping_up(|| self.peer.call_tool(params.clone()))
+            .await?;
         let json = to_json(&result)?;
         Ok(CallReply {
             content: json
@@ -207,10 +456,8 @@ impl McpSession for RmcpSession {
 
     async fn read_resource(&self, uri: &str) -> Result<Vec<Value>, McpError> {
         let result = self
-            .peer
-            .read_resource(ReadResourceRequestParams::new(uri))
-            .await
-            .map_err(service_error)?;
+            .stepping_up(|| self.peer.read_resource(ReadResourceRequestParams::new(uri)))
+            .await?;
         let json = to_json(&result)?;
         Ok(json
             .get("contents")
@@ -254,6 +501,12 @@ impl McpSession for RmcpSession {
             .collect()
     }
 
+    fn protocol_version(&self) -> Option<String> {
+        self.peer
+            .peer_info()
+            .map(|info| info.protocol_version.to_string())
+    }
+
     fn is_closed(&self) -> bool {
         self.peer.is_transport_closed()
     }
@@ -268,5 +521,47 @@ impl McpSession for RmcpSession {
         {
             tracing::warn!("MCP session did not close within {CLOSE_TIMEOUT:?}; dropping it");
         }
+    }
+}
+
+#[cfg(test)]
+mod step_up_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    async fn step_up(browser: Option<&str>, done: u32) -> StepUp {
+        let home = std::env::temp_dir();
+        StepUp {
+            server: "s".into(),
+            url: "http://127.0.0.1:9/mcp".into(),
+            settings: OAuthSettings::default(),
+            store: TokenStore::new(&home, "step-up-test-never-written"),
+            manager: Arc::new(Mutex::new(
+                AuthorizationManager::new("http://127.0.0.1:9/mcp")
+                    .await
+                    .unwrap(),
+            )),
+            browser: browser.map(str::to_string),
+            done: AtomicU32::new(done),
+        }
+    }
+
+    const CHALLENGE: &str = r#"Bearer error="insufficient_scope", scope="a b""#;
+
+    #[tokio::test]
+    async fn no_step_up_without_a_browser_or_past_the_limit() {
+        // Neither case reaches the network (port 9 would refuse): the answer is "no retry".
+        assert!(!step_up(None, 0).await.authorize(CHALLENGE).await.unwrap());
+        let spent = step_up(Some("true"), MAX_STEP_UPS).await;
+        assert!(!spent.authorize(CHALLENGE).await.unwrap());
+        assert!(!spent.authorize(CHALLENGE).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_step_up_counts_against_the_limit_even_when_it_fails() {
+        let once = step_up(Some("true"), MAX_STEP_UPS - 1).await;
+        // The authorization itself fails (nothing listens), and the next one is refused outright.
+        assert!(once.authorize(CHALLENGE).await.is_err());
+        assert!(!once.authorize(CHALLENGE).await.unwrap());
     }
 }

@@ -21,6 +21,9 @@ pub enum McpError {
     /// The connection is gone (the server exited or the HTTP session ended).
     #[error("the server connection closed: {0}")]
     Closed(String),
+    /// The server wants OAuth authorization and no usable tokens are stored.
+    #[error("the server needs you to log in")]
+    NeedsLogin,
     /// The server answered with a JSON-RPC error or something unreadable.
     #[error("{0}")]
     Server(String),
@@ -77,8 +80,21 @@ pub trait McpSession: Send + Sync {
     fn supports_prompts(&self) -> bool;
     /// Every prompt template the server lists (shown to the user; paicli does not run prompts).
     async fn list_prompts(&self) -> Result<Vec<RemotePrompt>, McpError>;
+    /// The protocol version `initialize` settled on.
+    fn protocol_version(&self) -> Option<String>;
     /// True once the connection is gone.
     fn is_closed(&self) -> bool;
     /// Ends the session (stdio: close stdin, wait, then terminate; HTTP: end the session).
     async fn close(&self);
+}
+
+/// A notification from a server that the manager acts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerEvent {
+    /// `notifications/tools/list_changed`: list the tools again.
+    ToolsChanged,
+    /// `notifications/resources/list_changed`: forget the resource cache and list again.
+    ResourcesChanged,
+    /// `notifications/resources/updated`: forget the cached contents of this URI.
+    ResourceUpdated(String),
 }

@@ -40,6 +40,8 @@ pub enum ApprovedBy {
     Config,
     /// Nobody had to decide.
     None,
+    /// The person attached it by writing `@server:uri` (spec §6.4).
+    Mention,
 }
 
 /// One line of the log.

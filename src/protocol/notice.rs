@@ -73,6 +73,8 @@ pub enum Notice {
         attempt: u32,
         max: u32,
     },
+    /// A remote MCP server wants OAuth authorization and has no usable tokens.
+    McpNeedsLogin { server: String },
 }
 
 impl Notice {
@@ -104,6 +106,7 @@ impl Notice {
             Notice::ReasoningCutOff => "reasoning_cut_off",
             Notice::ContextTrimmed { .. } => "context_trimmed",
             Notice::Retrying { .. } => "retrying",
+            Notice::McpNeedsLogin { .. } => "mcp_needs_login",
         }
     }
 
@@ -169,6 +172,9 @@ impl Notice {
                  shortened {shortened} tool results ({before} → {after} tokens)"
             }
             Notice::Retrying { .. } => "{cause}, retrying in {seconds} s ({attempt}/{max})",
+            Notice::McpNeedsLogin { .. } => {
+                "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
+            }
         }
     }
 
@@ -209,7 +215,9 @@ impl Notice {
                 ("source", source.clone()),
                 ("command", command.clone()),
             ],
-            Notice::McpStarting { server } => vec![("server", server.clone())],
+            Notice::McpStarting { server } | Notice::McpNeedsLogin { server } => {
+                vec![("server", server.clone())]
+            }
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::ContextTrimmed {
                 dropped,

@@ -5,6 +5,7 @@ mod editor;
 mod expand_key;
 mod history;
 mod live_approver;
+mod mention_complete;
 mod mode_key;
 mod paste_key;
 mod rewind_key;
@@ -44,6 +45,7 @@ pub fn run(
     let mut editor = editor::build_editor(&session.config.project_root, session.lang)?;
     if let Some(helper) = editor.helper_mut() {
         helper.set_custom_commands(session.custom_commands.help_rows(session.lang));
+        helper.mcp = Some(session.services.mcp.clone());
     }
     expand_key::bind_expand_key(
         &mut editor,

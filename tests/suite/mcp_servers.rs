@@ -65,6 +65,7 @@ fn start(servers: Vec<ServerConfig>, init_timeout: Duration, call_timeout: Durat
             init_timeout,
             call_timeout,
             trust_project: false,
+            browser: None,
         },
     );
     Harness {
@@ -272,6 +273,7 @@ async fn everything_over_streamable_http() {
             launch: Ok(Launch::Http {
                 url: format!("http://127.0.0.1:{port}/mcp"),
                 headers: BTreeMap::from([("X-Test".to_string(), "1".to_string())]),
+                oauth: Default::default(),
             }),
             ..stdio("everything", Path::new("unused"), &[])
         }],
@@ -532,5 +534,57 @@ async fn restart_disable_enable_and_prompts_on_a_real_server() {
             .unwrap_err()
             .contains("no MCP server named `nobody`")
     );
+    h.manager.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resource_notifications_invalidate_the_cache() {
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let h = start(vec![peer("peer", &python, "resources")], PROMPT, PROMPT);
+    h.ready().await;
+    // Listed once at start, so the system prompt's index needs no request of its own.
+    let cached = h.manager.cached_resources();
+    assert_eq!(cached.len(), 1);
+    assert_eq!(cached[0].1[0].uri, "peer://note");
+    let link = h.manager.link("peer").unwrap();
+    let cancel = CancellationToken::new();
+    let text = |contents: Vec<Value>| contents[0]["text"].as_str().unwrap().to_string();
+    assert_eq!(
+        text(link.read_resource("peer://note", &cancel).await.unwrap()),
+        "v1"
+    );
+
+    // `resources/updated` forgets the cached contents; until then the cache answers.
+    assert_eq!(
+        ok_text(h.call("mcp__peer__touch_note", json!({})).await),
+        "touched"
+    );
+    let deadline = tokio::time::Instant::now() + PROMPT;
+    loop {
+        let now = text(link.read_resource("peer://note", &cancel).await.unwrap());
+        if now == "v2" {
+            break;
+        }
+        assert_eq!(now, "v1");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the update never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // `resources/list_changed` forgets the listing, lists again and moves the generation.
+    let generation = h.manager.resources_generation();
+    assert_eq!(
+        ok_text(h.call("mcp__peer__add_resource", json!({})).await),
+        "added"
+    );
+    h.until("the new listing", |h| {
+        h.manager.resources_generation() != generation
+            && h.manager.cached_resources().first().map(|(_, l)| l.len()) == Some(2)
+    })
+    .await;
     h.manager.shutdown().await;
 }

@@ -173,6 +173,7 @@ pub fn audit_line(entry: &AuditEntry, width: usize) -> String {
         ApprovedBy::AutoClassifier => "auto-classifier",
         ApprovedBy::Config => "config",
         ApprovedBy::None => "none",
+        ApprovedBy::Mention => "mention",
     };
     let head = format!(
         "{time}  {:<16} {outcome:<5} {approver:<15} {:>6}ms  ",

@@ -3,8 +3,11 @@
 
 use super::lsp_view::lsp_lines;
 use super::{Flow, say_error, say_wrapped};
+use tokio_util::sync::CancellationToken;
+
 use crate::mcp::{Origin, ServerState, ServerStatus};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::ui::mcp_login::{self, Action};
 use crate::ui::render::visible_width;
 use crate::ui::repl::Session;
 
@@ -28,6 +31,7 @@ pub fn mcp_line(s: &ServerStatus, lang: Lang) -> String {
         ServerState::Failed(_) => Msg::McpFailed,
         ServerState::Disabled => Msg::McpStateDisabled,
         ServerState::NeedsApproval { .. } => Msg::McpNeedsApproval,
+        ServerState::NeedsLogin => Msg::McpStateNeedsLogin,
     };
     let tools = if s.tools == 1 {
         Msg::McpOneTool
@@ -58,6 +62,16 @@ pub fn mcp_line(s: &ServerStatus, lang: Lang) -> String {
                 &[("command", command_line), ("name", &s.name)],
             );
             line.push_str(&format!(" — {hint}"));
+        }
+        ServerState::NeedsLogin => {
+            let hint = trf(lang, Msg::McpLoginHint, &[("name", &s.name)]);
+            line.push_str(&format!(" — {hint}"));
+        }
+        ServerState::Ready => {
+            // A revision date next to a name: the same in every language.
+            if let Some(version) = &s.protocol_version {
+                line.push_str(&format!(" · MCP {version}"));
+            }
         }
         _ => {}
     }
@@ -114,6 +128,14 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 ),
                 Err(e) => server_failed(session, &e),
             }
+        }
+        [action @ ("login" | "logout"), name] => {
+            let action = if *action == "login" {
+                Action::Login
+            } else {
+                Action::Logout
+            };
+            login_action(session, action, name);
         }
         ["restart", name] => {
             let result = session.runtime.block_on(mcp.restart(name));
@@ -181,6 +203,36 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
 }
 
 /// Says `done` for `name`, or the error.
+/// `/mcp login|logout <name>`: the browser step runs like a task (ESC or Ctrl-C stops it); after a login the
+/// server is restarted so it connects with its new tokens.
+fn login_action(session: &mut Session, action: Action, name: &str) {
+    let cancel = CancellationToken::new();
+    let keys = session.keyboard().start_task(cancel.clone());
+    let lang = session.lang;
+    let ok = session.runtime.block_on(async {
+        let on_signal = cancel.clone();
+        let ctrl_c = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_signal.cancel();
+            }
+        });
+        // Raw mode is on while keys are read: lines need a carriage return.
+        let say = |line: &str| {
+            let text = line.replace('\n', "\r\n");
+            print!("{text}\r\n");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        };
+        let ok = mcp_login::run(&session.config, lang, action, name, &cancel, &say).await;
+        ctrl_c.abort();
+        ok
+    });
+    keys.stop();
+    if ok && action == Action::Login && session.services.mcp.has_server(name) {
+        let result = session.runtime.block_on(session.services.mcp.restart(name));
+        report(session, name, result, Msg::McpRestarting);
+    }
+}
+
 fn report(session: &Session, name: &str, result: Result<(), String>, done: Msg) {
     match result {
         Ok(()) => say_wrapped(session, &format!("{name}: {}", session.tr(done))),
@@ -219,6 +271,7 @@ mod tests {
             tools,
             resources: false,
             tool_loads: 1,
+            protocol_version: None,
         }
     }
 

@@ -36,6 +36,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::ReasoningCutOff => Msg::NoticeReasoningCutOff,
         Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
         Notice::Retrying { .. } => Msg::NoticeRetrying,
+        Notice::McpNeedsLogin { .. } => Msg::NoticeMcpNeedsLogin,
     }
 }
 
@@ -72,6 +73,7 @@ mod tests {
                 source: s(),
                 command: s(),
             },
+            Notice::McpNeedsLogin { server: s() },
             Notice::McpApprovalNotSaved {
                 server: s(),
                 error: s(),

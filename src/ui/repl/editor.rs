@@ -38,6 +38,8 @@ pub struct ReplHelper {
     pub rewind_key: Arc<super::rewind_key::RewindKey>,
     /// Custom commands from files: name and help line.
     custom: Vec<(String, String)>,
+    /// MCP servers whose cached resources complete `@server:uri`.
+    pub mcp: Option<crate::mcp::McpManager>,
 }
 
 impl ReplHelper {
@@ -49,6 +51,7 @@ impl ReplHelper {
             mode_key: Arc::default(),
             rewind_key: Arc::default(),
             custom: Vec::new(),
+            mcp: None,
         }
     }
 
@@ -115,7 +118,17 @@ impl Completer for ReplHelper {
             ));
         }
         if let Some(partial) = word.strip_prefix('@') {
-            return Ok((start, complete_path(&self.root, partial)));
+            let mut pairs = self
+                .mcp
+                .as_ref()
+                .map(|mcp| {
+                    super::mention_complete::complete_mention(&mcp.cached_resources(), partial)
+                })
+                .unwrap_or_default();
+            if !partial.contains(':') {
+                pairs.extend(complete_path(&self.root, partial));
+            }
+            return Ok((start, pairs));
         }
         Ok((pos, Vec::new()))
     }

@@ -111,6 +111,17 @@ impl Session {
             let _inside = runtime.enter();
             tasks.start();
         }
+        // Elicitation requests become a form while a task runs; each answer is audited as the person's.
+        let form = Arc::new(crate::ui::elicit_form::TerminalElicitor {
+            keyboard: keyboard.clone(),
+            lang,
+            no_color,
+            live: Arc::clone(&live),
+        });
+        services.mcp.set_elicitor(
+            crate::app::mcp_audit::McpAudit::new(&config)
+                .elicitor(form, crate::policy::audit::ApprovedBy::Hitl),
+        );
         Ok(Session {
             agent,
             config,
@@ -192,7 +203,7 @@ impl Session {
                 crate::app::prepare_first_input(config, mcp, &expanded.text, &cancel).await
             } else {
                 (
-                    crate::mcp::expand_mentions(mcp, &expanded.text, &cancel).await,
+                    crate::app::expand_mcp_mentions(config, mcp, &expanded.text, &cancel).await,
                     Vec::new(),
                 )
             }

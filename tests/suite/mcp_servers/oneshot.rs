@@ -145,3 +145,68 @@ fn project_servers_run_only_once_approved() {
     assert!(has_proj_tools(&server));
     assert!(sandbox.paicli_home().join("mcp-trust.json").exists());
 }
+
+#[test]
+fn the_resource_index_is_in_the_system_prompt_once_and_stays_byte_identical() {
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let config = json!({"mcpServers": {"peer": {
+        "command": python, "args": [peers::peer_script(), "resources"]
+    }}});
+    std::fs::create_dir_all(sandbox.paicli_home()).unwrap();
+    std::fs::write(sandbox.paicli_home().join("mcp.json"), config.to_string()).unwrap();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "mcp__peer__touch_note", json!({}))]),
+        Reply::text("done"),
+    ]);
+    let output = sandbox.run(&server, &["--approval", "full"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
+
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 2);
+    let system = |i: usize| requests[i].body["messages"][0]["content"].clone();
+    let first = system(0);
+    let text = first.as_str().unwrap();
+    assert_eq!(text.matches("# MCP resources").count(), 1, "{text}");
+    assert!(
+        text.contains("- @peer:peer://note — A note that changes."),
+        "{text}"
+    );
+    // A `resources/updated` changes no listing: the prefix stays the same bytes.
+    assert_eq!(system(1), first);
+}
+
+#[test]
+fn a_server_that_needs_login_fails_alone_in_print_mode() {
+    // A remote server that answers every request with a 401 challenge.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut buf = [0u8; 8192];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.paicli_home()).unwrap();
+    let config = json!({"mcpServers": {"remote": {"url": url}}});
+    std::fs::write(sandbox.paicli_home().join("mcp.json"), config.to_string()).unwrap();
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let output = sandbox.run(&server, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "the task goes on: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "ok\n");
+    assert_eq!(
+        stderr.matches("paicli mcp login remote").count(),
+        1,
+        "one message naming the command: {stderr}"
+    );
+}

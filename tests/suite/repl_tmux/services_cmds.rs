@@ -112,7 +112,11 @@ fn mcp_shows_servers_their_logs_and_approves_project_servers() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(line_of(&out, "peer").contains("user "), "{out}");
-    assert!(line_of(&out, "peer").ends_with("3 tools"), "{out}");
+    // The tool count, then the revision `initialize` settled on.
+    assert!(
+        line_of(&out, "peer").ends_with("3 tools · MCP 2025-06-18"),
+        "{out}"
+    );
     let local = line_of(&out, "local");
     assert!(
         local.contains("project")
@@ -130,7 +134,10 @@ fn mcp_shows_servers_their_logs_and_approves_project_servers() {
     loop {
         let out = run("/mcp");
         if line_of(&out, "local").contains(" ready ") {
-            assert!(line_of(&out, "local").ends_with("3 tools"), "{out}");
+            assert!(
+                line_of(&out, "local").ends_with("3 tools · MCP 2025-06-18"),
+                "{out}"
+            );
             break;
         }
         assert!(
@@ -161,7 +168,11 @@ fn mcp_shows_servers_their_logs_and_approves_project_servers() {
     wait_state(&mut run, "peer", " ready ");
     assert!(run("/mcp restart peer").contains("peer: restarting"));
     let out = wait_state(&mut run, "peer", " ready ");
-    assert!(line_of(&out, "peer").ends_with("3 tools"), "{out}");
+    // The tool count, then the revision `initialize` settled on.
+    assert!(
+        line_of(&out, "peer").ends_with("3 tools · MCP 2025-06-18"),
+        "{out}"
+    );
     assert!(run("/mcp prompts peer").contains("peer: the server lists no prompts"));
     assert!(run("/mcp resources peer").contains("peer: the server lists no resources"));
     assert!(run("/mcp restart nope").contains("no MCP server named `nope`"));
