@@ -86,11 +86,17 @@ pub fn build_system_prompt(project_root: &Path, home: &Path) -> String {
 
 /// `prompt` with the skills catalog at its end, replacing a catalog already there (`/skill reload`). Built once
 /// per session, so the prefix stays byte-identical; an empty catalog adds nothing.
+/// An MCP resource index after the catalog stays where it is.
 pub fn with_skill_catalog(mut prompt: String, catalog: &crate::skills::Catalog) -> String {
+    let index = prompt
+        .find(RESOURCE_INDEX_HEADING)
+        .map(|at| prompt.split_off(at))
+        .unwrap_or_default();
     if let Some(start) = prompt.rfind(crate::skills::catalog::HEADING) {
         prompt.truncate(start);
     }
     prompt.push_str(&catalog.text);
+    prompt.push_str(&index);
     prompt
 }
 
@@ -304,10 +310,16 @@ mod tests {
             with_skill_catalog(first.clone(), &crate::skills::Catalog::build(&found)),
             first
         );
+        let indexed = format!("{first}{RESOURCE_INDEX_HEADING}- @srv:file:///a — a");
         found.skills[0].enabled = false;
         assert_eq!(
             with_skill_catalog(first, &crate::skills::Catalog::build(&found)),
             "rules"
+        );
+        // `/skill reload` keeps the MCP resource index that followed the catalog.
+        assert_eq!(
+            with_skill_catalog(indexed, &crate::skills::Catalog::build(&found)),
+            format!("rules{RESOURCE_INDEX_HEADING}- @srv:file:///a — a")
         );
     }
 
