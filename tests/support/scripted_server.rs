@@ -56,6 +56,8 @@ struct State {
     routes: Mutex<Vec<(String, Reply)>>,
     requests: Mutex<Vec<RecordedRequest>>,
     request_count: Counter,
+    /// Chat-completions requests only (discovery of `/v1/models`, `/props`… is not counted).
+    chat_count: Counter,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -96,6 +98,7 @@ impl ScriptedServer {
             routes: Mutex::new(Vec::new()),
             requests: Mutex::new(Vec::new()),
             request_count: Counter::new(),
+            chat_count: Counter::new(),
         });
         let (shutdown, stop) = oneshot::channel();
         let served = Arc::clone(&state);
@@ -235,6 +238,18 @@ impl ScriptedServer {
         self.request_at(index)
     }
 
+    /// Waits for the `index`-th chat-completions request (0-based; other endpoints are skipped) and returns it
+    /// (panics after 10 s).
+    pub fn wait_chat_request_blocking(&self, index: usize) -> RecordedRequest {
+        self.state
+            .chat_count
+            .wait_at_least_blocking(index + 1, "chat request");
+        self.chat_requests()
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| panic!("scripted server: no chat request #{index}"))
+    }
+
     fn request_at(&self, index: usize) -> RecordedRequest {
         lock(&self.state.requests)
             .get(index)
@@ -327,6 +342,9 @@ async fn handle(
         let mut requests = lock(&state.requests);
         requests.push(recorded);
         state.request_count.set(requests.len());
+        state
+            .chat_count
+            .set(requests.iter().filter(|r| r.is_chat()).count());
     }
     let response = if let Some(reply) = route.or(computed) {
         serve(reply, Arc::new(Counter::new()))

@@ -29,10 +29,10 @@ fn tasks_run_in_the_background_and_a_cancelled_ones_log_shows_its_call_ended() {
     t.wait_prompt(1, terminal::DEADLINE);
     t.submit("/task add wait a while");
     t.wait_for("queued task 1");
-    server.wait_request_blocking(0);
+    server.wait_chat_request_blocking(0);
     t.submit("/task add quick one");
     t.wait_for("queued task 2");
-    server.wait_request_blocking(1);
+    server.wait_chat_request_blocking(1);
 
     // The prompt stays free: list, then cancel the sleeping one and read its log until it ended.
     t.submit("/task cancel 1");
