@@ -134,7 +134,6 @@ enum Subcommand {
     },
 }
 
-
 #[derive(Debug, clap::Subcommand)]
 enum McpAction {
     /// Log in to a remote MCP server: prints the authorization URL and waits for the browser's redirect.

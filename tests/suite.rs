@@ -2,8 +2,8 @@
 
 mod agent_loop;
 mod approval;
-mod code_index;
 mod background_tasks;
+mod code_index;
 mod conversation;
 mod executor;
 mod fs_tools;

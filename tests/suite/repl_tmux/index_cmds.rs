@@ -50,7 +50,11 @@ fn index_search_and_graph_from_the_prompt() {
     t.submit("/index status");
     t.wait_for("2 files, 7 chunks, 0 with vectors");
     t.wait_for("embeddings: none, ranking by keywords");
-    assert_eq!(server.chat_requests().len(), 0, "no command asked the model");
+    assert_eq!(
+        server.chat_requests().len(),
+        0,
+        "no command asked the model"
+    );
 }
 
 #[test]
