@@ -1,9 +1,10 @@
 //! Integration test modules (compiled into the single `all` test binary).
 
+mod acp;
 mod agent_loop;
 mod approval;
-mod code_index;
 mod background_tasks;
+mod code_index;
 mod conversation;
 mod executor;
 mod fs_tools;

@@ -387,6 +387,10 @@ pub enum Msg {
     TaskStatePartial,
     TaskStateFailed,
     TaskStateCancelled,
+    // acp
+    AcpAllowOnce,
+    AcpAllowSession,
+    AcpReject,
 }
 
 impl Msg {
@@ -760,6 +764,10 @@ impl Msg {
         Msg::TaskStatePartial,
         Msg::TaskStateFailed,
         Msg::TaskStateCancelled,
+        // acp
+        Msg::AcpAllowOnce,
+        Msg::AcpAllowSession,
+        Msg::AcpReject,
     ];
 }
 
@@ -1779,5 +1787,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, TaskStateFailed) => "失败",
         (Lang::En, TaskStateCancelled) => "cancelled",
         (Lang::Zh, TaskStateCancelled) => "已取消",
+        // acp
+        (Lang::En, AcpAllowOnce) => "Allow once",
+        (Lang::Zh, AcpAllowOnce) => "允许一次",
+        (Lang::En, AcpAllowSession) => "Allow for this session",
+        (Lang::Zh, AcpAllowSession) => "本会话内始终允许",
+        (Lang::En, AcpReject) => "Reject",
+        (Lang::Zh, AcpReject) => "拒绝",
     }
 }
