@@ -27,8 +27,8 @@ pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::{resolve_endpoint, resolve_provider};
 pub use providers::ResolvedProvider;
-pub use served::{ServedModel, ServedWindow, WindowSource};
 pub use sandbox::{SandboxMode, SandboxSection, SandboxSettings};
+pub use served::{ServedModel, ServedWindow, WindowSource};
 pub use trust::ProjectTrust;
 pub use web::{DEFAULT_REQUESTS_PER_MINUTE, SearchProviderKind, WebSection, WebSettings};
 
