@@ -2,6 +2,7 @@
 //!
 //! The binary (`src/main.rs`) is thin; everything lives here so integration tests drive the same code.
 
+pub mod acp;
 pub mod agent;
 pub mod app;
 pub mod config;

@@ -132,6 +132,8 @@ enum Subcommand {
         #[command(subcommand)]
         action: McpAction,
     },
+    /// The Agent Client Protocol over stdio, for editors (Zed, JetBrains, Neovim): sessions, prompts, approvals.
+    Acp,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -230,6 +232,10 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         return run_mcp_action(&config, lang, action);
     }
 
+    if let Some(Subcommand::Acp) = cli.command {
+        return Ok(run_acp(overrides, lang));
+    }
+
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
     let Some(task) = cli.print.as_deref() else {
@@ -300,6 +306,28 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         code
     });
     Ok(code)
+}
+
+/// `paicli acp` until the editor closes stdin; returns the exit code.
+fn run_acp(overrides: paicli::config::Overrides, lang: Lang) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("{}", StartError::Runtime(e).describe(lang));
+            return oneshot::EXIT_FAILURE;
+        }
+    };
+    match runtime.block_on(paicli::acp::run(overrides)) {
+        Ok(()) => oneshot::EXIT_OK,
+        Err(e) => {
+            eprintln!("paicli: {e}");
+            oneshot::EXIT_FAILURE
+        }
+    }
 }
 
 /// `paicli serve` until Ctrl-C; returns the exit code (its errors are printed here, in `lang`).

@@ -1,5 +1,6 @@
 //! Integration test modules (compiled into the single `all` test binary).
 
+mod acp;
 mod agent_loop;
 mod approval;
 mod background_tasks;

@@ -426,6 +426,10 @@ pub enum Msg {
     ElicitSent,
     ElicitDeclined,
     ElicitCancelled,
+    // acp
+    AcpAllowOnce,
+    AcpAllowSession,
+    AcpReject,
 }
 
 impl Msg {
@@ -836,6 +840,10 @@ impl Msg {
         Msg::ElicitSent,
         Msg::ElicitDeclined,
         Msg::ElicitCancelled,
+        // acp
+        Msg::AcpAllowOnce,
+        Msg::AcpAllowSession,
+        Msg::AcpReject,
     ];
 }
 
@@ -1947,5 +1955,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, ElicitDeclined) => "已拒绝",
         (Lang::En, ElicitCancelled) => "cancelled",
         (Lang::Zh, ElicitCancelled) => "已取消",
+        // acp
+        (Lang::En, AcpAllowOnce) => "Allow once",
+        (Lang::Zh, AcpAllowOnce) => "允许一次",
+        (Lang::En, AcpAllowSession) => "Allow for this session",
+        (Lang::Zh, AcpAllowSession) => "本会话内始终允许",
+        (Lang::En, AcpReject) => "Reject",
+        (Lang::Zh, AcpReject) => "拒绝",
     }
 }

@@ -58,6 +58,13 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tools", "policy", "agent", "app", "ui",
         ],
     ),
+    (
+        "acp",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "tools", "policy", "agent", "app", "ui",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

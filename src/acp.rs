@@ -1,0 +1,157 @@
+//! `paicli acp`: the Agent Client Protocol over stdio, so editors (Zed, JetBrains, Neovim clients) drive the
+//! agent with no plugin of their own. Built on the official `agent-client-protocol` crate; each ACP session is one
+//! of our sessions (in the ledger, loadable after a restart), its turns stream as `session/update` notifications
+//! and its approvals go to the client's `session/request_permission`.
+
+mod approver;
+mod session;
+mod updates;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use agent_client_protocol::v1::schema::{
+    AgentCapabilities, CancelNotification, ContentBlock, InitializeRequest, InitializeResponse,
+    LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
+    PromptResponse, StopReason,
+};
+use agent_client_protocol::{Agent, Stdio};
+
+use crate::config::Overrides;
+use session::AcpSession;
+
+/// The sessions this connection opened, by id.
+#[derive(Default)]
+struct State {
+    overrides: Overrides,
+    sessions: Mutex<HashMap<String, Arc<AcpSession>>>,
+}
+
+impl State {
+    fn get(&self, id: &str) -> Option<Arc<AcpSession>> {
+        self.lock().get(id).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<AcpSession>>> {
+        self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Serves ACP on stdin/stdout until the client closes it. Must run inside the Tokio runtime.
+pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Error> {
+    let state = Arc::new(State {
+        overrides,
+        sessions: Mutex::default(),
+    });
+    let on_new = Arc::clone(&state);
+    let on_load = Arc::clone(&state);
+    let on_prompt = Arc::clone(&state);
+    let on_cancel = Arc::clone(&state);
+    let result = Agent
+        .v1()
+        .name("paicli")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, _cx| {
+                responder.respond(
+                    InitializeResponse::new(request.protocol_version)
+                        .agent_capabilities(AgentCapabilities::new().load_session(true)),
+                )
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: NewSessionRequest, responder, cx| match AcpSession::start(
+                &on_new.overrides,
+                &request.cwd,
+                None,
+                cx,
+            ) {
+                Ok(session) => {
+                    let id = session.id.clone();
+                    on_new.lock().insert(id.clone(), Arc::new(session));
+                    responder.respond(NewSessionResponse::new(id))
+                }
+                Err(e) => responder.respond_with_error(e),
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: LoadSessionRequest, responder, cx| {
+                let id = request.session_id.0.to_string();
+                match AcpSession::start(&on_load.overrides, &request.cwd, Some(id), cx) {
+                    Ok(session) => {
+                        on_load.lock().insert(session.id.clone(), Arc::new(session));
+                        responder.respond(LoadSessionResponse::new())
+                    }
+                    Err(e) => responder.respond_with_error(e),
+                }
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: PromptRequest, responder, _cx| {
+                let Some(session) = on_prompt.get(&request.session_id.0) else {
+                    return responder.respond_with_error(
+                        agent_client_protocol::Error::invalid_params().data(
+                            serde_json::Value::String(format!(
+                                "unknown session `{}`",
+                                request.session_id.0
+                            )),
+                        ),
+                    );
+                };
+                let text = prompt_text(&request.prompt);
+                // The turn runs off the dispatch loop: it sends updates and waits for permission answers, which
+                // only arrive while the loop keeps reading.
+                tokio::spawn(async move {
+                    let stop = match session.prompt(text).await {
+                        Ok(stop) => stop,
+                        Err(e) => return responder.respond_with_error(e),
+                    };
+                    responder.respond(PromptResponse::new(stop))
+                });
+                Ok(())
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |notification: CancelNotification, _cx| {
+                if let Some(session) = on_cancel.get(&notification.session_id.0) {
+                    session.cancel();
+                }
+                Ok(())
+            },
+            agent_client_protocol::on_receive_notification!(),
+        )
+        .connect_to(Stdio::new())
+        .await;
+    let sessions: Vec<_> = state.lock().drain().map(|(_, s)| s).collect();
+    for session in sessions {
+        session.shutdown().await;
+    }
+    result
+}
+
+/// The user's text: the prompt's text blocks, and the links of resources it points at (as `@path` mentions).
+fn prompt_text(blocks: &[ContentBlock]) -> String {
+    let mut parts = Vec::new();
+    for block in blocks {
+        match block {
+            ContentBlock::Text(text) => parts.push(text.text.clone()),
+            ContentBlock::ResourceLink(link) => parts.push(format!("@{}", link.uri)),
+            _ => {}
+        }
+    }
+    parts.join("\n")
+}
+
+/// How a finished turn reads as an ACP stop reason.
+fn stop_reason(cancelled: bool) -> StopReason {
+    if cancelled {
+        StopReason::Cancelled
+    } else {
+        StopReason::EndTurn
+    }
+}
