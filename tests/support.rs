@@ -2,8 +2,10 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod agent_harness;
+pub mod outside_dir;
 pub mod recording_sink;
 pub mod scripted_server;
 
+pub use outside_dir::outside_dir;
 pub use recording_sink::{RecordingSink, provider_for};
 pub use scripted_server::{RecordedRequest, Reply, ReplyHandle, ScriptedCall, ScriptedServer};

@@ -228,8 +228,8 @@ mod tests {
 
     #[test]
     fn enter_keeps_defaults_and_optional_blanks_are_left_out() {
-        // Fields come in name order: age ("x" is refused, then 41), email (left empty), name (default kept).
-        let (answer, shown) = run("x\n\x7f41\n\n\n");
+        // Fields come in schema order: name (default kept), age ("x" is refused, then 41), email (left empty).
+        let (answer, shown) = run("\nx\n\x7f41\n\n");
         assert_eq!(
             answer,
             ElicitAnswer::Accept(
@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn a_required_field_cannot_be_left_empty() {
-        let (answer, shown) = run("\n7\n\n\n");
+        let (answer, shown) = run("\n\n7\n\n");
         assert!(matches!(answer, ElicitAnswer::Accept(v) if v["age"] == json!(7)));
         assert!(shown.contains("! a value is required"), "{shown}");
     }

@@ -83,7 +83,7 @@ impl Session {
         Session {
             project,
             audit,
-            outside: tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap(),
+            outside: crate::support::outside_dir().unwrap(),
             executor: Executor::new(
                 Arc::new(ToolRegistry::with_tools(vec![
                     Arc::new(ExecuteCommand) as Arc<dyn Tool>
@@ -129,7 +129,7 @@ fn kernel_confines() -> bool {
             support.describe()
         );
     }
-    support.is_available()
+    support.is_available() && crate::support::outside_dir().is_some()
 }
 
 #[tokio::test]
