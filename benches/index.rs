@@ -33,7 +33,7 @@ const QUERIES: &[&str] = &[
 
 fn tokio_source() -> PathBuf {
     let output = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();

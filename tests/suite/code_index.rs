@@ -177,7 +177,7 @@ async fn search_code_builds_the_index_on_first_use_and_answers_with_locations_sn
          \x20      4 | pub fn retry_upload(path: &str) -> bool {\n\
          \x20      5 |     !path.is_empty()\n\
          \x20      6 | }\n\
-         \x20  read_file {\"limit\":4,\"offset\":3,\"path\":\"src/upload.rs\"}\n"
+         \x20  read_file {\"path\":\"src/upload.rs\",\"offset\":3,\"limit\":4}\n"
             .replace("{score}", &score_of(&output.text)),
     );
 

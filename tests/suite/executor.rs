@@ -210,7 +210,7 @@ async fn invalid_arguments_fail_without_running_the_tool() {
     assert!(failure(&results[2]).contains("parameter `n` must be of type integer, got string"));
     assert_eq!(
         results[3].outcome,
-        ToolOutcome::ok(r#"{"flag":true,"n":10,"path":"a"}"#)
+        ToolOutcome::ok(r#"{"path":"a","n":10,"flag":true}"#)
     );
     assert_eq!(echo.runs.load(Ordering::SeqCst), 1);
 }

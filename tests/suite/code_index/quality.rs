@@ -93,7 +93,7 @@ const QUESTIONS: &[(&str, &[&str])] = &[
 /// The source directory of the `tokio` package paicli builds against.
 fn tokio_source() -> PathBuf {
     let output = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");

@@ -80,7 +80,7 @@ fn a_model_call_to_search_code_gets_locations_back() {
         results[0]
     );
     assert!(
-        results[0].contains("read_file {\"limit\":2,\"offset\":5,\"path\":\"src/store.rs\"}"),
+        results[0].contains("read_file {\"path\":\"src/store.rs\",\"offset\":5,\"limit\":2}"),
         "{}",
         results[0]
     );
