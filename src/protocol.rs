@@ -8,6 +8,7 @@ pub mod hooks;
 pub mod message;
 pub mod notice;
 pub mod outcome;
+pub mod plan;
 pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
@@ -17,4 +18,7 @@ pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 pub use notice::Notice;
 pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
+pub use plan::{
+    Plan, PlanDecision, PlanReviewer, PlanTask, PlanTaskOutcome, RunWithoutReview, TaskState,
+};
 pub use traits::{Risk, ToolTraits, ToolTraitsLookup};

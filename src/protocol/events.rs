@@ -5,6 +5,7 @@ use serde::Serialize;
 use super::message::Usage;
 use super::notice::Notice;
 use super::outcome::ToolOutcome;
+use super::plan::{Plan, PlanTaskOutcome, TaskState};
 
 /// How a tool call ended, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -93,6 +94,24 @@ pub enum AgentEvent {
         /// The message the model received.
         text: String,
     },
+    // plan: plan-and-execute and team mode (sub-agents' events arrive wrapped with their task id).
+    /// A plan was made (`revision` 0) or re-made, before review and execution.
+    PlanProposed { plan: Plan, revision: u32 },
+    /// A plan task's sub-agent started.
+    PlanTaskStarted { task_id: String, title: String },
+    /// One event of a plan task's sub-agent.
+    PlanTaskEvent {
+        task_id: String,
+        event: Box<AgentEvent>,
+    },
+    /// A plan task ended (done, failed or skipped); `summary` is its answer or the reason.
+    PlanTaskFinished {
+        task_id: String,
+        state: TaskState,
+        summary: String,
+    },
+    /// The plan ended: every task's final state, in plan order.
+    PlanFinished { outcomes: Vec<PlanTaskOutcome> },
 }
 
 /// One file's count of new problems, for the user's short diagnostics line.

@@ -153,6 +153,12 @@ impl EventSink for TextProgress {
             | AgentEvent::ToolOutput { .. }
             | AgentEvent::ToolCallOutput { .. }
             | AgentEvent::DiagnosticsInjected { .. } => {}
+            // plan: shown by the plan's own progress lines.
+            AgentEvent::PlanProposed { .. }
+            | AgentEvent::PlanTaskStarted { .. }
+            | AgentEvent::PlanTaskEvent { .. }
+            | AgentEvent::PlanTaskFinished { .. }
+            | AgentEvent::PlanFinished { .. } => {}
         }
     }
 }

@@ -418,6 +418,12 @@ impl Inner {
                 self.remember(title, full);
                 self.set_phase(Phase::Working);
             }
+            // plan: drawn by the plan view.
+            AgentEvent::PlanProposed { .. }
+            | AgentEvent::PlanTaskStarted { .. }
+            | AgentEvent::PlanTaskEvent { .. }
+            | AgentEvent::PlanTaskFinished { .. }
+            | AgentEvent::PlanFinished { .. } => {}
             AgentEvent::DiagnosticsInjected { files, text } => {
                 self.flush_answer();
                 let width = self.width();
