@@ -430,6 +430,8 @@ pub enum Msg {
     AcpAllowOnce,
     AcpAllowSession,
     AcpReject,
+    // acp: the task runner lock
+    TaskRunsElsewhere,
 }
 
 impl Msg {
@@ -844,6 +846,8 @@ impl Msg {
         Msg::AcpAllowOnce,
         Msg::AcpAllowSession,
         Msg::AcpReject,
+        // acp: the task runner lock
+        Msg::TaskRunsElsewhere,
     ];
 }
 
@@ -1962,5 +1966,12 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, AcpAllowSession) => "本会话内始终允许",
         (Lang::En, AcpReject) => "Reject",
         (Lang::Zh, AcpReject) => "拒绝",
+        // acp: the task runner lock
+        (Lang::En, TaskRunsElsewhere) => {
+            "another paicli in this project runs the queue; it starts there (this one takes over when that one ends)"
+        }
+        (Lang::Zh, TaskRunsElsewhere) => {
+            "本项目中另一个 paicli 正在运行任务队列，任务将在那里开始（那个进程结束后由本进程接管）"
+        }
     }
 }
