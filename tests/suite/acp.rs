@@ -33,7 +33,7 @@ pub(super) fn sdk_dir() -> Option<PathBuf> {
     None
 }
 
-fn updates_of<'a>(run: &'a Value, kind: &str) -> Vec<&'a Value> {
+pub(super) fn updates_of<'a>(run: &'a Value, kind: &str) -> Vec<&'a Value> {
     run["updates"]
         .as_array()
         .unwrap()

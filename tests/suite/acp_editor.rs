@@ -4,45 +4,69 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-use super::acp::sdk_dir;
+use super::acp::{sdk_dir, updates_of};
 use crate::support::{Reply, ScriptedServer};
 
-/// One run of the scripted editor against a fresh `paicli acp` in `project`.
-fn run_editor(
-    sdk: &Path,
-    home: &Path,
-    project: &Path,
-    model: &ScriptedServer,
-    script: Value,
-) -> Value {
-    let script_file = home.join("script.json");
-    std::fs::write(&script_file, script.to_string()).unwrap();
-    let client = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/acp/steps.mjs");
-    let output = Command::new("node")
-        .arg(client)
-        .arg(sdk)
-        .arg(&script_file)
-        .arg("--")
-        .arg(assert_cmd::cargo::cargo_bin("paicli"))
-        .arg("-C")
-        .arg(project)
-        .args(["--base-url", &model.url(), "--model", "scripted-model"])
-        .args(["--approval", "ask", "acp"])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("PAICLI_HOME", home.join(".paicli"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "the client failed: {stderr}");
-    serde_json::from_slice(&output.stdout).unwrap()
+/// A project and a paicli home for the scripted editor, and the SDK it runs on.
+struct Editor {
+    sdk: PathBuf,
+    _project: tempfile::TempDir,
+    home: tempfile::TempDir,
+    /// The project by its canonical path (the path guard hands the editor canonical paths).
+    root: PathBuf,
+}
+
+impl Editor {
+    /// `None` when the SDK is not installed (see `sdk_dir`).
+    fn new() -> Option<Editor> {
+        let sdk = sdk_dir()?;
+        let project = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(project.path()).unwrap();
+        Some(Editor {
+            sdk,
+            _project: project,
+            home: tempfile::tempdir().unwrap(),
+            root,
+        })
+    }
+
+    /// One run of the editor's `script` against a fresh `paicli acp`.
+    fn run(&self, model: &ScriptedServer, script: Value) -> Value {
+        let home = self.home.path();
+        let script_file = home.join("script.json");
+        std::fs::write(&script_file, script.to_string()).unwrap();
+        let client = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/acp/steps.mjs");
+        let output = Command::new("node")
+            .arg(client)
+            .arg(&self.sdk)
+            .arg(&script_file)
+            .arg("--")
+            .arg(assert_cmd::cargo::cargo_bin("paicli"))
+            .arg("-C")
+            .arg(&self.root)
+            .args(["--base-url", &model.url(), "--model", "scripted-model"])
+            .args(["--approval", "ask", "acp"])
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", home)
+            .env("PAICLI_HOME", home.join(".paicli"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "the client failed: {stderr}");
+        serde_json::from_slice(&output.stdout).unwrap()
+    }
+}
+
+/// The arguments of an `edit_file` call.
+fn edit(path: &str, old: &str, new: &str) -> Value {
+    json!({"path": path, "old_text": old, "new_text": new})
 }
 
 fn kinds(step: &Value) -> Vec<String> {
@@ -54,37 +78,18 @@ fn kinds(step: &Value) -> Vec<String> {
         .collect()
 }
 
-fn of_kind<'a>(step: &'a Value, kind: &str) -> Vec<&'a Value> {
-    step["updates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|u| u["sessionUpdate"] == kind)
-        .collect()
-}
-
-/// A temp dir by its canonical path (the path guard hands the editor canonical paths).
-fn canonical(dir: &tempfile::TempDir) -> PathBuf {
-    std::fs::canonicalize(dir.path()).unwrap()
-}
-
 #[test]
 fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() {
-    let Some(sdk) = sdk_dir() else { return };
-    let project = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let root = canonical(&project);
+    let Some(editor) = Editor::new() else { return };
+    let root = editor.root.clone();
     std::fs::write(root.join("notes.txt"), "helo world\n").unwrap();
-    let edit = json!({"path": "notes.txt", "old_text": "helo", "new_text": "hello"});
+    let edit = edit("notes.txt", "helo", "hello");
     let model = ScriptedServer::with_replies([
         Reply::tool_calls([("call_edit", "edit_file", edit.clone())]),
         Reply::text("Fixed the greeting."),
         Reply::text("You asked me to fix the greeting."),
     ]);
-    let first = run_editor(
-        &sdk,
-        home.path(),
-        &root,
+    let first = editor.run(
         &model,
         json!({"steps": [{"new": root}, {"prompt": "fix the greeting in notes.txt"}]}),
     );
@@ -92,10 +97,7 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
     assert_eq!(first["steps"][1]["stopReason"], "end_turn");
 
     // A new paicli process loads it: the history arrives before the answer, then a prompt continues it.
-    let second = run_editor(
-        &sdk,
-        home.path(),
-        &root,
+    let second = editor.run(
         &model,
         json!({"steps": [{"load": session, "cwd": root}, {"prompt": "what did I ask?"}]}),
     );
@@ -106,14 +108,14 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
         ["user_message_chunk", "tool_call", "agent_message_chunk"],
         "{replayed}"
     );
-    let user = &of_kind(replayed, "user_message_chunk")[0]["content"]["text"];
+    let user = &updates_of(replayed, "user_message_chunk")[0]["content"]["text"];
     assert!(
         user.as_str()
             .unwrap()
             .contains("fix the greeting in notes.txt"),
         "{user}"
     );
-    let call = of_kind(replayed, "tool_call")[0];
+    let call = updates_of(replayed, "tool_call")[0];
     assert_eq!(call["toolCallId"], "call_edit");
     assert_eq!(call["status"], "completed");
     assert_eq!(call["kind"], "edit");
@@ -123,7 +125,7 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
         json!([{"type": "diff", "path": "notes.txt", "oldText": "helo", "newText": "hello"}])
     );
     assert_eq!(
-        of_kind(replayed, "agent_message_chunk")[0]["content"]["text"],
+        updates_of(replayed, "agent_message_chunk")[0]["content"]["text"],
         "Fixed the greeting."
     );
     assert_eq!(second["steps"][1]["stopReason"], "end_turn");
@@ -146,25 +148,16 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
 
 #[test]
 fn reads_and_writes_go_through_the_editors_buffers_when_it_offers_them() {
-    let Some(sdk) = sdk_dir() else { return };
-    let project = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let root = canonical(&project);
+    let Some(editor) = Editor::new() else { return };
+    let root = editor.root.clone();
     let notes = root.join("notes.txt");
     std::fs::write(&notes, "saved on disk\n").unwrap();
     let model = ScriptedServer::with_replies([
         Reply::tool_calls([("call_read", "read_file", json!({"path": "notes.txt"}))]),
-        Reply::tool_calls([(
-            "call_edit",
-            "edit_file",
-            json!({"path": "notes.txt", "old_text": "helo", "new_text": "hello"}),
-        )]),
+        Reply::tool_calls([("call_edit", "edit_file", edit("notes.txt", "helo", "hello"))]),
         Reply::text("Fixed the unsaved greeting."),
     ]);
-    let seen = run_editor(
-        &sdk,
-        home.path(),
-        &root,
+    let seen = editor.run(
         &model,
         json!({
             "capabilities": {"fs": {"readTextFile": true, "writeTextFile": true}},
@@ -185,7 +178,7 @@ fn reads_and_writes_go_through_the_editors_buffers_when_it_offers_them() {
     );
     assert_eq!(seen["reads"].as_array().unwrap().len(), 2, "{seen}");
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "saved on disk\n");
-    let finished = of_kind(&seen["steps"][1], "tool_call_update");
+    let finished = updates_of(&seen["steps"][1], "tool_call_update");
     assert_eq!(finished.len(), 2);
     assert!(
         finished.iter().all(|u| u["status"] == "completed"),
@@ -195,31 +188,18 @@ fn reads_and_writes_go_through_the_editors_buffers_when_it_offers_them() {
 
 #[test]
 fn two_calls_of_one_tool_each_ask_for_their_own_call() {
-    let Some(sdk) = sdk_dir() else { return };
-    let project = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let root = canonical(&project);
+    let Some(editor) = Editor::new() else { return };
+    let root = editor.root.clone();
     std::fs::write(root.join("a.txt"), "old a\n").unwrap();
     std::fs::write(root.join("b.txt"), "old b\n").unwrap();
     let model = ScriptedServer::with_replies([
         Reply::tool_calls([
-            (
-                "call_a",
-                "edit_file",
-                json!({"path": "a.txt", "old_text": "old", "new_text": "new"}),
-            ),
-            (
-                "call_b",
-                "edit_file",
-                json!({"path": "b.txt", "old_text": "old", "new_text": "new"}),
-            ),
+            ("call_a", "edit_file", edit("a.txt", "old", "new")),
+            ("call_b", "edit_file", edit("b.txt", "old", "new")),
         ]),
         Reply::text("One of two."),
     ]);
-    let seen = run_editor(
-        &sdk,
-        home.path(),
-        &root,
+    let seen = editor.run(
         &model,
         json!({
             "answers": {"call_a": "allow_once", "call_b": "reject_once"},
@@ -241,7 +221,7 @@ fn two_calls_of_one_tool_each_ask_for_their_own_call() {
         std::fs::read_to_string(root.join("b.txt")).unwrap(),
         "old b\n"
     );
-    let status: Vec<(String, String)> = of_kind(&seen["steps"][1], "tool_call_update")
+    let status: Vec<(String, String)> = updates_of(&seen["steps"][1], "tool_call_update")
         .iter()
         .map(|u| {
             (
