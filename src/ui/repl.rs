@@ -101,12 +101,7 @@ pub fn run(
                     break;
                 }
                 ctrl_c_armed = true;
-                session.say(
-                    &session
-                        .surface()
-                        .style
-                        .dim(session.tr(Msg::PressCtrlCAgain)),
-                );
+                session.say_dim(session.tr(Msg::PressCtrlCAgain));
                 continue;
             }
             Err(ReadlineError::Eof) => break,
@@ -158,14 +153,14 @@ fn print_banner(session: &Session) {
     ));
     for refused in &session.config.refused {
         let notice = crate::ui::i18n::refused_setting(session.lang, refused);
-        session.say(&style.yellow(&format!("! {notice}")));
+        session.say_notice(&notice);
     }
     for notice in startup_skill_notices(session) {
-        session.say(&style.yellow(&format!("! {notice}")));
+        session.say_notice(&notice);
     }
     if let Some(shortfall) = crate::app::build_sandbox(&session.config).shortfall() {
         let notice = crate::ui::i18n::sandbox_shortfall(session.lang, &shortfall);
-        session.say(&style.yellow(&format!("! {notice}")));
+        session.say_notice(&notice);
     }
     let servers = session.services.mcp.status();
     if !servers.is_empty() {
@@ -178,7 +173,7 @@ fn print_banner(session: &Session) {
             servers.len()
         )));
     }
-    session.say(&style.dim(session.tr(Msg::Tip)));
+    session.say_dim(session.tr(Msg::Tip));
 }
 
 /// One warning per skipped skill and per ignored command file, shown once at start-up.

@@ -73,7 +73,7 @@ fn switch_to(session: &Session, mode: ApprovalMode) {
     let style = session.surface().style;
     session.say(&style.cyan(&mode_line(mode, session.lang)));
     if mode == ApprovalMode::Full {
-        session.say(&style.yellow(&format!("! {}", session.tr(Msg::ModeFullWarning))));
+        session.say_notice(session.tr(Msg::ModeFullWarning));
     }
 }
 

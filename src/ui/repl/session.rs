@@ -100,7 +100,10 @@ impl Session {
         // Sessions: a new ledger, or the one `--continue` / `--resume` (or its picker) names.
         let session_id =
             crate::ui::sessions::start_interactive(&config, &mut agent, &launch, lang, &|line| {
-                println!("{line}")
+                let width = Surface::detect(no_color).width;
+                for row in crate::ui::render::wrap_hanging(line, width, 2) {
+                    println!("{row}");
+                }
             })
             .map_err(SessionError::Resume)?;
         services.snapshots.set_session(&session_id);
@@ -171,28 +174,52 @@ impl Session {
         TerminalSink::stdout(self.surface(), self.lang).print_lines(&lines);
     }
 
-    /// Prints an error in red.
+    /// Prints an error in red, wrapped at word boundaries (continuation lines indented two cells).
     pub fn say_error(&self, text: &str) {
-        let style = self.surface().style;
-        self.say(&style.red(&format!("{}: {text}", self.tr(Msg::ErrorPrefix))));
+        let surface = self.surface();
+        let sentence = crate::ui::i18n::labelled(self.lang, Msg::ErrorPrefix, text);
+        let lines: Vec<String> = crate::ui::render::wrap_hanging(&sentence, surface.width, 2)
+            .iter()
+            .map(|l| surface.style.red(l))
+            .collect();
+        self.say(&lines.join("\n"));
+    }
+
+    /// Prints a warning (`! text`) in yellow, wrapped at word boundaries under its first word.
+    pub fn say_notice(&self, text: &str) {
+        let surface = self.surface();
+        let lines: Vec<String> = crate::ui::render::marked("!", text, surface.width)
+            .iter()
+            .map(|l| surface.style.yellow(l))
+            .collect();
+        self.say(&lines.join("\n"));
+    }
+
+    /// Prints a hint dimmed, wrapped at word boundaries.
+    pub fn say_dim(&self, text: &str) {
+        let surface = self.surface();
+        let lines: Vec<String> = crate::ui::render::wrap_hanging(text, surface.width, 0)
+            .iter()
+            .map(|l| surface.style.dim(l))
+            .collect();
+        self.say(&lines.join("\n"));
     }
 
     /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
     /// text as typed), ESC watched, status line printed.
     pub fn run_user_task(&mut self, submitted: &str) -> TurnReport {
         let mut expanded = expand_mentions(submitted, &self.guard);
-        let style = self.surface().style;
         for (mention, reason) in &expanded.skipped {
-            self.say(&style.yellow(&format!(
-                "! {mention} {}: {reason}",
+            self.say_notice(&format!(
+                "{mention} {}: {reason}",
                 self.tr(Msg::MentionSkipped)
-            )));
+            ));
         }
         let images = std::mem::take(&mut expanded.images);
         let refused = crate::app::mentions::queue_images(&mut self.agent, images);
         if !refused.is_empty() {
             let text = images_need_vision(self.lang, self.agent.model(), &refused);
-            self.say(&style.yellow(&format!("! {text}")));
+            self.say_notice(&text);
         }
         let cancel = CancellationToken::new();
         let first = !self.mcp_waited;
@@ -211,7 +238,7 @@ impl Session {
         notices.extend(self.services.mcp.take_notices());
         for notice in notices {
             let text = crate::ui::i18n::notice_text(self.lang, &notice);
-            self.say(&style.yellow(&format!("! {text}")));
+            self.say_notice(&text);
         }
         self.run_expanded_task(submitted, &input)
     }
