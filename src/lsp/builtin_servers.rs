@@ -63,6 +63,7 @@ pub const BUILTIN_SERVERS: &[BuiltinServer] = &[
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
