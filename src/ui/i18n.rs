@@ -430,6 +430,9 @@ pub enum Msg {
     AcpAllowOnce,
     AcpAllowSession,
     AcpReject,
+    // polish
+    EscAgainToRewind,
+    McpReadyCount,
 }
 
 impl Msg {
@@ -844,6 +847,9 @@ impl Msg {
         Msg::AcpAllowOnce,
         Msg::AcpAllowSession,
         Msg::AcpReject,
+        // polish
+        Msg::EscAgainToRewind,
+        Msg::McpReadyCount,
     ];
 }
 
@@ -1962,5 +1968,10 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, AcpAllowSession) => "本会话内始终允许",
         (Lang::En, AcpReject) => "Reject",
         (Lang::Zh, AcpReject) => "拒绝",
+        // polish
+        (Lang::En, EscAgainToRewind) => "  ESC again to rewind",
+        (Lang::Zh, EscAgainToRewind) => "  再按一次 ESC 回退",
+        (Lang::En, McpReadyCount) => "MCP {ready}/{total} ready (/mcp for details)",
+        (Lang::Zh, McpReadyCount) => "MCP 服务器 {ready}/{total} 个就绪（/mcp 查看详情）",
     }
 }
