@@ -143,14 +143,18 @@ pub fn run(
 fn print_banner(session: &Session) {
     let style = session.surface().style;
     let p = &session.provider;
-    session.say(&format!(
-        "{} {} · {}/{} · {}",
-        style.bold("paicli"),
+    // Wrapped before the name is made bold, so its colour codes take no width.
+    let banner = format!(
+        "paicli {} · {}/{} · {}",
         env!("CARGO_PKG_VERSION"),
         p.id,
         p.model,
         session.config.project_root.display()
-    ));
+    );
+    session.say_fitted(&banner, 2, |l| match l.strip_prefix("paicli") {
+        Some(rest) => format!("{}{rest}", style.bold("paicli")),
+        None => l.to_string(),
+    });
     for refused in &session.config.refused {
         let notice = crate::ui::i18n::refused_setting(session.lang, refused);
         session.say_notice(&notice);
@@ -168,10 +172,11 @@ fn print_banner(session: &Session) {
             .iter()
             .filter(|s| s.state == crate::mcp::ServerState::Ready)
             .count();
-        session.say(&style.dim(&format!(
-            "MCP {ready}/{} ready (/mcp for details)",
-            servers.len()
-        )));
+        session.say_dim(&crate::ui::i18n::trf(
+            session.lang,
+            Msg::McpReadyCount,
+            &[("ready", &ready), ("total", &servers.len())],
+        ));
     }
     session.say_dim(session.tr(Msg::Tip));
 }

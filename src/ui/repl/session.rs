@@ -174,15 +174,22 @@ impl Session {
         TerminalSink::stdout(self.surface(), self.lang).print_lines(&lines);
     }
 
-    /// Prints an error in red, wrapped at word boundaries (continuation lines indented two cells).
-    pub fn say_error(&self, text: &str) {
-        let surface = self.surface();
-        let sentence = crate::ui::i18n::labelled(self.lang, Msg::ErrorPrefix, text);
-        let lines: Vec<String> = crate::ui::render::wrap_hanging(&sentence, surface.width, 2)
+    /// Prints `text` wrapped at word boundaries to the terminal's width, lines after the first indented by
+    /// `indent`; `paint` colours each line after wrapping, so colour codes never count as width.
+    pub fn say_fitted(&self, text: &str, indent: usize, paint: impl Fn(&str) -> String) {
+        let width = self.surface().width;
+        let lines: Vec<String> = crate::ui::render::wrap_hanging(text, width, indent)
             .iter()
-            .map(|l| surface.style.red(l))
+            .map(|l| paint(l))
             .collect();
         self.say(&lines.join("\n"));
+    }
+
+    /// Prints an error in red, wrapped at word boundaries (continuation lines indented two cells).
+    pub fn say_error(&self, text: &str) {
+        let style = self.surface().style;
+        let sentence = crate::ui::i18n::labelled(self.lang, Msg::ErrorPrefix, text);
+        self.say_fitted(&sentence, 2, |l| style.red(l));
     }
 
     /// Prints a warning (`! text`) in yellow, wrapped at word boundaries under its first word.
@@ -197,12 +204,8 @@ impl Session {
 
     /// Prints a hint dimmed, wrapped at word boundaries.
     pub fn say_dim(&self, text: &str) {
-        let surface = self.surface();
-        let lines: Vec<String> = crate::ui::render::wrap_hanging(text, surface.width, 0)
-            .iter()
-            .map(|l| surface.style.dim(l))
-            .collect();
-        self.say(&lines.join("\n"));
+        let style = self.surface().style;
+        self.say_fitted(text, 0, |l| style.dim(l));
     }
 
     /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
@@ -341,7 +344,8 @@ impl Session {
                 self.provider.key_source.as_deref(),
             )
         {
-            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), hint));
+            let line = format!("  {}: {}", self.tr(Msg::NextStep), hint);
+            self.say_fitted(&line, 4, str::to_string);
         }
         let info = StatusInfo {
             model: self.provider.model.clone(),
