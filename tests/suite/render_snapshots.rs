@@ -1,9 +1,8 @@
 //! What the REPL prints, as snapshots: Markdown (whole and streamed at awkward splits), tool lines, diffs.
 
-use std::time::Duration;
+#![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use paicli::agent::{AgentEvent, DiagnosticsFile, EventSink, Notice, ToolStatus};
 use paicli::llm::Usage;
@@ -327,28 +326,12 @@ fn tool_lines_working_line_and_status_line_in_chinese() {
     insta::assert_snapshot!(zh);
 }
 
-/// What the REPL's sink writes, collected.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Warnings and turn endings as the REPL prints them on a 40-column terminal.
 fn notices_at_40_columns(lang: Lang) -> String {
-    let out = Captured::default();
-    let sink = TerminalSink::new(Surface::plain(40), lang, Box::new(out.clone()));
+    // The sink writes to a file (unbuffered), read back once it is done.
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let file = out.reopen().unwrap();
+    let sink = TerminalSink::new(Surface::plain(40), lang, Box::new(file));
     for notice in [
         Notice::RunawayReminder,
         Notice::McpServerFailed {
@@ -365,8 +348,8 @@ fn notices_at_40_columns(lang: Lang) -> String {
     sink.emit(AgentEvent::TurnFailed {
         error: "model request failed: 401 Unauthorized: invalid api key".into(),
     });
-    let bytes = out.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    String::from_utf8(bytes).unwrap_or_default()
+    drop(sink);
+    std::fs::read_to_string(out.path()).unwrap()
 }
 
 /// Every line fits the 40 columns, and none is broken inside a word.
