@@ -432,6 +432,9 @@ pub enum Msg {
     AcpReject,
     // acp: the task runner lock
     TaskRunsElsewhere,
+    // polish
+    EscAgainToRewind,
+    McpReadyCount,
 }
 
 impl Msg {
@@ -848,6 +851,9 @@ impl Msg {
         Msg::AcpReject,
         // acp: the task runner lock
         Msg::TaskRunsElsewhere,
+        // polish
+        Msg::EscAgainToRewind,
+        Msg::McpReadyCount,
     ];
 }
 
@@ -1973,5 +1979,10 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, TaskRunsElsewhere) => {
             "本项目中另一个 paicli 正在运行任务队列，任务将在那里开始（那个进程结束后由本进程接管）"
         }
+        // polish
+        (Lang::En, EscAgainToRewind) => "  ESC again to rewind",
+        (Lang::Zh, EscAgainToRewind) => "  再按一次 ESC 回退",
+        (Lang::En, McpReadyCount) => "MCP {ready}/{total} ready (/mcp for details)",
+        (Lang::Zh, McpReadyCount) => "MCP 服务器 {ready}/{total} 个就绪（/mcp 查看详情）",
     }
 }
