@@ -2,6 +2,7 @@
 //! Every module may use this one; it uses none.
 
 pub mod approval;
+pub mod browser;
 pub mod events;
 pub mod gate;
 pub mod hooks;
@@ -12,6 +13,7 @@ pub mod plan;
 pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
+pub use browser::{OpenPage, PageInfo};
 pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};

@@ -2,6 +2,7 @@
 //! and dispatch all read it; commands from other features add their row here. An unknown `/x` is an error with a
 //! suggestion and is never sent to the model.
 
+mod browser_cmds;
 pub mod custom;
 mod export;
 mod help;
@@ -409,6 +410,19 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: true,
         handler: task_cmds::task,
+    },
+    Command {
+        name: "browser",
+        aliases: &[],
+        usage: "[status|connect [port]|tabs|disconnect]",
+        help: [
+            "the browser the agent drives: its mode and tabs; connect attaches to your Chrome (started with \
+             --remote-debugging-port), disconnect goes back to the isolated one",
+            "智能体使用的浏览器：模式与标签页；connect 连接你的 Chrome（需以 --remote-debugging-port 启动），\
+             disconnect 回到隔离浏览器",
+        ],
+        while_running: false,
+        handler: browser_cmds::browser,
     },
 ];
 
