@@ -4,6 +4,8 @@ mod acp;
 mod agent_loop;
 mod approval;
 mod background_tasks;
+mod browser;
+mod browser_connect;
 mod code_index;
 mod conversation;
 mod executor;
