@@ -416,10 +416,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         usage: "[status|connect [port]|tabs|disconnect]",
         help: [
-            "the browser the agent drives: its mode and tabs; connect attaches to your Chrome (started with \
-             --remote-debugging-port), disconnect goes back to the isolated one",
-            "智能体使用的浏览器：模式与标签页；connect 连接你的 Chrome（需以 --remote-debugging-port 启动），\
-             disconnect 回到隔离浏览器",
+            "the agent's browser: mode and tabs; connect to your Chrome, or disconnect",
+            "智能体的浏览器：模式与标签页；连接你的 Chrome 或断开",
         ],
         while_running: false,
         handler: browser_cmds::browser,

@@ -27,8 +27,7 @@ pub enum BrowserError {
     #[error(
         "could not attach to a Chrome at {url}: {reason}. Start Chrome with remote debugging first, e.g. \
          `google-chrome --remote-debugging-port=9222 --user-data-dir=/tmp/chrome-debug` (or enable it in \
-         chrome://inspect/#remote-debugging), then call browser_connect again. The isolated browser is used \
-         meanwhile."
+         chrome://inspect/#remote-debugging), then connect again. The isolated browser is used meanwhile."
     )]
     NotAttached { url: String, reason: String },
     /// The user's own `chrome-devtools` entry in mcp.json decides how the browser starts.
@@ -290,5 +289,6 @@ fn first_line(text: &str) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("no answer")
+        .trim_end_matches('.')
         .to_string()
 }

@@ -82,8 +82,12 @@ fn connect(session: &mut Session, browser: &std::sync::Arc<BrowserController>, u
         }
         Some(Err(e)) => browser_error(session, &e.to_string()),
         None => {
-            // A connect stopped half-way may have left the server pointed at the user's Chrome.
-            let _ = session.runtime.block_on(browser.disconnect());
+            // A connect stopped half-way may have left the server pointed at the user's Chrome. Closing a server
+            // stuck on a silent endpoint takes seconds: the prompt does not wait (the next switch does).
+            let detach = std::sync::Arc::clone(browser);
+            session
+                .runtime
+                .spawn(async move { detach.disconnect().await });
             say_wrapped(session, session.tr(Msg::BrowserCancelled));
         }
     }
