@@ -311,7 +311,10 @@ impl McpManager {
                 }
                 ServerState::Failed(reason) => return Err(reason),
                 other => {
-                    return Err(format!("MCP server `{name}` is {}", other.label()));
+                    return Err(format!(
+                        "MCP server `{name}` is not available ({}; see /mcp)",
+                        other.label()
+                    ));
                 }
             }
         }

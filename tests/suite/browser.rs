@@ -325,3 +325,98 @@ mod batch {
         );
     }
 }
+
+mod on_demand {
+    //! The manager's on-demand servers (the built-in browser's lifecycle), with the scripted stdio peer.
+
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use paicli::mcp::{Launch, McpConfig, McpManager, ServerState, StartOptions};
+    use paicli::tools::ToolRegistry;
+
+    use crate::suite::mcp_servers::peers;
+
+    fn state(manager: &McpManager, name: &str) -> ServerState {
+        manager
+            .status()
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap()
+            .state
+    }
+
+    #[tokio::test]
+    async fn an_on_demand_server_starts_when_asked_and_a_relaunch_leaves_it_waiting_again() {
+        let Some(python) = peers::python() else {
+            return;
+        };
+        let home = tempfile::tempdir().unwrap();
+        let registry = Arc::new(ToolRegistry::new());
+        let manager = McpManager::start(
+            McpConfig::default(),
+            paicli::tools::mcp::RegistryPublisher::new(Arc::clone(&registry)),
+            StartOptions {
+                home: home.path().to_path_buf(),
+                project_root: home.path().to_path_buf(),
+                init_timeout: Duration::from_secs(60),
+                call_timeout: Duration::from_secs(60),
+                trust_project: false,
+                browser: None,
+            },
+        );
+        let launch = Launch::Stdio {
+            command: python.to_string_lossy().into_owned(),
+            args: vec![
+                peers::peer_script().to_string_lossy().into_owned(),
+                "normal".to_string(),
+            ],
+            env: BTreeMap::new(),
+            cwd: PathBuf::from(home.path()),
+        };
+        assert!(manager.add_on_demand("peer", launch.clone()));
+        // A configured server of that name wins.
+        assert!(!manager.add_on_demand("peer", launch.clone()));
+        assert_eq!(state(&manager, "peer"), ServerState::OnDemand);
+        assert!(manager.wait_for_startup(Duration::from_millis(1)).await);
+        assert!(
+            registry
+                .names()
+                .iter()
+                .all(|n| !n.starts_with("mcp__peer__"))
+        );
+
+        manager
+            .ensure_ready("peer", Duration::from_secs(60))
+            .await
+            .unwrap();
+        assert_eq!(state(&manager, "peer"), ServerState::Ready);
+        let tools = registry.names();
+        assert!(
+            tools.iter().any(|n| n.starts_with("mcp__peer__")),
+            "{tools:?}"
+        );
+
+        manager.relaunch_on_demand("peer", launch).await.unwrap();
+        assert_eq!(state(&manager, "peer"), ServerState::OnDemand);
+        assert!(
+            registry
+                .names()
+                .iter()
+                .all(|n| !n.starts_with("mcp__peer__"))
+        );
+        manager
+            .ensure_ready("peer", Duration::from_secs(60))
+            .await
+            .unwrap();
+        assert!(
+            registry
+                .names()
+                .iter()
+                .any(|n| n.starts_with("mcp__peer__"))
+        );
+        manager.shutdown().await;
+    }
+}
