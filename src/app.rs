@@ -22,6 +22,7 @@ use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::lazy::LazyOpenAiClient;
 use crate::llm::providers::RequestExtras;
 use crate::lsp::LspManager;
+use crate::mcp::browser_entry::Host;
 use crate::mcp::{self, McpManager, StartOptions};
 use crate::memory::MemoryStore;
 use crate::policy::approval::{
@@ -33,6 +34,7 @@ use crate::policy::exposure::ExposurePolicy;
 use crate::protocol::{Notice, ToolTraitsLookup};
 use crate::skills::SkillRoots;
 use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
+use crate::tools::browser::{BrowserController, PageTracker};
 use crate::tools::skill::SkillLibrary;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -81,6 +83,8 @@ pub struct Services {
     pub skills: Arc<SkillLibrary>,
     /// The code index `search_code` uses (`None` when `index.enabled = false`); `/index`, `/search`, `/graph`.
     pub index: Option<Arc<CodeIndex>>,
+    /// The browser behind the browser tools and `/browser` (`None` when mcp.json disables `chrome-devtools`).
+    pub browser: Option<Arc<BrowserController>>,
 }
 
 impl Services {
@@ -106,13 +110,18 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
         snapshots,
         skills,
         index,
-    } = build_agent_on(config, hook)?;
+    } = build_agent_on(config, hook.clone())?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
     }
-    let mcp = start_mcp(config, registry);
+    let pages = Arc::new(PageTracker::default());
+    let mcp = start_mcp_observed(config, Arc::clone(&registry), Some(Arc::clone(&pages)));
     agent.set_resource_index(mcp.clone());
+    let browser = build_browser(config, &mcp, &registry, &pages);
+    if browser.is_some() {
+        hook.watch_pages(pages);
+    }
     // `-p`'s answer; the REPL puts its form in front of this (audited as the person's).
     let audit = mcp_audit::McpAudit::new(config);
     mcp.set_elicitor(audit.elicitor(
@@ -127,17 +136,51 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             snapshots,
             skills,
             index,
+            browser,
         },
     ))
 }
 
+/// The session's browser: the built-in `chrome-devtools` server (started on first use) and the three browser
+/// tools, registered in their own group. `None` when mcp.json disables `chrome-devtools`.
+fn build_browser(
+    config: &Config,
+    mcp: &McpManager,
+    registry: &ToolRegistry,
+    pages: &Arc<PageTracker>,
+) -> Option<Arc<BrowserController>> {
+    let browser = BrowserController::install(
+        mcp,
+        &config.browser,
+        Host::current(&config.project_root),
+        Arc::clone(pages),
+        // A first `npx` start downloads the server; a browser launch takes seconds on a slow machine.
+        config.mcp.initialize_timeout,
+    )?;
+    registry.replace_group("browser", tools::browser::browser_tools(&browser));
+    Some(browser)
+}
+
 /// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
 pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
+    start_mcp_observed(config, registry, None)
+}
+
+/// [`start_mcp`], with the browser server's tools reporting the pages they see to `pages`.
+fn start_mcp_observed(
+    config: &Config,
+    registry: Arc<ToolRegistry>,
+    pages: Option<Arc<PageTracker>>,
+) -> McpManager {
     let lookup = |name: &str| config.env.get(name).map(str::to_string);
     let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    let publisher = match pages {
+        Some(pages) => crate::tools::mcp::RegistryPublisher::with_pages(registry, pages),
+        None => crate::tools::mcp::RegistryPublisher::new(registry),
+    };
     McpManager::start(
         servers,
-        crate::tools::mcp::RegistryPublisher::new(registry),
+        publisher,
         StartOptions {
             home: config.home.clone(),
             project_root: config.project_root.clone(),

@@ -1,6 +1,7 @@
 //! Layered settings: defaults < `$PAICLI_HOME/config.toml` < `<project>/.paicli/config.toml` < `.env` files <
 //! environment < command-line flags. Resolved once and passed down; nothing reads the environment later.
 
+pub mod browser;
 mod env;
 mod file;
 pub mod home_caches;
@@ -24,6 +25,7 @@ use std::time::Duration;
 
 pub use env::EnvVars;
 
+pub use browser::{BrowserSection, BrowserSettings};
 pub use file::{ConfigFile, LspServerSection};
 pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
@@ -318,6 +320,8 @@ pub struct Config {
     pub sandbox: SandboxSettings,
     /// `[index]`: the code index.
     pub index: IndexSettings,
+    /// `[browser]`: the built-in chrome-devtools MCP server.
+    pub browser: BrowserSettings,
     /// The merged `.env` files and process environment.
     pub env: EnvVars,
     /// `PAICLI_AUDIT_DIR`, default `$PAICLI_HOME/audit`.
@@ -476,6 +480,7 @@ impl Config {
             },
             skills_disabled: Vec::new(),
             sandbox: SandboxSettings::default(),
+            browser: BrowserSettings::default(),
             index: IndexSettings::default(),
             audit_dir: home.join("audit"),
             home,
@@ -585,6 +590,7 @@ impl Config {
         );
         set(&mut self.skills_disabled, f.skills.disabled.clone());
         self.sandbox.apply_file(&f.sandbox);
+        self.browser.apply_file(&f.browser);
         set(&mut self.index.enabled, f.index.enabled);
         let e = &f.index.embeddings;
         set(
@@ -662,6 +668,7 @@ impl Config {
             self.snapshots.enabled = v;
         }
         self.sandbox.apply_env(&env)?;
+        self.browser.apply_env(&env)?;
         if let Some(v) = env.flag("PAICLI_INDEX_ENABLED")? {
             self.index.enabled = v;
         }

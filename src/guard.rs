@@ -8,4 +8,5 @@ pub mod control_files;
 pub mod network;
 pub mod path_guard;
 pub mod redact;
+pub mod sensitive_page;
 pub mod skip_dirs;

@@ -2,6 +2,7 @@
 //! schema cleanup, result conversion, resources and `@server:uri` mentions. The wire protocol is the official
 //! `rmcp` SDK, used only in [`rmcp_session`]; everything else sees the small [`McpSession`] trait.
 
+pub mod browser_entry;
 pub mod config;
 pub mod content;
 pub mod elicit;

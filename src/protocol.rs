@@ -2,6 +2,7 @@
 //! Every module may use this one; it uses none.
 
 pub mod approval;
+pub mod browser;
 pub mod events;
 pub mod files;
 pub mod gate;
@@ -13,6 +14,7 @@ pub mod plan;
 pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
+pub use browser::{OpenPage, PageInfo};
 pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use files::{FileAccess, FileAccessError};
 pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};

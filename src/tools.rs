@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod boundary;
+pub mod browser;
 pub mod edit;
 pub mod executor;
 pub mod fs;

@@ -5,6 +5,8 @@ mod acp_editor;
 mod agent_loop;
 mod approval;
 mod background_tasks;
+mod browser;
+mod browser_connect;
 mod code_index;
 mod conversation;
 mod executor;

@@ -41,6 +41,8 @@ pub struct ConfigFile {
     pub sandbox: super::SandboxSection,
     #[serde(default)]
     pub index: IndexSection,
+    #[serde(default)]
+    pub browser: super::BrowserSection,
 }
 
 /// `[index]`: the code index behind `search_code`.
@@ -321,6 +323,7 @@ impl ConfigFile {
         over(&mut s.max_file_bytes, t.max_file_bytes);
         over(&mut self.skills.disabled, top.skills.disabled);
         self.sandbox.merge(top.sandbox);
+        self.browser.merge(top.browser);
         let (s, t) = (&mut self.index, top.index);
         over(&mut s.enabled, t.enabled);
         over(&mut s.embeddings.url, t.embeddings.url);

@@ -581,6 +581,33 @@ pub static SETTINGS: &[Setting] = &[
             "the project's .git is read-only to commands",
         )
     },
+    // browser
+    Setting {
+        env: &["PAICLI_BROWSER_MCP_COMMAND"],
+        project: Project::Never,
+        ..row(
+            "browser.mcp_command",
+            "",
+            "command line of the chrome-devtools MCP server; unset = chrome-devtools-mcp on PATH, else npx",
+        )
+    },
+    Setting {
+        env: &["PAICLI_BROWSER_EXECUTABLE", "CHROME_PATH"],
+        project: Project::Never,
+        ..row(
+            "browser.executable",
+            "",
+            "Chrome or Chromium binary of the isolated browser; unset = the server's own search",
+        )
+    },
+    Setting {
+        env: &["PAICLI_BROWSER_HEADLESS"],
+        ..row(
+            "browser.headless",
+            "true",
+            "the isolated browser runs without a window",
+        )
+    },
 ];
 
 /// The row of a dotted file key; `lsp.servers.pyright.command` finds `lsp.servers.<name>.command`.

@@ -110,6 +110,9 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
             .join(", "),
         "sandbox.network" => c.sandbox.network.to_string(),
         "sandbox.protect_git" => c.sandbox.protect_git.to_string(),
+        "browser.mcp_command" => text(&c.browser.mcp_command),
+        "browser.executable" => text(&c.browser.executable),
+        "browser.headless" => c.browser.headless.to_string(),
         _ => return None,
     };
     Some(value)

@@ -48,6 +48,8 @@ pub struct StartOptions {
 /// Where a server stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerState {
+    /// Configured to start on first use (the built-in browser server), not started yet.
+    OnDemand,
     Starting,
     Ready,
     /// Could not start or was lost; the reason includes its last stderr lines.
@@ -66,6 +68,7 @@ impl ServerState {
     /// A one-word label for status lines.
     pub fn label(&self) -> &'static str {
         match self {
+            ServerState::OnDemand => "on demand",
             ServerState::Starting => "starting",
             ServerState::Ready => "ready",
             ServerState::Failed(_) => "failed",
@@ -241,6 +244,92 @@ impl McpManager {
             inner.starting.send_modify(|n| *n = n.saturating_sub(1));
         });
         self.inner.track(task);
+    }
+
+    /// Adds a server that starts only when [`McpManager::ensure_ready`] asks for it, unless a server of that name
+    /// is configured already (the user's entry wins). True when it was added.
+    pub fn add_on_demand(&self, name: &str, launch: Launch) -> bool {
+        let mut servers = self.inner.servers();
+        if servers.contains_key(name) {
+            return false;
+        }
+        servers.insert(
+            name.to_string(),
+            Slot {
+                origin: Origin::User,
+                launch: Some(launch),
+                state: ServerState::OnDemand,
+                tools: 0,
+                tool_loads: 0,
+                stderr: Arc::new(StderrRing::new()),
+                link: None,
+            },
+        );
+        true
+    }
+
+    /// Starts `name` if it waits to be started on demand, then waits (at most `limit`) until it is ready.
+    pub async fn ensure_ready(
+        &self,
+        name: &str,
+        limit: Duration,
+    ) -> Result<Arc<ServerLink>, String> {
+        let mut rx = self.inner.starting.subscribe();
+        let start = {
+            let mut servers = self.inner.servers();
+            let slot = servers
+                .get_mut(name)
+                .ok_or_else(|| format!("no MCP server named `{name}`"))?;
+            let idle = slot.state == ServerState::OnDemand;
+            if idle {
+                slot.state = ServerState::Starting;
+            }
+            idle
+        };
+        if start {
+            self.spawn_start(name.to_string());
+        }
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let state = self.slot_state(name)?.0;
+            match state {
+                ServerState::Ready => {
+                    return self
+                        .link(name)
+                        .ok_or_else(|| format!("MCP server `{name}` stopped"));
+                }
+                ServerState::Starting => {
+                    match tokio::time::timeout_at(deadline, rx.changed()).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) | Err(_) => {
+                            return Err(format!(
+                                "MCP server `{name}` did not start within {} s",
+                                limit.as_secs()
+                            ));
+                        }
+                    }
+                }
+                ServerState::Failed(reason) => return Err(reason),
+                other => {
+                    return Err(format!(
+                        "MCP server `{name}` is not available ({}; see /mcp)",
+                        other.label()
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Stops `name`, gives it `launch`, and leaves it to start on demand again; its tools are withdrawn in one
+    /// step, and the next [`McpManager::ensure_ready`] publishes the new server's tools in one step.
+    pub async fn relaunch_on_demand(&self, name: &str, launch: Launch) -> Result<(), String> {
+        self.slot_state(name)?;
+        self.stop_server(name).await;
+        if let Some(slot) = self.inner.servers().get_mut(name) {
+            slot.launch = Some(launch);
+            slot.state = ServerState::OnDemand;
+        }
+        Ok(())
     }
 
     /// Waits until no server is starting, or `limit` passed. True when all finished starting.

@@ -49,6 +49,9 @@ pub struct ToolTraits {
     pub parallel_safe: bool,
     /// A batch containing it runs one call at a time, in order (e.g. a tool that rewinds what others see).
     pub serial_batch: bool,
+    /// It acts on the open browser page (click, fill, type, run a script): on a page that looks like a login,
+    /// payment or account page it needs the person in every approval mode but `full`.
+    pub acts_on_page: bool,
 }
 
 impl ToolTraits {
@@ -78,6 +81,7 @@ impl ToolTraits {
             writes_memory: false,
             parallel_safe: false,
             serial_batch: false,
+            acts_on_page: false,
         }
     }
 }

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
+use super::browser::{PageTracker, server_tool_traits};
 use super::{Tool, ToolContext, ToolOutcome, ToolRegistry, ToolTraits};
-use crate::mcp::content::{call_outcome, render_resource_contents};
+use crate::mcp::browser_entry::CHROME_DEVTOOLS;
+use crate::mcp::content::{call_outcome, render_items, render_resource_contents};
 use crate::mcp::manager::{ServerLink, ToolPublisher};
 use crate::mcp::names::tool_name;
 use crate::mcp::schema::{cut_description, sanitize_schema};
@@ -21,12 +23,25 @@ const READ_RESOURCE_CHARS: usize = 200_000;
 /// Publishes each MCP server's tools into the registry, one registry group per server.
 pub struct RegistryPublisher {
     registry: Arc<ToolRegistry>,
+    /// Follows the browser server's replies (which page is open).
+    pages: Option<Arc<PageTracker>>,
 }
 
 impl RegistryPublisher {
     /// A publisher into `registry`.
     pub fn new(registry: Arc<ToolRegistry>) -> Arc<Self> {
-        Arc::new(RegistryPublisher { registry })
+        Arc::new(RegistryPublisher {
+            registry,
+            pages: None,
+        })
+    }
+
+    /// A publisher into `registry` whose browser tools report the pages they see to `pages`.
+    pub fn with_pages(registry: Arc<ToolRegistry>, pages: Arc<PageTracker>) -> Arc<Self> {
+        Arc::new(RegistryPublisher {
+            registry,
+            pages: Some(pages),
+        })
     }
 }
 
@@ -37,7 +52,8 @@ fn group(server: &str) -> String {
 
 impl ToolPublisher for RegistryPublisher {
     fn publish(&self, link: &Arc<ServerLink>, remote: &[RemoteTool]) -> usize {
-        let tools = server_tools(link, remote, link.supports_resources());
+        let pages = self.pages.as_ref().filter(|_| link.name == CHROME_DEVTOOLS);
+        let tools = server_tools(link, remote, link.supports_resources(), pages);
         let count = tools.len();
         self.registry.replace_group(&group(&link.name), tools);
         count
@@ -45,6 +61,11 @@ impl ToolPublisher for RegistryPublisher {
 
     fn withdraw(&self, server: &str) {
         self.registry.replace_group(&group(server), Vec::new());
+        if let Some(pages) = &self.pages
+            && server == CHROME_DEVTOOLS
+        {
+            pages.clear();
+        }
     }
 }
 
@@ -56,17 +77,25 @@ const SERVER_TOOL: ToolTraits = ToolTraits {
     ..ToolTraits::side_effect(Risk::High)
 };
 
-/// The tools for one server's listing.
+/// The tools for one server's listing; `pages` follows what the browser server's replies show.
 pub fn server_tools(
     link: &Arc<ServerLink>,
     remote: &[RemoteTool],
     resources: bool,
+    pages: Option<&Arc<PageTracker>>,
 ) -> Vec<Arc<dyn Tool>> {
     let mut tools: Vec<Arc<dyn Tool>> = remote
         .iter()
         // A nameless tool cannot be called back; a broken listing entry must not take the others down.
         .filter(|tool| !tool.name.is_empty())
-        .map(|tool| Arc::new(McpTool::new(Arc::clone(link), tool)) as Arc<dyn Tool>)
+        .map(|tool| {
+            let bridged = McpTool::new(Arc::clone(link), tool);
+            let bridged = match pages {
+                Some(pages) => bridged.observed_by(Arc::clone(pages)),
+                None => bridged,
+            };
+            Arc::new(bridged) as Arc<dyn Tool>
+        })
         .collect();
     if resources {
         tools.push(Arc::new(ListResources::new(Arc::clone(link))));
@@ -91,6 +120,9 @@ pub struct McpTool {
     description: String,
     parameters: Value,
     link: Arc<ServerLink>,
+    traits: ToolTraits,
+    /// Told every reply (the browser server's tools only).
+    pages: Option<Arc<PageTracker>>,
 }
 
 impl McpTool {
@@ -109,8 +141,16 @@ impl McpTool {
                 link.name, tool.name
             ),
             parameters: sanitize_schema(&tool.input_schema),
+            traits: server_tool_traits(&link.name, &tool.name).unwrap_or(SERVER_TOOL),
             link,
+            pages: None,
         }
+    }
+
+    /// The same tool, telling `pages` what each reply shows.
+    pub fn observed_by(mut self, pages: Arc<PageTracker>) -> Self {
+        self.pages = Some(pages);
+        self
     }
 }
 
@@ -123,7 +163,7 @@ impl Tool for McpTool {
         &self.description
     }
     fn traits(&self) -> ToolTraits {
-        SERVER_TOOL
+        self.traits
     }
     fn parameters(&self) -> Value {
         self.parameters.clone()
@@ -134,7 +174,12 @@ impl Tool for McpTool {
             .call_tool(&self.remote_name, args.clone(), &ctx.cancel)
             .await
         {
-            Ok(reply) => call_outcome(&reply),
+            Ok(reply) => {
+                if let Some(pages) = &self.pages {
+                    pages.observe(&render_items(&reply.content).0);
+                }
+                call_outcome(&reply)
+            }
             Err(e) => failure(e),
         }
     }

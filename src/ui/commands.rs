@@ -2,6 +2,7 @@
 //! and dispatch all read it; commands from other features add their row here. An unknown `/x` is an error with a
 //! suggestion and is never sent to the model.
 
+mod browser_cmds;
 pub mod custom;
 mod export;
 mod help;
@@ -409,6 +410,17 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: true,
         handler: task_cmds::task,
+    },
+    Command {
+        name: "browser",
+        aliases: &[],
+        usage: "[status|connect [port]|tabs|disconnect]",
+        help: [
+            "the agent's browser: mode and tabs; connect to your Chrome, or disconnect",
+            "智能体的浏览器：模式与标签页；连接你的 Chrome 或断开",
+        ],
+        while_running: false,
+        handler: browser_cmds::browser,
     },
 ];
 

@@ -435,6 +435,23 @@ pub enum Msg {
     // polish
     EscAgainToRewind,
     McpReadyCount,
+    // browser
+    McpStateOnDemand,
+    BrowserUsage,
+    BrowserOff,
+    BrowserModeIsolated,
+    BrowserModeConnected,
+    BrowserModeUser,
+    BrowserRunning,
+    BrowserNotStarted,
+    BrowserNoTabs,
+    BrowserUntitled,
+    BrowserLastError,
+    BrowserConnecting,
+    BrowserConnected,
+    BrowserDisconnected,
+    BrowserCancelled,
+    BrowserFailed,
 }
 
 impl Msg {
@@ -854,6 +871,23 @@ impl Msg {
         // polish
         Msg::EscAgainToRewind,
         Msg::McpReadyCount,
+        // browser
+        Msg::McpStateOnDemand,
+        Msg::BrowserUsage,
+        Msg::BrowserOff,
+        Msg::BrowserModeIsolated,
+        Msg::BrowserModeConnected,
+        Msg::BrowserModeUser,
+        Msg::BrowserRunning,
+        Msg::BrowserNotStarted,
+        Msg::BrowserNoTabs,
+        Msg::BrowserUntitled,
+        Msg::BrowserLastError,
+        Msg::BrowserConnecting,
+        Msg::BrowserConnected,
+        Msg::BrowserDisconnected,
+        Msg::BrowserCancelled,
+        Msg::BrowserFailed,
     ];
 }
 
@@ -1984,5 +2018,48 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, EscAgainToRewind) => "  再按一次 ESC 回退",
         (Lang::En, McpReadyCount) => "MCP {ready}/{total} ready (/mcp for details)",
         (Lang::Zh, McpReadyCount) => "MCP 服务器 {ready}/{total} 个就绪（/mcp 查看详情）",
+        // browser
+        (Lang::En, McpStateOnDemand) => "on demand",
+        (Lang::Zh, McpStateOnDemand) => "按需启动",
+        (Lang::En, BrowserUsage) => "usage: /browser [status|connect [port]|tabs|disconnect]",
+        (Lang::Zh, BrowserUsage) => "用法：/browser [status|connect [端口]|tabs|disconnect]",
+        (Lang::En, BrowserOff) => {
+            "The browser is off: the `chrome-devtools` entry of your mcp.json is disabled."
+        }
+        (Lang::Zh, BrowserOff) => "浏览器已关闭：mcp.json 中的 `chrome-devtools` 条目被禁用。",
+        (Lang::En, BrowserModeIsolated) => {
+            "mode: isolated browser (a fresh profile, thrown away afterwards)"
+        }
+        (Lang::Zh, BrowserModeIsolated) => "模式：隔离浏览器（全新配置，用后即弃）",
+        (Lang::En, BrowserModeConnected) => "mode: connected to your Chrome ({url})",
+        (Lang::Zh, BrowserModeConnected) => "模式：已连接到你的 Chrome（{url}）",
+        (Lang::En, BrowserModeUser) => "mode: as the `chrome-devtools` entry of your mcp.json says",
+        (Lang::Zh, BrowserModeUser) => "模式：按 mcp.json 中 `chrome-devtools` 条目的配置",
+        (Lang::En, BrowserRunning) => "server: running",
+        (Lang::Zh, BrowserRunning) => "服务：运行中",
+        (Lang::En, BrowserNotStarted) => {
+            "server: not started (it starts on the first browser call)"
+        }
+        (Lang::Zh, BrowserNotStarted) => "服务：未启动（首次使用浏览器工具时启动）",
+        (Lang::En, BrowserNoTabs) => "  no open tabs",
+        (Lang::Zh, BrowserNoTabs) => "  没有打开的标签页",
+        (Lang::En, BrowserUntitled) => "(untitled)",
+        (Lang::Zh, BrowserUntitled) => "（无标题）",
+        (Lang::En, BrowserLastError) => "last error: {error}",
+        (Lang::Zh, BrowserLastError) => "最近的错误：{error}",
+        (Lang::En, BrowserConnecting) => "Connecting to {url} … (ESC cancels)",
+        (Lang::Zh, BrowserConnecting) => "正在连接 {url} …（ESC 取消）",
+        (Lang::En, BrowserConnected) => "Connected to {url}: {count} tab(s)",
+        (Lang::Zh, BrowserConnected) => "已连接到 {url}：{count} 个标签页",
+        (Lang::En, BrowserDisconnected) => {
+            "Back to the isolated browser (it starts on the next browser call); your Chrome keeps running."
+        }
+        (Lang::Zh, BrowserDisconnected) => {
+            "已回到隔离浏览器（下次使用浏览器工具时启动）；你的 Chrome 保持运行。"
+        }
+        (Lang::En, BrowserCancelled) => "Cancelled; the isolated browser is back.",
+        (Lang::Zh, BrowserCancelled) => "已取消；已回到隔离浏览器。",
+        (Lang::En, BrowserFailed) => "browser: {error}",
+        (Lang::Zh, BrowserFailed) => "浏览器：{error}",
     }
 }

@@ -166,7 +166,9 @@ fn print_banner(session: &Session) {
         let notice = crate::ui::i18n::sandbox_shortfall(session.lang, &shortfall);
         session.say_notice(&notice);
     }
-    let servers = session.services.mcp.status();
+    // The built-in browser server starts on first use: it is not "not ready".
+    let mut servers = session.services.mcp.status();
+    servers.retain(|s| s.state != crate::mcp::ServerState::OnDemand);
     if !servers.is_empty() {
         let ready = servers
             .iter()

@@ -25,6 +25,7 @@ use serde_json::{Map, Value, json};
 
 use crate::support::{ScriptedServer, provider_for};
 
+mod browser_pages;
 mod classifier;
 
 fn classifier(server: &ScriptedServer) -> ApprovalClassifier {

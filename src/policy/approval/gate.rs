@@ -22,7 +22,7 @@ use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::{
     CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED, ToolOutcome,
 };
-use crate::protocol::{TurnHook, TurnScope};
+use crate::protocol::{OpenPage, TurnHook, TurnScope};
 
 /// Consecutive auto-mode denials in one turn after which a person is asked instead.
 pub const ESCALATE_AFTER_DENIALS: u32 = 3;
@@ -60,6 +60,8 @@ struct Shared {
     options: ApprovalHookOptions,
     mode: Mutex<ApprovalMode>,
     session: Mutex<RuleSet>,
+    /// The browser page calls that act on a page land on (set once the session has a browser).
+    pages: Mutex<Option<Arc<dyn OpenPage>>>,
 }
 
 /// Approval for every turn of a session.
@@ -81,6 +83,7 @@ impl ApprovalHook {
                 options,
                 mode: Mutex::new(mode),
                 session: Mutex::new(RuleSet::default()),
+                pages: Mutex::new(None),
             }),
         }
     }
@@ -93,6 +96,12 @@ impl ApprovalHook {
     /// Switches the mode (`/mode`, Shift+Tab); calls already decided are not revisited.
     pub fn set_mode(&self, mode: ApprovalMode) {
         *lock(&self.shared.mode) = mode;
+    }
+
+    /// Judges calls that act on a browser page by the page `pages` reports: on a login, payment or account page
+    /// they need the person in every mode but `full`.
+    pub fn watch_pages(&self, pages: Arc<dyn OpenPage>) {
+        *lock(&self.shared.pages) = Some(pages);
     }
 
     /// The rules saved this session with `a`.
@@ -422,7 +431,8 @@ impl TurnGate {
             assessment.as_ref(),
             call.write_targets,
             options.control_files.as_ref(),
-        );
+        )
+        .or_else(|| self.page_sensitivity(&call));
         if let Some(sensitive) = sensitive {
             return self.check_sensitive(&call, mode, sensitive).await;
         }
@@ -454,6 +464,15 @@ impl TurnGate {
                 self.auto_deny(&call, ApprovedBy::Policy, reason).await
             }
         }
+    }
+
+    /// Why a call acting on the open browser page needs the person, if it does.
+    fn page_sensitivity(&self, call: &GateCall<'_>) -> Option<Sensitive> {
+        if !call.traits.acts_on_page {
+            return None;
+        }
+        let pages = lock(&self.shared.pages).clone()?;
+        sensitive::page_sensitivity(&pages.open_page()?)
     }
 
     /// Writes the audit entry of a call that reached the gate.

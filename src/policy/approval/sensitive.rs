@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use crate::config::ApprovalMode;
 use crate::guard::command_guard::CommandAssessment;
 use crate::guard::control_files::ControlFiles;
+use crate::guard::sensitive_page::{PageKind, sensitive_page};
+use crate::protocol::PageInfo;
 
 /// Why a call needs the person.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +18,8 @@ pub enum Sensitive {
     Opaque { why: String },
     /// The call writes this control file.
     ControlFile { path: String },
+    /// The call acts on a browser page that looks like a login, payment or account page.
+    BrowserPage { kind: PageKind, url: String },
 }
 
 impl Sensitive {
@@ -30,6 +34,15 @@ impl Sensitive {
             Sensitive::ControlFile { path } => format!(
                 "this writes {path}, a file that controls how paicli runs (settings, MCP servers, trust or \
                  approvals); 此操作会修改 paicli 的控制文件"
+            ),
+            Sensitive::BrowserPage { kind, url } => format!(
+                "this acts on {url}, which looks like a {} page; 此操作作用于疑似{}页面",
+                kind.label(),
+                match kind {
+                    PageKind::Login => "登录",
+                    PageKind::Payment => "支付",
+                    PageKind::Account => "账户",
+                }
             ),
         }
     }
@@ -58,6 +71,15 @@ pub fn sensitivity(
         .map(|path| Sensitive::ControlFile {
             path: path.display().to_string(),
         })
+}
+
+/// Why a call that acts on the browser page `page` needs the person: the page looks like a login, payment or
+/// account page.
+pub fn page_sensitivity(page: &PageInfo) -> Option<Sensitive> {
+    sensitive_page(&page.url, &page.title).map(|kind| Sensitive::BrowserPage {
+        kind,
+        url: page.url.clone(),
+    })
 }
 
 /// What happens to a sensitive call.
@@ -153,6 +175,28 @@ mod tests {
             sensitivity(None, &[root.path().join("src/a.rs")], Some(&control)),
             None
         );
+    }
+
+    #[test]
+    fn a_login_page_is_sensitive_an_ordinary_page_is_not() {
+        let login = PageInfo {
+            url: "https://example.com/login".to_string(),
+            title: "Example".to_string(),
+        };
+        let found = page_sensitivity(&login).unwrap();
+        assert_eq!(
+            found,
+            Sensitive::BrowserPage {
+                kind: PageKind::Login,
+                url: login.url
+            }
+        );
+        assert!(found.note().contains("login page"), "{}", found.note());
+        let plain = PageInfo {
+            url: "http://127.0.0.1:8000/".to_string(),
+            title: "Dynamic".to_string(),
+        };
+        assert_eq!(page_sensitivity(&plain), None);
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub fn mcp_line(s: &ServerStatus, lang: Lang) -> String {
         Origin::Project => Msg::McpOriginProject,
     };
     let state = match &s.state {
+        ServerState::OnDemand => Msg::McpStateOnDemand,
         ServerState::Starting => Msg::McpStarting,
         ServerState::Ready => Msg::McpReady,
         ServerState::Failed(_) => Msg::McpFailed,

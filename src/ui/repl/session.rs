@@ -279,6 +279,29 @@ impl Session {
         result
     }
 
+    /// Runs `work` to its end on the runtime while ESC and Ctrl-C cancel the token it gets (a slash command
+    /// that waits, e.g. `/browser connect`).
+    pub fn block_on_cancellable<T, F>(&mut self, work: impl FnOnce(CancellationToken) -> F) -> T
+    where
+        F: std::future::Future<Output = T>,
+    {
+        let cancel = CancellationToken::new();
+        let keys = self.keyboard.start_task(cancel.clone());
+        let result = self.runtime.block_on(async {
+            let on_signal = cancel.clone();
+            let ctrl_c = tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    on_signal.cancel();
+                }
+            });
+            let result = work(cancel.clone()).await;
+            ctrl_c.abort();
+            result
+        });
+        keys.stop();
+        result
+    }
+
     /// What the person typed while tasks ran: the line in progress and the lines queued with Enter.
     pub fn type_ahead(&self) -> &TypeAhead {
         self.keyboard.type_ahead()
