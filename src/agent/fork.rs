@@ -52,3 +52,10 @@ impl Agent {
         self.conversation.push_answer(answer);
     }
 }
+
+impl Agent {
+    /// The tools this agent offers (what a sub-agent's tool filter judges).
+    pub fn registry(&self) -> &Arc<crate::tools::ToolRegistry> {
+        &self.registry
+    }
+}
