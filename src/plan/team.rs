@@ -87,7 +87,6 @@ pub struct Team<'a> {
 }
 
 impl Team<'_> {
-
     async fn review(
         &self,
         task: &PlanTask,

@@ -43,7 +43,10 @@ impl Tool for UntilCancelled {
 async fn cancelling_stops_every_sub_agent_and_each_call_has_one_result() {
     let setup = Setup::new();
     let server = &setup.server;
-    server.route_task(PLANNER, [plan_reply(&[("B", &[]), ("C", &[]), ("D", &["B"])])]);
+    server.route_task(
+        PLANNER,
+        [plan_reply(&[("B", &[]), ("C", &[]), ("D", &["B"])])],
+    );
     // B asks for two calls in one reply: the second never starts, and still gets its result.
     server.route_task(
         task("B"),
@@ -52,7 +55,10 @@ async fn cancelling_stops_every_sub_agent_and_each_call_has_one_result() {
             ("b2", "long_job", json!({})),
         ])],
     );
-    server.route_task(task("C"), [Reply::tool_calls([("c1", "long_job", json!({}))])]);
+    server.route_task(
+        task("C"),
+        [Reply::tool_calls([("c1", "long_job", json!({}))])],
+    );
     let (started, mut seen) = watch::channel(0);
     let mut agent = setup.agent(vec![Arc::new(UntilCancelled { started })]);
     let events = EventLog::default();
@@ -64,7 +70,13 @@ async fn cancelling_stops_every_sub_agent_and_each_call_has_one_result() {
     };
 
     let (report, ()) = tokio::join!(
-        run_plan(&mut agent, request, &RunWithoutReview, &events, cancel.clone()),
+        run_plan(
+            &mut agent,
+            request,
+            &RunWithoutReview,
+            &events,
+            cancel.clone()
+        ),
         async {
             seen.wait_for(|n| *n >= 2).await.unwrap();
             cancel.cancel();

@@ -33,10 +33,20 @@ fn stream_json_emits_the_plan_and_each_task_with_its_id() {
     let server = two_task_server();
     let (project, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let output = paicli(&server, project.path(), home.path())
-        .args(["-p", "Write A, then B", "--plan", "--output-format", "stream-json"])
+        .args([
+            "-p",
+            "Write A, then B",
+            "--plan",
+            "--output-format",
+            "stream-json",
+        ])
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let lines: Vec<Value> = String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -57,7 +67,15 @@ fn stream_json_emits_the_plan_and_each_task_with_its_id() {
         .collect();
     assert_eq!(
         plan_events,
-        ["plan 2", "start A", "A done", "start B", "B done", "plan_finished", "result"]
+        [
+            "plan 2",
+            "start A",
+            "A done",
+            "start B",
+            "B done",
+            "plan_finished",
+            "result"
+        ]
     );
     // The tasks' own events arrive wrapped with their ids.
     assert!(lines.iter().any(|l| l["type"] == "plan_task_event"
@@ -93,8 +111,16 @@ fn json_reports_each_tasks_outcome_and_text_prints_the_plan() {
         .unwrap();
     assert!(output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.starts_with("plan (revision 0, 2 tasks):\n  1. [A] Task A\n  2. [B] Task B (after A)\n"), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "plan (revision 0, 2 tasks):\n  1. [A] Task A\n  2. [B] Task B (after A)\n"
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("[B] Task B: B finished"), "{stdout}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("▶ A: Task A") && stderr.contains("✓ B done"), "{stderr}");
+    assert!(
+        stderr.contains("▶ A: Task A") && stderr.contains("✓ B done"),
+        "{stderr}"
+    );
 }

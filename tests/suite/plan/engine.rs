@@ -14,14 +14,25 @@ async fn a_runs_first_then_b_and_c_together_and_the_summary_lists_all_three() {
     );
     server.route_task(task("A"), [Reply::text("A is built")]);
     // Requests: planner, A, then B and C. Neither B nor C is answered before both were asked: they overlap.
-    server.route_task(task("B"), [Reply::text("B is built").after_chat_requests(4)]);
-    server.route_task(task("C"), [Reply::text("C is built").after_chat_requests(4)]);
+    server.route_task(
+        task("B"),
+        [Reply::text("B is built").after_chat_requests(4)],
+    );
+    server.route_task(
+        task("C"),
+        [Reply::text("C is built").after_chat_requests(4)],
+    );
     let mut agent = setup.agent(vec![]);
     let events = EventLog::default();
 
-    let report = run(&mut agent, "Build A, then B and C on top of it", PlanMode::Plan, &events)
-        .await
-        .unwrap();
+    let report = run(
+        &mut agent,
+        "Build A, then B and C on top of it",
+        PlanMode::Plan,
+        &events,
+    )
+    .await
+    .unwrap();
 
     assert_eq!(
         states(&report),
@@ -39,8 +50,15 @@ async fn a_runs_first_then_b_and_c_together_and_the_summary_lists_all_three() {
     assert!(first_user(&setup.requests_for(&task("B"))[0]).contains("A is built"));
     // The planner researched with read-only tools only; the tasks had every tool.
     let planner_tools = offered_tools(&setup.requests_for(PLANNER)[0]);
-    assert!(planner_tools.contains(&"read_file".to_string()), "{planner_tools:?}");
-    assert!(!planner_tools.iter().any(|t| t == "write_file" || t == "execute_command"));
+    assert!(
+        planner_tools.contains(&"read_file".to_string()),
+        "{planner_tools:?}"
+    );
+    assert!(
+        !planner_tools
+            .iter()
+            .any(|t| t == "write_file" || t == "execute_command")
+    );
     assert!(offered_tools(&setup.requests_for(&task("A"))[0]).contains(&"write_file".to_string()));
     // The lead's conversation records the goal and a summary naming all three.
     let last = agent.history().last().unwrap().text();
@@ -60,22 +78,35 @@ async fn a_cyclic_plan_is_repaired_once_then_refused() {
     let result = run(&mut agent, "Do A and B", PlanMode::Plan, &events).await;
 
     assert!(
-        matches!(result, Err(PlanError::Invalid(paicli::plan::PlanInvalid::Cycle { .. }))),
+        matches!(
+            result,
+            Err(PlanError::Invalid(paicli::plan::PlanInvalid::Cycle { .. }))
+        ),
         "{result:?}"
     );
     let requests = setup.requests_for(PLANNER);
     assert_eq!(requests.len(), 2, "one repair round, no more");
-    let repair = requests[1].body["messages"].as_array().unwrap().last().unwrap()["content"]
+    let repair = requests[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["content"]
         .as_str()
         .unwrap()
         .to_string();
     assert!(repair.contains("cycle: A -> B -> A"), "{repair}");
     assert!(events.events().iter().any(|e| matches!(
         e,
-        AgentEvent::Notice { notice: Notice::PlanRepairing { .. } }
+        AgentEvent::Notice {
+            notice: Notice::PlanRepairing { .. }
+        }
     )));
     // Nothing ran.
-    assert!(!plan_timeline(&events).iter().any(|l| l.starts_with("start")));
+    assert!(
+        !plan_timeline(&events)
+            .iter()
+            .any(|l| l.starts_with("start"))
+    );
 }
 
 #[tokio::test]
@@ -87,9 +118,14 @@ async fn a_repaired_plan_runs() {
     );
     setup.server.route_task(task("A"), [Reply::text("done")]);
     let mut agent = setup.agent(vec![]);
-    let report = run(&mut agent, "Do A and check it", PlanMode::Plan, &EventLog::default())
-        .await
-        .unwrap();
+    let report = run(
+        &mut agent,
+        "Do A and check it",
+        PlanMode::Plan,
+        &EventLog::default(),
+    )
+    .await
+    .unwrap();
     assert_eq!(states(&report), vec![s("A", TaskState::Done)]);
 }
 
@@ -99,7 +135,12 @@ async fn a_failure_leaving_less_than_half_done_replans_with_what_failed() {
     let server = &setup.server;
     server.route_task(
         PLANNER,
-        [plan_reply(&[("A", &[]), ("B", &[]), ("C", &["B"]), ("D", &["B"])])],
+        [plan_reply(&[
+            ("A", &[]),
+            ("B", &[]),
+            ("C", &["B"]),
+            ("D", &["B"]),
+        ])],
     );
     server.route_task(task("A"), [Reply::text("A ok")]);
     server.route_task(task("B"), [rejected()]);
@@ -126,7 +167,12 @@ async fn a_failure_leaving_less_than_half_done_replans_with_what_failed() {
     assert!(timeline.contains(&"C Skipped".to_string()), "{timeline:?}");
     assert!(events.events().iter().any(|e| matches!(
         e,
-        AgentEvent::Notice { notice: Notice::PlanReplanning { failed: 1, total: 4 } }
+        AgentEvent::Notice {
+            notice: Notice::PlanReplanning {
+                failed: 1,
+                total: 4
+            }
+        }
     )));
 }
 
@@ -136,7 +182,12 @@ async fn a_failure_with_half_done_skips_its_dependants_without_replanning() {
     let server = &setup.server;
     server.route_task(
         PLANNER,
-        [plan_reply(&[("A", &[]), ("B", &["A"]), ("C", &["A"]), ("D", &["B"])])],
+        [plan_reply(&[
+            ("A", &[]),
+            ("B", &["A"]),
+            ("C", &["A"]),
+            ("D", &["B"]),
+        ])],
     );
     server.route_task(task("A"), [Reply::text("A ok")]);
     server.route_task(task("B"), [rejected()]);
@@ -160,7 +211,11 @@ async fn a_failure_with_half_done_skips_its_dependants_without_replanning() {
     );
     assert!(setup.requests_for(REPLANNER).is_empty());
     assert!(setup.requests_for(&task("D")).is_empty());
-    assert!(report.outcomes[3].summary.contains("`B`"), "{:?}", report.outcomes[3]);
+    assert!(
+        report.outcomes[3].summary.contains("`B`"),
+        "{:?}",
+        report.outcomes[3]
+    );
 }
 
 #[tokio::test]
@@ -172,15 +227,22 @@ async fn a_one_step_goal_runs_as_one_task_without_a_planner_call() {
     let mut agent = setup.agent(vec![]);
     let events = EventLog::default();
 
-    let report = run(&mut agent, "Fix the typo in README.md", PlanMode::Plan, &events)
-        .await
-        .unwrap();
+    let report = run(
+        &mut agent,
+        "Fix the typo in README.md",
+        PlanMode::Plan,
+        &events,
+    )
+    .await
+    .unwrap();
 
     assert_eq!(states(&report), vec![s("task-1", TaskState::Done)]);
     assert!(setup.requests_for(PLANNER).is_empty());
     assert_eq!(setup.server.chat_requests().len(), 1);
     assert!(events.events().iter().any(|e| matches!(
         e,
-        AgentEvent::Notice { notice: Notice::PlanSingleStep }
+        AgentEvent::Notice {
+            notice: Notice::PlanSingleStep
+        }
     )));
 }

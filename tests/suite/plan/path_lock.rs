@@ -4,19 +4,32 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use serde_json::Map;
+use tokio::sync::watch;
 
 use paicli::tools::{ToolContext, ToolOutcome, ToolOutput, ToolTraits, path_arg_target};
 
 use super::*;
 
-/// Appends a line by reading the file, yielding, then writing it back: without the lock, two calls interleave
-/// and one line is lost. Counts how many of its calls ran at once.
-#[derive(Default)]
+/// Appends a line by reading the file, waiting for the other call, then writing it back: without the lock, both
+/// calls read the file before either writes and one line is lost. Counts how many of its calls ran at once.
 struct SlowAppend {
     running: AtomicUsize,
     most: AtomicUsize,
+    started: watch::Sender<usize>,
+}
+
+impl Default for SlowAppend {
+    fn default() -> Self {
+        SlowAppend {
+            running: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            started: watch::channel(0).0,
+        }
+    }
 }
 
 #[async_trait]
@@ -42,9 +55,10 @@ impl Tool for SlowAppend {
         self.most.fetch_max(now, Ordering::SeqCst);
         let path = ctx.root.join(args["path"].as_str().unwrap());
         let before = std::fs::read_to_string(&path).unwrap_or_default();
-        for _ in 0..50 {
-            tokio::task::yield_now().await;
-        }
+        // The other call starts now unless the lock holds it back; then this one stops waiting after a second.
+        self.started.send_modify(|n| *n += 1);
+        let mut started = self.started.subscribe();
+        let _ = tokio::time::timeout(Duration::from_secs(1), started.wait_for(|n| *n >= 2)).await;
         let line = args["line"].as_str().unwrap();
         std::fs::write(&path, format!("{before}{line}\n")).unwrap();
         self.running.fetch_sub(1, Ordering::SeqCst);
@@ -67,21 +81,32 @@ async fn two_parallel_tasks_editing_one_file_lose_no_update() {
         // Both calls are handed out only once both tasks asked: they arrive together.
         server.route_task(
             task(id),
-            [call.after_chat_requests(3), Reply::text(format!("{id} done"))],
+            [
+                call.after_chat_requests(3),
+                Reply::text(format!("{id} done")),
+            ],
         );
     }
     let tool = Arc::new(SlowAppend::default());
     let mut agent = setup.agent(vec![tool.clone()]);
 
-    let report = run(&mut agent, "Append B, and append C", PlanMode::Plan, &EventLog::default())
-        .await
-        .unwrap();
+    let report = run(
+        &mut agent,
+        "Append B, and append C",
+        PlanMode::Plan,
+        &EventLog::default(),
+    )
+    .await
+    .unwrap();
 
     assert_eq!(
         states(&report),
         vec![s("B", TaskState::Done), s("C", TaskState::Done)]
     );
     let text = std::fs::read_to_string(setup.project.root.join("notes.txt")).unwrap();
-    assert!(text.contains("from B\n") && text.contains("from C\n"), "{text:?}");
+    assert!(
+        text.contains("from B\n") && text.contains("from C\n"),
+        "{text:?}"
+    );
     assert_eq!(tool.most.load(Ordering::SeqCst), 1, "the edits overlapped");
 }

@@ -40,7 +40,11 @@ async fn a_string_true_and_prose_are_rejections_and_the_boolean_passes() {
     let worker = setup.requests_for(&task("S"));
     assert_eq!(worker.len(), 3);
     // The rejection's reasons went back to the worker.
-    let rework = worker[1].body["messages"].as_array().unwrap().last().unwrap()["content"]
+    let rework = worker[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["content"]
         .as_str()
         .unwrap()
         .to_string();
@@ -69,12 +73,22 @@ async fn a_worker_is_retried_at_most_twice() {
         max_replans: 0,
         ..PlanSettings::default()
     };
-    let report = run_with(&mut agent, "Ship S", PlanMode::Team, settings, &EventLog::default())
-        .await
-        .unwrap();
+    let report = run_with(
+        &mut agent,
+        "Ship S",
+        PlanMode::Team,
+        settings,
+        &EventLog::default(),
+    )
+    .await
+    .unwrap();
 
     assert_eq!(states(&report), vec![s("S", TaskState::Failed)]);
     assert!(report.outcomes[0].summary.contains("no tests"));
-    assert_eq!(setup.requests_for(&task("S")).len(), 3, "one run and two retries");
+    assert_eq!(
+        setup.requests_for(&task("S")).len(),
+        3,
+        "one run and two retries"
+    );
     assert_eq!(setup.requests_for(&review("S")).len(), 3);
 }
