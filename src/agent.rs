@@ -124,6 +124,8 @@ pub struct Agent {
     /// Files changed since the last check, relative to the project root.
     unchecked_files: Vec<PathBuf>,
     turn_hooks: Vec<Arc<dyn TurnHook>>,
+    /// While a plan runs as one turn of this agent: the gates of the hooks that stay with it, for every fork.
+    fork_gates: Vec<Arc<dyn crate::protocol::CallGate>>,
     thresholds: Thresholds,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
@@ -162,6 +164,7 @@ impl Agent {
             diagnostics: None,
             unchecked_files: Vec::new(),
             turn_hooks: Vec::new(),
+            fork_gates: Vec::new(),
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
             vision: true,

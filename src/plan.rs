@@ -109,11 +109,17 @@ pub async fn run_plan(
     events: &dyn EventSink,
     cancel: CancellationToken,
 ) -> Result<PlanReport, PlanError> {
-    let report = plan_and_run(lead, &request, reviewer, events, &cancel).await?;
+    lead.begin_forked_turn(&request.goal, events);
+    let result = plan_and_run(lead, &request, reviewer, events, &cancel).await;
+    let answer = match &result {
+        Ok(report) => summary(report),
+        Err(error) => format!("No plan: {error}"),
+    };
+    lead.end_forked_turn(&request.goal, &answer);
+    let report = result?;
     events.emit(AgentEvent::PlanFinished {
         outcomes: report.outcomes.clone(),
     });
-    lead.record_exchange(&request.goal, &summary(&report));
     Ok(report)
 }
 
