@@ -4,10 +4,14 @@
 //! and its approvals go to the client's `session/request_permission`.
 
 mod approver;
+mod files;
+mod plan;
+mod replay;
 mod session;
 mod updates;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::schema::{
@@ -25,6 +29,8 @@ use session::AcpSession;
 struct State {
     overrides: Overrides,
     sessions: Mutex<HashMap<String, Arc<AcpSession>>>,
+    /// The client offered both `fs/read_text_file` and `fs/write_text_file` in `initialize`.
+    client_files: AtomicBool,
 }
 
 impl State {
@@ -43,8 +49,9 @@ impl State {
 pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Error> {
     let state = Arc::new(State {
         overrides,
-        sessions: Mutex::default(),
+        ..State::default()
     });
+    let on_initialize = Arc::clone(&state);
     let on_new = Arc::clone(&state);
     let on_load = Arc::clone(&state);
     let on_prompt = Arc::clone(&state);
@@ -54,6 +61,10 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
         .name("paicli")
         .on_receive_request(
             async move |request: InitializeRequest, responder, _cx| {
+                let fs = &request.client_capabilities.fs;
+                on_initialize
+                    .client_files
+                    .store(fs.read_text_file && fs.write_text_file, Ordering::Relaxed);
                 responder.respond(
                     InitializeResponse::new(request.protocol_version)
                         .agent_capabilities(AgentCapabilities::new().load_session(true)),
@@ -66,6 +77,7 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
                 &on_new.overrides,
                 &request.cwd,
                 None,
+                on_new.client_files.load(Ordering::Relaxed),
                 cx,
             ) {
                 Ok(session) => {
@@ -80,13 +92,25 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
         .on_receive_request(
             async move |request: LoadSessionRequest, responder, cx| {
                 let id = request.session_id.0.to_string();
-                match AcpSession::start(&on_load.overrides, &request.cwd, Some(id), cx) {
-                    Ok(session) => {
-                        on_load.lock().insert(session.id.clone(), Arc::new(session));
-                        responder.respond(LoadSessionResponse::new())
-                    }
-                    Err(e) => responder.respond_with_error(e),
+                let client_files = on_load.client_files.load(Ordering::Relaxed);
+                let session = match AcpSession::start(
+                    &on_load.overrides,
+                    &request.cwd,
+                    Some(id),
+                    client_files,
+                    cx.clone(),
+                ) {
+                    Ok(session) => Arc::new(session),
+                    Err(e) => return responder.respond_with_error(e),
+                };
+                on_load
+                    .lock()
+                    .insert(session.id.clone(), Arc::clone(&session));
+                // The protocol wants the whole history streamed before the answer.
+                for update in session.replay().await {
+                    updates::send(&cx, &session.id, update);
                 }
+                responder.respond(LoadSessionResponse::new())
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -185,6 +185,11 @@ impl Agent {
         self.turn_hooks.push(hook);
     }
 
+    /// Reads and writes of the file tools go through `files` (an editor's buffers) instead of the disk.
+    pub fn set_file_access(&mut self, files: Arc<dyn crate::protocol::FileAccess>) {
+        self.tool_ctx.files = Some(files);
+    }
+
     /// The conversation so far, system prompt first.
     pub fn history(&self) -> &[Message] {
         self.conversation.messages()

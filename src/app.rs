@@ -1,5 +1,6 @@
 //! Builds a ready agent from the resolved configuration, and sets up logging.
 
+pub mod hosted;
 pub mod mcp_audit;
 pub mod mcp_login;
 pub mod mentions;
@@ -366,6 +367,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         limits: tool_limits(config),
         gates: Vec::new(),
         progress: crate::tools::Progress::default(),
+        files: None,
     };
     let system_prompt = prompt::with_skill_catalog(
         prompt::build_system_prompt(&root, &config.home),

@@ -8,6 +8,7 @@ pub mod app;
 pub mod config;
 pub mod guard;
 pub mod index;
+pub mod languages;
 pub mod llm;
 pub mod lsp;
 pub mod mcp;

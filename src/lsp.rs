@@ -4,9 +4,9 @@
 //! The agent loop collects the files that successful calls of file-editing tools changed (the tools say which
 //! they are) and, before its next model request, asks a [`DiagnosticsSource`] for the message to inject.
 
+mod builtin_servers;
 mod diagnostic;
 mod framing;
-mod language;
 mod manager;
 mod report;
 mod server;
@@ -20,7 +20,6 @@ use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use language::Language;
 pub use manager::LspManager;
 pub use report::HEADER;
 use report::render_problems;

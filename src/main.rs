@@ -338,18 +338,22 @@ fn plan_mode(cli: &Cli) -> Option<paicli::plan::PlanMode> {
     }
 }
 
-/// `paicli acp` until the editor closes stdin; returns the exit code.
-fn run_acp(overrides: paicli::config::Overrides, lang: Lang) -> i32 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+/// The runtime of a long-running front-end (`acp`, `serve`); `None` (the error printed in `lang`) when the OS
+/// refuses it.
+fn server_runtime(lang: Lang) -> Option<tokio::runtime::Runtime> {
+    let built = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("{}", StartError::Runtime(e).describe(lang));
-            return oneshot::EXIT_FAILURE;
-        }
+        .build();
+    built
+        .map_err(|e| eprintln!("{}", StartError::Runtime(e).describe(lang)))
+        .ok()
+}
+
+/// `paicli acp` until the editor closes stdin; returns the exit code.
+fn run_acp(overrides: paicli::config::Overrides, lang: Lang) -> i32 {
+    let Some(runtime) = server_runtime(lang) else {
+        return oneshot::EXIT_FAILURE;
     };
     match runtime.block_on(paicli::acp::run(overrides)) {
         Ok(()) => oneshot::EXIT_OK,
@@ -362,16 +366,8 @@ fn run_acp(overrides: paicli::config::Overrides, lang: Lang) -> i32 {
 
 /// `paicli serve` until Ctrl-C; returns the exit code (its errors are printed here, in `lang`).
 fn run_serve(options: paicli::serve::ServeOptions, lang: Lang) -> i32 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("{}", StartError::Runtime(e).describe(lang));
-            return oneshot::EXIT_FAILURE;
-        }
+    let Some(runtime) = server_runtime(lang) else {
+        return oneshot::EXIT_FAILURE;
     };
     // The process environment only: a project's .env must not choose the key.
     let key = std::env::var(paicli::serve::API_KEY_VAR).ok();

@@ -3,6 +3,7 @@
 
 pub mod approval;
 pub mod events;
+pub mod files;
 pub mod gate;
 pub mod hooks;
 pub mod message;
@@ -13,6 +14,7 @@ pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
 pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
+pub use files::{FileAccess, FileAccessError};
 pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};

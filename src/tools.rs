@@ -88,6 +88,9 @@ pub struct ToolContext {
     pub gates: Vec<Arc<dyn CallGate>>,
     /// Where a running call reports its output lines (off unless a terminal shows them).
     pub progress: Progress,
+    /// Where read_file, write_file and edit_file read and write text when an editor serves its buffers (ACP);
+    /// `None` is the local disk. Paths are guarded either way.
+    pub files: Option<Arc<dyn crate::protocol::FileAccess>>,
 }
 
 impl ToolContext {
@@ -101,6 +104,7 @@ impl ToolContext {
             limits,
             gates: Vec::new(),
             progress: Progress::default(),
+            files: None,
         }
     }
 }

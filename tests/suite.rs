@@ -1,6 +1,7 @@
 //! Integration test modules (compiled into the single `all` test binary).
 
 mod acp;
+mod acp_editor;
 mod agent_loop;
 mod approval;
 mod background_tasks;

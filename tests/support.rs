@@ -2,10 +2,12 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod agent_harness;
+pub mod cli;
 pub mod outside_dir;
 pub mod recording_sink;
 pub mod scripted_server;
 
+pub use cli::{CliSandbox, run_with_stdin, stderr_of, stdout_of};
 pub use outside_dir::outside_dir;
 pub use recording_sink::{RecordingSink, provider_for};
 pub use scripted_server::{RecordedRequest, Reply, ReplyHandle, ScriptedCall, ScriptedServer};

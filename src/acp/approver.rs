@@ -1,7 +1,6 @@
 //! Approvals through the editor: a question becomes the client's `session/request_permission`, with allow once,
 //! allow for this session and reject as its options.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 use agent_client_protocol::Client;
@@ -26,8 +25,6 @@ pub struct AcpApprover {
     connection: ConnectionTo<Client>,
     lang: Lang,
     session: Mutex<String>,
-    /// The id of the latest started call of each tool, so a question names the call the editor already shows.
-    calls: Mutex<HashMap<String, String>>,
     /// Cancelled (and replaced) when the turn is cancelled: every open question then counts as rejected.
     withdraw: Mutex<CancellationToken>,
 }
@@ -39,7 +36,6 @@ impl AcpApprover {
             connection,
             lang,
             session: Mutex::default(),
-            calls: Mutex::default(),
             withdraw: Mutex::default(),
         }
     }
@@ -47,11 +43,6 @@ impl AcpApprover {
     /// Names the session the questions belong to (known once the ledger has started it).
     pub fn set_session(&self, id: &str) {
         *lock(&self.session) = id.to_string();
-    }
-
-    /// Notes that tool `name` started the call `id`.
-    pub fn call_started(&self, name: &str, id: &str) {
-        lock(&self.calls).insert(name.to_string(), id.to_string());
     }
 
     /// Rejects every open question (the turn was cancelled).
@@ -64,16 +55,12 @@ impl AcpApprover {
 #[async_trait]
 impl Approver for AcpApprover {
     async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
-        let call_id = lock(&self.calls)
-            .get(&request.tool)
-            .cloned()
-            .unwrap_or_else(|| request.tool.clone());
         let option =
             |id: &str, msg, kind| PermissionOption::new(id.to_string(), tr(self.lang, msg), kind);
         let question = RequestPermissionRequest::new(
             lock(&self.session).clone(),
             ToolCallUpdate::new(
-                call_id,
+                request.call_id.clone(),
                 ToolCallUpdateFields::new()
                     .title(request.tool.clone())
                     .raw_input(Value::Object(request.args.clone())),

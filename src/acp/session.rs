@@ -1,65 +1,68 @@
-//! One ACP session: one of our sessions (agent, services, ledger) whose turns stream to the editor.
+//! One ACP session: a hosted session (agent, services, ledger) whose turns stream to the editor, whose
+//! questions go to its permission requests and, when the editor serves its buffers, whose file tools read and
+//! write through it.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
-use agent_client_protocol::v1::schema::StopReason;
+use agent_client_protocol::v1::schema::{SessionUpdate, StopReason};
 use agent_client_protocol::{Client, Error};
 use tokio_util::sync::CancellationToken;
 
 use super::approver::AcpApprover;
+use super::files::ClientFiles;
 use super::updates::UpdateSink;
-use crate::agent::Agent;
-use crate::app::mentions::expand_mentions;
-use crate::app::sessions::{ResumeFrom, StartOptions, start_session};
-use crate::app::{self, Services};
+use crate::app::hosted::{HostOptions, HostedSession};
 use crate::config::{Config, Overrides};
-use crate::guard::path_guard::PathGuard;
-use crate::protocol::AgentEvent;
+use crate::protocol::FileAccess;
 
 /// A session the editor opened (new, or loaded from the ledger).
 pub struct AcpSession {
     /// The ledger's session id: `session/load` (and `paicli --resume`) finds it by this.
     pub id: String,
-    config: Config,
-    agent: tokio::sync::Mutex<Agent>,
-    services: Services,
+    hosted: HostedSession,
     connection: ConnectionTo<Client>,
     approver: Arc<AcpApprover>,
     running: Mutex<Option<CancellationToken>>,
 }
 
 impl AcpSession {
-    /// Builds the session for the project `cwd` (a new one, or the ledger session `resume`).
+    /// Builds the session for the project `cwd` (a new one, or the ledger session `resume`); `client_files`
+    /// when the editor serves reads and writes of its buffers.
     pub fn start(
         overrides: &Overrides,
         cwd: &Path,
         resume: Option<String>,
+        client_files: bool,
         connection: ConnectionTo<Client>,
     ) -> Result<AcpSession, Error> {
         let config = Config::load(cwd, overrides).map_err(invalid)?;
         let lang = crate::ui::i18n::Lang::resolve(config.ui_language, &config.env);
         let approver = Arc::new(AcpApprover::new(connection.clone(), lang));
-        let hook =
-            app::build_approval_hook(&config, Arc::clone(&approver) as _).map_err(invalid)?;
-        let (mut agent, services) = app::build_session(&config, hook).map_err(invalid)?;
-        let options = StartOptions {
-            resume: resume.map(ResumeFrom::Id),
-            fork: false,
+        let files = client_files.then(|| Arc::new(ClientFiles::new(connection.clone())));
+        let options = HostOptions {
+            resume,
+            files: files.clone().map(|f| f as Arc<dyn FileAccess>),
         };
-        let started = start_session(&config, &mut agent, &options).map_err(invalid)?;
-        services.snapshots.set_session(&started.id);
-        approver.set_session(&started.id);
+        let hosted =
+            HostedSession::start(config, Arc::clone(&approver) as _, options).map_err(invalid)?;
+        approver.set_session(&hosted.id);
+        if let Some(files) = &files {
+            files.set_session(&hosted.id);
+        }
         Ok(AcpSession {
-            id: started.id,
-            config,
-            agent: tokio::sync::Mutex::new(agent),
-            services,
+            id: hosted.id.clone(),
+            hosted,
             connection,
             approver,
             running: Mutex::new(None),
         })
+    }
+
+    /// The updates that show the stored history (for `session/load`).
+    pub async fn replay(&self) -> Vec<SessionUpdate> {
+        super::replay::replay(&self.hosted.history().await)
     }
 
     /// Runs one turn with the user's `text`, streaming its events; refused while another runs.
@@ -74,27 +77,8 @@ impl AcpSession {
             }
             *running = Some(cancel.clone());
         }
-        let sink = UpdateSink::new(
-            self.id.clone(),
-            self.connection.clone(),
-            Arc::clone(&self.approver),
-        );
-        {
-            let mut agent = self.agent.lock().await;
-            let with_files = match PathGuard::new(&self.config.project_root) {
-                Ok(guard) => expand_mentions(&text, &guard).text,
-                Err(_) => text.clone(),
-            };
-            let (input, notices) =
-                app::prepare_first_input(&self.config, &self.services.mcp, &with_files, &cancel)
-                    .await;
-            for notice in notices {
-                crate::protocol::EventSink::emit(&sink, AgentEvent::Notice { notice });
-            }
-            agent
-                .run_expanded_turn(&text, &input, &sink, cancel.clone())
-                .await;
-        }
+        let sink = UpdateSink::new(self.id.clone(), self.connection.clone());
+        self.hosted.run_turn(&text, &sink, cancel.clone()).await;
         *self.lock_running() = None;
         Ok(super::stop_reason(cancel.is_cancelled()))
     }
@@ -110,8 +94,7 @@ impl AcpSession {
     /// Cancels any running turn and stops the session's MCP and language servers.
     pub async fn shutdown(&self) {
         self.cancel();
-        let _agent = self.agent.lock().await;
-        self.services.shutdown().await;
+        self.hosted.shutdown().await;
     }
 
     fn lock_running(&self) -> std::sync::MutexGuard<'_, Option<CancellationToken>> {

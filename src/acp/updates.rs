@@ -1,8 +1,9 @@
 //! The agent's events as ACP `session/update` notifications: answer and reasoning chunks, tool calls with their
-//! status, and for edits the file's diff.
+//! status (and for edits the file's diff), and plan mode's plan. Sub-agents' events arrive wrapped in
+//! `PlanTaskEvent` and read as ordinary updates.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
@@ -13,80 +14,42 @@ use agent_client_protocol::v1::schema::{
 };
 use serde_json::{Map, Value};
 
-use super::approver::AcpApprover;
+use super::plan::PlanView;
 use crate::protocol::events::ToolStatus;
+use crate::protocol::plan::TaskState;
 use crate::protocol::{AgentEvent, EventSink};
 
-/// Sends one turn's events to the editor.
-pub struct UpdateSink {
-    session: String,
-    connection: ConnectionTo<Client>,
-    approver: Arc<AcpApprover>,
+/// Turns events into updates; keeps what a later event needs (a call's arguments, the plan so far).
+#[derive(Default)]
+pub struct UpdateMapper {
     /// Each running call's arguments, for the diff once it finished.
-    arguments: Mutex<HashMap<String, Map<String, Value>>>,
+    arguments: HashMap<String, Map<String, Value>>,
+    plan: PlanView,
 }
 
-impl UpdateSink {
-    /// A sink for the session `session`.
-    pub fn new(
-        session: String,
-        connection: ConnectionTo<Client>,
-        approver: Arc<AcpApprover>,
-    ) -> Self {
-        UpdateSink {
-            session,
-            connection,
-            approver,
-            arguments: Mutex::default(),
-        }
-    }
-
-    fn send(&self, update: SessionUpdate) {
-        // A failed send means the editor went away; the turn ends on its own when cancelled.
-        let _ = self
-            .connection
-            .send_notification(SessionNotification::new(self.session.clone(), update));
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Map<String, Value>>> {
-        self.arguments
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-impl EventSink for UpdateSink {
-    fn emit(&self, event: AgentEvent) {
+impl UpdateMapper {
+    /// The updates `event` makes (none for events the editor has no place for).
+    pub fn map(&mut self, event: AgentEvent) -> Vec<SessionUpdate> {
         match event {
             AgentEvent::TextDelta { text } => {
-                self.send(SessionUpdate::AgentMessageChunk(ContentChunk::new(
+                vec![SessionUpdate::AgentMessageChunk(ContentChunk::new(
                     text.into(),
-                )));
+                ))]
             }
             AgentEvent::ReasoningDelta { text } => {
-                self.send(SessionUpdate::AgentThoughtChunk(ContentChunk::new(
+                vec![SessionUpdate::AgentThoughtChunk(ContentChunk::new(
                     text.into(),
-                )));
+                ))]
             }
             AgentEvent::ToolCallStarted {
                 id,
                 name,
                 arguments,
             } => {
-                self.approver.call_started(&name, &id);
-                let args = match serde_json::from_str(&arguments) {
-                    Ok(Value::Object(args)) => args,
-                    _ => Map::new(),
-                };
-                let mut call = ToolCall::new(id.clone(), name.clone())
-                    .kind(tool_kind(&name))
-                    .status(ToolCallStatus::InProgress)
-                    .raw_input(Value::Object(args.clone()));
-                if let Some(path) = args.get("path").and_then(Value::as_str) {
-                    call = call.locations(vec![ToolCallLocation::new(path)]);
-                }
-                self.lock().insert(id, args);
-                self.send(SessionUpdate::ToolCall(call));
+                let args = parse_arguments(&arguments);
+                let call = started_call(&id, &name, &args);
+                self.arguments.insert(id, args);
+                vec![SessionUpdate::ToolCall(call)]
             }
             AgentEvent::ToolCallFinished {
                 id,
@@ -95,34 +58,122 @@ impl EventSink for UpdateSink {
                 detail,
                 ..
             } => {
-                let args = self.lock().remove(&id).unwrap_or_default();
-                let mut content: Vec<ToolCallContent> = Vec::new();
-                let ok = status == ToolStatus::Ok;
-                if ok && let Some(diff) = edit_diff(&name, &args) {
-                    content.push(diff.into());
-                }
-                if !detail.is_empty() {
-                    content.push(ContentBlock::from(detail).into());
-                }
-                let fields = ToolCallUpdateFields::new()
-                    .status(if ok {
-                        ToolCallStatus::Completed
-                    } else {
-                        ToolCallStatus::Failed
-                    })
-                    .content(content);
-                self.send(SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
+                let args = self.arguments.remove(&id).unwrap_or_default();
+                let fields = finished_fields(&name, &args, status == ToolStatus::Ok, detail);
+                vec![SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
                     id, fields,
-                )));
+                ))]
             }
             AgentEvent::TurnFailed { error } => {
-                self.send(SessionUpdate::AgentMessageChunk(ContentChunk::new(
+                vec![SessionUpdate::AgentMessageChunk(ContentChunk::new(
                     error.into(),
-                )));
+                ))]
             }
-            _ => {}
+            AgentEvent::PlanProposed { plan, .. } => {
+                vec![SessionUpdate::Plan(self.plan.propose(&plan))]
+            }
+            AgentEvent::PlanTaskStarted { task_id, .. } => self
+                .plan
+                .set_state(&task_id, TaskState::Running)
+                .map(SessionUpdate::Plan)
+                .into_iter()
+                .collect(),
+            AgentEvent::PlanTaskFinished { task_id, state, .. } => self
+                .plan
+                .set_state(&task_id, state)
+                .map(SessionUpdate::Plan)
+                .into_iter()
+                .collect(),
+            AgentEvent::PlanFinished { outcomes } => outcomes
+                .iter()
+                .filter_map(|o| self.plan.set_state(&o.task_id, o.state))
+                .last()
+                .map(SessionUpdate::Plan)
+                .into_iter()
+                .collect(),
+            AgentEvent::PlanTaskEvent { event, .. } => self.map(*event),
+            _ => Vec::new(),
         }
     }
+}
+
+/// Sends one turn's events to the editor.
+pub struct UpdateSink {
+    session: String,
+    connection: ConnectionTo<Client>,
+    mapper: Mutex<UpdateMapper>,
+}
+
+impl UpdateSink {
+    /// A sink for the session `session`.
+    pub fn new(session: String, connection: ConnectionTo<Client>) -> Self {
+        UpdateSink {
+            session,
+            connection,
+            mapper: Mutex::default(),
+        }
+    }
+}
+
+impl EventSink for UpdateSink {
+    fn emit(&self, event: AgentEvent) {
+        let updates = self
+            .mapper
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .map(event);
+        for update in updates {
+            send(&self.connection, &self.session, update);
+        }
+    }
+}
+
+/// Sends one update; a failed send means the editor went away, and the turn ends on its own when cancelled.
+pub fn send(connection: &ConnectionTo<Client>, session: &str, update: SessionUpdate) {
+    let _ = connection.send_notification(SessionNotification::new(session.to_string(), update));
+}
+
+/// A call's arguments as an object (`{}` when the model's JSON was not one).
+pub fn parse_arguments(arguments: &str) -> Map<String, Value> {
+    match serde_json::from_str(arguments) {
+        Ok(Value::Object(args)) => args,
+        _ => Map::new(),
+    }
+}
+
+/// The `tool_call` update of a call that started: its kind, raw input and the path it is about.
+pub fn started_call(id: &str, name: &str, args: &Map<String, Value>) -> ToolCall {
+    let mut call = ToolCall::new(id.to_string(), name.to_string())
+        .kind(tool_kind(name))
+        .status(ToolCallStatus::InProgress)
+        .raw_input(Value::Object(args.clone()));
+    if let Some(path) = args.get("path").and_then(Value::as_str) {
+        call = call.locations(vec![ToolCallLocation::new(path)]);
+    }
+    call
+}
+
+/// How a finished call reads: completed with an edit's diff, or failed with its reason.
+pub fn finished_fields(
+    name: &str,
+    args: &Map<String, Value>,
+    ok: bool,
+    detail: String,
+) -> ToolCallUpdateFields {
+    let mut content: Vec<ToolCallContent> = Vec::new();
+    if ok && let Some(diff) = edit_diff(name, args) {
+        content.push(diff.into());
+    }
+    if !detail.is_empty() {
+        content.push(ContentBlock::from(detail).into());
+    }
+    ToolCallUpdateFields::new()
+        .status(if ok {
+            ToolCallStatus::Completed
+        } else {
+            ToolCallStatus::Failed
+        })
+        .content(content)
 }
 
 /// What kind of call the editor shows.
@@ -148,3 +199,6 @@ fn edit_diff(name: &str, args: &Map<String, Value>) -> Option<Diff> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -155,6 +155,26 @@ mod tests {
     }
 
     #[test]
+    fn a_history_with_nothing_to_replace_is_borrowed_not_copied() {
+        // Three turns, images only in the last two: those are sent as they are.
+        let (mut messages, starts) = three_turns();
+        messages[1] = Message::user("one");
+        let sent = for_request(&messages, &starts, true);
+        assert!(matches!(sent, Cow::Borrowed(_)));
+        assert_eq!(
+            images_in(&sent),
+            [false, false, false, true, false, true, false]
+        );
+        // A text-only model and no image anywhere.
+        let plain = [
+            Message::system("rules"),
+            Message::user("hi"),
+            Message::assistant("ok"),
+        ];
+        assert!(matches!(for_request(&plain, &[1], false), Cow::Borrowed(_)));
+    }
+
+    #[test]
     fn a_text_only_model_gets_a_note_for_every_image() {
         let (messages, starts) = three_turns();
         let sent = for_request(&messages, &starts, false);

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use tree_sitter::{Node, Parser};
 
-use super::language::{CodeLanguage, DefKind, FileKind};
+use super::language::{DefKind, FileKind};
 use super::relations::{self, Relation, RelationKind};
+use crate::languages::Language;
 
 /// Lines of one window when a chunk is split, and lines two windows share.
 const WINDOW_LINES: usize = 60;
@@ -63,7 +64,7 @@ pub fn parse_file(rel: &Path, kind: FileKind, text: &str) -> Parsed {
     }
 }
 
-fn parse_code(rel: &Path, language: CodeLanguage, text: &str, lines: &[&str]) -> Parsed {
+fn parse_code(rel: &Path, language: Language, text: &str, lines: &[&str]) -> Parsed {
     let mut parser = Parser::new();
     let tree = parser
         .set_language(&language.grammar())
@@ -88,7 +89,7 @@ fn parse_code(rel: &Path, language: CodeLanguage, text: &str, lines: &[&str]) ->
 
 /// Walks a syntax tree, collecting chunks and relations.
 struct Walker<'a> {
-    language: CodeLanguage,
+    language: Language,
     src: &'a str,
     lines: &'a [&'a str],
     /// Lines already inside a chunk; the rest becomes top-level chunks.
@@ -211,22 +212,20 @@ impl Walker<'_> {
         let text = |n: Node<'_>| self.src[n.byte_range()].trim().to_string();
         let field = |f: &str| node.child_by_field_name(f);
         let name = match (self.language, node.kind()) {
-            (CodeLanguage::Rust, "impl_item") => field("type").map(|t| strip_generics(&text(t))),
-            (CodeLanguage::Rust, "mod_item") => field("body").and(field("name")).map(text),
-            (CodeLanguage::C | CodeLanguage::Cpp, "function_definition") => {
+            (Language::Rust, "impl_item") => field("type").map(|t| strip_generics(&text(t))),
+            (Language::Rust, "mod_item") => field("body").and(field("name")).map(text),
+            (Language::C | Language::Cpp, "function_definition") => {
                 declarator_name(field("declarator")?, self.src)
             }
-            (CodeLanguage::C | CodeLanguage::Cpp, "type_definition") => {
-                field("declarator").map(text)
-            }
+            (Language::C | Language::Cpp, "type_definition") => field("declarator").map(text),
             (
-                CodeLanguage::C | CodeLanguage::Cpp,
+                Language::C | Language::Cpp,
                 "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier",
             ) => field("body").and(field("name")).map(text),
-            (CodeLanguage::Cpp, "namespace_definition") => {
+            (Language::Cpp, "namespace_definition") => {
                 Some(field("name").map_or_else(|| "(anonymous)".to_string(), text))
             }
-            (CodeLanguage::Go, "method_declaration") => {
+            (Language::Go, "method_declaration") => {
                 let receiver = field("receiver").map(text).unwrap_or_default();
                 let receiver_type = receiver
                     .trim_matches(|c| c == '(' || c == ')')
@@ -239,7 +238,7 @@ impl Walker<'_> {
                     _ => name,
                 })
             }
-            (CodeLanguage::Go, "type_declaration") => {
+            (Language::Go, "type_declaration") => {
                 let mut cursor = node.walk();
                 let spec = node
                     .named_children(&mut cursor)
@@ -348,14 +347,14 @@ fn strip_generics(name: &str) -> String {
 
 /// The module path a file's definitions start from: `crate`, `net`, `client` for `src/net/client.rs`, the dotted
 /// module for Python, nothing for languages whose definitions are named on their own.
-fn module_path(rel: &Path, language: CodeLanguage) -> Vec<String> {
+fn module_path(rel: &Path, language: Language) -> Vec<String> {
     let parts: Vec<String> = rel
         .with_extension("")
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     match language {
-        CodeLanguage::Rust => {
+        Language::Rust => {
             let Some(src) = parts.iter().rposition(|p| p == "src") else {
                 return parts.last().cloned().into_iter().collect();
             };
@@ -371,7 +370,7 @@ fn module_path(rel: &Path, language: CodeLanguage) -> Vec<String> {
             }
             path
         }
-        CodeLanguage::Python => {
+        Language::Python => {
             let mut path: Vec<String> = parts.into_iter().skip_while(|p| p == "src").collect();
             if path.last().is_some_and(|p| p == "__init__") {
                 path.pop();

@@ -1,27 +1,15 @@
-//! The languages the index parses with tree-sitter, found by file extension, and which of their nodes are the
-//! definitions the chunker cuts at. Other text files are indexed in line windows.
+//! What a file is to the index (code in a language from `crate::languages`, Markdown, other text), and which
+//! nodes of each language are the definitions the chunker cuts at. Other text files are indexed in line windows.
 
 use std::path::Path;
 
-/// A language with a tree-sitter grammar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CodeLanguage {
-    Rust,
-    Python,
-    Java,
-    JavaScript,
-    TypeScript,
-    Tsx,
-    Go,
-    C,
-    Cpp,
-}
+use crate::languages::Language;
 
 /// What a file is to the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
     /// Source code, cut at definitions.
-    Code(CodeLanguage),
+    Code(Language),
     /// Markdown, cut at headings.
     Markdown,
     /// Other text (TOML, YAML, shell…), cut in line windows.
@@ -107,23 +95,17 @@ impl FileKind {
         let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
             return TEXT_NAMES.contains(&name).then_some(FileKind::Text);
         };
-        let code = match ext {
-            "rs" => CodeLanguage::Rust,
-            "py" | "pyi" => CodeLanguage::Python,
-            "java" => CodeLanguage::Java,
-            "js" | "mjs" | "cjs" | "jsx" => CodeLanguage::JavaScript,
-            "ts" | "mts" | "cts" => CodeLanguage::TypeScript,
-            "tsx" => CodeLanguage::Tsx,
-            "go" => CodeLanguage::Go,
-            "c" | "h" => CodeLanguage::C,
-            "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => CodeLanguage::Cpp,
-            "md" | "markdown" => return Some(FileKind::Markdown),
-            _ if TEXT_EXTENSIONS.contains(&ext) || TEXT_NAMES.contains(&name) => {
-                return Some(FileKind::Text);
-            }
-            _ => return None,
-        };
-        Some(FileKind::Code(code))
+        if let Some(language) = Language::from_extension(ext) {
+            return Some(FileKind::Code(language));
+        }
+        let ext = ext.to_ascii_lowercase();
+        if ext == "md" || ext == "markdown" {
+            Some(FileKind::Markdown)
+        } else if TEXT_EXTENSIONS.contains(&ext.as_str()) || TEXT_NAMES.contains(&name) {
+            Some(FileKind::Text)
+        } else {
+            None
+        }
     }
 
     /// The name `search_code`'s `language` argument and the store use (`rust`, `markdown`, `text`).
@@ -136,40 +118,12 @@ impl FileKind {
     }
 }
 
-impl CodeLanguage {
-    /// Lower-case name (`rust`, `typescript`; TSX counts as `typescript`).
-    pub fn name(self) -> &'static str {
-        match self {
-            CodeLanguage::Rust => "rust",
-            CodeLanguage::Python => "python",
-            CodeLanguage::Java => "java",
-            CodeLanguage::JavaScript => "javascript",
-            CodeLanguage::TypeScript | CodeLanguage::Tsx => "typescript",
-            CodeLanguage::Go => "go",
-            CodeLanguage::C => "c",
-            CodeLanguage::Cpp => "cpp",
-        }
-    }
-
-    /// The grammar.
-    pub fn grammar(self) -> tree_sitter::Language {
-        match self {
-            CodeLanguage::Rust => tree_sitter_rust::LANGUAGE.into(),
-            CodeLanguage::Python => tree_sitter_python::LANGUAGE.into(),
-            CodeLanguage::Java => tree_sitter_java::LANGUAGE.into(),
-            CodeLanguage::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            CodeLanguage::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            CodeLanguage::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            CodeLanguage::Go => tree_sitter_go::LANGUAGE.into(),
-            CodeLanguage::C => tree_sitter_c::LANGUAGE.into(),
-            CodeLanguage::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-        }
-    }
-
+/// How the index chunks each language; the language itself (extensions, grammar) is `crate::languages`.
+impl Language {
     /// What separates the parts of a symbol path (`a::b::C::f` in Rust and C++, `pkg.C.f` elsewhere).
     pub fn separator(self) -> &'static str {
         match self {
-            CodeLanguage::Rust | CodeLanguage::Cpp => "::",
+            Language::Rust | Language::Cpp => "::",
             _ => ".",
         }
     }
@@ -178,7 +132,7 @@ impl CodeLanguage {
     pub fn definition(self, kind: &str) -> Option<DefKind> {
         use DefKind::{Container, Leaf};
         let role = match self {
-            CodeLanguage::Rust => match kind {
+            Language::Rust => match kind {
                 "function_item" | "function_signature_item" => Leaf("function"),
                 "struct_item" | "enum_item" | "union_item" | "type_item" => Leaf("type"),
                 "macro_definition" => Leaf("macro"),
@@ -187,19 +141,19 @@ impl CodeLanguage {
                 "mod_item" => Container("module"),
                 _ => return None,
             },
-            CodeLanguage::Python => match kind {
+            Language::Python => match kind {
                 "function_definition" => Leaf("function"),
                 "class_definition" => Container("class"),
                 _ => return None,
             },
-            CodeLanguage::Java => match kind {
+            Language::Java => match kind {
                 "method_declaration" | "constructor_declaration" => Leaf("method"),
                 "class_declaration" | "record_declaration" => Container("class"),
                 "interface_declaration" | "annotation_type_declaration" => Container("interface"),
                 "enum_declaration" => Container("enum"),
                 _ => return None,
             },
-            CodeLanguage::JavaScript | CodeLanguage::TypeScript | CodeLanguage::Tsx => match kind {
+            Language::JavaScript | Language::TypeScript | Language::Tsx => match kind {
                 "function_declaration" | "generator_function_declaration" => Leaf("function"),
                 "method_definition" | "method_signature" | "abstract_method_signature" => {
                     Leaf("method")
@@ -212,20 +166,20 @@ impl CodeLanguage {
                 "internal_module" | "module" => Container("module"),
                 _ => return None,
             },
-            CodeLanguage::Go => match kind {
+            Language::Go => match kind {
                 "function_declaration" => Leaf("function"),
                 "method_declaration" => Leaf("method"),
                 "type_declaration" => Leaf("type"),
                 _ => return None,
             },
-            CodeLanguage::C => match kind {
+            Language::C => match kind {
                 "function_definition" => Leaf("function"),
                 "struct_specifier" | "union_specifier" | "enum_specifier" | "type_definition" => {
                     Leaf("type")
                 }
                 _ => return None,
             },
-            CodeLanguage::Cpp => match kind {
+            Language::Cpp => match kind {
                 "function_definition" => Leaf("function"),
                 "enum_specifier" | "type_definition" | "alias_declaration" => Leaf("type"),
                 "class_specifier" | "struct_specifier" | "union_specifier" => Container("class"),
@@ -276,9 +230,18 @@ mod tests {
     #[test]
     fn files_are_known_by_extension_and_name() {
         let kind = |p: &str| FileKind::of(Path::new(p));
-        assert_eq!(kind("src/a.rs"), Some(FileKind::Code(CodeLanguage::Rust)));
-        assert_eq!(kind("a/b.tsx"), Some(FileKind::Code(CodeLanguage::Tsx)));
-        assert_eq!(kind("x.h"), Some(FileKind::Code(CodeLanguage::C)));
+        assert_eq!(kind("src/a.rs"), Some(FileKind::Code(Language::Rust)));
+        assert_eq!(kind("a/b.tsx"), Some(FileKind::Code(Language::Tsx)));
+        assert_eq!(kind("x.h"), Some(FileKind::Code(Language::C)));
+        assert_eq!(kind("x.hpp"), Some(FileKind::Code(Language::Cpp)));
+        assert_eq!(kind("x.c++"), Some(FileKind::Code(Language::Cpp)));
+        assert_eq!(
+            kind("lib/a.mjs"),
+            Some(FileKind::Code(Language::JavaScript))
+        );
+        assert_eq!(kind("OLD.RS"), Some(FileKind::Code(Language::Rust)));
+        assert_eq!(kind("NOTES.MD"), Some(FileKind::Markdown));
+        assert_eq!(kind("Config.TOML"), Some(FileKind::Text));
         assert_eq!(kind("README.md"), Some(FileKind::Markdown));
         assert_eq!(kind("Cargo.toml"), Some(FileKind::Text));
         assert_eq!(kind("Makefile"), Some(FileKind::Text));

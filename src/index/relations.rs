@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::language::CodeLanguage;
+use crate::languages::Language;
 
 /// How two symbols are related.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub struct Relation {
 const MAX_CALLS_PER_DEFINITION: usize = 200;
 
 /// The heritage of the type definition `node`: `(kind, name)` pairs.
-pub fn heritage(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(RelationKind, String)> {
+pub fn heritage(language: Language, node: Node<'_>, src: &str) -> Vec<(RelationKind, String)> {
     let mut found = Vec::new();
     let mut add = |kind: RelationKind, of: Option<Node<'_>>| {
         if let Some(of) = of {
@@ -73,13 +73,13 @@ pub fn heritage(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(Relat
         }
     };
     match (language, node.kind()) {
-        (CodeLanguage::Rust, "impl_item") => {
+        (Language::Rust, "impl_item") => {
             add(RelationKind::Implements, node.child_by_field_name("trait"))
         }
-        (CodeLanguage::Rust, "trait_item") => {
+        (Language::Rust, "trait_item") => {
             add(RelationKind::Extends, node.child_by_field_name("bounds"))
         }
-        (CodeLanguage::Java, _) => {
+        (Language::Java, _) => {
             add(
                 RelationKind::Extends,
                 node.child_by_field_name("superclass"),
@@ -93,11 +93,11 @@ pub fn heritage(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(Relat
                 named_child_of_kind(node, "extends_interfaces"),
             );
         }
-        (CodeLanguage::Python, _) => add(
+        (Language::Python, _) => add(
             RelationKind::Extends,
             node.child_by_field_name("superclasses"),
         ),
-        (CodeLanguage::JavaScript | CodeLanguage::TypeScript | CodeLanguage::Tsx, _) => {
+        (Language::JavaScript | Language::TypeScript | Language::Tsx, _) => {
             if let Some(heritage) = named_child_of_kind(node, "class_heritage") {
                 let extends = named_child_of_kind(heritage, "extends_clause");
                 let implements = named_child_of_kind(heritage, "implements_clause");
@@ -112,7 +112,7 @@ pub fn heritage(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(Relat
                 named_child_of_kind(node, "extends_type_clause"),
             );
         }
-        (CodeLanguage::Cpp, _) => add(
+        (Language::Cpp, _) => add(
             RelationKind::Extends,
             named_child_of_kind(node, "base_class_clause"),
         ),
@@ -122,7 +122,7 @@ pub fn heritage(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(Relat
 }
 
 /// The names the definition `node` calls, each once, with the line of its first call.
-pub fn calls(language: CodeLanguage, node: Node<'_>, src: &str) -> Vec<(String, usize)> {
+pub fn calls(language: Language, node: Node<'_>, src: &str) -> Vec<(String, usize)> {
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut cursor = node.walk();
     let mut stack = vec![node];

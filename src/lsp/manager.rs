@@ -13,13 +13,14 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::builtin_servers::BUILTIN_SERVERS;
 use super::diagnostic::{Diagnostic, new_problems};
-use super::language::{BUILTIN_SERVERS, Language};
 use super::server::{LspServer, ServerSpec};
 use super::status::{LspStatus, ServerState, ServerStatus};
 use super::syntax::check_syntax;
 use super::{DiagnosticsReport, DiagnosticsSource};
 use crate::config::{LspServerSection, LspSettings};
+use crate::languages::Language;
 use slot::Slot;
 
 /// After a publish, how long to wait for another before taking it as the answer (see `server::wait`).
@@ -296,7 +297,7 @@ fn server_specs(configured: &BTreeMap<String, LspServerSection>) -> Vec<ServerSp
             if extensions.is_empty()
                 && let Some(b) = builtin(name)
             {
-                extensions = b.extensions.iter().map(|e| e.to_string()).collect();
+                extensions = b.extensions();
             }
             ServerSpec {
                 name: name.clone(),
@@ -314,7 +315,7 @@ fn server_specs(configured: &BTreeMap<String, LspServerSection>) -> Vec<ServerSp
                 name: b.name.to_string(),
                 command: b.command.to_string(),
                 args: b.args.iter().map(|a| a.to_string()).collect(),
-                extensions: b.extensions.iter().map(|e| e.to_string()).collect(),
+                extensions: b.extensions(),
             }),
     );
     specs

@@ -7,7 +7,7 @@ use std::path::Path;
 use tree_sitter::{Node, Parser};
 
 use super::diagnostic::{Diagnostic, Severity};
-use super::language::Language;
+use crate::languages::Language;
 
 /// Who the syntax check's diagnostics are from.
 pub const SOURCE: &str = "syntax";

@@ -1,12 +1,13 @@
 //! OAuth 2.1 for remote MCP servers, through rmcp's authorization support: discovery from the server's 401
 //! challenge (protected-resource and authorization-server metadata), dynamic client registration when offered,
 //! PKCE, the browser step on a loopback redirect, and tokens kept in [`token_store`] (refreshed by rmcp before
-//! they expire). `paicli mcp login <server>` and `/mcp login <server>` run [`login`]; connecting a server with
+//! they expire; a machine grant, which has no refresh token, runs again through [`MachineRenewal`]). `paicli mcp login <server>` and `/mcp login <server>` run [`login`]; connecting a server with
 //! tokens goes through [`authorized_client`].
 
 mod browser;
 mod legacy;
 mod machine;
+mod renew;
 pub mod settings;
 pub mod token_store;
 
@@ -21,6 +22,7 @@ use tokio::net::TcpListener;
 
 use super::http_client::mcp_http_client;
 pub use browser::open_browser;
+pub use renew::{MachineRenewal, run_grant};
 pub use settings::{Grant, OAuthSettings};
 pub use token_store::{TokenFile, TokenStore};
 

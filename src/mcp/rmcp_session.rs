@@ -219,6 +219,7 @@ pub async fn connect(
 ) -> Result<Arc<dyn McpSession>, McpError> {
     let Authorization { tokens, browser } = auth;
     let mut step_up = None;
+    let mut renewal = None;
     let handler = Handler {
         server: server.to_string(),
         events,
@@ -268,14 +269,10 @@ pub async fn connect(
                 }
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom);
-                // A machine grant needs no person: fetch its token now rather than failing the server.
-                if settings.is_machine() && !tokens.has_tokens() {
-                    let quiet = |_: &str| {};
-                    let browser = oauth::BrowserStep {
-                        show: &quiet,
-                        open: &quiet,
-                    };
-                    oauth::login(url, settings, tokens, browser)
+                // A machine grant needs no person: fetch its token now (none yet, or the last one expired)
+                // rather than failing the server.
+                if settings.is_machine() && (!tokens.has_tokens() || tokens.token_expiring()) {
+                    oauth::run_grant(url, settings, tokens)
                         .await
                         .map_err(|e| McpError::Connect(format!("OAuth: {e}")))?;
                 }
@@ -284,6 +281,14 @@ pub async fn connect(
                     .map_err(|e| McpError::Connect(format!("OAuth tokens unusable: {e}")))?;
                 let result = match authorized {
                     Some(client) => {
+                        renewal = settings.is_machine().then(|| {
+                            oauth::MachineRenewal::new(
+                                url,
+                                settings,
+                                tokens,
+                                Arc::clone(&client.auth_manager),
+                            )
+                        });
                         step_up = Some(StepUp {
                             server: server.to_string(),
                             url: url.clone(),
@@ -337,6 +342,7 @@ pub async fn connect(
         peer,
         service: Mutex::new(Some(service)),
         step_up,
+        renewal,
     }))
 }
 
@@ -345,25 +351,50 @@ struct RmcpSession {
     service: Mutex<Option<RunningService<RoleClient, Handler>>>,
     /// For a remote server with tokens: how to ask for more scope when a call is refused for want of it.
     step_up: Option<StepUp>,
+    /// For a machine grant: how to get a new token when the current one runs out.
+    renewal: Option<oauth::MachineRenewal>,
 }
 
 impl RmcpSession {
-    /// Runs `request`, and again after each step-up authorization a 403 `insufficient_scope` allows.
+    /// Runs `request`, and again after each step-up authorization a 403 `insufficient_scope` allows. A machine
+    /// grant's token is renewed before the request when it is about to expire, and once after a 401.
     async fn stepping_up<T, F, Fut>(&self, request: F) -> Result<T, McpError>
     where
         F: Fn() -> Fut,
         Fut: std::future::Future<Output = Result<T, ServiceError>>,
     {
+        let mut renewed = false;
         loop {
-            match request().await {
+            let seen = match &self.renewal {
+                Some(renewal) => {
+                    renewal.renew_if_expiring().await.map_err(renewal_error)?;
+                    renewal.generation()
+                }
+                None => 0,
+            };
+            let e = match request().await {
                 Ok(value) => return Ok(value),
-                Err(e) => match (&self.step_up, insufficient_scope(&e)) {
-                    (Some(step_up), Some(challenge)) if step_up.authorize(&challenge).await? => {}
+                Err(e) => e,
+            };
+            if let Some(challenge) = insufficient_scope(&e) {
+                match &self.step_up {
+                    Some(step_up) if step_up.authorize(&challenge).await? => continue,
                     _ => return Err(service_error(e)),
-                },
+                }
+            }
+            match &self.renewal {
+                Some(renewal) if !renewed && e.auth_challenge().is_some() => {
+                    renewal.renew(seen).await.map_err(renewal_error)?;
+                    renewed = true;
+                }
+                _ => return Err(service_error(e)),
             }
         }
     }
+}
+
+fn renewal_error(e: oauth::LoginError) -> McpError {
+    McpError::Connect(format!("OAuth: renewing the token failed: {e}"))
 }
 
 fn service_error(e: ServiceError) -> McpError {

@@ -8,6 +8,8 @@ use super::traits::Risk;
 /// What a person is asked to approve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApprovalRequest {
+    /// The id of the tool call asked about, so a front-end showing several calls of one tool names the right one.
+    pub call_id: String,
     pub tool: String,
     pub risk: Risk,
     pub args: Map<String, Value>,

@@ -130,6 +130,7 @@ impl Approver for HttpApprover {
         self.events.push(&json!({
             "type": "approval_requested",
             "request_id": request_id,
+            "call_id": request.call_id,
             "tool": request.tool,
             "risk": request.risk.label(),
             "arguments": request.args,
@@ -154,6 +155,7 @@ mod tests {
 
     fn request() -> ApprovalRequest {
         ApprovalRequest {
+            call_id: "call_1".into(),
             tool: "write_file".into(),
             risk: Risk::Medium,
             args: Map::new(),
@@ -179,6 +181,7 @@ mod tests {
         let asked: Value = serde_json::from_str(&events.after(0)[0].data).unwrap();
         assert_eq!(asked["type"], "approval_requested");
         assert_eq!(asked["tool"], "write_file");
+        assert_eq!(asked["call_id"], "call_1");
         assert_eq!(
             approver.answer("apr_9", ApprovalAnswer::Approve),
             Err(AnswerError::Unknown("apr_9".into()))

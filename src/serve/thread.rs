@@ -11,12 +11,9 @@ use tokio_util::sync::CancellationToken;
 use super::api_error::ApiError;
 use super::approver::HttpApprover;
 use super::event_log::EventLog;
-use crate::agent::Agent;
-use crate::app::mentions::expand_mentions;
-use crate::app::sessions::{ResumeFrom, StartError, StartOptions, start_session};
-use crate::app::{self, Services};
+use crate::app::hosted::{HostError, HostOptions, HostedSession};
+use crate::app::sessions::StartError;
 use crate::config::{Config, Overrides};
-use crate::guard::path_guard::PathGuard;
 use crate::protocol::{AgentEvent, EventSink};
 use crate::session::ledger::{FindError, LedgerError};
 use crate::ui::i18n::Lang;
@@ -27,9 +24,7 @@ pub struct Thread {
     pub id: String,
     pub project: PathBuf,
     pub model: String,
-    config: Config,
-    agent: tokio::sync::Mutex<Agent>,
-    services: Services,
+    hosted: HostedSession,
     pub events: Arc<EventLog>,
     pub approver: Arc<HttpApprover>,
     running: Mutex<Option<RunningTurn>>,
@@ -47,30 +42,24 @@ impl Thread {
     pub fn start(config: Config, resume: Option<String>) -> Result<Thread, ApiError> {
         let events = Arc::new(EventLog::default());
         let approver = Arc::new(HttpApprover::new(Arc::clone(&events)));
-        let hook = app::build_approval_hook(&config, Arc::clone(&approver) as _)
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let (mut agent, services) =
-            app::build_session(&config, hook).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let options = StartOptions {
-            resume: resume.map(ResumeFrom::Id),
-            fork: false,
+        let options = HostOptions {
+            resume,
+            files: None,
         };
-        let started = start_session(&config, &mut agent, &options).map_err(start_error)?;
-        services.snapshots.set_session(&started.id);
-        let lang = Lang::resolve(config.ui_language, &config.env);
-        for notice in &started.notices {
+        let hosted = HostedSession::start(config, Arc::clone(&approver) as _, options)
+            .map_err(host_error)?;
+        let lang = Lang::resolve(hosted.config.ui_language, &hosted.config.env);
+        for notice in &hosted.notices {
             events.push(&json!({
                 "type": "session_notice",
                 "text": crate::ui::sessions::notice_text(lang, notice),
             }));
         }
         Ok(Thread {
-            id: started.id,
-            project: config.project_root.clone(),
-            model: agent.model().to_string(),
-            config,
-            agent: tokio::sync::Mutex::new(agent),
-            services,
+            id: hosted.id.clone(),
+            project: hosted.config.project_root.clone(),
+            model: hosted.model.clone(),
+            hosted,
             events,
             approver,
             running: Mutex::new(None),
@@ -116,9 +105,7 @@ impl Thread {
     /// Cancels any running turn and stops the thread's MCP and language servers.
     pub async fn shutdown(&self) {
         let _ = self.cancel();
-        // The turn ends at its next await point; wait for it so its tool results reach the ledger.
-        let _agent = self.agent.lock().await;
-        self.services.shutdown().await;
+        self.hosted.shutdown().await;
     }
 
     async fn run_turn(&self, turn_id: String, text: String, cancel: CancellationToken) {
@@ -127,20 +114,7 @@ impl Thread {
             turn_id: turn_id.clone(),
             last: Mutex::new(None),
         };
-        {
-            let mut agent = self.agent.lock().await;
-            let with_files = match PathGuard::new(&self.config.project_root) {
-                Ok(guard) => expand_mentions(&text, &guard).text,
-                Err(_) => text.clone(),
-            };
-            let (input, notices) =
-                app::prepare_first_input(&self.config, &self.services.mcp, &with_files, &cancel)
-                    .await;
-            for notice in notices {
-                sink.emit(AgentEvent::Notice { notice });
-            }
-            agent.run_expanded_turn(&text, &input, &sink, cancel).await;
-        }
+        self.hosted.run_turn(&text, &sink, cancel).await;
         // The turn's last event goes out only once the thread is free, so a client that sees it may send the
         // next turn at once.
         *self.lock_running() = None;
@@ -162,7 +136,11 @@ impl Thread {
 }
 
 /// How a failed session start reads as an API error.
-fn start_error(e: StartError) -> ApiError {
+fn host_error(e: HostError) -> ApiError {
+    let e = match e {
+        HostError::Setup(e) => return ApiError::BadRequest(e.to_string()),
+        HostError::Start(e) => e,
+    };
     match e {
         StartError::Find(FindError::Unknown { .. }) | StartError::NothingToContinue { .. } => {
             ApiError::UnknownSession(e.to_string())

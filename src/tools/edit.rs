@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use super::fs::text::{has_nul, human_size};
 use super::fs::{
-    FILE_TOO_LARGE, Param, change_output, display, object_schema, resolve_arg, run_blocking,
-    write_atomic,
+    FILE_TOO_LARGE, Param, change_output, display, editor_text, object_schema, resolve_arg,
+    run_blocking, write_text,
 };
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
 use matcher::{MatchError, Stage, apply_edit};
@@ -89,7 +89,7 @@ fn edit_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
         )));
     }
     check_size(edit.content.len(), ctx.limits.max_write_bytes)?;
-    write_atomic(&ctx.guard, &path, edit.content.as_bytes())
+    write_text(ctx, &path, &edit.content)
         .map_err(|err| ToolOutcome::failed(format!("cannot write {rel}: {err}")))?;
     let plural = if edit.replacements == 1 { "" } else { "s" };
     let summary = format!(
@@ -130,6 +130,11 @@ fn read_editable(
         )));
     }
     check_size(usize::try_from(meta.len()).unwrap_or(usize::MAX), cap)?;
+    if let Some(buffer) = editor_text(ctx, path) {
+        let buffer = buffer?;
+        check_size(buffer.len(), cap)?;
+        return Ok(buffer);
+    }
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(cannot_read)?;
     if has_nul(&bytes) {

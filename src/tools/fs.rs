@@ -2,6 +2,7 @@
 
 mod atomic;
 mod change;
+mod editor;
 mod list;
 mod read;
 pub mod text;
@@ -21,6 +22,7 @@ pub use write::WriteFile;
 pub(crate) use atomic::write_atomic;
 pub use atomic::{STALE_AFTER, SweepReport, remove_stale_temps};
 pub(crate) use change::change_output;
+pub(crate) use editor::{editor_text, write_text};
 
 /// Outcome code for a write or edit that would exceed `ToolLimits::max_write_bytes`.
 pub const FILE_TOO_LARGE: &str = "FILE_TOO_LARGE";

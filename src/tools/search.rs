@@ -44,6 +44,7 @@ mod tests {
             limits: ToolLimits::default(),
             gates: Vec::new(),
             progress: crate::tools::Progress::default(),
+            files: None,
         }
     }
 

@@ -430,6 +430,11 @@ pub enum Msg {
     AcpAllowOnce,
     AcpAllowSession,
     AcpReject,
+    // acp: the task runner lock
+    TaskRunsElsewhere,
+    // polish
+    EscAgainToRewind,
+    McpReadyCount,
     // plan
     NoticePlanSingleStep,
     NoticePlanRepairing,
@@ -859,6 +864,11 @@ impl Msg {
         Msg::AcpAllowOnce,
         Msg::AcpAllowSession,
         Msg::AcpReject,
+        // acp: the task runner lock
+        Msg::TaskRunsElsewhere,
+        // polish
+        Msg::EscAgainToRewind,
+        Msg::McpReadyCount,
         // plan
         Msg::NoticePlanSingleStep,
         Msg::NoticePlanRepairing,
@@ -1992,6 +2002,18 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, AcpAllowSession) => "本会话内始终允许",
         (Lang::En, AcpReject) => "Reject",
         (Lang::Zh, AcpReject) => "拒绝",
+        // acp: the task runner lock
+        (Lang::En, TaskRunsElsewhere) => {
+            "another paicli in this project runs the queue; it starts there (this one takes over when that one ends)"
+        }
+        (Lang::Zh, TaskRunsElsewhere) => {
+            "本项目中另一个 paicli 正在运行任务队列，任务将在那里开始（那个进程结束后由本进程接管）"
+        }
+        // polish
+        (Lang::En, EscAgainToRewind) => "  ESC again to rewind",
+        (Lang::Zh, EscAgainToRewind) => "  再按一次 ESC 回退",
+        (Lang::En, McpReadyCount) => "MCP {ready}/{total} ready (/mcp for details)",
+        (Lang::Zh, McpReadyCount) => "MCP 服务器 {ready}/{total} 个就绪（/mcp 查看详情）",
         // plan
         (Lang::En, NoticePlanSingleStep) => {
             "the goal is a single step: running it as one task without a planner call"

@@ -25,7 +25,7 @@ pub use tool_line::{
     PREVIEW_LINES, ToolResultView, diagnostics_line, tool_finished_line, tool_result_lines,
     tool_started_line,
 };
-pub use wrap::{fold_words, pack, visible_width, wrap, wrap_hanging, wrap_plain};
+pub use wrap::{fold_words, marked, pack, visible_width, wrap, wrap_hanging, wrap_plain};
 
 /// How output reaches the screen: colours on or off, width, and the line ending (`\r\n` while raw mode may be on).
 #[derive(Clone, Copy, Debug)]

@@ -101,12 +101,7 @@ pub fn run(
                     break;
                 }
                 ctrl_c_armed = true;
-                session.say(
-                    &session
-                        .surface()
-                        .style
-                        .dim(session.tr(Msg::PressCtrlCAgain)),
-                );
+                session.say_dim(session.tr(Msg::PressCtrlCAgain));
                 continue;
             }
             Err(ReadlineError::Eof) => break,
@@ -148,24 +143,28 @@ pub fn run(
 fn print_banner(session: &Session) {
     let style = session.surface().style;
     let p = &session.provider;
-    session.say(&format!(
-        "{} {} · {}/{} · {}",
-        style.bold("paicli"),
+    // Wrapped before the name is made bold, so its colour codes take no width.
+    let banner = format!(
+        "paicli {} · {}/{} · {}",
         env!("CARGO_PKG_VERSION"),
         p.id,
         p.model,
         session.config.project_root.display()
-    ));
+    );
+    session.say_fitted(&banner, 2, |l| match l.strip_prefix("paicli") {
+        Some(rest) => format!("{}{rest}", style.bold("paicli")),
+        None => l.to_string(),
+    });
     for refused in &session.config.refused {
         let notice = crate::ui::i18n::refused_setting(session.lang, refused);
-        session.say(&style.yellow(&format!("! {notice}")));
+        session.say_notice(&notice);
     }
     for notice in startup_skill_notices(session) {
-        session.say(&style.yellow(&format!("! {notice}")));
+        session.say_notice(&notice);
     }
     if let Some(shortfall) = crate::app::build_sandbox(&session.config).shortfall() {
         let notice = crate::ui::i18n::sandbox_shortfall(session.lang, &shortfall);
-        session.say(&style.yellow(&format!("! {notice}")));
+        session.say_notice(&notice);
     }
     let servers = session.services.mcp.status();
     if !servers.is_empty() {
@@ -173,12 +172,13 @@ fn print_banner(session: &Session) {
             .iter()
             .filter(|s| s.state == crate::mcp::ServerState::Ready)
             .count();
-        session.say(&style.dim(&format!(
-            "MCP {ready}/{} ready (/mcp for details)",
-            servers.len()
-        )));
+        session.say_dim(&crate::ui::i18n::trf(
+            session.lang,
+            Msg::McpReadyCount,
+            &[("ready", &ready), ("total", &servers.len())],
+        ));
     }
-    session.say(&style.dim(session.tr(Msg::Tip)));
+    session.say_dim(session.tr(Msg::Tip));
 }
 
 /// One warning per skipped skill and per ignored command file, shown once at start-up.

@@ -12,7 +12,7 @@ use crate::support::{Reply, ScriptedServer};
 
 /// The SDK's folder: `$PAICLI_TEST_ACP_SDK`, else where scripts/test installs it. `None` (with a note) when it
 /// is missing outside CI.
-fn sdk_dir() -> Option<PathBuf> {
+pub(super) fn sdk_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("PAICLI_TEST_ACP_SDK").map_or_else(
         || {
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -33,7 +33,7 @@ fn sdk_dir() -> Option<PathBuf> {
     None
 }
 
-fn updates_of<'a>(run: &'a Value, kind: &str) -> Vec<&'a Value> {
+pub(super) fn updates_of<'a>(run: &'a Value, kind: &str) -> Vec<&'a Value> {
     run["updates"]
         .as_array()
         .unwrap()

@@ -540,3 +540,29 @@ async fn a_call_the_person_refused_is_not_asked_about_again_in_the_turn() {
         GateVerdict::Allow
     );
 }
+
+#[tokio::test]
+async fn each_question_names_the_call_it_is_about() {
+    let person = Person::answering([ApprovalAnswer::Approve, ApprovalAnswer::Skip]);
+    let f = Fixture::new(ApprovalMode::Ask, person.clone(), None);
+    let gate = f.gate("x");
+    let (first, second) = (command("make a"), command("make b"));
+    // Two calls of one tool asked about at once: each question carries its own call's id.
+    tokio::join!(
+        check(&gate, &f.ctx, "call_a", "execute_command", &first),
+        check(&gate, &f.ctx, "call_b", "execute_command", &second),
+    );
+    let mut asked: Vec<(String, Value)> = person
+        .asked()
+        .into_iter()
+        .map(|r| (r.call_id, r.args["command"].clone()))
+        .collect();
+    asked.sort_by(|x, y| x.0.cmp(&y.0));
+    assert_eq!(
+        asked,
+        [
+            ("call_a".to_string(), json!("make a")),
+            ("call_b".to_string(), json!("make b"))
+        ]
+    );
+}

@@ -184,3 +184,39 @@ async fn a_task_never_asks_a_call_that_needs_a_person_is_denied() {
     );
     queue.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queue_that_does_not_run_the_tasks_cancels_through_the_one_that_does() {
+    let project = Project::new();
+    let server = ScriptedServer::with_replies([Reply::tool_calls([(
+        "call_sleep",
+        "execute_command",
+        json!({"command": "sleep 30"}),
+    )])]);
+    let config = project.config(&server, ApprovalMode::Full);
+    // The runner lock is an OS lock per open file, so a second queue in this process stands for a second paicli.
+    let runner = TaskQueue::open(&config, 2);
+    runner.start();
+    let other = TaskQueue::open(&config, 2);
+    other.start();
+    assert!(runner.runs_here());
+    assert!(!other.runs_here());
+
+    let id = other.add("sleep", ApprovalMode::Full).unwrap();
+    wait_until("the runner started the command", || {
+        has_event(&runner, id, "tool_call_started")
+    })
+    .await;
+    other.cancel(id).unwrap();
+    wait_until("task cancelled", || {
+        state(&other, id) == TaskState::Cancelled
+    })
+    .await;
+    assert!(has_event(&other, id, "turn_cancelled"));
+    assert_eq!(server.chat_requests().len(), 1);
+
+    // Once the runner is gone, the other queue takes over at its next look.
+    runner.shutdown().await;
+    wait_until("the other queue took over", || other.runs_here()).await;
+    other.shutdown().await;
+}

@@ -33,6 +33,7 @@ fn context(dir: &TempDir) -> ToolContext {
         root,
         gates: Vec::new(),
         progress: paicli::tools::Progress::default(),
+        files: None,
     }
 }
 

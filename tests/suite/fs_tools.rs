@@ -46,6 +46,7 @@ impl Project {
             limits: ToolLimits::default(),
             gates: Vec::new(),
             progress: paicli::tools::Progress::default(),
+            files: None,
         };
         Project {
             _tmp: tmp,

@@ -2,66 +2,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
 
-use crate::support::{Reply, ScriptedServer};
-
-struct Sandbox {
-    project: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        Sandbox {
-            project: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    /// The binary with a clean environment and state in a temp home, in no project yet.
-    fn bare(&self) -> Command {
-        let mut cmd = Command::cargo_bin("paicli").unwrap();
-        cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("PAICLI_HOME", self.home.path().join(".paicli"))
-            .stdin(Stdio::null());
-        cmd
-    }
-
-    /// The binary in the project, against `server`.
-    fn against(&self, server: &ScriptedServer) -> Command {
-        let mut cmd = self.bare();
-        cmd.arg("-C").arg(self.project.path()).args([
-            "--base-url",
-            &server.url(),
-            "--model",
-            "scripted-model",
-        ]);
-        cmd
-    }
-}
-
-/// Runs `cmd` with `input` on a piped stdin.
-fn run_with_stdin(mut cmd: Command, input: &[u8]) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stderr_of(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use crate::support::{CliSandbox, Reply, ScriptedServer, run_with_stdin, stderr_of};
 
 fn user_text(server: &ScriptedServer) -> String {
     let requests = server.chat_requests();
@@ -73,7 +18,7 @@ fn user_text(server: &ScriptedServer) -> String {
 
 #[test]
 fn piped_text_reaches_the_request_after_the_task() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("It adds.")]);
     let mut cmd = sandbox.against(&server);
     cmd.args(["-p", "explain this code"]);
@@ -87,7 +32,7 @@ fn piped_text_reaches_the_request_after_the_task() {
 
 #[test]
 fn piped_binary_is_refused_with_a_message_and_the_task_still_runs() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("ok")]);
     let mut cmd = sandbox.against(&server);
     cmd.args(["-p", "what is this"]).env("LANG", "en_US.UTF-8");
@@ -103,7 +48,7 @@ fn piped_binary_is_refused_with_a_message_and_the_task_still_runs() {
 
 #[test]
 fn dash_still_reads_the_task_from_stdin() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("ok")]);
     let mut cmd = sandbox.against(&server);
     cmd.args(["-p", "-"]);
@@ -119,7 +64,7 @@ fn json_of(output: &Output) -> Value {
 
 #[test]
 fn a_run_whose_every_write_was_denied_exits_4_and_lists_the_denials() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([(
             "call_w",
@@ -157,7 +102,7 @@ fn a_run_whose_every_write_was_denied_exits_4_and_lists_the_denials() {
 
 #[test]
 fn written_files_are_listed_in_the_stream_json_result() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([(
             "call_w",
@@ -188,7 +133,7 @@ fn written_files_are_listed_in_the_stream_json_result() {
 
 #[test]
 fn text_mode_says_nothing_was_done_when_all_was_denied() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([(
             "call_w",
@@ -216,7 +161,7 @@ const NGINX_502: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r
 
 #[test]
 fn a_429_retry_is_shown_on_stderr_and_the_task_goes_on() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([
         Reply::status(429, r#"{"error":{"message":"slow down"}}"#).header("Retry-After", "0"),
         Reply::text("done"),
@@ -237,7 +182,7 @@ fn a_429_retry_is_shown_on_stderr_and_the_task_goes_on() {
 
 #[test]
 fn an_html_502_page_is_summarized_and_printed_once() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let page = || {
         Reply::status(502, NGINX_502)
             .content_type("text/html")
@@ -267,7 +212,7 @@ fn an_html_502_page_is_summarized_and_printed_once() {
 
 #[test]
 fn json_mode_keeps_the_hint_and_it_names_the_key_variable_used() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server =
         ScriptedServer::with_replies([Reply::status(401, r#"{"error":{"message":"bad key"}}"#)]);
     let output = sandbox
@@ -291,7 +236,7 @@ fn json_mode_keeps_the_hint_and_it_names_the_key_variable_used() {
 
 #[test]
 fn a_bad_project_directory_is_reported_once() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let missing = sandbox.project.path().join("nope");
     for args in [vec!["-p", "hi"], vec![]] {
         let output = sandbox
@@ -310,7 +255,7 @@ fn a_bad_project_directory_is_reported_once() {
 }
 
 /// Writes a 4×3 PNG at `rel` in the project.
-fn write_png(sandbox: &Sandbox, rel: &str) {
+fn write_png(sandbox: &CliSandbox, rel: &str) {
     image::RgbImage::from_pixel(4, 3, image::Rgb([0, 128, 255]))
         .save(sandbox.project.path().join(rel))
         .unwrap();
@@ -326,7 +271,7 @@ fn is_png_part(part: &Value) -> bool {
 #[test]
 fn a_png_mention_becomes_an_image_part_for_a_vision_model() {
     for mention in ["@shot.png", "@image:shot.png"] {
-        let sandbox = Sandbox::new();
+        let sandbox = CliSandbox::new();
         write_png(&sandbox, "shot.png");
         let server = ScriptedServer::with_replies([Reply::text("A blue square.")]);
         let task = format!("what is in {mention}?");
@@ -349,7 +294,7 @@ fn a_png_mention_becomes_an_image_part_for_a_vision_model() {
 
 #[test]
 fn a_text_only_model_gets_a_notice_instead_of_the_image() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     write_png(&sandbox, "shot.png");
     let server = ScriptedServer::with_replies([Reply::text("I cannot see it.")]);
     let output = sandbox
@@ -372,7 +317,7 @@ fn a_text_only_model_gets_a_notice_instead_of_the_image() {
 #[test]
 fn read_file_on_a_png_sends_the_image_or_a_note() {
     for vision in [true, false] {
-        let sandbox = Sandbox::new();
+        let sandbox = CliSandbox::new();
         write_png(&sandbox, "shot.png");
         let server = ScriptedServer::with_replies([
             Reply::tool_calls([(
@@ -416,7 +361,7 @@ fn read_file_on_a_png_sends_the_image_or_a_note() {
 #[test]
 fn an_image_over_the_providers_byte_limit_is_sent_as_a_smaller_jpeg() {
     use base64::Engine;
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     // Noise compresses badly: about 4.6 MB of PNG, over the 4 MB default limit though within 2048 px.
     let mut seed: u32 = 7;
     image::RgbImage::from_fn(1400, 1100, |_, _| {

@@ -8,71 +8,56 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module and the modules it may use. Keep in step with `docs/architecture.md`.
+#[rustfmt::skip]
 const ALLOWED: &[(&str, &[&str])] = &[
     ("protocol", &[]),
+    ("languages", &[]),
     ("config", &["protocol"]),
     ("llm", &["protocol", "config"]),
     ("guard", &["protocol", "config"]),
     ("mcp", &["protocol", "config", "llm"]),
-    ("lsp", &["protocol", "config"]),
+    ("lsp", &["protocol", "config", "languages"]),
     ("session", &["protocol", "config", "llm"]),
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
     ("skills", &["protocol", "config"]),
     ("sandbox", &["protocol", "config"]),
-    ("index", &["protocol", "config", "llm", "guard"]),
-    (
-        "tools",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "index",
-        ],
-    ),
+    ("index", &["protocol", "config", "llm", "guard", "languages"]),
+    ("tools", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+        "skills", "sandbox", "index", "languages"]),
     ("policy", &["protocol", "config", "llm", "guard"]),
-    (
-        "agent",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "index", "tools", "policy",
-        ],
-    ),
+    ("agent", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+        "skills", "sandbox", "index", "languages", "tools", "policy"]),
     // Plan and team mode: sub-agents forked from the lead agent, between `app` and `agent`.
-    (
-        "plan",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "index", "tools", "policy", "agent",
-        ],
-    ),
-    (
-        "app",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "index", "tools", "policy", "agent", "plan",
-        ],
-    ),
-    (
-        "ui",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "index", "tools", "policy", "agent", "plan", "app",
-        ],
-    ),
+    ("plan", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+        "skills", "sandbox", "index", "languages", "tools", "policy", "agent"]),
+    ("app", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan"]),
+    ("ui", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan", "app"]),
     // Front-ends beside `ui`: they word their startup lines with its i18n table.
-    (
-        "serve",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "plan", "app", "ui",
-        ],
-    ),
-    (
-        "acp",
-        &[
-            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "plan", "app", "ui",
-        ],
-    ),
+    ("serve", FRONT_END),
+    ("acp", FRONT_END),
+];
+
+/// What `serve` and `acp` may use.
+const FRONT_END: &[&str] = &[
+    "protocol",
+    "config",
+    "llm",
+    "guard",
+    "mcp",
+    "lsp",
+    "session",
+    "memory",
+    "snapshot",
+    "languages",
+    "tools",
+    "policy",
+    "agent",
+    "plan",
+    "app",
+    "ui",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

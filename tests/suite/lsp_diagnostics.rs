@@ -43,6 +43,7 @@ impl Project {
             limits: ToolLimits::default(),
             gates: Vec::new(),
             progress: paicli::tools::Progress::default(),
+            files: None,
         };
         Project {
             _tmp: tmp,

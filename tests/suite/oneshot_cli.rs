@@ -3,52 +3,19 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::{Value, json};
 
-use crate::support::{Reply, ScriptedServer};
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of, stdout_of};
 
 const HELLO: &str = "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"Hello World\");\n    }\n}\n";
 
-struct Sandbox {
-    project: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        let project = tempfile::tempdir().unwrap();
-        std::fs::write(project.path().join("Hello.java"), HELLO).unwrap();
-        Sandbox {
-            project,
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    /// The binary with a clean environment: no keys from the developer's machine, state in a temp home.
-    fn paicli(&self) -> Command {
-        let mut cmd = Command::cargo_bin("paicli").unwrap();
-        cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("PAICLI_HOME", self.home.path().join(".paicli"))
-            .arg("-C")
-            .arg(self.project.path())
-            .stdin(Stdio::null());
-        cmd
-    }
-
-    fn against(&self, server: &ScriptedServer) -> Command {
-        let mut cmd = self.paicli();
-        cmd.args(["--base-url", &server.url(), "--model", "scripted-model"]);
-        cmd
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.project.path().join(rel)).unwrap()
-    }
+/// A project holding `Hello.java`.
+fn sandbox() -> CliSandbox {
+    let sandbox = CliSandbox::new();
+    sandbox.project_file("Hello.java", HELLO);
+    sandbox
 }
 
 fn hello_edit_script() -> Vec<Reply> {
@@ -66,17 +33,9 @@ fn hello_edit_script() -> Vec<Reply> {
     ]
 }
 
-fn stdout_of(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr_of(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 #[test]
 fn hello_edit_reads_edits_and_answers() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies(hello_edit_script());
     let output = sandbox
         .against(&server)
@@ -151,7 +110,7 @@ fn hello_edit_reads_edits_and_answers() {
 
 #[test]
 fn json_output_is_one_object_with_the_result() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies(hello_edit_script());
     let output = sandbox
         .against(&server)
@@ -185,7 +144,7 @@ fn json_output_is_one_object_with_the_result() {
 
 #[test]
 fn stream_json_prints_one_event_per_line_then_the_result() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies(hello_edit_script());
     let output = sandbox
         .against(&server)
@@ -229,7 +188,7 @@ fn stream_json_prints_one_event_per_line_then_the_result() {
 
 #[test]
 fn the_task_can_come_from_stdin() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies([Reply::text("pong")]);
     let mut child = sandbox
         .against(&server)
@@ -256,7 +215,7 @@ fn the_task_can_come_from_stdin() {
 
 #[test]
 fn no_api_key_is_a_usage_error_naming_the_variable() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let output = sandbox.paicli().args(["-p", "hi"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = stderr_of(&output);
@@ -265,14 +224,8 @@ fn no_api_key_is_a_usage_error_naming_the_variable() {
 
 #[test]
 fn a_bad_config_file_is_a_usage_error_naming_file_and_line() {
-    let sandbox = Sandbox::new();
-    let dir = sandbox.project.path().join(".paicli");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("config.toml"),
-        "[llm]\nmodel = \"x\"\ntimeout = 3\n",
-    )
-    .unwrap();
+    let sandbox = sandbox();
+    sandbox.project_file(".paicli/config.toml", "[llm]\nmodel = \"x\"\ntimeout = 3\n");
     let output = sandbox.paicli().args(["-p", "hi"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = stderr_of(&output);
@@ -284,7 +237,7 @@ fn a_bad_config_file_is_a_usage_error_naming_file_and_line() {
 
 #[test]
 fn a_rejected_key_is_a_model_failure_with_a_hint() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies([Reply::status(
         401,
         r#"{"error":{"message":"invalid api key"}}"#,
@@ -305,7 +258,7 @@ fn a_rejected_key_is_a_model_failure_with_a_hint() {
 
 #[test]
 fn the_token_budget_flag_exits_3_with_a_partial_report() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([("c1", "list_dir", json!({"path": "."}))]).usage(900, 200),
         Reply::text("Done: looked. Verified: nothing. Not done: all. Next steps: continue."),
@@ -341,7 +294,7 @@ fn the_token_budget_flag_exits_3_with_a_partial_report() {
 
 #[test]
 fn the_iteration_limit_exits_3_with_a_partial_report() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([("c1", "list_dir", json!({"path": "."}))]),
         Reply::text("Done: looked. Verified: nothing. Not done: all. Next steps: continue."),
@@ -382,7 +335,7 @@ fn the_iteration_limit_exits_3_with_a_partial_report() {
 
 #[test]
 fn ctrl_c_cancels_the_turn_and_exits_130() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::start();
     let handle = server.push(Reply::text("this never finishes").hang_after(2));
     let child = sandbox
@@ -411,7 +364,7 @@ fn ctrl_c_cancels_the_turn_and_exits_130() {
 
 #[test]
 fn paths_outside_the_project_are_refused() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let outside = tempfile::tempdir().unwrap();
     let secret = outside.path().join("secret.txt");
     std::fs::write(&secret, "top secret").unwrap();
@@ -458,7 +411,7 @@ fn paths_outside_the_project_are_refused() {
 
 #[test]
 fn path_mentions_in_the_task_are_attached_as_in_the_repl() {
-    let sandbox = Sandbox::new();
+    let sandbox = sandbox();
     let server = ScriptedServer::with_replies([Reply::text("It prints a greeting.")]);
     let output = sandbox
         .against(&server)

@@ -3,58 +3,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::{Command, Output, Stdio};
-
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::json;
 
-use crate::support::{Reply, ScriptedServer};
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of};
 
-/// A project and a home whose `config.toml` sets the UI language.
-struct ChineseSandbox {
-    project: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl ChineseSandbox {
-    fn new() -> Self {
-        let home = tempfile::tempdir().unwrap();
-        let dir = home.path().join(".paicli");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("config.toml"), "[ui]\nlanguage = \"zh\"\n").unwrap();
-        ChineseSandbox {
-            project: tempfile::tempdir().unwrap(),
-            home,
-        }
-    }
-
-    fn paicli(&self) -> Command {
-        let mut cmd = Command::cargo_bin("paicli").unwrap();
-        cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("PAICLI_HOME", self.home.path().join(".paicli"))
-            .env("LANG", "C.UTF-8")
-            .arg("-C")
-            .arg(self.project.path())
-            .stdin(Stdio::null());
-        cmd
-    }
-
-    fn against(&self, server: &ScriptedServer) -> Command {
-        let mut cmd = self.paicli();
-        cmd.args(["--base-url", &server.url(), "--model", "scripted-model"]);
-        cmd
-    }
-}
-
-fn stderr_of(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+/// A sandbox whose user config sets the UI language to Chinese; `LANG` is a neutral UTF-8 locale.
+fn chinese() -> CliSandbox {
+    let sandbox = CliSandbox::new().with_env("LANG", "C.UTF-8");
+    sandbox.user_config("[ui]\nlanguage = \"zh\"\n");
+    sandbox
 }
 
 #[test]
 fn a_provider_error_and_its_hint_are_chinese() {
-    let sandbox = ChineseSandbox::new();
+    let sandbox = chinese();
     let server = ScriptedServer::with_replies([Reply::status(
         401,
         r#"{"error":{"message":"invalid api key"}}"#,
@@ -83,7 +45,7 @@ fn a_provider_error_and_its_hint_are_chinese() {
 
 #[test]
 fn a_setup_error_is_chinese() {
-    let sandbox = ChineseSandbox::new();
+    let sandbox = chinese();
     // No --base-url: the default provider needs a key nobody set.
     let output = sandbox.paicli().args(["-p", "hi"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -94,7 +56,7 @@ fn a_setup_error_is_chinese() {
 
 #[test]
 fn an_empty_task_and_a_bad_flag_are_chinese() {
-    let sandbox = ChineseSandbox::new();
+    let sandbox = chinese();
     let output = sandbox.paicli().args(["-p", "  "]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(
@@ -118,7 +80,7 @@ fn an_empty_task_and_a_bad_flag_are_chinese() {
 
 #[test]
 fn a_skipped_mention_tool_progress_and_a_budget_stop_are_chinese() {
-    let sandbox = ChineseSandbox::new();
+    let sandbox = chinese();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([("c1", "list_dir", json!({"path": "."}))]).usage(900, 200),
         Reply::text("Done: looked. Verified: nothing. Not done: all. Next steps: continue."),

@@ -6,72 +6,51 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::json;
 
-use crate::support::{Reply, ScriptedServer};
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of};
 
 const USER_KEY: &str = "sk-user-secret-0123456789abcdef";
 
+/// The user's machine: their DeepSeek key in the environment, nothing else; and a folder for the markers an
+/// attack would leave.
 struct Sandbox {
-    project: tempfile::TempDir,
-    home: tempfile::TempDir,
-    /// Where the attacks would leave their marker files.
+    cli: CliSandbox,
     markers: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Sandbox {
+    type Target = CliSandbox;
+
+    fn deref(&self) -> &CliSandbox {
+        &self.cli
+    }
 }
 
 impl Sandbox {
     fn new() -> Self {
         Sandbox {
-            project: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
+            cli: CliSandbox::new()
+                .with_env("DEEPSEEK_API_KEY", USER_KEY)
+                .with_env("PAICLI_LSP_WAIT_MS", "1500"),
             markers: tempfile::tempdir().unwrap(),
         }
-    }
-
-    fn paicli_home(&self) -> PathBuf {
-        self.home.path().join(".paicli")
-    }
-
-    fn project_file(&self, rel: &str, text: &str) -> &Self {
-        let path = self.project.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-        self
-    }
-
-    fn user_config(&self, text: &str) -> &Self {
-        std::fs::create_dir_all(self.paicli_home()).unwrap();
-        std::fs::write(self.paicli_home().join("config.toml"), text).unwrap();
-        self
     }
 
     fn marker(&self, name: &str) -> PathBuf {
         self.markers.path().join(name)
     }
 
-    /// `paicli -p` as the user runs it: their DeepSeek key in the environment, nothing else.
+    /// `paicli -p` as the user runs it.
     fn run(&self, extra: &[&str]) -> Output {
-        let mut cmd = Command::cargo_bin("paicli").unwrap();
-        cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("PAICLI_HOME", self.paicli_home())
-            .env("DEEPSEEK_API_KEY", USER_KEY)
-            .env("PAICLI_LSP_WAIT_MS", "1500")
-            .arg("-C")
-            .arg(self.project.path())
+        self.paicli()
             .args(extra)
             .args(["-p", "do the task"])
-            .stdin(Stdio::null());
-        cmd.output().unwrap()
+            .output()
+            .unwrap()
     }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn carries_key(server: &ScriptedServer) -> bool {
@@ -82,7 +61,7 @@ fn carries_key(server: &ScriptedServer) -> bool {
 }
 
 fn assert_refused(out: &Output, file: &str, key: &str) {
-    let err = stderr(out);
+    let err = stderr_of(out);
     assert!(
         err.contains(file) && err.contains(&format!("`{key}`")),
         "expected a notice naming {file} and {key}:\n{err}"
@@ -109,7 +88,7 @@ fn a_project_config_url_never_receives_the_users_key() {
         0,
         "no request reached the project's URL"
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(carries_key(&user), "the user's own endpoint got the key");
     assert_refused(&out, ".paicli/config.toml", "llm.base_url");
 }
@@ -138,7 +117,7 @@ fn a_project_env_url_never_receives_the_users_key() {
             0,
             "{key}: no request reached the project's URL"
         );
-        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.status.success(), "{}", stderr_of(&out));
         assert!(carries_key(&user));
         assert_refused(&out, ".env", key);
     }
@@ -159,15 +138,15 @@ fn after_trust_project_the_projects_url_is_honoured() {
             ),
         );
     let out = sandbox.run(&["--trust-project"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert_eq!(project_server.request_count(), 1);
     assert!(carries_key(&project_server));
-    assert!(!stderr(&out).contains("ignored"), "{}", stderr(&out));
+    assert!(!stderr_of(&out).contains("ignored"), "{}", stderr_of(&out));
     assert!(sandbox.paicli_home().join("project-trust.json").is_file());
 
     // Remembered: the next run needs no flag.
     let out = sandbox.run(&[]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert_eq!(project_server.request_count(), 2);
 
     // A changed config needs trusting again: the user's own endpoint is used meanwhile.
@@ -179,7 +158,7 @@ fn after_trust_project_the_projects_url_is_honoured() {
         ),
     );
     let out = sandbox.run(&[]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert_eq!(
         project_server.request_count(),
         2,
@@ -210,7 +189,7 @@ fn a_project_cannot_choose_full_approval() {
     let marker = sandbox.project.path().join("approved-marker");
     let out = sandbox.run(&[]);
     assert!(!marker.exists(), "the command ran without approval");
-    assert_eq!(server.chat_requests().len(), 2, "{}", stderr(&out));
+    assert_eq!(server.chat_requests().len(), 2, "{}", stderr_of(&out));
     assert_refused(&out, ".paicli/config.toml", "approval.mode");
 }
 
@@ -239,7 +218,7 @@ fn a_project_language_server_does_not_run_on_edit() {
             ),
         );
     let out = sandbox.run(&[]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(
         sandbox.project.path().join("notes.txt").is_file(),
         "the edit ran"
@@ -268,7 +247,7 @@ fn a_project_cannot_trust_its_own_mcp_servers() {
                 .to_string(),
         );
     let out = sandbox.run(&[]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(!marker.exists(), "the project's MCP server was started");
     assert_refused(&out, ".paicli/config.toml", "mcp.trust_project_servers");
     assert!(!Path::new(&sandbox.paicli_home().join("mcp-trust.json")).exists());

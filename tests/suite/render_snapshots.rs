@@ -1,14 +1,16 @@
 //! What the REPL prints, as snapshots: Markdown (whole and streamed at awkward splits), tool lines, diffs.
 
+#![allow(clippy::unwrap_used)]
+
 use std::time::Duration;
 
-use paicli::agent::{DiagnosticsFile, ToolStatus};
+use paicli::agent::{AgentEvent, DiagnosticsFile, EventSink, Notice, ToolStatus};
 use paicli::llm::Usage;
 use paicli::ui::i18n::Lang;
 use paicli::ui::render::{
-    MarkdownStream, Phase, StatusInfo, Style, ToolResultView, WorkingLine, diagnostics_line,
-    render_diff, render_markdown, status_line_in, tool_finished_line, tool_result_lines,
-    tool_started_line,
+    MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, WorkingLine,
+    diagnostics_line, render_diff, render_markdown, status_line_in, tool_finished_line,
+    tool_result_lines, tool_started_line,
 };
 
 const DOC: &str = "\
@@ -322,6 +324,64 @@ fn tool_lines_working_line_and_status_line_in_chinese() {
         );
     }
     insta::assert_snapshot!(zh);
+}
+
+/// Warnings and turn endings as the REPL prints them on a 40-column terminal.
+fn notices_at_40_columns(lang: Lang) -> String {
+    // The sink writes to a file (unbuffered), read back once it is done.
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let file = out.reopen().unwrap();
+    let sink = TerminalSink::new(Surface::plain(40), lang, Box::new(file));
+    for notice in [
+        Notice::RunawayReminder,
+        Notice::McpServerFailed {
+            server: "github".into(),
+            error: "connection refused by https://api.githubcopilot.com/mcp/".into(),
+        },
+    ] {
+        sink.emit(AgentEvent::Notice { notice });
+    }
+    sink.emit(AgentEvent::TurnPartial {
+        text: String::new(),
+        reason: "the iteration budget of 25 rounds was spent".into(),
+    });
+    sink.emit(AgentEvent::TurnFailed {
+        error: "model request failed: 401 Unauthorized: invalid api key".into(),
+    });
+    drop(sink);
+    std::fs::read_to_string(out.path()).unwrap()
+}
+
+/// Every line fits the 40 columns, and none is broken inside a word.
+fn assert_wrapped_at_40(text: &str) {
+    for line in text.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 40,
+            "wider than 40: {line:?}"
+        );
+    }
+    for word in ["repeating", "refused", "iteration", "Unauthorized"] {
+        if text.contains(word) {
+            assert!(
+                text.lines().any(|l| l.contains(word)),
+                "`{word}` split:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn notices_wrap_at_word_boundaries_in_english() {
+    let text = notices_at_40_columns(Lang::En);
+    assert_wrapped_at_40(&text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn notices_wrap_between_characters_in_chinese() {
+    let text = notices_at_40_columns(Lang::Zh);
+    assert_wrapped_at_40(&text);
+    insta::assert_snapshot!(text);
 }
 
 mod streaming_props {

@@ -280,35 +280,40 @@ fn a_kill_during_a_command_loses_nothing_before_it() {
             (
                 "call_slow",
                 "execute_command",
-                json!({"command": "sleep 30"}),
+                // Runs until the test (or the temp dir's removal) takes the marker away: no time limit that a
+                // slow machine could reach before the kill.
+                json!({"command": "touch slow-running; while [ -e slow-running ]; do sleep 0.1; done"}),
             ),
         ]),
         Reply::text("never sent"),
     ]);
+    let running = sandbox.here.path().join("slow-running");
     let mut child = sandbox
         .command(
             sandbox.here.path(),
             &server,
             &["--approval", "full", "-p", "read, then wait"],
         )
+        // Nor may the command's own time limit end it first.
+        .env("PAICLI_COMMAND_TIMEOUT_SECS", "3600")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait for the ledger to hold the quick call's result: the slow one is running then.
-    let deadline = Instant::now() + Duration::from_secs(30);
+    // Wait until the ledger holds the quick call's result and the slow command is running.
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let recorded = sandbox
             .ledgers()
             .first()
             .and_then(|p| std::fs::read_to_string(p).ok())
             .is_some_and(|t| t.contains("\"tool_call_id\":\"call_quick\""));
-        if recorded {
+        if recorded && running.exists() {
             break;
         }
         assert!(
             Instant::now() < deadline,
-            "the quick result never reached the ledger"
+            "the quick result never reached the ledger, or the slow command never started"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -326,6 +331,8 @@ fn a_kill_during_a_command_loses_nothing_before_it() {
 
     child.kill().unwrap();
     child.wait().unwrap();
+    // The command outlives the killed paicli (its own process group); ending it keeps the machine clean.
+    std::fs::remove_file(&running).unwrap();
 
     let next = ScriptedServer::with_replies([Reply::text("recovered")]);
     let output = sandbox.run(sandbox.here.path(), &next, &["-c", "-p", "what happened?"]);

@@ -196,6 +196,7 @@ impl Project {
             limits: ToolLimits::default(),
             gates: Vec::new(),
             progress: paicli::tools::Progress::default(),
+            files: None,
         };
         let mut agent = Agent::new(
             client,

@@ -6,9 +6,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Inner, TaskRecord, TaskState};
 use crate::agent::TurnOutcome;
-use crate::app::mentions::expand_mentions;
-use crate::app::sessions::{StartOptions, start_session};
-use crate::guard::path_guard::PathGuard;
+use crate::app::hosted::{HostOptions, HostedSession};
 use crate::policy::approval::NonInteractiveApprover;
 use crate::protocol::{AgentEvent, EventSink};
 
@@ -20,37 +18,18 @@ pub(super) async fn run_task(
 ) -> (TaskState, Option<String>) {
     let mut config = inner.config.clone();
     config.approval = task.approval;
-    let config = &config;
     let sink = LogSink { inner, id: task.id };
-    let built = crate::app::build_approval_hook(config, Arc::new(NonInteractiveApprover))
-        .and_then(|hook| crate::app::build_session(config, hook));
-    let (mut agent, services) = match built {
-        Ok(built) => built,
+    let session = match HostedSession::start(
+        config,
+        Arc::new(NonInteractiveApprover),
+        HostOptions::default(),
+    ) {
+        Ok(session) => session,
         Err(e) => return (TaskState::Failed, Some(e.to_string())),
     };
-    match start_session(config, &mut agent, &StartOptions::default()) {
-        Ok(started) => {
-            services.snapshots.set_session(&started.id);
-            inner.set_session(task.id, &started.id);
-        }
-        Err(e) => {
-            services.shutdown().await;
-            return (TaskState::Failed, Some(e.to_string()));
-        }
-    }
-    let with_files = match PathGuard::new(&config.project_root) {
-        Ok(guard) => expand_mentions(&task.text, &guard).text,
-        Err(_) => task.text.clone(),
-    };
-    let (input, notices) =
-        crate::app::prepare_first_input(config, &services.mcp, &with_files, &cancel).await;
-    for notice in notices {
-        sink.emit(AgentEvent::Notice { notice });
-    }
-    let report = agent
-        .run_expanded_turn(&task.text, &input, &sink, cancel)
-        .await;
-    services.shutdown().await;
+    inner.set_session(task.id, &session.id);
+    let report = session.run_turn(&task.text, &sink, cancel).await;
+    session.shutdown().await;
     match report.outcome {
         TurnOutcome::Finished { text } => (TaskState::Finished, Some(text)),
         TurnOutcome::Partial { text, .. } | TurnOutcome::CutOff { text } => {

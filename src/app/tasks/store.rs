@@ -1,5 +1,9 @@
-//! The queue file and the event logs of a project's tasks under `$PAICLI_HOME/tasks/<project-id>/`.
+//! The queue file and the event logs of a project's tasks under `$PAICLI_HOME/tasks/<project-id>/`, and the two
+//! OS file locks that let several paicli processes share them: `queue.lock`, held for the moment of each change
+//! (read, change, write back), and `runner.lock`, held by the one process that runs the queue for as long as it
+//! runs. The OS drops both when the process ends, however it ends.
 
+use std::fs::{File, TryLockError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -35,6 +39,45 @@ impl TaskStore {
     /// Replaces the queue file (atomically).
     pub fn save(&self, tasks: &[TaskRecord]) -> std::io::Result<()> {
         write_json_store(&self.queue_path(), &tasks)
+    }
+
+    /// Reads the queue, lets `change` edit it and writes it back, with no other process changing it between;
+    /// returns what `change` returned.
+    pub fn update<R>(&self, change: impl FnOnce(&mut Vec<TaskRecord>) -> R) -> std::io::Result<R> {
+        let lock = self.open_lock("queue.lock")?;
+        lock.lock()?;
+        let mut tasks = self.load();
+        let answer = change(&mut tasks);
+        self.save(&tasks)?;
+        Ok(answer)
+    }
+
+    /// The runner lock when no other process holds it; kept until the returned file is dropped.
+    pub fn try_runner_lock(&self) -> Option<File> {
+        let file = match self.open_lock("runner.lock") {
+            Ok(file) => file,
+            Err(e) => {
+                tracing::warn!("cannot open the task runner lock: {e}");
+                return None;
+            }
+        };
+        match file.try_lock() {
+            Ok(()) => Some(file),
+            Err(TryLockError::WouldBlock) => None,
+            Err(TryLockError::Error(e)) => {
+                tracing::warn!("cannot take the task runner lock: {e}");
+                None
+            }
+        }
+    }
+
+    fn open_lock(&self, name: &str) -> std::io::Result<File> {
+        std::fs::create_dir_all(&self.dir)?;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join(name))
     }
 
     fn log_path(&self, id: u64) -> PathBuf {

@@ -15,6 +15,7 @@ use rmcp::transport::{
 };
 
 use super::settings::OAuthSettings;
+use super::token_store::now_secs;
 use super::{LoginError, TokenStore};
 
 /// Runs the `client_credentials` grant against the authorization server in `manager`'s metadata.
@@ -128,12 +129,6 @@ pub fn algorithm(name: Option<&str>) -> Result<JwtSigningAlgorithm, LoginError> 
             )));
         }
     })
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]

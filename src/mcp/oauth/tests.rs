@@ -8,75 +8,161 @@ use tokio::net::TcpListener;
 
 use super::*;
 
-/// A resource server and its authorization server on one loopback port; records the token requests' bodies.
-async fn authorization_server() -> (String, Arc<Mutex<Vec<String>>>) {
+mod machine_renewal;
+
+/// One HTTP request as the stand-ins see it.
+pub(super) struct Request {
+    pub method: String,
+    pub target: String,
+    pub head: String,
+    pub body: String,
+}
+
+impl Request {
+    /// The value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let prefix = format!("{}:", name.to_ascii_lowercase());
+        self.head.lines().find_map(|l| {
+            l.to_ascii_lowercase()
+                .starts_with(&prefix)
+                .then(|| l[prefix.len()..].trim())
+        })
+    }
+}
+
+/// One reply: status line, extra headers, JSON body (empty for none).
+pub(super) struct Response {
+    pub status: &'static str,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json(value: serde_json::Value) -> Self {
+        Response {
+            status: "200 OK",
+            headers: Vec::new(),
+            body: value.to_string(),
+        }
+    }
+
+    pub fn status(status: &'static str) -> Self {
+        Response {
+            status,
+            headers: Vec::new(),
+            body: String::new(),
+        }
+    }
+}
+
+/// Serves `handle` on a loopback port, one request per connection; returns the origin (`http://127.0.0.1:N`).
+pub(super) async fn serve(
+    handle: impl Fn(&str, Request) -> Response + Send + Sync + 'static,
+) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let token_requests = Arc::new(Mutex::new(Vec::new()));
-    let (seen, origin) = (Arc::clone(&token_requests), base.clone());
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let handle = Arc::new(handle);
+    let base = origin.clone();
     tokio::spawn(async move {
         loop {
             let Ok((mut socket, _)) = listener.accept().await else {
                 return;
             };
-            let (seen, origin) = (Arc::clone(&seen), origin.clone());
+            let (handle, base) = (Arc::clone(&handle), base.clone());
             tokio::spawn(async move {
-                let mut raw = Vec::new();
-                let mut buf = [0u8; 4096];
-                // Headers, then as much body as Content-Length says.
-                let body = loop {
-                    let n = socket.read(&mut buf).await.unwrap_or(0);
-                    if n == 0 {
-                        return;
-                    }
-                    raw.extend_from_slice(&buf[..n]);
-                    let text = String::from_utf8_lossy(&raw).to_string();
-                    if let Some((head, body)) = text.split_once("\r\n\r\n") {
-                        let length = head
-                            .lines()
-                            .find_map(|l| {
-                                l.to_ascii_lowercase()
-                                    .strip_prefix("content-length:")
-                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                            })
-                            .unwrap_or(0);
-                        if body.len() >= length {
-                            break (head.to_string(), body.to_string());
-                        }
-                    }
+                let Some(request) = read_request(&mut socket).await else {
+                    return;
                 };
-                let (head, body) = body;
-                let target = head.split(' ').nth(1).unwrap_or("/").to_string();
-                let json = if target.starts_with("/.well-known/oauth-protected-resource") {
-                    serde_json::json!({"resource": format!("{origin}/mcp"), "authorization_servers": [origin]})
-                } else if target.starts_with("/.well-known/oauth-authorization-server") {
-                    serde_json::json!({
-                        "issuer": origin,
-                        "authorization_endpoint": format!("{origin}/authorize"),
-                        "token_endpoint": format!("{origin}/token"),
-                        "response_types_supported": ["code"],
-                        "code_challenge_methods_supported": ["S256"]
-                    })
-                } else if target == "/token" {
-                    seen.lock().unwrap().push(body);
-                    serde_json::json!({"access_token": "fresh", "token_type": "Bearer",
-                                       "expires_in": 3600, "refresh_token": "r2"})
-                } else {
-                    serde_json::Value::Null
-                };
-                let (status, text) = if json.is_null() {
-                    ("404 Not Found", String::new())
-                } else {
-                    ("200 OK", json.to_string())
-                };
-                let reply = format!(
-                    "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
-                    text.len()
+                let response = handle(&base, request);
+                let mut head = format!(
+                    "HTTP/1.1 {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+                    response.status,
+                    response.body.len()
                 );
-                let _ = socket.write_all(reply.as_bytes()).await;
+                for (name, value) in &response.headers {
+                    head.push_str(&format!("{name}: {value}\r\n"));
+                }
+                head.push_str("\r\n");
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(response.body.as_bytes()).await;
             });
         }
     });
+    origin
+}
+
+/// Headers, then as much body as Content-Length says.
+async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Request> {
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = socket.read(&mut buf).await.unwrap_or(0);
+        if n == 0 {
+            return None;
+        }
+        raw.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            continue;
+        };
+        let length = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+            })
+            .unwrap_or(0);
+        if body.len() >= length {
+            let mut words = head.split(' ');
+            return Some(Request {
+                method: words.next().unwrap_or_default().to_string(),
+                target: words.next().unwrap_or("/").to_string(),
+                head: head.to_string(),
+                body: body.to_string(),
+            });
+        }
+    }
+}
+
+/// The protected-resource and authorization-server metadata of `origin`, or `None` for other targets.
+pub(super) fn metadata(origin: &str, target: &str) -> Option<serde_json::Value> {
+    if target.starts_with("/.well-known/oauth-protected-resource") {
+        Some(
+            serde_json::json!({"resource": format!("{origin}/mcp"), "authorization_servers": [origin]}),
+        )
+    } else if target.starts_with("/.well-known/oauth-authorization-server") {
+        Some(serde_json::json!({
+            "issuer": origin,
+            "authorization_endpoint": format!("{origin}/authorize"),
+            "token_endpoint": format!("{origin}/token"),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
+            "code_challenge_methods_supported": ["S256"]
+        }))
+    } else {
+        None
+    }
+}
+
+/// A resource server and its authorization server on one loopback port; records the token requests' bodies.
+async fn authorization_server() -> (String, Arc<Mutex<Vec<String>>>) {
+    let token_requests = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&token_requests);
+    let base = serve(move |origin, request| {
+        if let Some(json) = metadata(origin, &request.target) {
+            Response::json(json)
+        } else if request.target == "/token" {
+            seen.lock().unwrap().push(request.body);
+            Response::json(
+                serde_json::json!({"access_token": "fresh", "token_type": "Bearer",
+                                              "expires_in": 3600, "refresh_token": "r2"}),
+            )
+        } else {
+            Response::status("404 Not Found")
+        }
+    })
+    .await;
     (base, token_requests)
 }
 

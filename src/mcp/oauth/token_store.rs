@@ -9,8 +9,13 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
+use oauth2::TokenResponse;
 use rmcp::transport::auth::{AuthError, CredentialStore, StoredCredentials};
 use serde::{Deserialize, Serialize};
+
+/// How long before its expiry a token counts as expired. Larger than rmcp's own refresh margin (30 s), so a
+/// machine grant is renewed before rmcp would try a refresh it has no refresh token for.
+pub const RENEW_MARGIN_SECS: u64 = 60;
 
 /// The file's contents.
 #[derive(Default, Serialize, Deserialize)]
@@ -60,6 +65,26 @@ impl TokenStore {
             .is_some_and(|c| c.token_response.is_some())
     }
 
+    /// True when the stored access token has expired or expires within [`RENEW_MARGIN_SECS`] (at most half its
+    /// lifetime): a machine grant runs again then. False without tokens, or for a token that names no expiry.
+    pub fn token_expiring(&self) -> bool {
+        let Some(credentials) = self.read().ok().flatten().and_then(|f| f.credentials) else {
+            return false;
+        };
+        let (Some(tokens), Some(received)) = (
+            credentials.token_response.as_ref(),
+            credentials.token_received_at,
+        ) else {
+            return false;
+        };
+        let Some(lifetime) = tokens.expires_in().map(|d| d.as_secs()) else {
+            return false;
+        };
+        let age = now_secs().saturating_sub(received);
+        let margin = RENEW_MARGIN_SECS.min(lifetime / 2).max(1);
+        lifetime.saturating_sub(age) < margin
+    }
+
     /// The file, or `None` when there is none.
     pub fn read(&self) -> io::Result<Option<TokenFile>> {
         match fs::read(&self.path) {
@@ -106,6 +131,13 @@ impl TokenStore {
         change(&mut file);
         self.write(&file).map_err(store_error)
     }
+}
+
+/// Seconds since the Unix epoch, as rmcp stamps `token_received_at`.
+pub(super) fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn store_error(e: io::Error) -> AuthError {

@@ -218,6 +218,7 @@ impl TurnGate {
             .config_text()
             .filter(|_| remember && options.project_rules.is_some());
         let request = ApprovalRequest {
+            call_id: call.id.to_string(),
             tool: call.name.to_string(),
             risk: if remember {
                 call.traits.risk

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 use super::text::{SNIFF_BYTES, classify, decode_lossy, human_size};
-use super::{Param, display, object_schema, resolve_read_arg, run_blocking};
+use super::{Param, display, editor_text, object_schema, resolve_read_arg, run_blocking};
 use crate::llm::image_part::{image_attachment, image_format};
 use crate::tools::{
     Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits,
@@ -111,6 +111,10 @@ fn read_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutco
     }
     if let Some(kind) = classify(&path, &head) {
         return Ok(ToolOutcome::ok(describe_binary(&rel, kind, meta.len())));
+    }
+    if let Some(buffer) = editor_text(ctx, &path) {
+        let buffer = buffer?;
+        return render_window(&rel, buffer.as_bytes(), &window).map(ToolOutcome::ok);
     }
     file.seek(SeekFrom::Start(0))
         .map_err(|err| open_error(&rel, &err))?;

@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use super::text::{decode_lossy, human_size};
 use super::{
-    FILE_TOO_LARGE, Param, change_output, display, object_schema, resolve_arg, run_blocking,
-    write_atomic,
+    FILE_TOO_LARGE, Param, change_output, display, editor_text, object_schema, resolve_arg,
+    run_blocking, write_text,
 };
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
 
@@ -65,7 +65,7 @@ fn write_file(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcome, ToolOutc
         ));
     }
     let old = read_existing(ctx, &path, &rel)?;
-    write_atomic(&ctx.guard, &path, content.as_bytes())
+    write_text(ctx, &path, content)
         .map_err(|err| ToolOutcome::failed(format!("cannot write {rel}: {err}")))?;
     let verb = if old.is_some() {
         "Overwrote"
@@ -118,6 +118,9 @@ fn read_existing(
         return Err(ToolOutcome::failed(format!(
             "{rel} is not a regular file; write_file only writes files"
         )));
+    }
+    if let Some(buffer) = editor_text(ctx, path) {
+        return buffer.map(|text| Some(text.into_bytes()));
     }
     let mut old = Vec::new();
     file.read_to_end(&mut old).map_err(cannot_read)?;

@@ -25,6 +25,7 @@ fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
         root,
         gates: Vec::new(),
         progress: crate::tools::Progress::default(),
+        files: None,
     }
 }
 

@@ -7,6 +7,7 @@ use crate::policy::approval::{Risk, RuleLabel};
 
 fn request(args: Value) -> ApprovalRequest {
     ApprovalRequest {
+        call_id: "call_1".to_string(),
         tool: "execute_command".to_string(),
         risk: Risk::High,
         args: match args {

@@ -71,9 +71,9 @@ fn switch_to(session: &Session, mode: ApprovalMode) {
     session.approval.set_mode(mode);
     session.agent.conversation().note_mode(mode_name(mode));
     let style = session.surface().style;
-    session.say(&style.cyan(&mode_line(mode, session.lang)));
+    session.say_fitted(&mode_line(mode, session.lang), 2, |l| style.cyan(l));
     if mode == ApprovalMode::Full {
-        session.say(&style.yellow(&format!("! {}", session.tr(Msg::ModeFullWarning))));
+        session.say_notice(session.tr(Msg::ModeFullWarning));
     }
 }
 
@@ -109,7 +109,11 @@ pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
 
 pub(super) fn hitl(session: &mut Session, args: &str) -> Flow {
     match args {
-        "" => session.say(&mode_line(session.approval.mode(), session.lang)),
+        "" => session.say_fitted(
+            &mode_line(session.approval.mode(), session.lang),
+            2,
+            str::to_string,
+        ),
         "on" => switch_to(session, ApprovalMode::Ask),
         "default" => switch_to(session, ApprovalMode::Auto),
         other => session.say_error(&format!(

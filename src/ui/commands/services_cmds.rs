@@ -102,7 +102,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
             }
             for notice in mcp.take_notices() {
                 let text = crate::ui::i18n::notice_text(session.lang, &notice);
-                session.say(&session.surface().style.yellow(&format!("! {text}")));
+                session.say_notice(&text);
             }
         }
         ["logs", name] => match mcp.logs(name) {

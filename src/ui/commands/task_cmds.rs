@@ -33,7 +33,12 @@ fn with_id(session: &mut Session, arg: &str, f: fn(&mut Session, u64)) {
 fn add(session: &mut Session, text: &str) {
     let mode = session.approval.mode();
     match session.tasks.add(text, mode) {
-        Ok(id) => session.say(&trf(session.lang, Msg::TaskQueued, &[("id", &id)])),
+        Ok(id) => {
+            session.say(&trf(session.lang, Msg::TaskQueued, &[("id", &id)]));
+            if !session.tasks.runs_here() {
+                session.say(session.tr(Msg::TaskRunsElsewhere));
+            }
+        }
         Err(e) => say_task_error(session, &e),
     }
 }

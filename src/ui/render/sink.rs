@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
 use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
-use super::wrap::StreamWrap;
+use super::wrap::{StreamWrap, marked, wrap_hanging};
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::tools::shell::EXECUTE_COMMAND;
-use crate::ui::i18n::{Lang, Msg, notice_text, tr};
+use crate::ui::i18n::{Lang, Msg, labelled, notice_text, tr};
 
 /// How often the working line's spinner and clock move.
 const TICK: Duration = Duration::from_millis(100);
@@ -219,6 +219,24 @@ impl Inner {
         let mut text = lines.join(nl);
         text.push_str(nl);
         self.write(&text);
+    }
+
+    /// Writes a notice, `mark` then `text`, wrapped at word boundaries to the screen; `paint` colours each line.
+    fn write_marked(&mut self, mark: &str, text: &str, paint: impl Fn(&str) -> String) {
+        let lines: Vec<String> = marked(mark, text, self.width())
+            .iter()
+            .map(|l| paint(l))
+            .collect();
+        self.write_lines(&lines);
+    }
+
+    /// Writes `text` wrapped at word boundaries, continuation lines indented two cells; `paint` colours each.
+    fn write_wrapped(&mut self, text: &str, paint: impl Fn(&str) -> String) {
+        let lines: Vec<String> = wrap_hanging(text, self.width(), 2)
+            .iter()
+            .map(|l| paint(l))
+            .collect();
+        self.write_lines(&lines);
     }
 
     fn end_line(&mut self) {
@@ -441,7 +459,7 @@ impl Inner {
             AgentEvent::Notice { notice } => {
                 self.flush_answer();
                 let text = notice_text(self.lang, &notice);
-                self.write_lines(&[style.yellow(&format!("! {text}"))]);
+                self.write_marked("!", &text, |l| style.yellow(l));
             }
             AgentEvent::Compacted {
                 stage,
@@ -450,32 +468,26 @@ impl Inner {
                 messages,
             } => {
                 self.flush_answer();
-                let line = style.dim(&super::compaction_line(
-                    stage,
-                    tokens_before,
-                    tokens_after,
-                    messages,
-                ));
-                self.write_lines(&[line]);
+                let line = super::compaction_line(stage, tokens_before, tokens_after, messages);
+                self.write_wrapped(&line, |l| style.dim(l));
             }
             AgentEvent::TurnPartial { reason, .. } => {
                 self.flush_answer();
                 self.end_live();
                 let partial = tr(self.lang, Msg::PartialCompletion);
-                let line = style.yellow(&format!("⚠ {partial} ({reason})"));
-                self.write_lines(&[line]);
+                self.write_marked("⚠", &format!("{partial} ({reason})"), |l| style.yellow(l));
             }
             AgentEvent::TurnCancelled => {
                 self.flush_answer();
                 self.end_live();
-                let line = style.yellow(&format!("⏹ {}", tr(self.lang, Msg::Cancelled)));
-                self.write_lines(&[line]);
+                let cancelled = tr(self.lang, Msg::Cancelled);
+                self.write_marked("⏹", cancelled, |l| style.yellow(l));
             }
             AgentEvent::TurnFailed { error } => {
                 self.flush_answer();
                 self.end_live();
-                let line = style.red(&format!("{}: {error}", tr(self.lang, Msg::ErrorPrefix)));
-                self.write_lines(&[line]);
+                let line = labelled(self.lang, Msg::ErrorPrefix, &error);
+                self.write_wrapped(&line, |l| style.red(l));
             }
             AgentEvent::TurnFinished { .. } => {
                 self.flush_answer();

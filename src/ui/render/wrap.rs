@@ -144,6 +144,30 @@ pub fn wrap_hanging(text: &str, total: usize, indent: usize) -> Vec<String> {
         .collect()
 }
 
+/// A notice or warning as screen lines: `mark` (`!`, `⚠`), a space, then `text` wrapped at word boundaries (and
+/// around CJK characters) within `width` cells, every further line and paragraph under the text's first column.
+/// Colour is the caller's, added per line after wrapping so it never counts as width.
+pub fn marked(mark: &str, text: &str, width: usize) -> Vec<String> {
+    let indent = visible_width(mark) + 1;
+    let room = width.saturating_sub(indent).max(10);
+    let margin = " ".repeat(indent);
+    let mut out: Vec<String> = text
+        .split('\n')
+        .flat_map(|paragraph| wrap_paragraph(paragraph, room, room))
+        .map(|line| {
+            if line.is_empty() {
+                line
+            } else {
+                format!("{margin}{line}")
+            }
+        })
+        .collect();
+    if let Some(first) = out.first_mut() {
+        *first = format!("{mark} {}", first.trim_start());
+    }
+    out
+}
+
 /// Wraps plain `text` to `width` columns (at least `indent + 8`) with runs of spaces squeezed to one and lines
 /// after the first starting with `indent` spaces (tool lines).
 pub fn wrap_plain(text: &str, width: usize, indent: usize) -> Vec<String> {

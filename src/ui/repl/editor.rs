@@ -17,8 +17,12 @@ use rustyline::{
 use super::mode_key::{ModeKey, ModeKeyHandler};
 
 use crate::ui::commands::COMMANDS;
-use crate::ui::i18n::Lang;
+use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::render::visible_width;
+
+/// How long rustyline waits after ESC for the rest of an escape sequence (Alt+key, arrows). Terminals send a
+/// sequence in one write, so a few milliseconds suffice; without a limit ESC alone waits for the next key.
+pub const ESC_WAIT_MS: u16 = 30;
 
 /// Most completion candidates offered at once. rustyline asks (in English) before listing more than its prompt
 /// limit, so the limit is set to this and the question never comes.
@@ -61,8 +65,8 @@ impl ReplHelper {
     }
 }
 
-/// Builds the editor with history size, bracketed paste, the Alt-Enter newline binding and Shift+Tab for the
-/// approval mode (see [`super::mode_key`]). Tab completes as far as the matches agree and lists them when they
+/// Builds the editor with history size, bracketed paste, the Alt-Enter newline binding, Shift+Tab for the
+/// approval mode (see [`super::mode_key`]) and ESC (clears the line; twice at an empty prompt, `/rewind`). Tab completes as far as the matches agree and lists them when they
 /// differ (commands with their descriptions), instead of cycling through them inline.
 pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
     let config = Config::builder()
@@ -72,12 +76,15 @@ pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
         .completion_prompt_limit(MAX_CANDIDATES)
         .bracketed_paste(true)
         .edit_mode(EditMode::Emacs)
+        // After `edit_mode`, which resets it.
+        .keyseq_timeout(Some(ESC_WAIT_MS))
         .max_history_size(2000)?
         .build();
     let mut editor = LineEditor::with_config(config)?;
     let helper = ReplHelper::new(root, lang);
     let mode_key = Arc::clone(&helper.mode_key);
     let helper_rewind = Arc::clone(&helper.rewind_key);
+    let other_keys = Arc::clone(&helper.rewind_key);
     editor.set_helper(Some(helper));
     editor.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
@@ -86,6 +93,10 @@ pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
     editor.bind_sequence(
         KeyEvent(KeyCode::Esc, Modifiers::NONE),
         EventHandler::Conditional(Box::new(super::rewind_key::RewindKeyHandler(helper_rewind))),
+    );
+    editor.bind_sequence(
+        rustyline::Event::Any,
+        EventHandler::Conditional(Box::new(super::rewind_key::OtherKeyHandler(other_keys))),
     );
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::ALT), Cmd::Newline);
     editor.bind_sequence(KeyEvent::alt('\r'), Cmd::Newline);
@@ -246,7 +257,13 @@ pub fn complete_path(root: &Path, partial: &str) -> Vec<Pair> {
 }
 
 impl Hinter for ReplHelper {
-    type Hint = String;
+    type Hint = super::rewind_key::RewindHint;
+
+    fn hint(&self, line: &str, _pos: usize, _ctx: &Context<'_>) -> Option<Self::Hint> {
+        (line.is_empty() && self.rewind_key.is_armed()).then(|| {
+            super::rewind_key::RewindHint(tr(self.lang, Msg::EscAgainToRewind).to_string())
+        })
+    }
 }
 
 impl Highlighter for ReplHelper {}

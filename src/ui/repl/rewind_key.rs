@@ -1,18 +1,24 @@
-//! Esc Esc at an empty prompt opens `/rewind`. As with Shift+Tab (`mode_key`), the key handler only records the
-//! press and submits the empty line; the REPL sees the record and runs the command.
+//! ESC at the prompt: on a line with text it clears the line; at an empty prompt the first press shows a hint and
+//! the second opens `/rewind`. As with Shift+Tab (`mode_key`), the key handler only records the press and
+//! submits the empty line; the REPL sees the record and runs the command.
 //!
-//! rustyline (emacs mode, no key-sequence timeout) reads a first Esc as the start of an Alt sequence and waits
-//! for the next key: Esc then a letter is Alt+letter, and Esc Esc arrives as one `Esc` key event. So the `Esc`
-//! binding fires exactly on the double press; on a line with text it keeps rustyline's meaning.
+//! rustyline in emacs mode reads ESC as the start of an Alt sequence and, without a key-sequence timeout, waits
+//! for the next key. The editor sets a short timeout ([`super::editor::ESC_WAIT_MS`]): terminals send Alt+key
+//! and the escape sequences of arrows in one write, so those still arrive whole, while ESC pressed alone is a key
+//! of its own. Two presses within that timeout arrive as one ESC, so the double press is counted across key
+//! events (any other key in between starts the count again), never by timing.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustyline::{Cmd, ConditionalEventHandler, Event, EventContext, RepeatCount};
+use rustyline::{Cmd, ConditionalEventHandler, Event, EventContext, Movement, RepeatCount};
 
-/// An Esc Esc press at an empty prompt, waiting for the REPL.
+/// ESC presses at the prompt, shared between the key handlers, the hint and the REPL.
 #[derive(Default)]
 pub struct RewindKey {
+    /// One ESC was pressed at the empty prompt, and no other key since.
+    armed: AtomicBool,
+    /// The second ESC: `/rewind` waits for the REPL.
     pressed: AtomicBool,
 }
 
@@ -21,9 +27,30 @@ impl RewindKey {
     pub fn take(&self) -> bool {
         self.pressed.swap(false, Ordering::SeqCst)
     }
+
+    /// Whether the next ESC at the empty prompt opens `/rewind` (the prompt shows a hint then).
+    pub fn is_armed(&self) -> bool {
+        self.armed.load(Ordering::SeqCst)
+    }
+
+    /// What ESC does on `line`: clear it, arm the double press, or fire it.
+    fn on_esc(&self, line: &str) -> Cmd {
+        if !line.is_empty() {
+            self.armed.store(false, Ordering::SeqCst);
+            return Cmd::Kill(Movement::WholeBuffer);
+        }
+        if self.armed.swap(false, Ordering::SeqCst) {
+            self.pressed.store(true, Ordering::SeqCst);
+            Cmd::AcceptLine
+        } else {
+            self.armed.store(true, Ordering::SeqCst);
+            // Redrawn so the hint appears.
+            Cmd::Repaint
+        }
+    }
 }
 
-/// The rustyline handler bound to Esc.
+/// The rustyline handler bound to ESC.
 pub struct RewindKeyHandler(pub Arc<RewindKey>);
 
 impl ConditionalEventHandler for RewindKeyHandler {
@@ -34,11 +61,36 @@ impl ConditionalEventHandler for RewindKeyHandler {
         _positive: bool,
         ctx: &EventContext,
     ) -> Option<Cmd> {
-        if !ctx.line().is_empty() {
-            return None;
-        }
-        self.0.pressed.store(true, Ordering::SeqCst);
-        Some(Cmd::AcceptLine)
+        Some(self.0.on_esc(ctx.line()))
+    }
+}
+
+/// Bound to every other key: it ends a half-made double press and leaves the key its usual meaning.
+pub struct OtherKeyHandler(pub Arc<RewindKey>);
+
+impl ConditionalEventHandler for OtherKeyHandler {
+    fn handle(
+        &self,
+        _evt: &Event,
+        _n: RepeatCount,
+        _positive: bool,
+        _ctx: &EventContext,
+    ) -> Option<Cmd> {
+        self.0.armed.store(false, Ordering::SeqCst);
+        None
+    }
+}
+
+/// The hint after one ESC at the empty prompt; Right arrow does not insert it.
+pub struct RewindHint(pub String);
+
+impl rustyline::hint::Hint for RewindHint {
+    fn display(&self) -> &str {
+        &self.0
+    }
+
+    fn completion(&self) -> Option<&str> {
+        None
     }
 }
 
@@ -47,11 +99,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_press_is_taken_once() {
+    fn esc_clears_a_line_with_text() {
         let key = RewindKey::default();
+        assert_eq!(key.on_esc("half typed"), Cmd::Kill(Movement::WholeBuffer));
+        assert!(!key.is_armed());
         assert!(!key.take());
-        key.pressed.store(true, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn two_presses_at_the_empty_prompt_rewind_once() {
+        let key = RewindKey::default();
+        assert_eq!(key.on_esc(""), Cmd::Repaint);
+        assert!(key.is_armed());
+        assert!(!key.take());
+        assert_eq!(key.on_esc(""), Cmd::AcceptLine);
+        assert!(!key.is_armed());
         assert!(key.take());
+        assert!(!key.take());
+    }
+
+    #[test]
+    fn clearing_a_line_does_not_count_as_the_first_press() {
+        let key = RewindKey::default();
+        key.on_esc("");
+        key.on_esc("typed after the first press");
+        assert_eq!(key.on_esc(""), Cmd::Repaint);
         assert!(!key.take());
     }
 }

@@ -100,7 +100,10 @@ impl Session {
         // Sessions: a new ledger, or the one `--continue` / `--resume` (or its picker) names.
         let session_id =
             crate::ui::sessions::start_interactive(&config, &mut agent, &launch, lang, &|line| {
-                println!("{line}")
+                let width = Surface::detect(no_color).width;
+                for row in crate::ui::render::wrap_hanging(line, width, 2) {
+                    println!("{row}");
+                }
             })
             .map_err(SessionError::Resume)?;
         services.snapshots.set_session(&session_id);
@@ -171,28 +174,55 @@ impl Session {
         TerminalSink::stdout(self.surface(), self.lang).print_lines(&lines);
     }
 
-    /// Prints an error in red.
+    /// Prints `text` wrapped at word boundaries to the terminal's width, lines after the first indented by
+    /// `indent`; `paint` colours each line after wrapping, so colour codes never count as width.
+    pub fn say_fitted(&self, text: &str, indent: usize, paint: impl Fn(&str) -> String) {
+        let width = self.surface().width;
+        let lines: Vec<String> = crate::ui::render::wrap_hanging(text, width, indent)
+            .iter()
+            .map(|l| paint(l))
+            .collect();
+        self.say(&lines.join("\n"));
+    }
+
+    /// Prints an error in red, wrapped at word boundaries (continuation lines indented two cells).
     pub fn say_error(&self, text: &str) {
         let style = self.surface().style;
-        self.say(&style.red(&format!("{}: {text}", self.tr(Msg::ErrorPrefix))));
+        let sentence = crate::ui::i18n::labelled(self.lang, Msg::ErrorPrefix, text);
+        self.say_fitted(&sentence, 2, |l| style.red(l));
+    }
+
+    /// Prints a warning (`! text`) in yellow, wrapped at word boundaries under its first word.
+    pub fn say_notice(&self, text: &str) {
+        let surface = self.surface();
+        let lines: Vec<String> = crate::ui::render::marked("!", text, surface.width)
+            .iter()
+            .map(|l| surface.style.yellow(l))
+            .collect();
+        self.say(&lines.join("\n"));
+    }
+
+    /// Prints a hint dimmed, wrapped at word boundaries.
+    pub fn say_dim(&self, text: &str) {
+        let style = self.surface().style;
+        self.say_fitted(text, 0, |l| style.dim(l));
     }
 
     /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
     /// text as typed), ESC watched, status line printed.
     pub fn run_user_task(&mut self, submitted: &str) -> TurnReport {
         let mut expanded = expand_mentions(submitted, &self.guard);
-        let style = self.surface().style;
         for (mention, reason) in &expanded.skipped {
-            self.say(&style.yellow(&format!(
-                "! {mention} {}: {reason}",
+            self.say_notice(&format!(
+                "{mention} {}: {reason}",
                 self.tr(Msg::MentionSkipped)
-            )));
+            ));
         }
         let images = std::mem::take(&mut expanded.images);
         let refused = crate::app::mentions::queue_images(&mut self.agent, images);
         if !refused.is_empty() {
             let text = images_need_vision(self.lang, self.agent.model(), &refused);
-            self.say(&style.yellow(&format!("! {text}")));
+            self.say_notice(&text);
         }
         let cancel = CancellationToken::new();
         let first = !self.mcp_waited;
@@ -211,7 +241,7 @@ impl Session {
         notices.extend(self.services.mcp.take_notices());
         for notice in notices {
             let text = crate::ui::i18n::notice_text(self.lang, &notice);
-            self.say(&style.yellow(&format!("! {text}")));
+            self.say_notice(&text);
         }
         self.run_expanded_task(submitted, &input)
     }
@@ -314,7 +344,8 @@ impl Session {
                 self.provider.key_source.as_deref(),
             )
         {
-            self.say(&format!("  {}: {}", self.tr(Msg::NextStep), hint));
+            let line = format!("  {}: {}", self.tr(Msg::NextStep), hint);
+            self.say_fitted(&line, 4, str::to_string);
         }
         let info = StatusInfo {
             model: self.provider.model.clone(),

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Sandbox, json_result, stderr_of, stdout_of};
-use crate::support::{Reply, ScriptedServer};
+use super::json_result;
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of, stdout_of};
 
 /// A call that would leave `marker` behind if it ran.
 fn touch(id: &str, marker: &str) -> Reply {
@@ -16,7 +16,7 @@ fn touch(id: &str, marker: &str) -> Reply {
     .finish_reason("length")
 }
 
-fn run_json(sandbox: &Sandbox, server: &ScriptedServer) -> std::process::Output {
+fn run_json(sandbox: &CliSandbox, server: &ScriptedServer) -> std::process::Output {
     sandbox
         .paicli()
         .args(["--base-url", &server.url(), "--model", "scripted-model"])
@@ -45,7 +45,7 @@ fn assert_paired(messages: &[Value]) {
 
 #[test]
 fn a_cut_off_tool_call_is_not_run_and_the_model_is_told_why() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([
         touch("call_1", "marker"),
         Reply::text("Done in a shorter step."),
@@ -79,7 +79,7 @@ fn a_cut_off_tool_call_is_not_run_and_the_model_is_told_why() {
 
 #[test]
 fn a_second_cut_off_reply_ends_the_task_as_partial() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([
         touch("call_1", "first"),
         touch("call_2", "second"),
@@ -123,7 +123,7 @@ fn a_second_cut_off_reply_ends_the_task_as_partial() {
 
 #[test]
 fn a_cut_off_answer_keeps_its_text_and_says_max_tokens() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server =
         ScriptedServer::with_replies([Reply::text("The first half of").finish_reason("length")]);
     let output = run_json(&sandbox, &server);
@@ -153,7 +153,7 @@ fn a_cut_off_answer_keeps_its_text_and_says_max_tokens() {
 
 #[test]
 fn an_answer_of_only_reasoning_is_an_error_with_a_reason() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::reasoning_then_text(
         "Let me think about this very carefully",
         "",

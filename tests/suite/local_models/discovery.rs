@@ -6,12 +6,11 @@ use serde_json::json;
 use paicli::agent::Thresholds;
 use paicli::config::{Config, Overrides, WindowSource};
 
-use super::{Sandbox, stderr_of};
-use crate::support::{Reply, ScriptedServer};
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of};
 
 #[test]
 fn a_base_url_alone_uses_the_only_model_the_server_lists() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("hi")]);
     server.set_models(["qwen2.5-coder-1.5b-q4"]);
     let output = sandbox
@@ -29,7 +28,7 @@ fn a_base_url_alone_uses_the_only_model_the_server_lists() {
 
 #[test]
 fn several_served_models_are_listed_in_the_error() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("never")]);
     server.set_models(["alpha-7b", "beta-14b"]);
     let output = sandbox
@@ -48,7 +47,7 @@ fn several_served_models_are_listed_in_the_error() {
 
 #[test]
 fn vllm_sends_the_served_model_never_default() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("hi")]);
     server.set_model_entries(vec![
         json!({"id": "Qwen/Qwen2.5-Coder-7B", "object": "model", "max_model_len": 16384}),
@@ -68,7 +67,7 @@ fn vllm_sends_the_served_model_never_default() {
 
 #[test]
 fn an_unreachable_server_without_a_model_is_a_clear_error() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let url = {
         let server = ScriptedServer::start();
         server.url()
@@ -90,7 +89,7 @@ fn an_unreachable_server_without_a_model_is_a_clear_error() {
 
 #[test]
 fn hosted_providers_are_not_asked() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::with_replies([Reply::text("hi")]);
     let output = sandbox
         .paicli()
@@ -105,10 +104,10 @@ fn hosted_providers_are_not_asked() {
 }
 
 /// The configuration `paicli` would load in `sandbox` with these variables, after asking the server.
-fn discovered(sandbox: &Sandbox, env: &[(&str, String)]) -> Config {
+fn discovered(sandbox: &CliSandbox, env: &[(&str, String)]) -> Config {
     let mut vars: Vec<(String, String)> = vec![(
         "PAICLI_HOME".into(),
-        sandbox.home.path().join(".paicli").display().to_string(),
+        sandbox.paicli_home().display().to_string(),
     )];
     vars.extend(env.iter().map(|(k, v)| (k.to_string(), v.clone())));
     let mut config =
@@ -122,7 +121,7 @@ fn discovered(sandbox: &Sandbox, env: &[(&str, String)]) -> Config {
 
 #[test]
 fn llamacpp_props_n_ctx_sets_the_window_and_the_thresholds() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::start();
     server.set_models(["tiny.gguf"]);
     server.set_route(
@@ -155,7 +154,7 @@ fn llamacpp_props_n_ctx_sets_the_window_and_the_thresholds() {
 
 #[test]
 fn ollama_and_lm_studio_report_their_windows_through_their_own_endpoints() {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     let server = ScriptedServer::start();
     server.set_models(["qwen3:4b"]);
     server.set_route(

@@ -2,16 +2,13 @@
 
 use serde_json::Value;
 
-use super::{Sandbox, stderr_of};
-use crate::support::{Reply, ScriptedServer};
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of};
 
 /// The first chat request's body of `paicli -p hi` run with `args` and `env`.
 fn first_body(args: &[&str], env: &[(&str, &str)], config: Option<&str>) -> Value {
-    let sandbox = Sandbox::new();
+    let sandbox = CliSandbox::new();
     if let Some(text) = config {
-        let dir = sandbox.home.path().join(".paicli");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("config.toml"), text).unwrap();
+        sandbox.user_config(text);
     }
     let server = ScriptedServer::with_replies([Reply::text("hello")]);
     let url = server.url();

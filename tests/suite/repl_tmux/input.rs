@@ -72,3 +72,34 @@ fn the_ui_speaks_chinese_in_a_chinese_locale() {
     t.submit("/modle");
     t.wait_for("错误：未知命令 /modle；你是不是想输入 /model？（/help）");
 }
+
+#[test]
+fn esc_clears_a_half_typed_line_at_once_and_alt_enter_still_breaks_the_line() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("first answer"), Reply::text("second")]);
+    let t = sandbox.start(&server);
+    t.keys(&["-l", "half typed line"]);
+    t.wait_for("› half typed line");
+    // ESC alone clears the line; it does not wait for a second key (as an Alt prefix would).
+    t.keys(&["Escape"]);
+    t.wait_until("the line cleared", terminal::DEADLINE, |s| {
+        terminal::at_prompt(s) && !s.contains("half typed")
+    });
+    t.submit("hello");
+    t.wait_for("first answer");
+    assert_eq!(
+        server.chat_requests()[0].body["messages"][1]["content"],
+        "hello"
+    );
+    t.wait_prompt(2, terminal::DEADLINE);
+    // Alt+Enter (ESC and Enter in one write) is still a new line inside the input.
+    t.keys(&["-l", "one"]);
+    t.keys(&["M-Enter"]);
+    t.keys(&["-l", "two"]);
+    t.keys(&["Enter"]);
+    t.wait_for("second");
+    assert_eq!(
+        server.chat_requests()[1].body["messages"][3]["content"],
+        "one\ntwo"
+    );
+}

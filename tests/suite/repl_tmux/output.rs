@@ -109,8 +109,15 @@ fn the_working_line_moves_during_a_model_delay_and_shows_a_running_commands_outp
     // Ctrl+O shows the whole output, and the prompt comes back with the line being typed intact.
     t.keys(&["-l", "draft"]);
     t.keys(&["C-o"]);
-    let expanded = t.wait_for(&format!("done-{marker}"));
-    assert!(expanded.contains(&format!("{marker}-5")), "{expanded}");
+    // The command line on screen names `done-…` too (`echo done-…`): wait for the output's own lines, which
+    // only the expanded view shows (the preview stops at the third).
+    let output_line = |s: &str, text: &str| {
+        s.lines()
+            .any(|l| l.trim_end().ends_with(text) && !l.contains("echo"))
+    };
+    t.wait_until("the expanded output", terminal::DEADLINE, |s| {
+        output_line(s, &format!("{marker}-5")) && output_line(s, &format!("done-{marker}"))
+    });
     t.wait_until("the draft back at the prompt", terminal::DEADLINE, |s| {
         s.lines().rev().find(|l| !l.trim().is_empty()) == Some("› draft")
     });

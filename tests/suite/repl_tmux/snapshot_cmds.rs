@@ -18,6 +18,19 @@ fn write_notes(id: &str, text: &str) -> Reply {
     )])
 }
 
+/// Esc Esc at the empty prompt: the first press shows what a second one does (on the prompt's line), the second
+/// opens the picker.
+fn esc_esc(t: &terminal::Terminal) {
+    t.keys(&["Escape"]);
+    t.wait_until("the rewind hint", terminal::DEADLINE, |s| {
+        s.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.starts_with('›') && l.contains("ESC again to rewind"))
+    });
+    t.keys(&["Escape"]);
+}
+
 #[test]
 fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_turn_out() {
     let sandbox = Sandbox::new();
@@ -35,14 +48,14 @@ fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_t
     t.wait_prompt(3, terminal::DEADLINE);
     assert_eq!(notes(&sandbox), "second\n");
 
-    // ESC at the picker cancels and changes nothing.
-    t.keys(&["Escape", "Escape"]);
+    esc_esc(&t);
     t.wait_for("Rewind to before which message?");
     let screen = t.screen();
     assert!(
         screen.contains(" 1. first task") && screen.contains(" 2. second task"),
         "{screen}"
     );
+    // ESC at the picker cancels and changes nothing.
     t.keys(&["Escape"]);
     t.wait_for("cancelled by user");
     t.wait_prompt(4, terminal::DEADLINE);
@@ -62,7 +75,7 @@ fn esc_esc_rewinds_code_and_conversation_and_the_next_request_leaves_the_later_t
     t.wait_prompt(5, terminal::DEADLINE);
     assert_eq!(notes(&sandbox), "second\n");
 
-    t.keys(&["Escape", "Escape"]);
+    esc_esc(&t);
     t.wait_until("the picker a third time", terminal::DEADLINE, |s| {
         s.matches("Rewind to before which message?").count() == 3
     });

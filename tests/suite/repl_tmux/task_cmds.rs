@@ -71,3 +71,58 @@ fn tasks_run_in_the_background_and_a_cancelled_ones_log_shows_its_call_ended() {
         "{screen}"
     );
 }
+
+#[test]
+fn one_paicli_runs_the_queue_and_another_takes_over_when_it_is_killed() {
+    let sandbox = Sandbox::new();
+    // Each paicli talks to its own model server, so the requests say which process ran a task.
+    let server_a = ScriptedServer::with_replies([Reply::tool_calls([(
+        "call_sleep",
+        "execute_command",
+        json!({"command": "sleep 30"}),
+    )])]);
+    let server_b = ScriptedServer::with_replies([Reply::text("first done")]);
+    let start = |server: &ScriptedServer| {
+        let t = terminal::Terminal::start_with_args(
+            server,
+            sandbox.project.path(),
+            sandbox.home.path(),
+            &[],
+            &["--approval", "full"],
+        );
+        t.wait_prompt(1, terminal::DEADLINE);
+        t
+    };
+    let a = start(&server_a);
+    let b = start(&server_b);
+
+    // B only queues: A holds the runner lock and runs the task.
+    b.submit("/task add first");
+    b.wait_for("another paicli in this project runs the queue");
+    server_a.wait_chat_request_blocking(0);
+    b.submit("/task list");
+    b.wait_until("task 1 running", terminal::DEADLINE, |s| {
+        s.lines()
+            .any(|l| l.contains("first") && l.contains("running"))
+    });
+    assert_eq!(
+        server_b.chat_requests().len(),
+        0,
+        "B ran nothing while A runs the queue"
+    );
+
+    // A dies without cleaning up: the OS drops its lock, B takes over and runs the orphaned task again.
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &a.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    server_b.wait_chat_request_blocking(0);
+    b.submit("/task list");
+    b.wait_until("task 1 finished in B", terminal::DEADLINE, |s| {
+        s.lines()
+            .any(|l| l.contains("first") && l.contains("finished"))
+    });
+    assert_eq!(server_a.chat_requests().len(), 1);
+    drop(a);
+}

@@ -166,6 +166,15 @@ impl Terminal {
         })
     }
 
+    /// The process id of paicli in the pane (`env` execs it, so it is the pane's own process).
+    pub fn pid(&self) -> u32 {
+        let out = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_pid}"]);
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .expect("pane pid")
+    }
+
     /// Whether the pane's process has exited.
     pub fn exited(&self) -> bool {
         let out = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_dead}"]);

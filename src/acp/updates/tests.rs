@@ -1,0 +1,116 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+use super::*;
+use crate::protocol::plan::{Plan, PlanTask, PlanTaskOutcome};
+
+fn task(id: &str, title: &str, depends_on: &[&str]) -> PlanTask {
+    PlanTask {
+        id: id.into(),
+        title: title.into(),
+        description: String::new(),
+        depends_on: depends_on.iter().map(|d| d.to_string()).collect(),
+    }
+}
+
+fn plan() -> Plan {
+    Plan {
+        goal: "ship it".into(),
+        tasks: vec![
+            task("a", "Read the code", &[]),
+            task("b", "Change it", &["a"]),
+        ],
+    }
+}
+
+/// The updates as the editor receives them.
+fn wire(updates: Vec<SessionUpdate>) -> Vec<Value> {
+    updates
+        .into_iter()
+        .map(|u| serde_json::to_value(u).unwrap())
+        .collect()
+}
+
+fn entries(statuses: [&str; 2]) -> Value {
+    json!({
+        "sessionUpdate": "plan",
+        "entries": [
+            {"content": "Read the code", "priority": "high", "status": statuses[0]},
+            {"content": "Change it", "priority": "medium", "status": statuses[1]},
+        ]
+    })
+}
+
+#[test]
+fn a_plan_is_sent_whole_with_each_task_change() {
+    let mut mapper = UpdateMapper::default();
+    let proposed = mapper.map(AgentEvent::PlanProposed {
+        plan: plan(),
+        revision: 0,
+    });
+    assert_eq!(wire(proposed), [entries(["pending", "pending"])]);
+    let started = mapper.map(AgentEvent::PlanTaskStarted {
+        task_id: "a".into(),
+        title: "Read the code".into(),
+    });
+    assert_eq!(wire(started), [entries(["in_progress", "pending"])]);
+    let finished = mapper.map(AgentEvent::PlanTaskFinished {
+        task_id: "a".into(),
+        state: TaskState::Done,
+        summary: "read".into(),
+    });
+    assert_eq!(wire(finished), [entries(["completed", "pending"])]);
+    let failed = mapper.map(AgentEvent::PlanFinished {
+        outcomes: vec![PlanTaskOutcome {
+            task_id: "b".into(),
+            title: "Change it".into(),
+            state: TaskState::Skipped,
+            summary: "a failed".into(),
+        }],
+    });
+    assert_eq!(wire(failed), [entries(["completed", "completed"])]);
+}
+
+#[test]
+fn an_unknown_task_sends_nothing() {
+    let mut mapper = UpdateMapper::default();
+    mapper.map(AgentEvent::PlanProposed {
+        plan: plan(),
+        revision: 0,
+    });
+    let updates = mapper.map(AgentEvent::PlanTaskStarted {
+        task_id: "zz".into(),
+        title: "?".into(),
+    });
+    assert!(updates.is_empty());
+}
+
+#[test]
+fn a_sub_agents_events_read_as_ordinary_updates() {
+    let mut mapper = UpdateMapper::default();
+    let wrap = |event| AgentEvent::PlanTaskEvent {
+        task_id: "a".into(),
+        event: Box::new(event),
+    };
+    let started = mapper.map(wrap(AgentEvent::ToolCallStarted {
+        id: "call_1".into(),
+        name: "edit_file".into(),
+        arguments: json!({"path": "a.txt", "old_text": "x", "new_text": "y"}).to_string(),
+    }));
+    let text = mapper.map(wrap(AgentEvent::TextDelta {
+        text: "done".into(),
+    }));
+    let started = wire(started);
+    assert_eq!(started[0]["sessionUpdate"], "tool_call");
+    assert_eq!(started[0]["toolCallId"], "call_1");
+    assert_eq!(started[0]["kind"], "edit");
+    assert_eq!(started[0]["locations"], json!([{"path": "a.txt"}]));
+    assert_eq!(
+        wire(text),
+        [
+            json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "done"}})
+        ]
+    );
+}
