@@ -6,6 +6,7 @@ mod env;
 mod file;
 pub mod home_caches;
 pub mod json_store;
+pub mod plan;
 mod prices;
 mod project;
 mod provenance;
@@ -27,6 +28,7 @@ pub use env::EnvVars;
 
 pub use browser::{BrowserSection, BrowserSettings};
 pub use file::{ConfigFile, LspServerSection};
+pub use plan::{PlanLimits, PlanSection};
 pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::{resolve_endpoint, resolve_provider};
@@ -318,6 +320,8 @@ pub struct Config {
     pub skills_disabled: Vec<String>,
     /// `[sandbox]`: how commands are confined.
     pub sandbox: SandboxSettings,
+    /// `[plan]`: how plan and team mode run their tasks.
+    pub plan: PlanLimits,
     /// `[index]`: the code index.
     pub index: IndexSettings,
     /// `[browser]`: the built-in chrome-devtools MCP server.
@@ -481,6 +485,7 @@ impl Config {
             skills_disabled: Vec::new(),
             sandbox: SandboxSettings::default(),
             browser: BrowserSettings::default(),
+            plan: PlanLimits::default(),
             index: IndexSettings::default(),
             audit_dir: home.join("audit"),
             home,
@@ -591,6 +596,7 @@ impl Config {
         set(&mut self.skills_disabled, f.skills.disabled.clone());
         self.sandbox.apply_file(&f.sandbox);
         self.browser.apply_file(&f.browser);
+        self.plan.apply_file(&f.plan);
         set(&mut self.index.enabled, f.index.enabled);
         let e = &f.index.embeddings;
         set(
@@ -669,6 +675,7 @@ impl Config {
         }
         self.sandbox.apply_env(&env)?;
         self.browser.apply_env(&env)?;
+        self.plan.apply_env(&env)?;
         if let Some(v) = env.flag("PAICLI_INDEX_ENABLED")? {
             self.index.enabled = v;
         }

@@ -452,6 +452,21 @@ pub enum Msg {
     BrowserDisconnected,
     BrowserCancelled,
     BrowserFailed,
+    // plan
+    NoticePlanSingleStep,
+    NoticePlanRepairing,
+    NoticePlanReplanning,
+    NoticePlanReplanFailed,
+    NoticePlanStepRejected,
+    PlanHeading,
+    PlanTaskAfter,
+    PlanTaskRunning,
+    PlanTaskDone,
+    PlanTaskFailed,
+    PlanTaskSkipped,
+    PlanResults,
+    PlanNotMade,
+    PlanCancelled,
 }
 
 impl Msg {
@@ -888,6 +903,21 @@ impl Msg {
         Msg::BrowserDisconnected,
         Msg::BrowserCancelled,
         Msg::BrowserFailed,
+        // plan
+        Msg::NoticePlanSingleStep,
+        Msg::NoticePlanRepairing,
+        Msg::NoticePlanReplanning,
+        Msg::NoticePlanReplanFailed,
+        Msg::NoticePlanStepRejected,
+        Msg::PlanHeading,
+        Msg::PlanTaskAfter,
+        Msg::PlanTaskRunning,
+        Msg::PlanTaskDone,
+        Msg::PlanTaskFailed,
+        Msg::PlanTaskSkipped,
+        Msg::PlanResults,
+        Msg::PlanNotMade,
+        Msg::PlanCancelled,
     ];
 }
 
@@ -2061,5 +2091,46 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, BrowserCancelled) => "已取消；已回到隔离浏览器。",
         (Lang::En, BrowserFailed) => "browser: {error}",
         (Lang::Zh, BrowserFailed) => "浏览器：{error}",
+        // plan
+        (Lang::En, NoticePlanSingleStep) => {
+            "the goal is a single step: running it as one task without a planner call"
+        }
+        (Lang::Zh, NoticePlanSingleStep) => "目标只有一步：不调用规划器，直接作为一个任务运行",
+        (Lang::En, NoticePlanRepairing) => {
+            "the plan is invalid ({error}); asking the planner to fix it"
+        }
+        (Lang::Zh, NoticePlanRepairing) => "计划无效（{error}）；请规划器修正",
+        (Lang::En, NoticePlanReplanning) => {
+            "{failed} of {total} tasks failed and less than half is done: making a new plan"
+        }
+        (Lang::Zh, NoticePlanReplanning) => {
+            "{total} 个任务中 {failed} 个失败，完成不到一半：重新规划"
+        }
+        (Lang::En, NoticePlanReplanFailed) => "the new plan could not be made: {error}",
+        (Lang::Zh, NoticePlanReplanFailed) => "无法重新规划：{error}",
+        (Lang::En, NoticePlanStepRejected) => {
+            "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
+        }
+        (Lang::Zh, NoticePlanStepRejected) => {
+            "审查者驳回了这一步（第 {retry}/{max} 次重试）：{reasons}"
+        }
+        (Lang::En, PlanHeading) => "plan (revision {revision}, {count} tasks):",
+        (Lang::Zh, PlanHeading) => "计划（第 {revision} 版，{count} 个任务）：",
+        (Lang::En, PlanTaskAfter) => "after {deps}",
+        (Lang::Zh, PlanTaskAfter) => "依赖 {deps}",
+        (Lang::En, PlanTaskRunning) => "▶ {id}: {title}",
+        (Lang::Zh, PlanTaskRunning) => "▶ {id}：{title}",
+        (Lang::En, PlanTaskDone) => "✓ {id} done",
+        (Lang::Zh, PlanTaskDone) => "✓ {id} 完成",
+        (Lang::En, PlanTaskFailed) => "✗ {id} failed: {summary}",
+        (Lang::Zh, PlanTaskFailed) => "✗ {id} 失败：{summary}",
+        (Lang::En, PlanTaskSkipped) => "- {id} skipped: {summary}",
+        (Lang::Zh, PlanTaskSkipped) => "- {id} 已跳过：{summary}",
+        (Lang::En, PlanResults) => "plan: {done} done, {failed} failed, {skipped} skipped",
+        (Lang::Zh, PlanResults) => "计划：{done} 个完成，{failed} 个失败，{skipped} 个跳过",
+        (Lang::En, PlanNotMade) => "no plan: {error}",
+        (Lang::Zh, PlanNotMade) => "未能生成计划：{error}",
+        (Lang::En, PlanCancelled) => "plan cancelled",
+        (Lang::Zh, PlanCancelled) => "计划已取消",
     }
 }

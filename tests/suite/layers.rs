@@ -28,10 +28,13 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("policy", &["protocol", "config", "llm", "guard"]),
     ("agent", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
         "skills", "sandbox", "index", "languages", "tools", "policy"]),
-    ("app", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+    // Plan and team mode: sub-agents forked from the lead agent, between `app` and `agent`.
+    ("plan", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
         "skills", "sandbox", "index", "languages", "tools", "policy", "agent"]),
+    ("app", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan"]),
     ("ui", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "app"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan", "app"]),
     // Front-ends beside `ui`: they word their startup lines with its i18n table.
     ("serve", FRONT_END),
     ("acp", FRONT_END),
@@ -52,6 +55,7 @@ const FRONT_END: &[&str] = &[
     "tools",
     "policy",
     "agent",
+    "plan",
     "app",
     "ui",
 ];

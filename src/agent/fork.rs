@@ -1,0 +1,103 @@
+//! Sub-agents: agents forked from this one for plan tasks. They share the model client, the tools, the executor
+//! (with its path locks), the gates and the session's approvals, and keep a conversation of their own, so they run
+//! on the same loop as the lead without touching its history.
+
+use std::sync::Arc;
+
+use super::{Agent, TurnHook, compaction};
+use crate::llm::Usage;
+use crate::protocol::{AgentEvent, EventSink};
+use crate::session::Conversation;
+
+impl Agent {
+    /// A sub-agent with its own conversation starting with `system_prompt`; everything else is shared with
+    /// this agent, except turn hooks that stay with the lead (see [`TurnHook::carries_into_forks`]).
+    pub fn fork(&self, system_prompt: String) -> Agent {
+        let turn_hooks: Vec<Arc<dyn TurnHook>> = self
+            .turn_hooks
+            .iter()
+            .filter(|hook| hook.carries_into_forks())
+            .cloned()
+            .collect();
+        let mut tool_ctx = self.tool_ctx.clone();
+        tool_ctx.gates.extend(self.fork_gates.iter().cloned());
+        Agent {
+            client: Arc::clone(&self.client),
+            executor: self.executor.clone(),
+            tool_specs: Arc::clone(&self.tool_specs),
+            registry: Arc::clone(&self.registry),
+            specs_generation: self.specs_generation,
+            tool_ctx,
+            conversation: Conversation::new(system_prompt),
+            options: self.options.clone(),
+            pending_diagnostics: Vec::new(),
+            diagnostics: self.diagnostics.clone(),
+            unchecked_files: Vec::new(),
+            turn_hooks,
+            fork_gates: Vec::new(),
+            fork_usage: self.fork_usage.clone(),
+            thresholds: self.thresholds,
+            summary_backoff: compaction::SummaryBackoff::default(),
+            memory: self.memory.clone(),
+            vision: self.vision,
+            image_limits: self.image_limits,
+            pending_images: Vec::new(),
+            resource_index: None,
+        }
+    }
+
+    /// The system prompt's text, for sub-agents that start from the lead's instructions.
+    pub fn system_prompt(&self) -> String {
+        self.conversation.system().text()
+    }
+
+    /// Starts a turn of this agent that its forks carry out (a plan run for `submitted`): the hooks that stay
+    /// with the lead (snapshots) see the whole plan as this one turn, and their gates apply to every fork's
+    /// calls. End it with [`Agent::end_forked_turn`].
+    pub fn begin_forked_turn(&mut self, submitted: &str, events: &dyn EventSink) {
+        self.fork_usage = Some(Arc::default());
+        let scopes: Vec<_> = self
+            .turn_hooks
+            .iter()
+            .filter(|hook| !hook.carries_into_forks())
+            .map(|hook| hook.begin_turn(submitted))
+            .collect();
+        for scope in scopes {
+            for notice in scope.notices {
+                events.emit(AgentEvent::Notice { notice });
+            }
+            self.fork_gates.extend(scope.gates);
+        }
+    }
+
+    /// Ends the turn [`Agent::begin_forked_turn`] started and records it as one exchange of this conversation
+    /// (the goal and what came of it), so later turns know what was done. The forks' tokens join the session
+    /// total; returns them.
+    pub fn end_forked_turn(&mut self, input: &str, answer: &str) -> Usage {
+        self.fork_gates.clear();
+        let spent = match self.fork_usage.take() {
+            Some(tally) => match tally.lock() {
+                Ok(t) => *t,
+                Err(poisoned) => *poisoned.into_inner(),
+            },
+            None => Usage::default(),
+        };
+        let meter = self.conversation.meter_mut();
+        meter.record_side_request(spent);
+        // Already spent by the forks' own turns: no later turn of the lead is billed for them.
+        meter.take_unbilled();
+        for hook in self.turn_hooks.iter().filter(|h| !h.carries_into_forks()) {
+            hook.end_turn();
+        }
+        self.conversation.begin_turn(None, input);
+        self.conversation.push_answer(answer);
+        spent
+    }
+}
+
+impl Agent {
+    /// The tools this agent offers (what a sub-agent's tool filter judges).
+    pub fn registry(&self) -> &Arc<crate::tools::ToolRegistry> {
+        &self.registry
+    }
+}
