@@ -125,7 +125,7 @@ pub fn run(
         let flow = match commands::dispatch(&mut session, input.trim()) {
             Some(flow) => flow,
             None => {
-                session.run_user_task(&input);
+                session.submit(&input);
                 Flow::Continue
             }
         };
@@ -136,7 +136,7 @@ pub fn run(
                 session.run_task(&prompt);
             }
             Flow::SendAsUser(text) => {
-                session.run_user_task(&text);
+                session.submit(&text);
             }
         }
     }

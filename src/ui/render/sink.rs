@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
+use super::plan_view::PlanView;
 use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
 use super::wrap::StreamWrap;
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
@@ -51,6 +52,8 @@ struct Inner {
     expandable: Option<LastExpandable>,
     /// What the person typed while the turn runs (type-ahead), read at each redraw of the working line.
     input_preview: Option<InputPreview>,
+    /// The running plan's task list, drawn above the working line.
+    plan: Option<PlanView>,
 }
 
 /// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
@@ -62,6 +65,7 @@ pub struct TerminalSink {
     ticker: Mutex<Option<Ticker>>,
 }
 
+mod plan;
 mod screen;
 
 pub use screen::LiveHandle;
@@ -91,6 +95,7 @@ impl TerminalSink {
                 titles: HashMap::new(),
                 expandable: None,
                 input_preview: None,
+                plan: None,
             })),
             ticker: Mutex::new(None),
         }
@@ -418,12 +423,12 @@ impl Inner {
                 self.remember(title, full);
                 self.set_phase(Phase::Working);
             }
-            // plan: drawn by the plan view.
-            AgentEvent::PlanProposed { .. }
+            // plan: the task list and the tagged lines of its sub-agents.
+            event @ (AgentEvent::PlanProposed { .. }
             | AgentEvent::PlanTaskStarted { .. }
             | AgentEvent::PlanTaskEvent { .. }
             | AgentEvent::PlanTaskFinished { .. }
-            | AgentEvent::PlanFinished { .. } => {}
+            | AgentEvent::PlanFinished { .. }) => self.plan_event(event),
             AgentEvent::DiagnosticsInjected { files, text } => {
                 self.flush_answer();
                 let width = self.width();

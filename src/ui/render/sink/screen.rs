@@ -95,6 +95,7 @@ impl Inner {
             visible_width(&self.shown_partial)
         };
         let preview = self.input_preview.as_ref().map(|read| read());
+        let plan_rows = self.plan_rows(width, self.height());
         let Some(live) = &mut self.live else { return };
         if !live.active || live.suspended.is_some() || live.rows > 0 || column >= width {
             return;
@@ -103,7 +104,8 @@ impl Inner {
             live.line.input_preview = preview;
         }
         live.line.tokens = live.reported_tokens + (live.streamed_chars / 4) as u64;
-        let rows = live.line.render(live.started.elapsed(), width, style, lang);
+        let mut rows = plan_rows;
+        rows.extend(live.line.render(live.started.elapsed(), width, style, lang));
         live.rows = rows.len();
         let body = rows.join("\r\n");
         let text = if column == 0 {
