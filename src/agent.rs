@@ -3,9 +3,14 @@
 pub mod budget;
 pub mod compaction;
 mod cut_off;
+mod diagnostics;
+mod dsml_calls;
+mod finalize;
+mod fork;
 pub mod images;
 pub mod memory_guard;
 pub mod prompt;
+mod recall;
 pub mod resource_index;
 mod rounds;
 pub mod runaway;
@@ -13,13 +18,13 @@ mod session_ops;
 pub mod turn_actions;
 mod turn_scopes;
 mod turn_sinks;
+mod usage;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::llm::dsml::{self, DsmlScan};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{ChatResponse, LlmClient, LlmError, Message, ToolSpec, Usage};
 use crate::lsp::DiagnosticsSource;
@@ -41,57 +46,11 @@ pub use runaway::RunawayGuard;
 pub use turn_actions::{Denial, TurnActions};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
-/// Told to the model when a budget stops the loop; it gets one tool-less call to report.
-const FINALIZE_INSTRUCTION: &str = "\
-The task was stopped before completion ({reason}). Do not call any tools. Give a best-effort partial result in \
-four parts: 1. Done: what was completed. 2. Verified: what was checked and how. 3. Not done or blocked: what \
-remains and why. 4. Next steps: what the user should do next. Never claim the task is complete.";
-
 /// Output lines of running tools waiting to be shown; more are dropped until the sink catches up.
 const PROGRESS_LINES: usize = 256;
 
 /// Context window assumed when none is configured.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
-
-/// DeepSeek sometimes writes tool calls as DSML text instead of `tool_calls` (spec §4). One valid block that calls
-/// only offered tools becomes real calls; other DSML is shown as text with a notice that nothing was executed.
-/// `held` is the answer text the stream guard kept off the screen.
-fn resolve_dsml(
-    mut response: ChatResponse,
-    tools: &[ToolSpec],
-    held: &str,
-    events: &dyn EventSink,
-) -> ChatResponse {
-    let show_held = || {
-        if !held.is_empty() {
-            events.emit(AgentEvent::TextDelta {
-                text: held.to_string(),
-            });
-        }
-    };
-    if !response.tool_calls.is_empty() {
-        show_held();
-        return response;
-    }
-    let offered: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    match dsml::scan(&response.content, &offered) {
-        DsmlScan::None => show_held(),
-        DsmlScan::Calls { calls, text } => {
-            events.emit(AgentEvent::Notice {
-                notice: Notice::DsmlCallsRun { calls: calls.len() },
-            });
-            response.content = text;
-            response.tool_calls = calls;
-        }
-        DsmlScan::Leftover { why } => {
-            show_held();
-            events.emit(AgentEvent::Notice {
-                notice: Notice::DsmlNotRun { why },
-            });
-        }
-    }
-    response
-}
 
 /// Limits of one turn.
 #[derive(Clone, Debug)]
@@ -527,7 +486,12 @@ impl Agent {
         match self.client.chat(&history, tools, &sink, cancel).await {
             Ok(response) => {
                 self.conversation.record_response(response.usage, tools);
-                Ok(resolve_dsml(response, tools, &sink.take_held(), events))
+                Ok(dsml_calls::resolve_dsml(
+                    response,
+                    tools,
+                    &sink.take_held(),
+                    events,
+                ))
             }
             Err(LlmError::Cancelled) => {
                 self.append_interrupted_answer(&sink.streamed_text());
@@ -535,133 +499,6 @@ impl Agent {
             }
             Err(e) => Err(TurnOutcome::Failed(e)),
         }
-    }
-
-    /// A budget stopped the loop: one tool-less call for the partial-result report.
-    async fn finalize(
-        &mut self,
-        reason: ExitReason,
-        events: &dyn EventSink,
-        cancel: &CancellationToken,
-        budget: &mut AgentBudget,
-        turn_usage: &mut Usage,
-    ) -> TurnOutcome {
-        events.emit(AgentEvent::Notice {
-            notice: Notice::PartialCompletion {
-                reason: reason.to_string(),
-            },
-        });
-        self.conversation
-            .push_user(FINALIZE_INSTRUCTION.replace("{reason}", reason.as_str()));
-        budget.begin_iteration();
-        events.emit(AgentEvent::RequestStarted {
-            iteration: budget.iterations(),
-        });
-        match self.chat_or_compact(&[], events, cancel).await {
-            Ok(response) => {
-                self.record_usage(&response, events, budget, turn_usage);
-                self.conversation.push_answer(response.content.clone());
-                TurnOutcome::Partial {
-                    reason,
-                    text: format!("⚠️ partial completion ({reason})\n\n{}", response.content),
-                }
-            }
-            Err(outcome) => outcome,
-        }
-    }
-
-    /// Counts tokens spent on summaries (already in the session total) toward the turn and its budget.
-    fn absorb_compaction_usage(&mut self, budget: &mut AgentBudget, turn_usage: &mut Usage) {
-        let spent = self.conversation.meter_mut().take_unbilled();
-        budget.record_tokens(spent.prompt_tokens, spent.completion_tokens);
-        turn_usage.add(&spent);
-    }
-
-    fn record_usage(
-        &mut self,
-        response: &ChatResponse,
-        events: &dyn EventSink,
-        budget: &mut AgentBudget,
-        turn_usage: &mut Usage,
-    ) {
-        self.absorb_compaction_usage(budget, turn_usage);
-        let Some(usage) = response.usage else { return };
-        budget.record_tokens(usage.prompt_tokens, usage.completion_tokens);
-        turn_usage.add(&usage);
-        events.emit(AgentEvent::Usage {
-            response: usage,
-            session: self.conversation.session_usage(),
-        });
-    }
-
-    /// Shows the model the saved facts relevant to `input`, as a user message placed just before it.
-    ///
-    /// PaiCLI rebuilt the system prompt with the recalled facts every turn; that changes the first bytes of every
-    /// request, so the provider's prompt cache never hits (spec §10 item 9). A separate message appended to the
-    /// history leaves every earlier byte, system prompt included, exactly as it was: the cached prefix holds and
-    /// only the new turn is fresh input. It goes right before the user's message (not right after the system
-    /// prompt, which would shift every later message each turn).
-    fn recall_memory(&self, input: &str, events: &dyn EventSink) -> Option<String> {
-        let store = self.memory.as_ref()?;
-        let cap = (self.options.context_window / 200).clamp(500, 5000);
-        match store.relevant(input, cap) {
-            Ok(mut entries) => {
-                // Facts still visible in an earlier recall message need not be repeated.
-                let shown: Vec<String> = self
-                    .conversation
-                    .messages()
-                    .iter()
-                    .filter(|m| m.role == crate::llm::Role::User)
-                    .map(Message::text)
-                    .filter(|t| t.starts_with(crate::memory::RECALL_MARKER))
-                    .collect();
-                entries.retain(|e| {
-                    let tag = format!("[{}]", e.id);
-                    !shown.iter().any(|t| t.contains(&tag))
-                });
-                crate::memory::recall_message(&entries)
-            }
-            Err(e) => {
-                events.emit(AgentEvent::Notice {
-                    notice: Notice::MemoryUnavailable {
-                        error: e.to_string(),
-                    },
-                });
-                None
-            }
-        }
-    }
-
-    /// Shows the model what its last edits broke: queued texts plus a check of the files changed since the
-    /// last request (bounded by the source's own wait, so a slow language server cannot stall the turn).
-    async fn inject_pending_diagnostics(
-        &mut self,
-        events: &dyn EventSink,
-        cancel: &CancellationToken,
-    ) {
-        let files = std::mem::take(&mut self.unchecked_files);
-        if let Some(source) = self.diagnostics.clone()
-            && !files.is_empty()
-            && let Some(report) = source.check(&files, cancel).await
-        {
-            events.emit(AgentEvent::DiagnosticsInjected {
-                files: report
-                    .files
-                    .iter()
-                    .map(|(path, problems)| DiagnosticsFile {
-                        path: path.display().to_string(),
-                        problems: *problems,
-                    })
-                    .collect(),
-                text: report.text.clone(),
-            });
-            self.pending_diagnostics.push(report.text);
-        }
-        if self.pending_diagnostics.is_empty() {
-            return;
-        }
-        let text = std::mem::take(&mut self.pending_diagnostics).join("\n\n");
-        self.conversation.push_user(text);
     }
 }
 

@@ -5,6 +5,7 @@ mod env;
 mod file;
 pub mod home_caches;
 pub mod json_store;
+pub mod plan;
 mod prices;
 mod project;
 mod provenance;
@@ -25,6 +26,7 @@ use std::time::Duration;
 pub use env::EnvVars;
 
 pub use file::{ConfigFile, LspServerSection};
+pub use plan::{PlanLimits, PlanSection};
 pub use project::{Refusal, RefusedSetting};
 pub use provenance::{ConfigEntry, describe_config, mask_secret};
 pub use provider::{resolve_endpoint, resolve_provider};
@@ -316,6 +318,8 @@ pub struct Config {
     pub skills_disabled: Vec<String>,
     /// `[sandbox]`: how commands are confined.
     pub sandbox: SandboxSettings,
+    /// `[plan]`: how plan and team mode run their tasks.
+    pub plan: PlanLimits,
     /// `[index]`: the code index.
     pub index: IndexSettings,
     /// The merged `.env` files and process environment.
@@ -476,6 +480,7 @@ impl Config {
             },
             skills_disabled: Vec::new(),
             sandbox: SandboxSettings::default(),
+            plan: PlanLimits::default(),
             index: IndexSettings::default(),
             audit_dir: home.join("audit"),
             home,
@@ -585,6 +590,7 @@ impl Config {
         );
         set(&mut self.skills_disabled, f.skills.disabled.clone());
         self.sandbox.apply_file(&f.sandbox);
+        self.plan.apply_file(&f.plan);
         set(&mut self.index.enabled, f.index.enabled);
         let e = &f.index.embeddings;
         set(
@@ -662,6 +668,7 @@ impl Config {
             self.snapshots.enabled = v;
         }
         self.sandbox.apply_env(&env)?;
+        self.plan.apply_env(&env)?;
         if let Some(v) = env.flag("PAICLI_INDEX_ENABLED")? {
             self.index.enabled = v;
         }

@@ -12,6 +12,7 @@ pub mod llm;
 pub mod lsp;
 pub mod mcp;
 pub mod memory;
+pub mod plan;
 pub mod policy;
 pub mod protocol;
 pub mod sandbox;

@@ -34,6 +34,14 @@ struct Cli {
     #[arg(short = 'p', long = "print", value_name = "TASK", num_args = 0..=1, default_missing_value = "-")]
     print: Option<String>,
 
+    /// With `-p`: plan the task as a dependency graph of sub-agent tasks, print the plan and run it unreviewed.
+    #[arg(long, requires = "print", conflicts_with = "team")]
+    plan: bool,
+
+    /// With `-p`: like `--plan`, with a team: planner, two workers and a reviewer that passes each step.
+    #[arg(long, requires = "print")]
+    team: bool,
+
     /// How `-p` prints its result.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
@@ -301,11 +309,33 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             lang,
             key_source: config.provider().ok().and_then(|p| p.key_source),
         };
-        let code = oneshot::run(&mut agent, &task, &input, printing, &session_id, cancel).await;
+        let code = match plan_mode(&cli) {
+            Some(mode) => {
+                let request = paicli::plan::PlanRequest {
+                    goal: input,
+                    mode,
+                    settings: paicli::plan::PlanSettings {
+                        max_parallel: config.plan.max_parallel,
+                        max_replans: config.plan.max_replans,
+                    },
+                };
+                oneshot::plan_run::run(&mut agent, request, printing, &session_id, cancel).await
+            }
+            None => oneshot::run(&mut agent, &task, &input, printing, &session_id, cancel).await,
+        };
         services.shutdown().await;
         code
     });
     Ok(code)
+}
+
+/// The plan engine `-p --plan` / `--team` asks for.
+fn plan_mode(cli: &Cli) -> Option<paicli::plan::PlanMode> {
+    match (cli.plan, cli.team) {
+        (_, true) => Some(paicli::plan::PlanMode::Team),
+        (true, false) => Some(paicli::plan::PlanMode::Plan),
+        (false, false) => None,
+    }
 }
 
 /// `paicli acp` until the editor closes stdin; returns the exit code.

@@ -40,6 +40,8 @@ pub struct ConfigFile {
     #[serde(default)]
     pub sandbox: super::SandboxSection,
     #[serde(default)]
+    pub plan: super::PlanSection,
+    #[serde(default)]
     pub index: IndexSection,
 }
 
@@ -321,6 +323,7 @@ impl ConfigFile {
         over(&mut s.max_file_bytes, t.max_file_bytes);
         over(&mut self.skills.disabled, top.skills.disabled);
         self.sandbox.merge(top.sandbox);
+        self.plan.merge(top.plan);
         let (s, t) = (&mut self.index, top.index);
         over(&mut s.enabled, t.enabled);
         over(&mut s.embeddings.url, t.embeddings.url);

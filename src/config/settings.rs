@@ -581,6 +581,23 @@ pub static SETTINGS: &[Setting] = &[
             "the project's .git is read-only to commands",
         )
     },
+    // plan
+    Setting {
+        env: &["PAICLI_PLAN_MAX_PARALLEL"],
+        ..row(
+            "plan.max_parallel",
+            "2",
+            "plan and team tasks (sub-agents) running at once (1-8)",
+        )
+    },
+    Setting {
+        env: &["PAICLI_PLAN_MAX_REPLANS"],
+        ..row(
+            "plan.max_replans",
+            "2",
+            "re-plans when failures leave a plan under 50% done (0-10)",
+        )
+    },
 ];
 
 /// The row of a dotted file key; `lsp.servers.pyright.command` finds `lsp.servers.<name>.command`.

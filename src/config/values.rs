@@ -110,6 +110,8 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
             .join(", "),
         "sandbox.network" => c.sandbox.network.to_string(),
         "sandbox.protect_git" => c.sandbox.protect_git.to_string(),
+        "plan.max_parallel" => c.plan.max_parallel.to_string(),
+        "plan.max_replans" => c.plan.max_replans.to_string(),
         _ => return None,
     };
     Some(value)

@@ -35,4 +35,10 @@ pub trait TurnHook: Send + Sync {
     /// Told when the turn started by the last `begin_turn` has ended, however it ended (finished, partial,
     /// cancelled or failed). Work done here should not hold up the next prompt.
     fn end_turn(&self) {}
+
+    /// Whether sub-agents forked from the agent (plan tasks) consult this hook too. Scopes are made per turn, so
+    /// most hooks are shared safely; one that counts the session's own turns (snapshots) stays with the lead.
+    fn carries_into_forks(&self) -> bool {
+        true
+    }
 }

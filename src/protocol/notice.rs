@@ -75,6 +75,21 @@ pub enum Notice {
     },
     /// A remote MCP server wants OAuth authorization and has no usable tokens.
     McpNeedsLogin { server: String },
+    // plan
+    /// The goal is plainly one step: it runs as one task without a planner call.
+    PlanSingleStep,
+    /// The planner's plan was invalid; it is asked once to fix it.
+    PlanRepairing { error: String },
+    /// Failures left the plan under 50% done: it is made again with what failed.
+    PlanReplanning { failed: usize, total: usize },
+    /// The re-plan failed; the work already done is reported.
+    PlanReplanFailed { error: String },
+    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`, past `max` the step fails).
+    PlanStepRejected {
+        reasons: String,
+        retry: u32,
+        max: u32,
+    },
 }
 
 impl Notice {
@@ -107,6 +122,11 @@ impl Notice {
             Notice::ContextTrimmed { .. } => "context_trimmed",
             Notice::Retrying { .. } => "retrying",
             Notice::McpNeedsLogin { .. } => "mcp_needs_login",
+            Notice::PlanSingleStep => "plan_single_step",
+            Notice::PlanRepairing { .. } => "plan_repairing",
+            Notice::PlanReplanning { .. } => "plan_replanning",
+            Notice::PlanReplanFailed { .. } => "plan_replan_failed",
+            Notice::PlanStepRejected { .. } => "plan_step_rejected",
         }
     }
 
@@ -175,6 +195,19 @@ impl Notice {
             Notice::McpNeedsLogin { .. } => {
                 "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
             }
+            Notice::PlanSingleStep => {
+                "the goal is a single step: running it as one task without a planner call"
+            }
+            Notice::PlanRepairing { .. } => {
+                "the plan is invalid ({error}); asking the planner to fix it"
+            }
+            Notice::PlanReplanning { .. } => {
+                "{failed} of {total} tasks failed and less than half is done: making a new plan"
+            }
+            Notice::PlanReplanFailed { .. } => "the new plan could not be made: {error}",
+            Notice::PlanStepRejected { .. } => {
+                "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
+            }
         }
     }
 
@@ -218,6 +251,22 @@ impl Notice {
             Notice::McpStarting { server } | Notice::McpNeedsLogin { server } => {
                 vec![("server", server.clone())]
             }
+            Notice::PlanSingleStep => Vec::new(),
+            Notice::PlanRepairing { error } | Notice::PlanReplanFailed { error } => {
+                vec![("error", error.clone())]
+            }
+            Notice::PlanReplanning { failed, total } => {
+                vec![("failed", failed.to_string()), ("total", total.to_string())]
+            }
+            Notice::PlanStepRejected {
+                reasons,
+                retry,
+                max,
+            } => vec![
+                ("reasons", reasons.clone()),
+                ("retry", retry.to_string()),
+                ("max", max.to_string()),
+            ],
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::ContextTrimmed {
                 dropped,

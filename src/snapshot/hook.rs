@@ -114,6 +114,11 @@ impl SnapshotHook {
 }
 
 impl TurnHook for SnapshotHook {
+    /// Its turn numbers are the lead conversation's (for `/undo`); sub-agent turns must not shift them.
+    fn carries_into_forks(&self) -> bool {
+        false
+    }
+
     fn begin_turn(&self, submitted: &str) -> TurnScope {
         let notices: Vec<Notice> = lock(&self.inner.notice).take().into_iter().collect();
         let Some(store) = self.inner.store.clone() else {

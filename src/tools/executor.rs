@@ -2,6 +2,7 @@
 //! side-effecting calls alone in model order, every call with exactly one result, in call order.
 
 mod call;
+mod path_locks;
 mod plan;
 
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 
 use super::{SpillRule, ToolContext, ToolOutcome, ToolRegistry, ToolTraits};
 use crate::llm::ToolCall;
+pub use path_locks::{PathLocks, PathsHeld};
 use plan::Step;
 
 /// Executor settings.
@@ -98,16 +100,23 @@ impl ToolObserver for NullObserver {
     fn on_finish(&self, _index: usize, _call: &ToolCall, _result: &ToolCallResult) {}
 }
 
-/// Runs a batch of tool calls.
+/// Runs a batch of tool calls. Clones share the per-path locks (sub-agents of one session).
+#[derive(Clone)]
 pub struct Executor {
     registry: Arc<ToolRegistry>,
     options: ExecutorOptions,
+    /// Held for the paths a file-changing call writes, while it runs.
+    path_locks: Arc<PathLocks>,
 }
 
 impl Executor {
     /// An executor over `registry`.
     pub fn new(registry: Arc<ToolRegistry>, options: ExecutorOptions) -> Self {
-        Executor { registry, options }
+        Executor {
+            registry,
+            options,
+            path_locks: Arc::default(),
+        }
     }
 
     /// The tools this executor runs.
@@ -214,15 +223,27 @@ impl Executor {
                     let outcome = match gated {
                         Err(outcome) => outcome,
                         Ok(()) => {
-                            call::execute(
-                                ready,
-                                ctx,
-                                &call.id,
-                                deadline,
-                                step_timeout,
-                                self.options.cancel_grace,
-                            )
-                            .await
+                            // Another sub-agent's change of the same file finishes first (no lost update).
+                            let held = tokio::select! {
+                                held = self.path_locks.hold(&targets) => Some(held),
+                                () = ctx.cancel.cancelled() => None,
+                            };
+                            match held {
+                                None => ToolOutcome::Cancelled {
+                                    partial: String::new(),
+                                },
+                                Some(_held) => {
+                                    call::execute(
+                                        ready,
+                                        ctx,
+                                        &call.id,
+                                        deadline,
+                                        step_timeout,
+                                        self.options.cancel_grace,
+                                    )
+                                    .await
+                                }
+                            }
                         }
                     };
                     let reported = call::Reported {

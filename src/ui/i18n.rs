@@ -430,8 +430,23 @@ pub enum Msg {
     AcpAllowOnce,
     AcpAllowSession,
     AcpReject,
-    // plan review and task list
+    // plan
+    NoticePlanSingleStep,
+    NoticePlanRepairing,
+    NoticePlanReplanning,
+    NoticePlanReplanFailed,
+    NoticePlanStepRejected,
     PlanHeading,
+    PlanTaskAfter,
+    PlanTaskRunning,
+    PlanTaskDone,
+    PlanTaskFailed,
+    PlanTaskSkipped,
+    PlanResults,
+    PlanNotMade,
+    PlanCancelled,
+    // plan review and task list
+    PlanReviewHeading,
     PlanAfter,
     PlanKeyRun,
     PlanKeyDetails,
@@ -452,8 +467,6 @@ pub enum Msg {
     PlanFinishedHeading,
     PlanFailedToStart,
     PlanStopped,
-    PlanModeRoutes,
-    PlanBusy,
 }
 
 impl Msg {
@@ -868,8 +881,23 @@ impl Msg {
         Msg::AcpAllowOnce,
         Msg::AcpAllowSession,
         Msg::AcpReject,
-        // plan review and task list
+        // plan
+        Msg::NoticePlanSingleStep,
+        Msg::NoticePlanRepairing,
+        Msg::NoticePlanReplanning,
+        Msg::NoticePlanReplanFailed,
+        Msg::NoticePlanStepRejected,
         Msg::PlanHeading,
+        Msg::PlanTaskAfter,
+        Msg::PlanTaskRunning,
+        Msg::PlanTaskDone,
+        Msg::PlanTaskFailed,
+        Msg::PlanTaskSkipped,
+        Msg::PlanResults,
+        Msg::PlanNotMade,
+        Msg::PlanCancelled,
+        // plan review and task list
+        Msg::PlanReviewHeading,
         Msg::PlanAfter,
         Msg::PlanKeyRun,
         Msg::PlanKeyDetails,
@@ -890,8 +918,6 @@ impl Msg {
         Msg::PlanFinishedHeading,
         Msg::PlanFailedToStart,
         Msg::PlanStopped,
-        Msg::PlanModeRoutes,
-        Msg::PlanBusy,
     ];
 }
 
@@ -2010,9 +2036,50 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, AcpAllowSession) => "本会话内始终允许",
         (Lang::En, AcpReject) => "Reject",
         (Lang::Zh, AcpReject) => "拒绝",
+        // plan
+        (Lang::En, NoticePlanSingleStep) => {
+            "the goal is a single step: running it as one task without a planner call"
+        }
+        (Lang::Zh, NoticePlanSingleStep) => "目标只有一步：不调用规划器，直接作为一个任务运行",
+        (Lang::En, NoticePlanRepairing) => {
+            "the plan is invalid ({error}); asking the planner to fix it"
+        }
+        (Lang::Zh, NoticePlanRepairing) => "计划无效（{error}）；请规划器修正",
+        (Lang::En, NoticePlanReplanning) => {
+            "{failed} of {total} tasks failed and less than half is done: making a new plan"
+        }
+        (Lang::Zh, NoticePlanReplanning) => {
+            "{total} 个任务中 {failed} 个失败，完成不到一半：重新规划"
+        }
+        (Lang::En, NoticePlanReplanFailed) => "the new plan could not be made: {error}",
+        (Lang::Zh, NoticePlanReplanFailed) => "无法重新规划：{error}",
+        (Lang::En, NoticePlanStepRejected) => {
+            "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
+        }
+        (Lang::Zh, NoticePlanStepRejected) => {
+            "审查者驳回了这一步（第 {retry}/{max} 次重试）：{reasons}"
+        }
+        (Lang::En, PlanHeading) => "plan (revision {revision}, {count} tasks):",
+        (Lang::Zh, PlanHeading) => "计划（第 {revision} 版，{count} 个任务）：",
+        (Lang::En, PlanTaskAfter) => "after {deps}",
+        (Lang::Zh, PlanTaskAfter) => "依赖 {deps}",
+        (Lang::En, PlanTaskRunning) => "▶ {id}: {title}",
+        (Lang::Zh, PlanTaskRunning) => "▶ {id}：{title}",
+        (Lang::En, PlanTaskDone) => "✓ {id} done",
+        (Lang::Zh, PlanTaskDone) => "✓ {id} 完成",
+        (Lang::En, PlanTaskFailed) => "✗ {id} failed: {summary}",
+        (Lang::Zh, PlanTaskFailed) => "✗ {id} 失败：{summary}",
+        (Lang::En, PlanTaskSkipped) => "- {id} skipped: {summary}",
+        (Lang::Zh, PlanTaskSkipped) => "- {id} 已跳过：{summary}",
+        (Lang::En, PlanResults) => "plan: {done} done, {failed} failed, {skipped} skipped",
+        (Lang::Zh, PlanResults) => "计划：{done} 个完成，{failed} 个失败，{skipped} 个跳过",
+        (Lang::En, PlanNotMade) => "no plan: {error}",
+        (Lang::Zh, PlanNotMade) => "未能生成计划：{error}",
+        (Lang::En, PlanCancelled) => "plan cancelled",
+        (Lang::Zh, PlanCancelled) => "计划已取消",
         // plan review and task list
-        (Lang::En, PlanHeading) => "Plan ({n} tasks): {goal}",
-        (Lang::Zh, PlanHeading) => "计划（{n} 个任务）：{goal}",
+        (Lang::En, PlanReviewHeading) => "Plan ({n} tasks): {goal}",
+        (Lang::Zh, PlanReviewHeading) => "计划（{n} 个任务）：{goal}",
         (Lang::En, PlanAfter) => "after {ids}",
         (Lang::Zh, PlanAfter) => "在 {ids} 之后",
         (Lang::En, PlanKeyRun) => "Enter run",
@@ -2055,11 +2122,5 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, PlanFailedToStart) => "无法制定计划：{error}",
         (Lang::En, PlanStopped) => "plan stopped: the running tasks were cancelled",
         (Lang::Zh, PlanStopped) => "计划已停止：正在运行的任务已取消",
-        (Lang::En, PlanModeRoutes) => {
-            "plan mode: your message is researched read-only and planned; approve the plan with Enter to run it"
-        }
-        (Lang::Zh, PlanModeRoutes) => "plan 模式：先只读调研并制定计划；按回车批准后执行",
-        (Lang::En, PlanBusy) => "planning",
-        (Lang::Zh, PlanBusy) => "规划中",
     }
 }

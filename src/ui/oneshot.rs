@@ -1,6 +1,7 @@
 //! `paicli -p "task"`: one turn, answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
 
 pub mod piped;
+pub mod plan_run;
 mod text_progress;
 
 use std::io::Write;

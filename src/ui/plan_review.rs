@@ -183,7 +183,7 @@ pub fn review_plan(
 /// Draws the heading, the tree and the key line (left open for the answer); returns the rows drawn.
 fn draw(plan: &Plan, expanded: bool, out: &mut impl Write, look: &Look) -> io::Result<usize> {
     let style = look.style;
-    let heading = tr(look.lang, Msg::PlanHeading)
+    let heading = tr(look.lang, Msg::PlanReviewHeading)
         .replace("{n}", &plan.tasks.len().to_string())
         .replace("{goal}", plan.goal.trim());
     let mut lines: Vec<String> = wrap_hanging(&heading, look.width.saturating_sub(1), 2)

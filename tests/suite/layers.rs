@@ -36,18 +36,26 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "skills", "sandbox", "index", "tools", "policy",
         ],
     ),
+    // Plan and team mode: sub-agents forked from the lead agent, between `app` and `agent`.
     (
-        "app",
+        "plan",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
             "skills", "sandbox", "index", "tools", "policy", "agent",
         ],
     ),
     (
+        "app",
+        &[
+            "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
+            "skills", "sandbox", "index", "tools", "policy", "agent", "plan",
+        ],
+    ),
+    (
         "ui",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "skills", "sandbox", "index", "tools", "policy", "agent", "app",
+            "skills", "sandbox", "index", "tools", "policy", "agent", "plan", "app",
         ],
     ),
     // Front-ends beside `ui`: they word their startup lines with its i18n table.
@@ -55,14 +63,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "serve",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "app", "ui",
+            "tools", "policy", "agent", "plan", "app", "ui",
         ],
     ),
     (
         "acp",
         &[
             "protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-            "tools", "policy", "agent", "app", "ui",
+            "tools", "policy", "agent", "plan", "app", "ui",
         ],
     ),
 ];

@@ -37,6 +37,11 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
         Notice::Retrying { .. } => Msg::NoticeRetrying,
         Notice::McpNeedsLogin { .. } => Msg::NoticeMcpNeedsLogin,
+        Notice::PlanSingleStep => Msg::NoticePlanSingleStep,
+        Notice::PlanRepairing { .. } => Msg::NoticePlanRepairing,
+        Notice::PlanReplanning { .. } => Msg::NoticePlanReplanning,
+        Notice::PlanReplanFailed { .. } => Msg::NoticePlanReplanFailed,
+        Notice::PlanStepRejected { .. } => Msg::NoticePlanStepRejected,
     }
 }
 
@@ -96,6 +101,18 @@ mod tests {
                 seconds: "2".into(),
                 attempt: 2,
                 max: 3,
+            },
+            Notice::PlanSingleStep,
+            Notice::PlanRepairing { error: s() },
+            Notice::PlanReplanning {
+                failed: 2,
+                total: 3,
+            },
+            Notice::PlanReplanFailed { error: s() },
+            Notice::PlanStepRejected {
+                reasons: s(),
+                retry: 1,
+                max: 2,
             },
         ]
     }

@@ -93,7 +93,10 @@ impl Session {
         let request = PlanRequest {
             goal,
             mode,
-            settings: PlanSettings::default(),
+            settings: PlanSettings {
+                max_parallel: self.config.plan.max_parallel,
+                max_replans: self.config.plan.max_replans,
+            },
         };
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());

@@ -1,0 +1,261 @@
+//! Plan-and-execute and team mode: a planner call turns a goal into a dependency graph of tasks, a reviewer
+//! decides, and each task runs as a sub-agent forked from the lead on the one ReAct loop (never a copy of it).
+
+mod execute;
+mod parse;
+mod planner;
+mod prompts;
+mod sinks;
+mod sub_agent;
+pub mod team;
+pub mod tool_access;
+mod validate;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::Agent;
+use crate::llm::LlmError;
+use crate::protocol::plan::{PlanDecision, PlanReviewer, PlanTaskOutcome, TaskState};
+use crate::protocol::{AgentEvent, EventSink, Notice};
+use execute::{Ended, TaskRunner};
+use tool_access::ToolAccess;
+
+pub use parse::extract_tasks;
+pub use planner::single_step;
+pub use validate::{batches, validate};
+
+/// Which engine runs the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanMode {
+    /// One planner, then every task as a sub-agent with the lead's tools.
+    Plan,
+    /// Planner, two workers (the only ones with tools) and a reviewer that passes each step.
+    Team,
+}
+
+/// The `[plan]` settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanSettings {
+    /// Sub-agents running at once (`[plan] max_parallel`).
+    pub max_parallel: usize,
+    /// Re-plans after too many failures (`[plan] max_replans`).
+    pub max_replans: u32,
+}
+
+impl Default for PlanSettings {
+    fn default() -> Self {
+        PlanSettings {
+            max_parallel: 2,
+            max_replans: 2,
+        }
+    }
+}
+
+/// One goal to plan and run.
+#[derive(Clone, Debug)]
+pub struct PlanRequest {
+    pub goal: String,
+    pub mode: PlanMode,
+    pub settings: PlanSettings,
+}
+
+/// How a plan run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanReport {
+    /// Every task of the last plan, in plan order.
+    pub outcomes: Vec<PlanTaskOutcome>,
+    /// The reviewer or the user (ESC) stopped it.
+    pub cancelled: bool,
+    /// Plans made again after failures or on the reviewer's instructions.
+    pub replans: u32,
+}
+
+/// Why no plan could run.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// The planner's model call failed.
+    #[error("the planner failed: {0}")]
+    Planner(#[from] LlmError),
+    /// The planner's answer stayed invalid after one repair round.
+    #[error("the plan is invalid: {0}")]
+    Invalid(#[from] PlanInvalid),
+}
+
+/// What is wrong with a proposed plan (told to the planner in the repair round).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanInvalid {
+    #[error("the answer holds no JSON plan object with a `tasks` array")]
+    NoJson,
+    #[error("task #{index} is malformed: {reason}")]
+    Malformed { index: usize, reason: String },
+    #[error("the plan has no tasks")]
+    Empty,
+    #[error("task #{index} has a blank id")]
+    BlankId { index: usize },
+    #[error("the id `{id}` is used by more than one task")]
+    DuplicateId { id: String },
+    #[error("task `{task}` depends on `{missing}`, which is not a task of the plan")]
+    UnknownDependency { task: String, missing: String },
+    #[error("the dependencies form a cycle: {}", cycle.join(" -> "))]
+    Cycle { cycle: Vec<String> },
+}
+
+/// Plans `request.goal` with `lead`'s model and tools (read-only research), asks `reviewer`, runs the tasks as
+/// sub-agents forked from `lead`, and records the outcome in `lead`'s conversation.
+pub async fn run_plan(
+    lead: &mut Agent,
+    request: PlanRequest,
+    reviewer: &dyn PlanReviewer,
+    events: &dyn EventSink,
+    cancel: CancellationToken,
+) -> Result<PlanReport, PlanError> {
+    let report = plan_and_run(lead, &request, reviewer, events, &cancel).await?;
+    events.emit(AgentEvent::PlanFinished {
+        outcomes: report.outcomes.clone(),
+    });
+    lead.record_exchange(&request.goal, &summary(&report));
+    Ok(report)
+}
+
+/// The plan's result as the lead's answer: one line per task.
+pub fn summary(report: &PlanReport) -> String {
+    let mut text = String::from("Plan results:");
+    if report.cancelled {
+        text.push_str(" (cancelled)");
+    }
+    for o in &report.outcomes {
+        let state = match o.state {
+            TaskState::Done => "done",
+            TaskState::Failed => "failed",
+            TaskState::Skipped => "skipped",
+            TaskState::Pending => "pending",
+            TaskState::Running => "running",
+        };
+        text.push_str(&format!(
+            "\n- [{state}] {} ({}): {}",
+            o.title,
+            o.task_id,
+            o.summary.trim()
+        ));
+    }
+    text
+}
+
+async fn plan_and_run(
+    lead: &Agent,
+    request: &PlanRequest,
+    reviewer: &dyn PlanReviewer,
+    events: &dyn EventSink,
+    cancel: &CancellationToken,
+) -> Result<PlanReport, PlanError> {
+    let goal = request.goal.trim();
+    let (access, parallel) = match request.mode {
+        PlanMode::Plan => (ToolAccess::ReadOnly, request.settings.max_parallel),
+        PlanMode::Team => (
+            ToolAccess::NoTools,
+            request.settings.max_parallel.min(team::WORKERS),
+        ),
+    };
+    let mut report = PlanReport {
+        outcomes: Vec::new(),
+        cancelled: false,
+        replans: 0,
+    };
+    let cancelled = |mut report: PlanReport| {
+        report.cancelled = true;
+        Ok(report)
+    };
+    let one_step = match request.mode {
+        PlanMode::Plan => single_step(goal),
+        PlanMode::Team => None,
+    };
+    let mut plan = match one_step {
+        Some(plan) => {
+            events.emit(AgentEvent::Notice {
+                notice: Notice::PlanSingleStep,
+            });
+            plan
+        }
+        None => {
+            let ask = prompts::plan_request(goal, &[]);
+            match planner::make_plan(lead, access, goal, ask, events, cancel).await? {
+                Some(plan) => plan,
+                None => return cancelled(report),
+            }
+        }
+    };
+    let runner: Box<dyn TaskRunner + '_> = match request.mode {
+        PlanMode::Plan => Box::new(sub_agent::SubAgents { lead }),
+        PlanMode::Team => Box::new(team::Team::new(lead)),
+    };
+    let mut instructions: Vec<String> = Vec::new();
+    let mut failure_replans = 0;
+    let mut revision = 0;
+    // Tasks finished under earlier revisions; a re-plan covers only what remains.
+    let mut finished: Vec<PlanTaskOutcome> = Vec::new();
+    loop {
+        events.emit(AgentEvent::PlanProposed {
+            plan: plan.clone(),
+            revision,
+        });
+        let next_request = match reviewer.review(&plan).await {
+            PlanDecision::Cancel => return cancelled(report),
+            PlanDecision::Replan {
+                instructions: added,
+            } => {
+                instructions.push(added);
+                prompts::plan_request(goal, &instructions)
+            }
+            PlanDecision::Run => {
+                let may_replan = failure_replans < request.settings.max_replans;
+                let ended =
+                    execute::execute(&plan, runner.as_ref(), parallel, may_replan, events, cancel)
+                        .await;
+                match ended {
+                    Ended::Finished(outcomes) => {
+                        report.outcomes = [finished, outcomes].concat();
+                        return Ok(report);
+                    }
+                    Ended::Cancelled(outcomes) => {
+                        report.outcomes = [finished, outcomes].concat();
+                        return cancelled(report);
+                    }
+                    Ended::NeedsReplan(outcomes) => {
+                        failure_replans += 1;
+                        let count = |state| outcomes.iter().filter(|o| o.state == state).count();
+                        events.emit(AgentEvent::Notice {
+                            notice: Notice::PlanReplanning {
+                                failed: count(TaskState::Failed),
+                                total: outcomes.len(),
+                            },
+                        });
+                        let ask = prompts::replan_request(goal, &finished, &outcomes);
+                        finished
+                            .extend(outcomes.into_iter().filter(|o| o.state == TaskState::Done));
+                        ask
+                    }
+                }
+            }
+        };
+        report.replans += 1;
+        revision += 1;
+        plan = match planner::make_plan(lead, access, goal, next_request, events, cancel).await {
+            Ok(Some(plan)) => plan,
+            Ok(None) => {
+                report.outcomes = finished;
+                return cancelled(report);
+            }
+            // Work already done is reported, not lost, when the new plan cannot be made.
+            Err(error) if !finished.is_empty() => {
+                events.emit(AgentEvent::Notice {
+                    notice: Notice::PlanReplanFailed {
+                        error: error.to_string(),
+                    },
+                });
+                report.outcomes = finished;
+                return Ok(report);
+            }
+            Err(error) => return Err(error),
+        };
+    }
+}

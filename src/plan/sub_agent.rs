@@ -1,0 +1,56 @@
+//! Plan mode's task runner: each task is a fresh sub-agent forked from the lead, with the lead's tools.
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+use super::execute::{TaskResult, TaskRunner};
+use super::prompts;
+use super::sinks::TaskSink;
+use crate::agent::{Agent, TurnOutcome};
+use crate::protocol::EventSink;
+use crate::protocol::plan::{PlanTask, TaskState};
+
+/// Forks one sub-agent per task.
+pub struct SubAgents<'a> {
+    pub lead: &'a Agent,
+}
+
+#[async_trait]
+impl TaskRunner for SubAgents<'_> {
+    async fn run(
+        &self,
+        _slot: usize,
+        task: &PlanTask,
+        request: String,
+        events: &dyn EventSink,
+        cancel: CancellationToken,
+    ) -> TaskResult {
+        let mut agent = self.lead.fork(format!(
+            "{}\n\n{}",
+            self.lead.system_prompt(),
+            prompts::TASK_ROLE
+        ));
+        let sink = TaskSink {
+            task_id: task.id.clone(),
+            inner: events,
+        };
+        let report = agent.run_turn(&request, &sink, cancel).await;
+        result_of(report.outcome)
+    }
+}
+
+/// A task is done only when its sub-agent answered; everything else is a failure with the reason.
+pub fn result_of(outcome: TurnOutcome) -> TaskResult {
+    let (state, summary) = match outcome {
+        TurnOutcome::Finished { text } => (TaskState::Done, text),
+        TurnOutcome::CutOff { text } => (TaskState::Done, text),
+        TurnOutcome::Empty { .. } => (TaskState::Failed, "the sub-agent gave no answer".into()),
+        TurnOutcome::Partial { reason, text } => (
+            TaskState::Failed,
+            format!("stopped early ({reason}): {text}"),
+        ),
+        TurnOutcome::Cancelled => (TaskState::Failed, "cancelled".into()),
+        TurnOutcome::Failed(e) => (TaskState::Failed, e.to_string()),
+    };
+    TaskResult { state, summary }
+}

@@ -1,0 +1,225 @@
+//! Team mode: a planner without tools, two workers (the only roles with tools) and a reviewer without tools that
+//! passes a step only on the JSON boolean `approved: true`. Anything else (the string "true", prose, no JSON) is a
+//! rejection whose reasons go back to the worker, at most twice per step.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::Value;
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+use super::execute::{TaskResult, TaskRunner};
+use super::sinks::{RoleSink, TaskSink};
+use super::sub_agent::result_of;
+use super::tool_access::{RoleTools, ToolAccess};
+use super::{parse, prompts};
+use crate::agent::{Agent, TurnOutcome};
+use crate::protocol::plan::{PlanTask, TaskState};
+use crate::protocol::{AgentEvent, EventSink, Notice};
+
+/// Workers in a team.
+pub const WORKERS: usize = 2;
+/// Times a rejected step goes back to its worker.
+pub const MAX_RETRIES: u32 = 2;
+
+/// What the reviewer decided about a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Approved,
+    /// Rejected, with the reasons for the worker.
+    Rejected {
+        reasons: String,
+    },
+}
+
+/// Reads the reviewer's answer: only a JSON object whose `approved` is the boolean `true` passes.
+pub fn verdict(answer: &str) -> Verdict {
+    let object = parse::json_values(answer)
+        .into_iter()
+        .find_map(|value| match value {
+            Value::Object(object) if object.contains_key("approved") => Some(object),
+            _ => None,
+        });
+    let Some(object) = object else {
+        let text = answer.trim();
+        return Verdict::Rejected {
+            reasons: if text.is_empty() {
+                "the reviewer gave no verdict".into()
+            } else {
+                format!("the reviewer gave no JSON verdict: {text}")
+            },
+        };
+    };
+    let stated = match object.get("reasons").or_else(|| object.get("reason")) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|i| match i {
+                Value::String(s) => format!("- {s}"),
+                other => format!("- {other}"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    };
+    match object.get("approved") {
+        Some(Value::Bool(true)) => Verdict::Approved,
+        Some(Value::Bool(false)) => Verdict::Rejected {
+            reasons: if stated.is_empty() {
+                "the reviewer did not approve the step".into()
+            } else {
+                stated
+            },
+        },
+        Some(other) => Verdict::Rejected {
+            reasons: format!("`approved` must be the JSON boolean true, not {other}. {stated}")
+                .trim()
+                .to_string(),
+        },
+        None => Verdict::Rejected { reasons: stated },
+    }
+}
+
+/// Runs each step on a free worker, then has the reviewer judge it.
+pub struct Team<'a> {
+    lead: &'a Agent,
+    /// Each worker keeps its conversation across the steps it does.
+    workers: Vec<Mutex<Agent>>,
+}
+
+impl<'a> Team<'a> {
+    /// Two workers forked from `lead`.
+    pub fn new(lead: &'a Agent) -> Self {
+        let workers = (0..WORKERS)
+            .map(|_| {
+                Mutex::new(lead.fork(format!(
+                    "{}\n\n{}",
+                    lead.system_prompt(),
+                    prompts::WORKER_ROLE
+                )))
+            })
+            .collect();
+        Team { lead, workers }
+    }
+
+    async fn review(
+        &self,
+        task: &PlanTask,
+        report: &str,
+        events: &dyn EventSink,
+        cancel: &CancellationToken,
+    ) -> Option<Verdict> {
+        let mut reviewer = self.lead.fork(prompts::REVIEWER_ROLE.to_string());
+        let registry = Arc::clone(self.lead.registry());
+        reviewer.add_turn_hook(Arc::new(RoleTools::new(ToolAccess::NoTools, registry)));
+        let sink = RoleSink { inner: events };
+        let request = prompts::review_request(task, report);
+        match reviewer
+            .run_turn(&request, &sink, cancel.clone())
+            .await
+            .outcome
+        {
+            TurnOutcome::Cancelled => None,
+            TurnOutcome::Finished { text } | TurnOutcome::CutOff { text } => Some(verdict(&text)),
+            other => Some(Verdict::Rejected {
+                reasons: result_of(other).summary,
+            }),
+        }
+    }
+}
+
+#[async_trait]
+impl TaskRunner for Team<'_> {
+    async fn run(
+        &self,
+        slot: usize,
+        task: &PlanTask,
+        request: String,
+        events: &dyn EventSink,
+        cancel: CancellationToken,
+    ) -> TaskResult {
+        let Some(worker) = self.workers.get(slot % WORKERS) else {
+            return TaskResult {
+                state: TaskState::Failed,
+                summary: "no worker".into(),
+            };
+        };
+        let mut worker = worker.lock().await;
+        let sink = TaskSink {
+            task_id: task.id.clone(),
+            inner: events,
+        };
+        let mut request = request;
+        let mut retries = 0;
+        loop {
+            let report = worker.run_turn(&request, &sink, cancel.clone()).await;
+            let result = result_of(report.outcome);
+            if result.state != TaskState::Done {
+                return result;
+            }
+            match self.review(task, &result.summary, &sink, &cancel).await {
+                None => return result_of(TurnOutcome::Cancelled),
+                Some(Verdict::Approved) => return result,
+                Some(Verdict::Rejected { reasons }) => {
+                    sink.emit(AgentEvent::Notice {
+                        notice: Notice::PlanStepRejected {
+                            reasons: reasons.clone(),
+                            retry: retries + 1,
+                            max: MAX_RETRIES,
+                        },
+                    });
+                    if retries == MAX_RETRIES {
+                        return TaskResult {
+                            state: TaskState::Failed,
+                            summary: format!("the reviewer rejected the step: {reasons}"),
+                        };
+                    }
+                    retries += 1;
+                    request = prompts::rework_request(&reasons);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_json_boolean_true_approves() {
+        assert_eq!(verdict(r#"{"approved": true}"#), Verdict::Approved);
+        assert_eq!(
+            verdict("Looks good.\n```json\n{\"approved\": true}\n```"),
+            Verdict::Approved
+        );
+        for answer in [
+            r#"{"approved": "true"}"#,
+            r#"{"approved": 1}"#,
+            r#"{"approved": false, "reasons": ["no tests"]}"#,
+            "approved: true",
+            "Yes, approved.",
+            "",
+        ] {
+            assert!(
+                matches!(verdict(answer), Verdict::Rejected { .. }),
+                "{answer:?} must be a rejection"
+            );
+        }
+    }
+
+    #[test]
+    fn the_reasons_reach_the_worker() {
+        assert_eq!(
+            verdict(r#"{"approved": false, "reasons": ["no tests", "typo"]}"#),
+            Verdict::Rejected {
+                reasons: "- no tests\n- typo".into()
+            }
+        );
+        let Verdict::Rejected { reasons } = verdict(r#"{"approved": "true"}"#) else {
+            panic!("a string is not a boolean");
+        };
+        assert!(reasons.contains("boolean"), "{reasons}");
+    }
+}

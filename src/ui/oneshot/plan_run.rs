@@ -1,0 +1,197 @@
+//! `paicli -p --plan "goal"` and `--team`: the plan is printed and run without review. Text output prints the
+//! plan and the results on stdout and short progress lines on stderr; `json` reports each task's outcome;
+//! `stream-json` emits every event (the plan, task started/finished with ids, the tasks' own events) as lines.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use super::{EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, JsonLines, Printing, print_json_line};
+use crate::agent::{Agent, AgentEvent, EventSink};
+use crate::plan::{PlanReport, PlanRequest, run_plan};
+use crate::protocol::plan::{Plan, PlanTaskOutcome, RunWithoutReview, TaskState};
+use crate::ui::i18n::{Lang, Msg, notice_text, tr, trf};
+
+/// The final object of `json` and `stream-json` output for a plan run.
+#[derive(Debug, Serialize)]
+struct PlanResult<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// finished | cancelled | failed
+    stop_reason: &'static str,
+    is_error: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    tasks: &'a [PlanTaskOutcome],
+    replans: u32,
+    duration_ms: u64,
+    session_id: &'a str,
+    model: &'a str,
+}
+
+/// Plans and runs `request` as `printing` says; returns the process exit code (0 when every task is done, 1
+/// when a task failed or no plan could be made, 130 when cancelled).
+pub async fn run(
+    agent: &mut Agent,
+    request: PlanRequest,
+    printing: Printing,
+    session_id: &str,
+    cancel: CancellationToken,
+) -> i32 {
+    let started = Instant::now();
+    let lang = printing.lang;
+    let result = match printing.format {
+        super::OutputFormat::Text => {
+            let sink = TextPlan { lang };
+            run_plan(agent, request, &RunWithoutReview, &sink, cancel).await
+        }
+        super::OutputFormat::Json => {
+            run_plan(agent, request, &RunWithoutReview, &super::Discard, cancel).await
+        }
+        super::OutputFormat::StreamJson => {
+            run_plan(agent, request, &RunWithoutReview, &JsonLines, cancel).await
+        }
+    };
+    let code = match &result {
+        Ok(report) => exit_code(report),
+        Err(_) => EXIT_FAILURE,
+    };
+    match printing.format {
+        super::OutputFormat::Text => match &result {
+            Ok(report) => print_results(lang, report),
+            Err(e) => eprintln!(
+                "paicli: {}",
+                trf(lang, Msg::PlanNotMade, &[("error", &e.to_string())])
+            ),
+        },
+        super::OutputFormat::Json | super::OutputFormat::StreamJson => {
+            let empty = Vec::new();
+            let (tasks, replans, error) = match &result {
+                Ok(report) => (&report.outcomes, report.replans, None),
+                Err(e) => (&empty, 0, Some(e.to_string())),
+            };
+            let stop_reason = match (&result, code) {
+                (Err(_), _) => "failed",
+                (_, EXIT_CANCELLED) => "cancelled",
+                _ => "finished",
+            };
+            print_json_line(&PlanResult {
+                kind: "result",
+                stop_reason,
+                is_error: code != EXIT_OK,
+                error,
+                tasks,
+                replans,
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                session_id,
+                model: agent.model(),
+            });
+        }
+    }
+    code
+}
+
+fn exit_code(report: &PlanReport) -> i32 {
+    if report.cancelled {
+        EXIT_CANCELLED
+    } else if report.outcomes.iter().all(|o| o.state == TaskState::Done) {
+        EXIT_OK
+    } else {
+        EXIT_FAILURE
+    }
+}
+
+fn print_results(lang: Lang, report: &PlanReport) {
+    if report.cancelled {
+        eprintln!("paicli: {}", tr(lang, Msg::PlanCancelled));
+    }
+    for o in &report.outcomes {
+        println!("[{}] {}: {}", o.task_id, o.title, o.summary.trim());
+    }
+    let count = |state| report.outcomes.iter().filter(|o| o.state == state).count();
+    eprintln!(
+        "paicli: {}",
+        trf(
+            lang,
+            Msg::PlanResults,
+            &[
+                ("done", &count(TaskState::Done)),
+                ("failed", &count(TaskState::Failed)),
+                ("skipped", &count(TaskState::Skipped)),
+            ]
+        )
+    );
+}
+
+/// The plan's text lines: a heading, then one line per task with its dependencies.
+pub fn plan_lines(lang: Lang, plan: &Plan, revision: u32) -> Vec<String> {
+    let mut lines = vec![trf(
+        lang,
+        Msg::PlanHeading,
+        &[("revision", &revision), ("count", &plan.tasks.len())],
+    )];
+    for (n, task) in plan.tasks.iter().enumerate() {
+        let mut line = format!("  {}. [{}] {}", n + 1, task.id, task.title);
+        if !task.depends_on.is_empty() {
+            let after = trf(
+                lang,
+                Msg::PlanTaskAfter,
+                &[("deps", &task.depends_on.join(", "))],
+            );
+            line.push_str(&format!(" ({after})"));
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// Text output: the plan on stdout, task progress on stderr.
+struct TextPlan {
+    lang: Lang,
+}
+
+impl EventSink for TextPlan {
+    fn emit(&self, event: AgentEvent) {
+        let lang = self.lang;
+        match event {
+            AgentEvent::PlanProposed { plan, revision } => {
+                for line in plan_lines(lang, &plan, revision) {
+                    println!("{line}");
+                }
+            }
+            AgentEvent::PlanTaskStarted { task_id, title } => eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::PlanTaskRunning,
+                    &[("id", &task_id), ("title", &title)]
+                )
+            ),
+            AgentEvent::PlanTaskFinished {
+                task_id,
+                state,
+                summary,
+            } => {
+                let first = summary.lines().next().unwrap_or_default().to_string();
+                let args: &[(&str, &dyn std::fmt::Display)] =
+                    &[("id", &task_id), ("summary", &first)];
+                let msg = match state {
+                    TaskState::Done => Msg::PlanTaskDone,
+                    TaskState::Skipped => Msg::PlanTaskSkipped,
+                    _ => Msg::PlanTaskFailed,
+                };
+                eprintln!("{}", trf(lang, msg, args));
+            }
+            AgentEvent::PlanTaskEvent { task_id, event } => match *event {
+                AgentEvent::ToolCallStarted { name, .. } => eprintln!("  [{task_id}] → {name}"),
+                AgentEvent::Notice { notice } => {
+                    eprintln!("  [{task_id}] paicli: {}", notice_text(lang, &notice))
+                }
+                _ => {}
+            },
+            AgentEvent::Notice { notice } => eprintln!("paicli: {}", notice_text(lang, &notice)),
+            _ => {}
+        }
+    }
+}
