@@ -66,6 +66,10 @@ impl Inner {
             AgentEvent::PlanFinished { outcomes } => {
                 self.flush_answer();
                 self.plan = None;
+                // Cancelled at the review: nothing ran, and the review said so.
+                if outcomes.is_empty() {
+                    return;
+                }
                 let width = self.width();
                 let lines = summary_lines(&outcomes, width, style, self.lang);
                 self.write_lines(&lines);
