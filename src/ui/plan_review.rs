@@ -38,12 +38,15 @@ pub struct TerminalPlanReviewer {
 
 impl TerminalPlanReviewer {
     fn review_blocking(&self, plan: &Plan) -> io::Result<PlanDecision> {
-        let surface = Surface::detect(self.no_color);
-        let look = Look {
-            lang: self.lang,
-            style: surface.style,
-            width: surface.width,
-            height: crossterm::terminal::size().map_or(24, |(_, h)| usize::from(h)),
+        // Read at each draw: the terminal may be resized while the plan is shown.
+        let look = || {
+            let surface = Surface::detect(self.no_color);
+            Look {
+                lang: self.lang,
+                style: surface.style,
+                width: surface.width,
+                height: crossterm::terminal::size().map_or(24, |(_, h)| usize::from(h)),
+            }
         };
         match self.keyboard.listen() {
             // Raw mode is on while the keyboard owner reads: lines end in \r\n, and the tree can be redrawn.
@@ -115,19 +118,21 @@ impl PlanReviewer for TerminalPlanReviewer {
     }
 }
 
-/// Shows `plan` on `out` and reads the decision from `keys`. With `in_place`, Ctrl+O redraws the tree where it
-/// is (a terminal); otherwise the tree is printed again below.
+/// Shows `plan` on `out` and reads the decision from `keys`; `look` is asked at each draw (the terminal's size
+/// may change). With `in_place`, Ctrl+O redraws the tree where it is (a terminal); otherwise the tree is printed
+/// again below.
 pub fn review_plan(
     plan: &Plan,
     keys: &mut impl KeySource,
     out: &mut impl Write,
-    look: &Look,
+    look: &impl Fn() -> Look,
     in_place: bool,
 ) -> io::Result<PlanDecision> {
-    let style = look.style;
     let mut expanded = false;
-    let mut rows = draw(plan, expanded, out, look)?;
+    let mut rows = draw(plan, expanded, out, &look())?;
     loop {
+        let look = &look();
+        let style = look.style;
         let Some(input) = keys.next_input() else {
             writeln!(out)?;
             return Ok(PlanDecision::Cancel);

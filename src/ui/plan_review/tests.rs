@@ -48,7 +48,7 @@ fn review(plan: &Plan, keys: &str) -> (PlanDecision, String) {
         plan,
         &mut typed(keys),
         &mut out,
-        &Look::plain(Lang::En),
+        &|| Look::plain(Lang::En),
         false,
     )
     .unwrap();
@@ -154,7 +154,7 @@ fn ctrl_o_shows_the_descriptions_and_again_hides_them() {
 #[test]
 fn ctrl_o_in_a_terminal_redraws_the_tree_where_it_was() {
     let mut out = Vec::new();
-    let look = Look::plain(Lang::En);
+    let look = || Look::plain(Lang::En);
     review_plan(&diamond(), &mut typed("\u{f}\n"), &mut out, &look, true).unwrap();
     let shown = String::from_utf8(out).unwrap();
     // Heading, five tasks and the key line: back up six rows to the heading, erase, draw again.
@@ -199,7 +199,7 @@ fn esc_and_ctrl_c_cancel_and_other_keys_are_ignored() {
 #[test]
 fn the_review_reads_in_chinese() {
     let mut out = Vec::new();
-    let look = Look::plain(Lang::Zh);
+    let look = || Look::plain(Lang::Zh);
     review_plan(&diamond(), &mut typed("\n"), &mut out, &look, false).unwrap();
     let shown = String::from_utf8(out).unwrap();
     assert!(
@@ -208,4 +208,22 @@ fn the_review_reads_in_chinese() {
     );
     assert!(shown.contains("在 B 之后"), "{shown}");
     assert!(shown.contains("开始执行计划"), "{shown}");
+}
+
+#[test]
+fn a_redraw_follows_the_terminal_resized_while_the_plan_is_shown() {
+    let draws = std::cell::Cell::new(0);
+    let look = || {
+        draws.set(draws.get() + 1);
+        Look {
+            width: if draws.get() == 1 { 100 } else { 30 },
+            ..Look::plain(Lang::En)
+        }
+    };
+    let mut out = Vec::new();
+    review_plan(&diamond(), &mut typed("\u{f}\n"), &mut out, &look, false).unwrap();
+    let shown = String::from_utf8(out).unwrap();
+    let redrawn = &shown[shown.rfind("Plan (5 tasks)").unwrap()..];
+    assert!(redrawn.lines().all(|l| visible_width(l) < 30), "{redrawn}");
+    assert!(redrawn.contains("Find where output is"), "{redrawn}");
 }

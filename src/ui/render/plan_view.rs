@@ -7,6 +7,7 @@ use crate::ui::i18n::{Lang, Msg, tr};
 
 use super::Style;
 use super::live::cut;
+use super::markdown::render_markdown;
 
 /// Columns of a task id in tags and rows (longer ids are cut).
 const ID_COLUMNS: usize = 12;
@@ -151,12 +152,9 @@ pub fn summary_lines(
             style,
             lang,
         ));
-        if let Some(first) = outcome
-            .summary
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-        {
+        // The first line as Markdown shows it (no `**`), cut to one row.
+        let shown = render_markdown(outcome.summary.trim(), 1000, Style::new(false));
+        if let Some(first) = shown.iter().map(|l| l.trim()).find(|l| !l.is_empty()) {
             lines.push(style.dim(&cut(&format!("    {first}"), columns)));
         }
     }

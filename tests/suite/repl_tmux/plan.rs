@@ -149,8 +149,14 @@ fn slash_plan_reviews_the_tree_runs_it_live_and_esc_stops_every_running_task() {
         "{screen}"
     );
     assert!(screen.contains("The notes say alpha beta."), "{screen}");
-    assert!(screen.contains(&format!("[B] ● execute_command {sleep_b}")), "{screen}");
-    assert!(screen.contains(&format!("[C] ● execute_command {sleep_c}")), "{screen}");
+    assert!(
+        screen.contains(&format!("[B] ● execute_command {sleep_b}")),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("[C] ● execute_command {sleep_c}")),
+        "{screen}"
+    );
 
     let pressed = Instant::now();
     t.keys(&["Escape"]);
@@ -258,6 +264,8 @@ fn plan_mode_plans_esc_keeps_it_and_an_approved_plan_runs_in_the_mode_before() {
         "{screen}"
     );
     assert!(screen.contains("ask mode (shift+tab)"), "{screen}");
+    // The planner's and the task's tokens count for the turn (one plan reply, two of the task).
+    assert!(screen.contains("turn in 30 out 15"), "{screen}");
     assert_eq!(
         std::fs::read_to_string(sandbox.project.path().join("out.txt")).unwrap(),
         "planned\n"

@@ -108,7 +108,7 @@ fn the_summary_counts_the_tasks_done_and_gives_each_its_first_line() {
     };
     let lines = summary_lines(
         &[
-            outcome("A", TaskState::Done, "\nAdded hello.\nAnd more."),
+            outcome("A", TaskState::Done, "\nAdded **hello**.\n\nAnd more."),
             outcome("B", TaskState::Skipped, ""),
         ],
         80,

@@ -6,7 +6,7 @@ use super::super::live::Phase;
 use super::super::markdown::render_markdown;
 use super::super::plan_view::{PlanView, summary_lines, task_row, task_tag};
 use super::super::tool_line::{ToolResultView, key_args, tool_result_lines};
-use super::super::wrap::visible_width;
+use super::super::wrap::{visible_width, wrap_hanging};
 use super::super::{render_diff, tool_started_line};
 use super::Inner;
 use crate::agent::AgentEvent;
@@ -31,12 +31,23 @@ impl Inner {
                 self.flush_answer();
                 let view = self.plan.get_or_insert_with(PlanView::default);
                 view.set_state(&task_id, &title, TaskState::Running);
-                let line = format!(
-                    "{}{}",
-                    task_tag(&task_id, style),
-                    style.bold(&format!("▶ {title}"))
-                );
-                self.write_lines(&[line]);
+                // The title wraps under itself, after the tag.
+                let tag = task_tag(&task_id, style);
+                let margin = " ".repeat(visible_width(&tag));
+                let width = self.width().saturating_sub(1 + margin.len());
+                let lines: Vec<String> = wrap_hanging(&format!("▶ {}", title.trim()), width, 2)
+                    .iter()
+                    .enumerate()
+                    .map(|(n, l)| {
+                        let lead = if n == 0 {
+                            tag.as_str()
+                        } else {
+                            margin.as_str()
+                        };
+                        format!("{lead}{}", style.bold(l))
+                    })
+                    .collect();
+                self.write_lines(&lines);
             }
             AgentEvent::PlanTaskEvent { task_id, event } => self.task_event(&task_id, *event),
             AgentEvent::PlanTaskFinished {
