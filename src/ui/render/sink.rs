@@ -147,6 +147,8 @@ impl TerminalSink {
                 started: Instant::now(),
                 reported_tokens: 0,
                 streamed_chars: 0,
+                held: String::new(),
+                prompts: 0,
             });
         }
         self
@@ -170,6 +172,11 @@ impl TerminalSink {
     pub fn finish(&self) {
         {
             let mut inner = self.lock();
+            if let Some(live) = &mut inner.live {
+                live.suspended = None;
+                live.prompts = 0;
+            }
+            inner.release_held();
             inner.flush_answer();
             inner.end_live();
             inner.flush();
@@ -208,6 +215,13 @@ impl Drop for TerminalSink {
 impl Inner {
     /// Every transcript write goes through here: the working line is cleared first.
     fn write(&mut self, text: &str) {
+        // A prompt owns the screen: what parallel plan tasks print waits until it is answered.
+        if let Some(live) = &mut self.live
+            && live.suspended.is_some()
+        {
+            live.held.push_str(text);
+            return;
+        }
         self.clear_live();
         let _ = self.out.write_all(text.as_bytes());
     }
@@ -325,8 +339,11 @@ impl Inner {
     }
 
     fn set_phase(&mut self, phase: Phase) {
-        if let Some(live) = &mut self.live {
-            live.line.set_phase(phase);
+        match &mut self.live {
+            // Under a prompt: the phase to show when it is answered (a parallel task moved on).
+            Some(live) if live.suspended.is_some() => live.suspended = Some(phase),
+            Some(live) => live.line.set_phase(phase),
+            None => {}
         }
     }
 

@@ -445,3 +445,49 @@ fn sub_agent_calls_are_tagged_and_their_answers_are_not_streamed() {
     assert!(text.contains("[B]   ⎿ read_file aborted"), "{text}");
     assert!(!text.contains("streamed words"), "{text}");
 }
+
+#[test]
+fn what_a_parallel_task_prints_during_a_prompt_waits_for_the_answer() {
+    let (sink, out, _) = live_sink();
+    let live = sink.live_handle();
+    live.suspend();
+    let before = output(&out);
+    sink.emit(task_event(
+        "C",
+        AgentEvent::ToolCallStarted {
+            id: "c2".into(),
+            name: "read_file".into(),
+            arguments: r#"{"path":"b.txt"}"#.into(),
+        },
+    ));
+    assert_eq!(output(&out), before, "nothing is written under the prompt");
+    live.resume();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "[C] ● read_file b.txt");
+    assert!(
+        shown[1].contains("running [C] read_file b.txt"),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn the_line_comes_back_only_when_the_last_waiting_prompt_is_answered() {
+    let (sink, out, _) = live_sink();
+    let (first, second) = (sink.live_handle(), sink.live_handle());
+    first.suspend();
+    second.suspend();
+    sink.emit(AgentEvent::Notice {
+        notice: Notice::Note {
+            text: "later".into(),
+        },
+    });
+    first.resume();
+    assert!(
+        !output(&out).contains("later"),
+        "the second prompt still owns the screen"
+    );
+    second.resume();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "! note: later");
+    assert!(shown[1].contains("waiting for the model"), "{shown:?}");
+}

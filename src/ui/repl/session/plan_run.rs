@@ -132,6 +132,10 @@ impl Session {
         self.turns += 1;
         let style = self.surface().style;
         match result {
+            // Stopped while planning: no task had started.
+            Ok(report) if cancel.is_cancelled() && report.outcomes.is_empty() => {
+                self.say(&style.yellow(&format!("⏹ {}", self.tr(Msg::Cancelled))));
+            }
             Ok(_) if cancel.is_cancelled() => {
                 self.say(&style.yellow(&format!("⏹ {}", self.tr(Msg::PlanStopped))));
             }
