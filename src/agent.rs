@@ -16,6 +16,7 @@ mod rounds;
 pub mod runaway;
 mod session_ops;
 pub mod turn_actions;
+mod turn_outcome;
 mod turn_scopes;
 mod turn_sinks;
 mod usage;
@@ -44,6 +45,7 @@ pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
 use runaway::GuardCall;
 pub use runaway::RunawayGuard;
 pub use turn_actions::{Denial, TurnActions};
+pub use turn_outcome::{TurnOutcome, TurnReport};
 use turn_sinks::{EventDeltaSink, EventToolObserver};
 
 /// Output lines of running tools waiting to be shown; more are dropped until the sink catches up.
@@ -76,35 +78,6 @@ impl Default for AgentOptions {
     }
 }
 
-/// How a turn ended.
-#[derive(Debug)]
-pub enum TurnOutcome {
-    /// The model answered without tool calls.
-    Finished { text: String },
-    /// The answer stopped at the model's output limit; `text` is what arrived.
-    CutOff { text: String },
-    /// The model ended the turn with no answer text and no tool calls; its reasoning (if any) stays in the history.
-    Empty { reasoning: bool, cut_off: bool },
-    /// A budget stopped the loop; `text` is the model's partial-result report.
-    Partial { reason: ExitReason, text: String },
-    /// The user cancelled; the history is still valid for the next turn.
-    Cancelled,
-    /// The model or transport failed.
-    Failed(LlmError),
-}
-
-/// A finished turn: its outcome and what it cost.
-#[derive(Debug)]
-pub struct TurnReport {
-    pub outcome: TurnOutcome,
-    /// Model requests made in this turn.
-    pub requests: u32,
-    /// Tokens used in this turn.
-    pub usage: Usage,
-    /// Refused calls and changed files.
-    pub actions: TurnActions,
-}
-
 /// A conversation with the model and its tools.
 pub struct Agent {
     client: Arc<dyn LlmClient>,
@@ -124,6 +97,8 @@ pub struct Agent {
     /// Files changed since the last check, relative to the project root.
     unchecked_files: Vec<PathBuf>,
     turn_hooks: Vec<Arc<dyn TurnHook>>,
+    /// While a plan runs as one turn of this agent: the gates of the hooks that stay with it, for every fork.
+    fork_gates: Vec<Arc<dyn crate::protocol::CallGate>>,
     thresholds: Thresholds,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
@@ -162,6 +137,7 @@ impl Agent {
             diagnostics: None,
             unchecked_files: Vec::new(),
             turn_hooks: Vec::new(),
+            fork_gates: Vec::new(),
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
             vision: true,
@@ -415,22 +391,7 @@ impl Agent {
         for hook in &self.turn_hooks {
             hook.end_turn();
         }
-        match &outcome {
-            TurnOutcome::Finished { text } | TurnOutcome::CutOff { text } => {
-                events.emit(AgentEvent::TurnFinished { text: text.clone() })
-            }
-            TurnOutcome::Empty { .. } => events.emit(AgentEvent::TurnFinished {
-                text: String::new(),
-            }),
-            TurnOutcome::Partial { reason, text } => events.emit(AgentEvent::TurnPartial {
-                reason: reason.to_string(),
-                text: text.clone(),
-            }),
-            TurnOutcome::Cancelled => events.emit(AgentEvent::TurnCancelled),
-            TurnOutcome::Failed(e) => events.emit(AgentEvent::TurnFailed {
-                error: e.to_string(),
-            }),
-        }
+        events.emit(outcome.end_event());
         TurnReport {
             outcome,
             requests: budget.iterations(),

@@ -109,11 +109,17 @@ pub async fn run_plan(
     events: &dyn EventSink,
     cancel: CancellationToken,
 ) -> Result<PlanReport, PlanError> {
-    let report = plan_and_run(lead, &request, reviewer, events, &cancel).await?;
+    lead.begin_forked_turn(&request.goal, events);
+    let result = plan_and_run(lead, &request, reviewer, events, &cancel).await;
+    let answer = match &result {
+        Ok(report) => summary(report),
+        Err(error) => format!("No plan: {error}"),
+    };
+    lead.end_forked_turn(&request.goal, &answer);
+    let report = result?;
     events.emit(AgentEvent::PlanFinished {
         outcomes: report.outcomes.clone(),
     });
-    lead.record_exchange(&request.goal, &summary(&report));
     Ok(report)
 }
 
@@ -186,13 +192,15 @@ async fn plan_and_run(
     };
     let runner: Box<dyn TaskRunner + '_> = match request.mode {
         PlanMode::Plan => Box::new(sub_agent::SubAgents { lead }),
-        PlanMode::Team => Box::new(team::Team::new(lead)),
+        PlanMode::Team => Box::new(team::Team { lead }),
     };
     let mut instructions: Vec<String> = Vec::new();
     let mut failure_replans = 0;
     let mut revision = 0;
     // Tasks finished under earlier revisions; a re-plan covers only what remains.
     let mut finished: Vec<PlanTaskOutcome> = Vec::new();
+    // What the last execution ended with, reported should its re-plan fail.
+    let mut last: Vec<PlanTaskOutcome> = Vec::new();
     loop {
         events.emit(AgentEvent::PlanProposed {
             plan: plan.clone(),
@@ -230,8 +238,11 @@ async fn plan_and_run(
                             },
                         });
                         let ask = prompts::replan_request(goal, &finished, &outcomes);
-                        finished
-                            .extend(outcomes.into_iter().filter(|o| o.state == TaskState::Done));
+                        let (done, rest) = outcomes
+                            .into_iter()
+                            .partition::<Vec<_>, _>(|o| o.state == TaskState::Done);
+                        finished.extend(done);
+                        last = rest;
                         ask
                     }
                 }
@@ -245,14 +256,14 @@ async fn plan_and_run(
                 report.outcomes = finished;
                 return cancelled(report);
             }
-            // Work already done is reported, not lost, when the new plan cannot be made.
-            Err(error) if !finished.is_empty() => {
+            // After a run, what it did is reported, not lost, when the new plan cannot be made.
+            Err(error) if !last.is_empty() || !finished.is_empty() => {
                 events.emit(AgentEvent::Notice {
                     notice: Notice::PlanReplanFailed {
                         error: error.to_string(),
                     },
                 });
-                report.outcomes = finished;
+                report.outcomes = [finished, last].concat();
                 return Ok(report);
             }
             Err(error) => return Err(error),

@@ -20,6 +20,7 @@ mod mcp_conformance;
 mod mcp_servers;
 mod oneshot_cli;
 mod oneshot_language;
+mod plan;
 mod project_files_cli;
 mod render_snapshots;
 mod repl_tmux;

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::{Agent, TurnHook, compaction};
+use crate::protocol::{AgentEvent, EventSink};
 use crate::session::Conversation;
 
 impl Agent {
@@ -17,19 +18,22 @@ impl Agent {
             .filter(|hook| hook.carries_into_forks())
             .cloned()
             .collect();
+        let mut tool_ctx = self.tool_ctx.clone();
+        tool_ctx.gates.extend(self.fork_gates.iter().cloned());
         Agent {
             client: Arc::clone(&self.client),
             executor: self.executor.clone(),
             tool_specs: Arc::clone(&self.tool_specs),
             registry: Arc::clone(&self.registry),
             specs_generation: self.specs_generation,
-            tool_ctx: self.tool_ctx.clone(),
+            tool_ctx,
             conversation: Conversation::new(system_prompt),
             options: self.options.clone(),
             pending_diagnostics: Vec::new(),
             diagnostics: self.diagnostics.clone(),
             unchecked_files: Vec::new(),
             turn_hooks,
+            fork_gates: Vec::new(),
             thresholds: self.thresholds,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: self.memory.clone(),
@@ -45,9 +49,31 @@ impl Agent {
         self.conversation.system().text()
     }
 
-    /// Records an exchange that happened outside the loop (a plan run and its summary) as one turn of this
-    /// conversation, so later turns know what was done.
-    pub fn record_exchange(&mut self, input: &str, answer: &str) {
+    /// Starts a turn of this agent that its forks carry out (a plan run for `submitted`): the hooks that stay
+    /// with the lead (snapshots) see the whole plan as this one turn, and their gates apply to every fork's
+    /// calls. End it with [`Agent::end_forked_turn`].
+    pub fn begin_forked_turn(&mut self, submitted: &str, events: &dyn EventSink) {
+        let scopes: Vec<_> = self
+            .turn_hooks
+            .iter()
+            .filter(|hook| !hook.carries_into_forks())
+            .map(|hook| hook.begin_turn(submitted))
+            .collect();
+        for scope in scopes {
+            for notice in scope.notices {
+                events.emit(AgentEvent::Notice { notice });
+            }
+            self.fork_gates.extend(scope.gates);
+        }
+    }
+
+    /// Ends the turn [`Agent::begin_forked_turn`] started and records it as one exchange of this conversation
+    /// (the goal and what came of it), so later turns know what was done.
+    pub fn end_forked_turn(&mut self, input: &str, answer: &str) {
+        self.fork_gates.clear();
+        for hook in self.turn_hooks.iter().filter(|h| !h.carries_into_forks()) {
+            hook.end_turn();
+        }
         self.conversation.begin_turn(None, input);
         self.conversation.push_answer(answer);
     }

@@ -105,7 +105,7 @@ pub fn task_request(goal: &str, task: &PlanTask, inputs: &[&PlanTaskOutcome]) ->
 /// The reviewer's request: the step and the worker's report.
 pub fn review_request(task: &PlanTask, report: &str) -> String {
     format!(
-        "Step (id `{}`): {}\n{}\n\nThe worker reports:\n{report}\n\nIs the step done? Answer with the JSON object.",
+        "Review step `{}`: {}\n{}\n\nThe worker reports:\n{report}\n\nIs the step done? Answer with the JSON object.",
         task.id, task.title, task.description
     )
 }

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::Value;
-use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::execute::{TaskResult, TaskRunner};
@@ -81,28 +80,13 @@ pub fn verdict(answer: &str) -> Verdict {
     }
 }
 
-/// Runs each step on a free worker, then has the reviewer judge it.
+/// Runs each step on one of the two workers, then has the reviewer judge it. A worker starts each step with a
+/// fresh conversation (the step's instructions carry what it builds on) and keeps it through the step's retries.
 pub struct Team<'a> {
-    lead: &'a Agent,
-    /// Each worker keeps its conversation across the steps it does.
-    workers: Vec<Mutex<Agent>>,
+    pub lead: &'a Agent,
 }
 
-impl<'a> Team<'a> {
-    /// Two workers forked from `lead`.
-    pub fn new(lead: &'a Agent) -> Self {
-        let workers = (0..WORKERS)
-            .map(|_| {
-                Mutex::new(lead.fork(format!(
-                    "{}\n\n{}",
-                    lead.system_prompt(),
-                    prompts::WORKER_ROLE
-                )))
-            })
-            .collect();
-        Team { lead, workers }
-    }
-
+impl Team<'_> {
     async fn review(
         &self,
         task: &PlanTask,
@@ -139,13 +123,12 @@ impl TaskRunner for Team<'_> {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TaskResult {
-        let Some(worker) = self.workers.get(slot % WORKERS) else {
-            return TaskResult {
-                state: TaskState::Failed,
-                summary: "no worker".into(),
-            };
-        };
-        let mut worker = worker.lock().await;
+        let mut worker = self.lead.fork(format!(
+            "{}\n\n{}\nYou are worker {} of {WORKERS}.",
+            self.lead.system_prompt(),
+            prompts::WORKER_ROLE,
+            slot % WORKERS + 1
+        ));
         let sink = TaskSink {
             task_id: task.id.clone(),
             inner: events,

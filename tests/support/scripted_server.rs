@@ -48,6 +48,9 @@ pub type Responder = dyn Fn(&RecordedRequest) -> Reply + Send + Sync;
 
 struct State {
     script: Mutex<VecDeque<(Reply, Arc<Counter>)>>,
+    /// Chat replies by task: a request whose first user message contains the marker takes the marker's next
+    /// reply (checked before the script, in the order the routes were added).
+    task_routes: Mutex<Vec<(String, VecDeque<Reply>)>>,
     /// Answers chat requests once the script is empty.
     responder: Mutex<Option<Arc<Responder>>>,
     handles: Mutex<Vec<ReplyHandle>>,
@@ -92,6 +95,7 @@ impl ScriptedServer {
         let addr = listener.local_addr().expect("local_addr");
         let state = Arc::new(State {
             script: Mutex::new(VecDeque::new()),
+            task_routes: Mutex::new(Vec::new()),
             responder: Mutex::new(None),
             handles: Mutex::new(Vec::new()),
             models: Mutex::new(models_reply(["scripted-model"])),
@@ -188,6 +192,24 @@ impl ScriptedServer {
         let mut routes = lock(&self.state.routes);
         routes.retain(|(p, _)| *p != path);
         routes.push((path, reply));
+    }
+
+    /// Answers chat requests whose first user message contains `marker` with `replies`, in order (for
+    /// sub-agents running in parallel, each with its own script). Earlier routes are checked first.
+    pub fn route_task<I>(&self, marker: impl Into<String>, replies: I)
+    where
+        I: IntoIterator<Item = Reply>,
+    {
+        lock(&self.state.task_routes).push((marker.into(), replies.into_iter().collect()));
+    }
+
+    /// Replies still queued under `marker`'s task route.
+    pub fn remaining_task_replies(&self, marker: &str) -> usize {
+        lock(&self.state.task_routes)
+            .iter()
+            .filter(|(m, _)| m == marker)
+            .map(|(_, replies)| replies.len())
+            .sum()
     }
 
     /// Answers `GET …/models` with OpenAI-shaped entries as given (e.g. vLLM's `max_model_len`).
@@ -333,6 +355,15 @@ async fn handle(
         .map(|(_, reply)| reply.clone());
     let is_chat = recorded.is_chat();
     let is_models = recorded.method == "GET" && recorded.path.ends_with("/models");
+    let routed = if is_chat {
+        let first_user = first_user_text(&recorded.body);
+        lock(&state.task_routes)
+            .iter_mut()
+            .find(|(marker, replies)| !replies.is_empty() && first_user.contains(marker.as_str()))
+            .and_then(|(_, replies)| replies.pop_front())
+    } else {
+        None
+    };
     let responder = lock(&state.responder).clone();
     let computed = match &responder {
         Some(respond) if is_chat && lock(&state.script).is_empty() => Some(respond(&recorded)),
@@ -346,12 +377,20 @@ async fn handle(
             .chat_count
             .set(requests.iter().filter(|r| r.is_chat()).count());
     }
-    let response = if let Some(reply) = route.or(computed) {
+    let response = if let Some(reply) = route.or(routed).or(computed) {
+        if let Some(n) = reply.after_chats {
+            state.chat_count.wait_at_least(n, "chat request").await;
+        }
         serve(reply, Arc::new(Counter::new()))
     } else if is_chat {
         let next = lock(&state.script).pop_front();
         match next {
-            Some((reply, counter)) => serve(reply, counter),
+            Some((reply, counter)) => {
+                if let Some(n) = reply.after_chats {
+                    state.chat_count.wait_at_least(n, "chat request").await;
+                }
+                serve(reply, counter)
+            }
             None => serve(
                 Reply::status(500, r#"{"error":{"message":"script exhausted"}}"#),
                 Arc::new(Counter::new()),
@@ -367,6 +406,28 @@ async fn handle(
         )
     };
     Ok(response)
+}
+
+/// The text of the request's first user message (string content or the text parts).
+fn first_user_text(body: &Value) -> String {
+    let Some(messages) = body.get("messages").and_then(Value::as_array) else {
+        return String::new();
+    };
+    let Some(first) = messages
+        .iter()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+    else {
+        return String::new();
+    };
+    match first.get("content") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
 }
 
 fn serve(reply: Reply, sent: Arc<Counter>) -> Response<ReplyBody> {

@@ -55,6 +55,8 @@ pub struct Reply {
     body: Body,
     pub(super) chunk_delay: Duration,
     pub(super) ending: Ending,
+    /// Held back until this many chat requests have arrived (see [`Reply::after_chat_requests`]).
+    pub(super) after_chats: Option<usize>,
 }
 
 impl Reply {
@@ -74,6 +76,7 @@ impl Reply {
             }),
             chunk_delay: Duration::ZERO,
             ending: Ending::Complete,
+            after_chats: None,
         }
     }
 
@@ -85,7 +88,15 @@ impl Reply {
             body: Body::Frames(frames),
             chunk_delay: Duration::ZERO,
             ending: Ending::Complete,
+            after_chats: None,
         }
+    }
+
+    /// Sends nothing until at least `n` chat requests (this one included) have arrived: proof that requests
+    /// were in flight together (the test fails after 10 s otherwise).
+    pub fn after_chat_requests(mut self, n: usize) -> Self {
+        self.after_chats = Some(n);
+        self
     }
 
     /// A streamed answer: role chunk, content in small chunks, `finish_reason: stop`, usage chunk, `[DONE]`.

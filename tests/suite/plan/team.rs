@@ -1,0 +1,94 @@
+//! Team mode: only the workers get tools; the reviewer passes a step only on the JSON boolean `approved: true`,
+//! and a rejected step goes back to its worker at most twice.
+
+use super::*;
+
+fn one_step_team(setup: &Setup) {
+    setup
+        .server
+        .route_task(PLANNER, [plan_reply(&[("S", &[])])]);
+}
+
+#[tokio::test]
+async fn a_string_true_and_prose_are_rejections_and_the_boolean_passes() {
+    let setup = Setup::new();
+    one_step_team(&setup);
+    let server = &setup.server;
+    server.route_task(
+        task("S"),
+        [
+            Reply::text("first try"),
+            Reply::text("second try"),
+            Reply::text("third try"),
+        ],
+    );
+    server.route_task(
+        review("S"),
+        [
+            Reply::text(r#"{"approved": "true"}"#),
+            Reply::text("Looks fine to me, approved."),
+            Reply::text(r#"{"approved": true}"#),
+        ],
+    );
+    let mut agent = setup.agent(vec![]);
+    let report = run(&mut agent, "Ship S", PlanMode::Team, &EventLog::default())
+        .await
+        .unwrap();
+
+    assert_eq!(states(&report), vec![s("S", TaskState::Done)]);
+    assert_eq!(report.outcomes[0].summary, "third try");
+    let worker = setup.requests_for(&task("S"));
+    assert_eq!(worker.len(), 3);
+    // The rejection's reasons went back to the worker.
+    let rework = worker[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(rework.contains("boolean"), "{rework}");
+    let third = worker[2].body.to_string();
+    assert!(third.contains("Looks fine to me"), "{third}");
+    // Only the workers get tools.
+    assert!(offered_tools(&worker[0]).contains(&"write_file".to_string()));
+    assert!(offered_tools(&setup.requests_for(PLANNER)[0]).is_empty());
+    assert!(offered_tools(&setup.requests_for(&review("S"))[0]).is_empty());
+}
+
+#[tokio::test]
+async fn a_worker_is_retried_at_most_twice() {
+    let setup = Setup::new();
+    one_step_team(&setup);
+    let server = &setup.server;
+    server.route_task(task("S"), (0..4).map(|i| Reply::text(format!("try {i}"))));
+    server.route_task(
+        review("S"),
+        (0..4).map(|_| Reply::text(r#"{"approved": false, "reasons": ["no tests"]}"#)),
+    );
+    let mut agent = setup.agent(vec![]);
+    // A failed single step would re-plan; this test is about the retries only.
+    let settings = PlanSettings {
+        max_replans: 0,
+        ..PlanSettings::default()
+    };
+    let report = run_with(
+        &mut agent,
+        "Ship S",
+        PlanMode::Team,
+        settings,
+        &EventLog::default(),
+    )
+    .await
+    .unwrap();
+
+    assert_eq!(states(&report), vec![s("S", TaskState::Failed)]);
+    assert!(report.outcomes[0].summary.contains("no tests"));
+    assert_eq!(
+        setup.requests_for(&task("S")).len(),
+        3,
+        "one run and two retries"
+    );
+    assert_eq!(setup.requests_for(&review("S")).len(), 3);
+}
