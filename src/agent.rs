@@ -99,6 +99,8 @@ pub struct Agent {
     turn_hooks: Vec<Arc<dyn TurnHook>>,
     /// While a plan runs as one turn of this agent: the gates of the hooks that stay with it, for every fork.
     fork_gates: Vec<Arc<dyn crate::protocol::CallGate>>,
+    /// What the forks of a running forked turn spent; a fork adds every response's usage to its lead's tally.
+    fork_usage: Option<Arc<std::sync::Mutex<Usage>>>,
     thresholds: Thresholds,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
@@ -138,6 +140,7 @@ impl Agent {
             unchecked_files: Vec::new(),
             turn_hooks: Vec::new(),
             fork_gates: Vec::new(),
+            fork_usage: None,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
             vision: true,

@@ -483,6 +483,8 @@ mod tests {
     const NOT_SETTINGS: &[&str] = &[
         "print",
         "output-format",
+        "plan",
+        "team",
         "cwd",
         "trust-project",
         "continue",

@@ -115,7 +115,11 @@ pub async fn run_plan(
         Ok(report) => summary(report),
         Err(error) => format!("No plan: {error}"),
     };
-    lead.end_forked_turn(&request.goal, &answer);
+    let spent = lead.end_forked_turn(&request.goal, &answer);
+    events.emit(AgentEvent::Usage {
+        response: spent,
+        session: lead.session_usage(),
+    });
     let report = result?;
     events.emit(AgentEvent::PlanFinished {
         outcomes: report.outcomes.clone(),

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::{Agent, TurnHook, compaction};
+use crate::llm::Usage;
 use crate::protocol::{AgentEvent, EventSink};
 use crate::session::Conversation;
 
@@ -34,6 +35,7 @@ impl Agent {
             unchecked_files: Vec::new(),
             turn_hooks,
             fork_gates: Vec::new(),
+            fork_usage: self.fork_usage.clone(),
             thresholds: self.thresholds,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: self.memory.clone(),
@@ -53,6 +55,7 @@ impl Agent {
     /// with the lead (snapshots) see the whole plan as this one turn, and their gates apply to every fork's
     /// calls. End it with [`Agent::end_forked_turn`].
     pub fn begin_forked_turn(&mut self, submitted: &str, events: &dyn EventSink) {
+        self.fork_usage = Some(Arc::default());
         let scopes: Vec<_> = self
             .turn_hooks
             .iter()
@@ -68,14 +71,27 @@ impl Agent {
     }
 
     /// Ends the turn [`Agent::begin_forked_turn`] started and records it as one exchange of this conversation
-    /// (the goal and what came of it), so later turns know what was done.
-    pub fn end_forked_turn(&mut self, input: &str, answer: &str) {
+    /// (the goal and what came of it), so later turns know what was done. The forks' tokens join the session
+    /// total; returns them.
+    pub fn end_forked_turn(&mut self, input: &str, answer: &str) -> Usage {
         self.fork_gates.clear();
+        let spent = match self.fork_usage.take() {
+            Some(tally) => match tally.lock() {
+                Ok(t) => *t,
+                Err(poisoned) => *poisoned.into_inner(),
+            },
+            None => Usage::default(),
+        };
+        let meter = self.conversation.meter_mut();
+        meter.record_side_request(spent);
+        // Already spent by the forks' own turns: no later turn of the lead is billed for them.
+        meter.take_unbilled();
         for hook in self.turn_hooks.iter().filter(|h| !h.carries_into_forks()) {
             hook.end_turn();
         }
         self.conversation.begin_turn(None, input);
         self.conversation.push_answer(answer);
+        spent
     }
 }
 

@@ -27,6 +27,12 @@ impl Agent {
         let Some(usage) = response.usage else { return };
         budget.record_tokens(usage.prompt_tokens, usage.completion_tokens);
         turn_usage.add(&usage);
+        if let Some(tally) = &self.fork_usage {
+            match tally.lock() {
+                Ok(mut t) => t.add(&usage),
+                Err(poisoned) => poisoned.into_inner().add(&usage),
+            }
+        }
         events.emit(AgentEvent::Usage {
             response: usage,
             session: self.conversation.session_usage(),

@@ -6,6 +6,7 @@
 mod cancel;
 mod cli;
 mod engine;
+mod hooks;
 mod path_lock;
 mod team;
 

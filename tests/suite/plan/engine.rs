@@ -60,6 +60,9 @@ async fn a_runs_first_then_b_and_c_together_and_the_summary_lists_all_three() {
             .any(|t| t == "write_file" || t == "execute_command")
     );
     assert!(offered_tools(&setup.requests_for(&task("A"))[0]).contains(&"write_file".to_string()));
+    // The sub-agents' tokens count toward the lead's session: planner, A, B and C, 10 + 5 each.
+    assert_eq!(agent.session_usage().prompt_tokens, 40);
+    assert_eq!(agent.session_usage().completion_tokens, 20);
     // The lead's conversation records the goal and a summary naming all three.
     let last = agent.history().last().unwrap().text();
     for answer in ["A is built", "B is built", "C is built"] {
