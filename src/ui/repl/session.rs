@@ -339,11 +339,7 @@ impl Session {
                 self.agent.context_window(),
             )),
             turn,
-            session: {
-                let mut total = self.agent.session_usage();
-                total.add(&self.plans.usage);
-                total
-            },
+            session: self.agent.session_usage(),
             price: price_of(&self.provider.id, &self.provider.model),
             elapsed: started.elapsed(),
             mode: Some(crate::ui::commands::mode_name(self.approval.mode())),

@@ -8,7 +8,6 @@ use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::Session;
-use crate::agent::{AgentEvent, EventSink};
 use crate::config::ApprovalMode;
 use crate::plan::{PlanMode, PlanRequest, PlanSettings, run_plan};
 use crate::protocol::Usage;
@@ -24,8 +23,6 @@ pub struct PlanState {
     pub mode_before_plan: ApprovalMode,
     /// `/plan` or `/team` without a task: the next input is planned so.
     pub next_input: Option<PlanMode>,
-    /// Tokens the plans' planners and sub-agents used (their own conversations, not in the lead's totals).
-    pub usage: Usage,
 }
 
 impl Default for PlanState {
@@ -33,7 +30,6 @@ impl Default for PlanState {
         PlanState {
             mode_before_plan: ApprovalMode::Auto,
             next_input: None,
-            usage: Usage::default(),
         }
     }
 }
@@ -68,6 +64,7 @@ impl Session {
     /// Plans `goal`, shows the plan for review, and runs it with ESC / Ctrl-C cancelling every running task.
     pub fn run_plan_task(&mut self, goal: &str, mode: PlanMode) {
         let started = Instant::now();
+        let before = self.agent.session_usage();
         let goal = self.expand_goal(goal);
         let surface = self.surface();
         let mut sink =
@@ -101,10 +98,6 @@ impl Session {
                 max_replans: self.config.plan.max_replans,
             },
         };
-        let tally = Tally {
-            inner: &sink,
-            used: Mutex::default(),
-        };
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
         let agent = &mut self.agent;
@@ -115,7 +108,7 @@ impl Session {
                     on_signal.cancel();
                 }
             });
-            let result = run_plan(agent, request, &reviewer, &tally, cancel.clone()).await;
+            let result = run_plan(agent, request, &reviewer, &sink, cancel.clone()).await;
             ctrl_c.abort();
             result
         });
@@ -145,8 +138,8 @@ impl Session {
                 self.say(&style.red(&format!("{}: {text}", self.tr(Msg::ErrorPrefix))));
             }
         }
-        let used = *tally.used.lock().unwrap_or_else(PoisonError::into_inner);
-        self.plans.usage.add(&used);
+        // The planner's and the tasks' tokens are in the lead's totals (forks report to it).
+        let used = used_between(before, self.agent.session_usage());
         self.print_status(started, used);
     }
 
@@ -164,33 +157,16 @@ impl Session {
     }
 }
 
-/// Passes events on to the terminal and sums the tokens every role of the plan reports.
-struct Tally<'a> {
-    inner: &'a TerminalSink,
-    used: Mutex<Usage>,
-}
-
-impl EventSink for Tally<'_> {
-    fn emit(&self, event: AgentEvent) {
-        if let Some(usage) = reported(&event) {
-            self.used
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .add(usage);
-        }
-        self.inner.emit(event);
-    }
-
-    fn wants_tool_output(&self) -> bool {
-        self.inner.wants_tool_output()
-    }
-}
-
-/// The tokens one response used, also when a task's sub-agent reported them.
-fn reported(event: &AgentEvent) -> Option<&Usage> {
-    match event {
-        AgentEvent::Usage { response, .. } => Some(response),
-        AgentEvent::PlanTaskEvent { event, .. } => reported(event),
-        _ => None,
-    }
+/// Tokens used between two readings of the session's totals.
+fn used_between(before: Usage, after: Usage) -> Usage {
+    Usage::tokens(
+        after.prompt_tokens.saturating_sub(before.prompt_tokens),
+        after
+            .completion_tokens
+            .saturating_sub(before.completion_tokens),
+        after.cached_tokens.saturating_sub(before.cached_tokens),
+        after
+            .reasoning_tokens
+            .saturating_sub(before.reasoning_tokens),
+    )
 }
