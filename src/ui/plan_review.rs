@@ -71,13 +71,12 @@ impl TerminalPlanReviewer {
         }
         approval.set_mode(*mode);
         *self.restored.lock().unwrap_or_else(PoisonError::into_inner) = Some(*mode);
-        let style = Surface::detect(self.no_color).style;
+        let surface = Surface::detect(self.no_color);
         let name = crate::ui::commands::mode_name(*mode);
         let text = tr(self.lang, Msg::PlanModeRestored).replace("{mode}", name);
-        let rest = wrap_hanging(&text, Surface::detect(self.no_color).width, 2);
         let mut err = CrLf(io::stderr().lock());
-        for line in rest {
-            let _ = writeln!(err, "{}", style.cyan(&line));
+        for line in wrap_hanging(&text, surface.width.saturating_sub(1), 2) {
+            let _ = writeln!(err, "{}", surface.style.cyan(&line));
         }
     }
 }
