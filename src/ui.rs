@@ -10,6 +10,7 @@ pub mod index_cli;
 pub mod keyboard;
 pub mod mcp_login;
 pub mod oneshot;
+pub mod plan_review;
 pub mod render;
 pub mod repl;
 pub mod sessions;

@@ -134,7 +134,7 @@ impl Approver for TerminalApprover {
 }
 
 /// Writes `\n` as `\r\n` (raw mode does not return the carriage).
-struct CrLf<W>(W);
+pub struct CrLf<W>(pub W);
 
 impl<W: Write> Write for CrLf<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {

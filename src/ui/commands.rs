@@ -11,6 +11,7 @@ mod info;
 mod lsp_view;
 mod memory_cmds;
 mod model;
+mod plan_cmds;
 mod resume_cmds;
 mod safety_cmds;
 mod sandbox_view;
@@ -421,6 +422,28 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: false,
         handler: browser_cmds::browser,
+    },
+    Command {
+        name: "plan",
+        aliases: &[],
+        usage: "[task]",
+        help: [
+            "plan the task (or the next message), review the plan, run its tasks in parallel",
+            "为任务（或下一条消息）制定计划，审阅后并行执行",
+        ],
+        while_running: false,
+        handler: plan_cmds::plan,
+    },
+    Command {
+        name: "team",
+        aliases: &[],
+        usage: "[task]",
+        help: [
+            "/plan with roles: a planner, two workers, a reviewer passing each step",
+            "分角色的 /plan：规划者、两名执行者、逐步把关的审查者",
+        ],
+        while_running: false,
+        handler: plan_cmds::team,
     },
 ];
 

@@ -120,7 +120,7 @@ pub fn run(
         let flow = match commands::dispatch(&mut session, input.trim()) {
             Some(flow) => flow,
             None => {
-                session.run_user_task(&input);
+                session.submit(&input);
                 Flow::Continue
             }
         };
@@ -131,7 +131,7 @@ pub fn run(
                 session.run_task(&prompt);
             }
             Flow::SendAsUser(text) => {
-                session.run_user_task(&text);
+                session.submit(&text);
             }
         }
     }

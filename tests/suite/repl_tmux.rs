@@ -225,6 +225,7 @@ mod io_cmds;
 mod local_window;
 mod memory_cmds;
 mod output;
+mod plan;
 mod safety_cmds;
 mod sandbox_keys;
 mod services_cmds;

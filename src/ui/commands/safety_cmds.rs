@@ -67,7 +67,9 @@ pub fn cycle_mode(session: &mut Session) {
     switch_to(session, mode);
 }
 
-fn switch_to(session: &Session, mode: ApprovalMode) {
+fn switch_to(session: &mut Session, mode: ApprovalMode) {
+    let from = session.approval.mode();
+    session.plans.mode_switched(from, mode);
     session.approval.set_mode(mode);
     session.agent.conversation().note_mode(mode_name(mode));
     let style = session.surface().style;

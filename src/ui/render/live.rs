@@ -109,7 +109,7 @@ impl WorkingLine {
 }
 
 /// Cuts `text` to `columns` display columns (a row must never wrap, or clearing it would leave a line behind).
-fn cut(text: &str, columns: usize) -> String {
+pub(super) fn cut(text: &str, columns: usize) -> String {
     if visible_width(text) <= columns {
         return text.to_string();
     }

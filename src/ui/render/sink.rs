@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
+use super::plan_view::PlanView;
 use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
@@ -51,6 +52,8 @@ struct Inner {
     expandable: Option<LastExpandable>,
     /// What the person typed while the turn runs (type-ahead), read at each redraw of the working line.
     input_preview: Option<InputPreview>,
+    /// The running plan's task list, drawn above the working line.
+    plan: Option<PlanView>,
 }
 
 /// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
@@ -62,6 +65,7 @@ pub struct TerminalSink {
     ticker: Mutex<Option<Ticker>>,
 }
 
+mod plan;
 mod screen;
 
 pub use screen::LiveHandle;
@@ -91,6 +95,7 @@ impl TerminalSink {
                 titles: HashMap::new(),
                 expandable: None,
                 input_preview: None,
+                plan: None,
             })),
             ticker: Mutex::new(None),
         }
@@ -142,6 +147,8 @@ impl TerminalSink {
                 started: Instant::now(),
                 reported_tokens: 0,
                 streamed_chars: 0,
+                held: String::new(),
+                prompts: 0,
             });
         }
         self
@@ -165,6 +172,11 @@ impl TerminalSink {
     pub fn finish(&self) {
         {
             let mut inner = self.lock();
+            if let Some(live) = &mut inner.live {
+                live.suspended = None;
+                live.prompts = 0;
+            }
+            inner.release_held();
             inner.flush_answer();
             inner.end_live();
             inner.flush();
@@ -203,6 +215,13 @@ impl Drop for TerminalSink {
 impl Inner {
     /// Every transcript write goes through here: the working line is cleared first.
     fn write(&mut self, text: &str) {
+        // A prompt owns the screen: what parallel plan tasks print waits until it is answered.
+        if let Some(live) = &mut self.live
+            && live.suspended.is_some()
+        {
+            live.held.push_str(text);
+            return;
+        }
         self.clear_live();
         let _ = self.out.write_all(text.as_bytes());
     }
@@ -338,8 +357,11 @@ impl Inner {
     }
 
     fn set_phase(&mut self, phase: Phase) {
-        if let Some(live) = &mut self.live {
-            live.line.set_phase(phase);
+        match &mut self.live {
+            // Under a prompt: the phase to show when it is answered (a parallel task moved on).
+            Some(live) if live.suspended.is_some() => live.suspended = Some(phase),
+            Some(live) => live.line.set_phase(phase),
+            None => {}
         }
     }
 
@@ -436,12 +458,12 @@ impl Inner {
                 self.remember(title, full);
                 self.set_phase(Phase::Working);
             }
-            // plan: drawn by the plan view.
-            AgentEvent::PlanProposed { .. }
+            // plan: the task list and the tagged lines of its sub-agents.
+            event @ (AgentEvent::PlanProposed { .. }
             | AgentEvent::PlanTaskStarted { .. }
             | AgentEvent::PlanTaskEvent { .. }
             | AgentEvent::PlanTaskFinished { .. }
-            | AgentEvent::PlanFinished { .. } => {}
+            | AgentEvent::PlanFinished { .. }) => self.plan_event(event),
             AgentEvent::DiagnosticsInjected { files, text } => {
                 self.flush_answer();
                 let width = self.width();

@@ -13,6 +13,7 @@ use crate::config::{Config, Overrides};
 use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
+use crate::protocol::Usage;
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::commands::custom::CustomCommands;
 use crate::ui::hints::{Frontend, hint_text};
@@ -22,6 +23,10 @@ use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
 use crate::ui::repl::live_approver::{LiveAwareApprover, LiveSlot};
 use crate::ui::sessions::Launch;
+
+mod plan_run;
+
+pub use plan_run::PlanState;
 
 /// Everything slash commands and turns work on.
 pub struct Session {
@@ -55,6 +60,9 @@ pub struct Session {
     live: LiveSlot,
     /// Slash commands from Markdown files (`~/.paicli/commands/`, `.claude/commands/`, `.paicli/commands/`).
     pub custom_commands: CustomCommands,
+    /// Plans: the mode to return to when a plan made in plan mode is approved, and `/plan` or `/team` waiting
+    /// for the next input.
+    pub plans: PlanState,
 }
 
 impl Session {
@@ -145,6 +153,7 @@ impl Session {
             expandable: LastExpandable::default(),
             live,
             custom_commands: CustomCommands::load(&config_home, &project_root),
+            plans: PlanState::default(),
         })
     }
 
@@ -370,13 +379,20 @@ impl Session {
             let line = format!("  {}: {}", self.tr(Msg::NextStep), hint);
             self.say_fitted(&line, 4, str::to_string);
         }
+        self.print_status(started, report.usage);
+        report
+    }
+
+    /// Prints the status line after a turn (or a plan) that started at `started` and used `turn`.
+    fn print_status(&self, started: Instant, turn: Usage) {
+        let surface = self.surface();
         let info = StatusInfo {
             model: self.provider.model.clone(),
             context: Some((
                 self.agent.context_estimate().total(),
                 self.agent.context_window(),
             )),
-            turn: report.usage,
+            turn,
             session: self.agent.session_usage(),
             price: price_of(&self.provider.id, &self.provider.model),
             elapsed: started.elapsed(),
@@ -386,7 +402,6 @@ impl Session {
         let status = status_line_in(&info, surface.style, self.lang);
         let facts: Vec<String> = status.split(" · ").map(str::to_string).collect();
         self.say(&crate::ui::render::pack(&facts, " · ", surface.width).join("\n"));
-        report
     }
 }
 

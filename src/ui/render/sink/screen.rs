@@ -23,6 +23,10 @@ pub(super) struct Live {
     /// Tokens the provider reported this turn, and answer chars streamed since the last report.
     pub(super) reported_tokens: u64,
     pub(super) streamed_chars: usize,
+    /// Transcript written while suspended, shown when the prompt is answered.
+    pub(super) held: String,
+    /// Prompts that suspended the line and have not resumed it yet.
+    pub(super) prompts: usize,
 }
 
 /// The thread that animates the working line; stops when dropped.
@@ -40,23 +44,30 @@ impl LiveHandle {
     pub fn suspend(&self) {
         let mut inner = lock(&self.0);
         inner.clear_live();
-        if let Some(live) = &mut inner.live
-            && live.suspended.is_none()
-        {
-            let before = std::mem::replace(&mut live.line.phase, Phase::WaitingApproval);
-            live.suspended = Some(before);
+        if let Some(live) = &mut inner.live {
+            if live.suspended.is_none() {
+                let before = std::mem::replace(&mut live.line.phase, Phase::WaitingApproval);
+                live.suspended = Some(before);
+            }
+            live.prompts += 1;
         }
         inner.flush();
     }
 
-    /// Shows the working line again after the prompt.
+    /// Shows the working line again after the prompt, once no other prompt (of a parallel plan task, waiting
+    /// its turn) still holds the screen.
     pub fn resume(&self) {
         let mut inner = lock(&self.0);
-        if let Some(live) = &mut inner.live
-            && let Some(before) = live.suspended.take()
-        {
-            live.line.phase = before;
+        if let Some(live) = &mut inner.live {
+            live.prompts = live.prompts.saturating_sub(1);
+            if live.prompts > 0 {
+                return;
+            }
+            if let Some(before) = live.suspended.take() {
+                live.line.phase = before;
+            }
         }
+        inner.release_held();
         inner.draw_live();
         inner.flush();
     }
@@ -95,6 +106,7 @@ impl Inner {
             visible_width(&self.shown_partial)
         };
         let preview = self.input_preview.as_ref().map(|read| read());
+        let plan_rows = self.plan_rows(width, self.height());
         let Some(live) = &mut self.live else { return };
         if !live.active || live.suspended.is_some() || live.rows > 0 || column >= width {
             return;
@@ -103,7 +115,8 @@ impl Inner {
             live.line.input_preview = preview;
         }
         live.line.tokens = live.reported_tokens + (live.streamed_chars / 4) as u64;
-        let rows = live.line.render(live.started.elapsed(), width, style, lang);
+        let mut rows = plan_rows;
+        rows.extend(live.line.render(live.started.elapsed(), width, style, lang));
         live.rows = rows.len();
         let body = rows.join("\r\n");
         let text = if column == 0 {
@@ -115,6 +128,17 @@ impl Inner {
             format!("\r\n{body}\x1b[{}A\x1b[{}G", rows.len(), column + 1)
         };
         let _ = self.out.write_all(text.as_bytes());
+    }
+
+    /// Writes what was held back while a prompt owned the screen.
+    pub(super) fn release_held(&mut self) {
+        let held = match &mut self.live {
+            Some(live) if live.suspended.is_none() => std::mem::take(&mut live.held),
+            _ => return,
+        };
+        if !held.is_empty() {
+            self.write(&held);
+        }
     }
 
     /// The ticker's step: moves the spinner and the clock.

@@ -333,3 +333,161 @@ fn notices_are_worded_in_the_sessions_language() {
          ! MCP 服务器 `gh` 仍在启动；就绪后会加入它的工具\n"
     );
 }
+
+// plan: the task list above the working line and the tagged lines of the sub-agents.
+
+fn two_task_plan() -> crate::protocol::plan::Plan {
+    use crate::protocol::plan::{Plan, PlanTask};
+    let task = |id: &str, title: &str| PlanTask {
+        id: id.into(),
+        title: title.into(),
+        description: String::new(),
+        depends_on: Vec::new(),
+    };
+    Plan {
+        goal: "g".into(),
+        tasks: vec![task("A", "Read the code"), task("B", "Write hello")],
+    }
+}
+
+fn task_event(task: &str, event: AgentEvent) -> AgentEvent {
+    AgentEvent::PlanTaskEvent {
+        task_id: task.into(),
+        event: Box::new(event),
+    }
+}
+
+#[test]
+fn the_task_list_updates_in_place_above_the_working_line() {
+    use crate::protocol::plan::TaskState;
+    let (sink, out, _) = live_sink();
+    sink.emit(AgentEvent::PlanProposed {
+        plan: two_task_plan(),
+        revision: 0,
+    });
+    // Proposed only (under review): no list yet.
+    assert!(screen(&output(&out)).iter().all(|r| !r.contains("pending")));
+    sink.emit(AgentEvent::PlanTaskStarted {
+        task_id: "A".into(),
+        title: "Read the code".into(),
+    });
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "[A] ▶ Read the code");
+    assert_eq!(shown[1], "◐ A  Read the code · running");
+    assert_eq!(shown[2], "○ B  Write hello · pending");
+    assert!(shown[3].contains("waiting for the model"), "{shown:?}");
+    sink.emit(AgentEvent::PlanTaskFinished {
+        task_id: "A".into(),
+        state: TaskState::Done,
+        summary: "Found **main**.".into(),
+    });
+    let shown = screen(&output(&out));
+    assert_eq!(shown[1], "[A] ✓ A  Read the code · done");
+    assert_eq!(shown[2], "    Found main.");
+    assert_eq!(shown[3], "✓ A  Read the code · done");
+    assert_eq!(shown[4], "○ B  Write hello · pending");
+    sink.emit(AgentEvent::PlanFinished {
+        outcomes: vec![crate::protocol::plan::PlanTaskOutcome {
+            task_id: "A".into(),
+            title: "Read the code".into(),
+            state: TaskState::Done,
+            summary: "Found main.\nMore.".into(),
+        }],
+    });
+    sink.finish();
+    let shown = screen(&output(&out));
+    assert_eq!(
+        shown[3..],
+        [
+            "Plan finished: 1 of 1 tasks done",
+            "✓ A  Read the code · done",
+            "    Found main.",
+            ""
+        ]
+    );
+}
+
+#[test]
+fn sub_agent_calls_are_tagged_and_their_answers_are_not_streamed() {
+    let text = run(vec![
+        AgentEvent::PlanProposed {
+            plan: two_task_plan(),
+            revision: 0,
+        },
+        task_event(
+            "B",
+            AgentEvent::ToolCallStarted {
+                id: "c1".into(),
+                name: "read_file".into(),
+                arguments: r#"{"path":"src/x.rs"}"#.into(),
+            },
+        ),
+        task_event(
+            "A",
+            AgentEvent::TextDelta {
+                text: "streamed words".into(),
+            },
+        ),
+        task_event(
+            "B",
+            AgentEvent::ToolCallFinished {
+                id: "c1".into(),
+                name: "read_file".into(),
+                status: ToolStatus::Cancelled,
+                detail: String::new(),
+                duration_ms: 3,
+                output_chars: 0,
+                diff: None,
+            },
+        ),
+    ]);
+    assert!(text.contains("[B] ● read_file src/x.rs"), "{text}");
+    assert!(text.contains("[B]   ⎿ read_file aborted"), "{text}");
+    assert!(!text.contains("streamed words"), "{text}");
+}
+
+#[test]
+fn what_a_parallel_task_prints_during_a_prompt_waits_for_the_answer() {
+    let (sink, out, _) = live_sink();
+    let live = sink.live_handle();
+    live.suspend();
+    let before = output(&out);
+    sink.emit(task_event(
+        "C",
+        AgentEvent::ToolCallStarted {
+            id: "c2".into(),
+            name: "read_file".into(),
+            arguments: r#"{"path":"b.txt"}"#.into(),
+        },
+    ));
+    assert_eq!(output(&out), before, "nothing is written under the prompt");
+    live.resume();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "[C] ● read_file b.txt");
+    assert!(
+        shown[1].contains("running [C] read_file b.txt"),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn the_line_comes_back_only_when_the_last_waiting_prompt_is_answered() {
+    let (sink, out, _) = live_sink();
+    let (first, second) = (sink.live_handle(), sink.live_handle());
+    first.suspend();
+    second.suspend();
+    sink.emit(AgentEvent::Notice {
+        notice: Notice::Note {
+            text: "later".into(),
+        },
+    });
+    first.resume();
+    assert!(
+        !output(&out).contains("later"),
+        "the second prompt still owns the screen"
+    );
+    second.resume();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "! note: later");
+    assert!(shown[1].contains("waiting for the model"), "{shown:?}");
+}
