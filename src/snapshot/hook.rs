@@ -138,6 +138,7 @@ impl TurnHook for SnapshotHook {
             gates: vec![Arc::new(PreTurnGate {
                 hook: self.clone(),
                 store,
+                taking: tokio::sync::Mutex::new(()),
             })],
             notices,
             ..TurnScope::default()
@@ -161,6 +162,9 @@ impl TurnHook for SnapshotHook {
 struct PreTurnGate {
     hook: SnapshotHook,
     store: Arc<SnapshotStore>,
+    /// Held while the snapshot is taken: a plan's sub-agents share this gate, and a second file-changing call
+    /// must wait until the files are saved, not pass because the first call already started saving them.
+    taking: tokio::sync::Mutex<()>,
 }
 
 #[async_trait]
@@ -169,6 +173,7 @@ impl CallGate for PreTurnGate {
         if !may_change_files(call.traits) {
             return GateVerdict::Allow;
         }
+        let _taking = self.taking.lock().await;
         let label = {
             let mut state = lock(&self.hook.inner.state);
             if state.snapshotted {

@@ -154,3 +154,49 @@ fn an_index_another_session_wrote_is_read_again_so_its_deleted_files_go() {
             .is_none()
     );
 }
+
+/// A plan's sub-agents share one turn's gate: whichever of two file-changing calls is let through first, the
+/// project's files are already saved by then.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_concurrent_file_changing_calls_both_wait_for_the_pre_turn_snapshot() {
+    use crate::protocol::{CallGate, GateCall, ToolTraits, TurnHook};
+    let fx = fixture(5);
+    for i in 0..200 {
+        write(&fx.root, &format!("src/f{i}.txt"), &"x".repeat(500));
+    }
+    let store = Arc::new(fx.store);
+    let hook = SnapshotHook::new(Arc::clone(&store), "s");
+    let gate: Arc<dyn CallGate> = hook.begin_turn("edit").gates.remove(0);
+    let check = |id: &'static str| {
+        let gate = Arc::clone(&gate);
+        tokio::spawn(async move {
+            let args = serde_json::Map::new();
+            let cancel = tokio_util::sync::CancellationToken::new();
+            let traits = ToolTraits {
+                edits_files: true,
+                ..ToolTraits::default()
+            };
+            gate.check(GateCall {
+                id,
+                name: "write_file",
+                args: &args,
+                traits,
+                write_targets: &[],
+                cancel: &cancel,
+            })
+            .await
+        })
+    };
+    let (mut first, mut second) = (check("a"), check("b"));
+    let (verdict, other) = tokio::select! {
+        v = &mut first => (v, second),
+        v = &mut second => (v, first),
+    };
+    assert_eq!(verdict.unwrap(), crate::protocol::GateVerdict::Allow);
+    assert!(
+        hook.before_turn(0).is_some(),
+        "a call passed before the files were saved"
+    );
+    assert_eq!(store.list().unwrap().len(), 1);
+    assert_eq!(other.await.unwrap(), crate::protocol::GateVerdict::Allow);
+}
