@@ -120,6 +120,9 @@ pub type VectorRow = (i64, String, String, Vec<f32>);
 /// An open index database.
 pub struct Store {
     conn: Connection,
+    /// Write transactions this connection committed: its own commits do not move `data_version`, so caches
+    /// of what it read are keyed on both.
+    writes: u64,
 }
 
 impl Store {
@@ -146,7 +149,7 @@ impl Store {
             }
         }
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        let mut store = Store { conn };
+        let mut store = Store { conn, writes: 0 };
         store.ensure_schema()?;
         Ok(store)
     }
@@ -220,6 +223,7 @@ impl Store {
             }
         }
         tx.commit()?;
+        self.writes += 1;
         Ok(())
     }
 
@@ -269,6 +273,7 @@ impl Store {
             written += 1;
         }
         tx.commit()?;
+        self.writes += 1;
         Ok(written)
     }
 
@@ -287,6 +292,7 @@ impl Store {
             }
         }
         tx.commit()?;
+        self.writes += 1;
         Ok(())
     }
 
@@ -300,6 +306,7 @@ impl Store {
              DELETE FROM meta WHERE key = 'embedding_model';",
         )?;
         tx.commit()?;
+        self.writes += 1;
         Ok(())
     }
 
@@ -408,6 +415,7 @@ impl Store {
             }
         }
         tx.commit()?;
+        self.writes += 1;
         Ok(())
     }
 
@@ -446,6 +454,7 @@ impl Store {
             )?;
         }
         tx.commit()?;
+        self.writes += 1;
         Ok(())
     }
 
@@ -463,11 +472,13 @@ impl Store {
         })
     }
 
-    /// Changes whenever another connection commits: the vector cache is keyed on it.
-    pub fn data_version(&self) -> Result<i64, IndexError> {
-        Ok(self
+    /// Changes whenever the database changed since this connection last looked: `data_version` (moved by
+    /// other connections' commits) with this connection's own write count. Caches of what it read key on it.
+    pub fn version(&self) -> Result<(i64, u64), IndexError> {
+        let data_version = self
             .conn
-            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        Ok((data_version, self.writes))
     }
 
     /// Relations whose source or target is one of `names` (symbol paths or short names).
