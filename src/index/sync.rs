@@ -195,7 +195,10 @@ pub fn apply(
             }
         });
         for batch in receiver {
-            // Dropping the receiver on an error stops the preparing thread at its next send.
+            // Leaving the loop drops the receiver, which stops the preparing thread at its next send.
+            if cancel.is_cancelled() {
+                break;
+            }
             write(batch)?;
         }
         Ok::<(), IndexError>(())
