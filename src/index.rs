@@ -7,6 +7,7 @@ pub mod chunker;
 pub mod embed;
 pub mod graph;
 pub mod language;
+pub mod pool;
 pub mod rank;
 pub mod relations;
 pub mod search;
@@ -15,8 +16,8 @@ pub mod sync;
 pub mod words;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
@@ -70,8 +71,8 @@ pub struct IndexReport {
     pub embed_error: Option<String>,
 }
 
-/// The index of one project. Cheap to share; every operation opens its own connection, so searches from
-/// several tasks and a background catch-up run side by side.
+/// The index of one project. Cheap to share; operations borrow the process's open connection (or open their
+/// own when it is lent out), so searches from several tasks and a background catch-up run side by side.
 pub struct CodeIndex {
     root: PathBuf,
     db: PathBuf,
@@ -86,8 +87,8 @@ struct State {
     catching_up: AtomicBool,
     /// The embedding server failed once: said once, then keywords only until the next `/index`.
     embed_failed: AtomicBool,
-    /// Vectors kept in memory between searches, keyed by the database's data version.
-    vectors: Mutex<Option<(i64, Arc<search::Vectors>)>>,
+    /// The connection kept open between operations.
+    pool: pool::Pool,
 }
 
 impl CodeIndex {
@@ -140,24 +141,26 @@ impl CodeIndex {
         let (root, db, prefix_owned) = (self.root.clone(), self.db.clone(), prefix.to_string());
         let files_progress = Arc::clone(&progress);
         let task_cancel = cancel.clone();
+        let state = Arc::clone(&self.state);
         let sync = blocking(move || {
-            let mut store = store::Store::open(&db)?;
-            if rebuild {
-                store.clear()?;
-            }
-            sync_now(
-                &mut store,
-                &root,
-                &prefix_owned,
-                &*files_progress,
-                &task_cancel,
-            )
+            state.pool.with(&db, |session| {
+                if rebuild {
+                    session.store.clear()?;
+                }
+                sync_now(
+                    session,
+                    &root,
+                    &prefix_owned,
+                    &*files_progress,
+                    &task_cancel,
+                )
+            })
         })
         .await?;
         self.state.embed_failed.store(false, Ordering::SeqCst);
         let (embedded, embed_error) = self.embed_pending(usize::MAX, &progress, cancel).await?;
-        let db = self.db.clone();
-        let counts = blocking(move || store::Store::open(&db)?.counts()).await?;
+        let (db, state) = (self.db.clone(), Arc::clone(&self.state));
+        let counts = blocking(move || state.pool.with(&db, |s| s.store.counts())).await?;
         Ok(IndexReport {
             sync,
             counts,
@@ -171,12 +174,17 @@ impl CodeIndex {
         if !self.db.exists() {
             return Ok(None);
         }
-        store::Store::open(&self.db)?.counts().map(Some)
+        self.state
+            .pool
+            .with(&self.db, |s| s.store.counts())
+            .map(Some)
     }
 
     /// Definitions and relations of `symbol` (best effort).
     pub fn graph(&self, symbol: &str) -> Result<Graph, IndexError> {
-        graph::graph(&store::Store::open(&self.db)?, symbol)
+        self.state
+            .pool
+            .with(&self.db, |s| graph::graph(&s.store, symbol))
     }
 
     /// Embeds up to `limit` chunks without a vector; returns how many got one and the server's error, if any.
@@ -192,20 +200,22 @@ impl CodeIndex {
         if self.state.embed_failed.load(Ordering::SeqCst) {
             return Ok((0, None));
         }
-        let db = self.db.clone();
+        let (db, state) = (self.db.clone(), Arc::clone(&self.state));
         let model = embedder.model().to_string();
         let total = blocking(move || {
-            let mut store = store::Store::open(&db)?;
-            store.use_model(&model)?;
-            store.pending_count()
+            state.pool.with(&db, |s| {
+                s.store.use_model(&model)?;
+                s.store.pending_count()
+            })
         })
         .await?;
         let total = usize::try_from(total).unwrap_or(usize::MAX).min(limit);
         let mut done = 0;
         while done < total && !cancel.is_cancelled() {
-            let db = self.db.clone();
+            let (db, state) = (self.db.clone(), Arc::clone(&self.state));
             let want = embed::BATCH.min(total - done);
-            let pending = blocking(move || store::Store::open(&db)?.pending_vectors(want)).await?;
+            let pending =
+                blocking(move || state.pool.with(&db, |s| s.store.pending_vectors(want))).await?;
             if pending.is_empty() {
                 break;
             }
@@ -225,7 +235,8 @@ impl CodeIndex {
             let rows: Vec<(i64, Vec<f32>)> =
                 pending.iter().map(|(id, _)| *id).zip(vectors).collect();
             let (db, model) = (self.db.clone(), embedder.model().to_string());
-            blocking(move || store::Store::open(&db)?.set_vectors(&model, &rows)).await?;
+            let state = Arc::clone(&self.state);
+            blocking(move || state.pool.with(&db, |s| s.store.set_vectors(&model, &rows))).await?;
             done += want;
             progress(IndexProgress::Vectors { done, total });
         }
@@ -245,18 +256,28 @@ impl CodeIndex {
         let (root, db, state) = (self.root.clone(), self.db.clone(), Arc::clone(&self.state));
         let task_cancel = cancel.clone();
         blocking(move || {
-            let mut store = store::Store::open(&db)?;
-            let stored = store.file_states()?;
+            let mut session = state.pool.take(&db)?;
+            let stored = session.file_states()?;
             let plan = sync::plan(sync::walk(&root, ""), &stored, "");
             if plan.is_empty() {
+                state.pool.give_back(session);
                 return Ok(false);
             }
             if stored.is_empty() || plan.changed.len() <= INLINE_SYNC_LIMIT {
                 let report_progress =
                     |done: usize, total: usize| progress(IndexProgress::Files { done, total });
-                sync::apply(&mut store, plan, &stored, &report_progress, &task_cancel)?;
+                sync::apply(
+                    &mut session.store,
+                    plan,
+                    &stored,
+                    &report_progress,
+                    &task_cancel,
+                )?;
+                state.pool.give_back(session);
                 return Ok(false);
             }
+            // The background thread keeps this connection; the next operation opens another.
+            let mut store = session.store;
             state.catching_up.store(true, Ordering::SeqCst);
             let background_state = Arc::clone(&state);
             let spawned = std::thread::Builder::new()
@@ -312,17 +333,18 @@ impl CodeIndex {
         let (db, state, request_owned) =
             (self.db.clone(), Arc::clone(&self.state), request.clone());
         let mut results = blocking(move || {
-            let store = store::Store::open(&db)?;
-            let vectors = match &query_vector {
-                Some(_) => Some(cached_vectors(&store, &state)?),
-                None => None,
-            };
-            search::run(
-                &store,
-                &request_owned,
-                query_vector.as_deref(),
-                vectors.as_deref(),
-            )
+            state.pool.with(&db, |session| {
+                let vectors = match &query_vector {
+                    Some(_) => Some(session.vectors()?),
+                    None => None,
+                };
+                search::run(
+                    &session.store,
+                    &request_owned,
+                    query_vector.as_deref(),
+                    vectors.as_deref(),
+                )
+            })
         })
         .await?;
         results.catching_up = catching_up;
@@ -333,35 +355,27 @@ impl CodeIndex {
 
 /// Syncs the files under `prefix` now.
 fn sync_now(
-    store: &mut store::Store,
+    session: &mut pool::Session,
     root: &Path,
     prefix: &str,
     progress: &dyn Fn(IndexProgress),
     cancel: &CancellationToken,
 ) -> Result<SyncReport, IndexError> {
-    let stored = store.file_states()?;
+    let stored = session.file_states()?;
     let plan = sync::plan(sync::walk(root, prefix), &stored, prefix);
+    if plan.is_empty() {
+        return Ok(SyncReport {
+            seen: plan.seen,
+            ..SyncReport::default()
+        });
+    }
     sync::apply(
-        store,
+        &mut session.store,
         plan,
         &stored,
         &|done, total| progress(IndexProgress::Files { done, total }),
         cancel,
     )
-}
-
-/// The stored vectors, loaded again only when the database changed since the last load.
-fn cached_vectors(store: &store::Store, state: &State) -> Result<Arc<search::Vectors>, IndexError> {
-    let version = store.data_version()?;
-    let mut cache = state.vectors.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((v, vectors)) = cache.as_ref()
-        && *v == version
-    {
-        return Ok(Arc::clone(vectors));
-    }
-    let vectors = Arc::new(search::Vectors::load(store)?);
-    *cache = Some((version, Arc::clone(&vectors)));
-    Ok(vectors)
 }
 
 /// Runs blocking database work off the async threads.

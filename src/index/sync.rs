@@ -1,12 +1,12 @@
-//! Freshness: a stat walk of the project (`.gitignore` honoured, build directories skipped) compared with what
+//! Freshness: a stat walk of the project (`guard::walk`, as the search tools walk) compared with what
 //! the index holds by size and mtime; files whose stat changed are read and, when their content hash changed
 //! too, chunked again. Deleted files are forgotten.
 
 use std::collections::{HashMap, HashSet};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use ignore::WalkBuilder;
 use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
@@ -14,7 +14,7 @@ use super::IndexError;
 use super::chunker::{Parsed, parse_file};
 use super::language::FileKind;
 use super::store::{FileRecord, FileState, Store};
-use crate::guard::skip_dirs::SKIP_DIRS;
+use crate::guard::walk::walk_parallel;
 
 /// Files larger than this are not indexed (data, bundles, vendored amalgamations).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -61,56 +61,44 @@ pub struct SyncReport {
     pub removed: usize,
 }
 
-/// The indexable files under `root/prefix` (prefix empty for the whole project).
+/// The indexable files under `root/prefix` (prefix empty for the whole project), sorted by path, on the walk
+/// the search tools use.
 pub fn walk(root: &Path, prefix: &str) -> Vec<WalkedFile> {
     let base = if prefix.is_empty() {
         root.to_path_buf()
     } else {
         root.join(prefix)
     };
-    let mut builder = WalkBuilder::new(&base);
-    builder
-        .hidden(false)
-        .git_global(false)
-        .require_git(false)
-        .follow_links(false)
-        .filter_entry(|entry| {
-            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            let skipped = entry
-                .file_name()
-                .to_str()
-                .is_some_and(|name| SKIP_DIRS.contains(&name));
-            entry.depth() == 0 || !(is_dir && skipped)
-        });
-    let mut found = Vec::new();
-    for entry in builder.build().flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Some(kind) = FileKind::of(entry.path()) else {
-            continue;
-        };
-        let Ok(meta) = entry.metadata() else { continue };
-        if meta.len() > MAX_FILE_BYTES {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        let mtime_ns = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-        found.push(WalkedFile {
-            rel: rel.to_string_lossy().replace('\\', "/"),
-            abs: entry.path().to_path_buf(),
-            kind,
-            size: meta.len(),
-            mtime_ns,
-        });
+    let walked = walk_parallel(
+        &base,
+        None,
+        &CancellationToken::new(),
+        |path, _: &mut ()| walked_file(root, path),
+    );
+    walked.found.into_iter().map(|(_, file)| file).collect()
+}
+
+/// The walk's record of one file: its kind and stat; `None` when it is not indexable or too large.
+fn walked_file(root: &Path, path: &Path) -> Option<WalkedFile> {
+    let kind = FileKind::of(path)?;
+    // The walk does not follow links, so this stats the file itself.
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if meta.len() > MAX_FILE_BYTES {
+        return None;
     }
-    found
+    let rel = path.strip_prefix(root).ok()?;
+    let mtime_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+    Some(WalkedFile {
+        rel: rel.to_string_lossy().replace('\\', "/"),
+        abs: path.to_path_buf(),
+        kind,
+        size: meta.len(),
+        mtime_ns,
+    })
 }
 
 /// Compares a walk under `prefix` with the stored states.
@@ -141,7 +129,8 @@ pub fn plan(walked: Vec<WalkedFile>, stored: &HashMap<String, FileState>, prefix
 }
 
 /// Carries out `plan`: re-stats files whose content is unchanged, chunks the others, forgets removed ones.
-/// `progress` hears `(files done, files to do)`; a cancelled sync stops between batches, keeping what it wrote.
+/// `progress` hears `(files done, files to do)` after each batch; a cancelled sync stops between batches,
+/// keeping what it wrote. Files are read and chunked on worker threads while the previous batch is written.
 pub fn apply(
     store: &mut Store,
     plan: Plan,
@@ -158,36 +147,118 @@ pub fn apply(
         store.delete_paths(&plan.removed)?;
     }
     let total = plan.changed.len();
-    let mut done = 0;
-    if total > 0 {
-        progress(0, total);
+    if total == 0 {
+        return Ok(report);
     }
-    for batch in plan.changed.chunks(BATCH_FILES) {
-        if cancel.is_cancelled() {
-            break;
-        }
+    progress(0, total);
+    let workers = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let mut done = 0;
+    let mut write = |batch: Vec<Prepared>| -> Result<(), IndexError> {
+        done += batch.len();
         let mut touched = Vec::new();
         let mut records = Vec::new();
-        for file in batch {
-            let Ok(bytes) = std::fs::read(&file.abs) else {
-                done += 1;
-                continue;
-            };
-            let hash = hex_sha256(&bytes);
-            if stored.get(&file.rel).is_some_and(|s| s.hash == hash) {
-                touched.push((file.rel.clone(), file.size, file.mtime_ns));
-            } else {
-                records.push(record(file, &bytes, hash));
+        for prepared in batch {
+            match prepared {
+                Prepared::Unreadable => {}
+                Prepared::Unchanged(rel, size, mtime_ns) => touched.push((rel, size, mtime_ns)),
+                Prepared::Changed(record) => records.push(record),
             }
-            done += 1;
-            progress(done, total);
         }
         if !touched.is_empty() {
             store.touch(&touched)?;
         }
         report.reindexed += store.write_files(&records)?;
+        progress(done, total);
+        Ok(())
+    };
+    // A small change (the common case before a search) is not worth a thread.
+    if total <= workers || workers == 1 {
+        for batch in plan.changed.chunks(BATCH_FILES) {
+            if cancel.is_cancelled() {
+                break;
+            }
+            write(batch.iter().map(|f| prepare(f, stored)).collect())?;
+        }
+        return Ok(report);
     }
+    std::thread::scope(|scope| {
+        // One batch waits while the next is prepared: memory stays bounded by two batches.
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let changed = &plan.changed;
+        scope.spawn(move || {
+            for batch in changed.chunks(BATCH_FILES) {
+                if cancel.is_cancelled()
+                    || sender.send(prepare_all(batch, stored, workers)).is_err()
+                {
+                    break;
+                }
+            }
+        });
+        for batch in receiver {
+            // Leaving the loop drops the receiver, which stops the preparing thread at its next send.
+            if cancel.is_cancelled() {
+                break;
+            }
+            write(batch)?;
+        }
+        Ok::<(), IndexError>(())
+    })?;
     Ok(report)
+}
+
+/// A changed file read and hashed, and chunked unless its content is what the index holds.
+enum Prepared {
+    /// Gone or unreadable since the walk: left for the next sync.
+    Unreadable,
+    /// Same content, new stat: path, size, mtime.
+    Unchanged(String, u64, i64),
+    Changed(FileRecord),
+}
+
+fn prepare(file: &WalkedFile, stored: &HashMap<String, FileState>) -> Prepared {
+    let Ok(bytes) = std::fs::read(&file.abs) else {
+        return Prepared::Unreadable;
+    };
+    let hash = hex_sha256(&bytes);
+    if stored.get(&file.rel).is_some_and(|s| s.hash == hash) {
+        return Prepared::Unchanged(file.rel.clone(), file.size, file.mtime_ns);
+    }
+    Prepared::Changed(record(file, &bytes, hash))
+}
+
+/// Prepares `batch` on `workers` threads, each taking every `workers`-th file; the result is in batch order.
+fn prepare_all(
+    batch: &[WalkedFile],
+    stored: &HashMap<String, FileState>,
+    workers: usize,
+) -> Vec<Prepared> {
+    let mut slots: Vec<Option<Prepared>> =
+        std::iter::repeat_with(|| None).take(batch.len()).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                scope.spawn(move || {
+                    batch
+                        .iter()
+                        .enumerate()
+                        .skip(worker)
+                        .step_by(workers)
+                        .map(|(i, file)| (i, prepare(file, stored)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            // A worker that panicked leaves its files unprepared; the next sync sees them again.
+            for (i, prepared) in handle.join().unwrap_or_default() {
+                slots[i] = Some(prepared);
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| slot.unwrap_or(Prepared::Unreadable))
+        .collect()
 }
 
 /// The record of one file: chunks and relations, or marked skipped when binary or generated.

@@ -246,3 +246,94 @@ fn database_paths_are_per_project_under_home() {
     assert!(a.file_name().unwrap().to_string_lossy().starts_with("one-"));
     assert_eq!(a.extension().unwrap(), "sqlite");
 }
+
+fn record(path: &str, hash: &str) -> store::FileRecord {
+    store::FileRecord {
+        path: path.into(),
+        size: 1,
+        mtime_ns: 1,
+        hash: hash.into(),
+        language: "rust",
+        skipped: false,
+        parsed: chunker::Parsed::default(),
+    }
+}
+
+#[test]
+fn a_kept_connection_reads_the_file_table_again_after_any_commit() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("index/p.sqlite");
+    let mut kept = pool::Session::open(&db).unwrap();
+    let mut other = store::Store::open(&db).unwrap();
+    assert!(kept.file_states().unwrap().is_empty());
+
+    // Another connection's commit moves `data_version`.
+    other.write_files(&[record("a.rs", "h1")]).unwrap();
+    assert_eq!(kept.file_states().unwrap()["a.rs"].hash, "h1");
+    // This connection's own commit does not, yet must be seen too.
+    kept.store.write_files(&[record("a.rs", "h2")]).unwrap();
+    assert_eq!(kept.file_states().unwrap()["a.rs"].hash, "h2");
+    kept.store.delete_paths(&["a.rs".into()]).unwrap();
+    assert!(kept.file_states().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_build_of_many_files_on_worker_threads_stores_each_file_once() {
+    let f = fixture();
+    let root = f.project.path();
+    // More than two write batches, so reading and chunking overlap writing.
+    // Names in letters (the index splits identifiers at digits): 149 is `handler_bej`.
+    let word = |i: usize| -> String {
+        format!("{i:03}")
+            .bytes()
+            .map(|d| char::from(b'a' + d - b'0'))
+            .collect()
+    };
+    for i in 0..150 {
+        write(
+            root,
+            &format!("src/m{i:03}.rs"),
+            &format!("pub fn handler_{}() {{}}\n", word(i)),
+        );
+    }
+    let cancel = CancellationToken::new();
+    let report = f.index.build("", false, quiet(), &cancel).await.unwrap();
+    assert_eq!((report.sync.seen, report.sync.reindexed), (150, 150));
+    assert_eq!((report.counts.files, report.counts.chunks), (150, 150));
+    let found = f
+        .index
+        .search(&request("handler_bej"), quiet(), &cancel)
+        .await
+        .unwrap();
+    assert_eq!(symbols(&found)[0], "crate::m149::handler_bej");
+}
+
+#[tokio::test]
+async fn a_cancelled_build_keeps_nothing_half_written_and_the_next_one_finishes() {
+    let f = fixture();
+    let root = f.project.path();
+    for i in 0..150 {
+        write(
+            root,
+            &format!("src/m{i:03}.rs"),
+            &format!("pub fn h_{i}() {{}}\n"),
+        );
+    }
+    let cancel = CancellationToken::new();
+    let cancel_at_first_batch = cancel.clone();
+    let progress: ProgressFn = Arc::new(move |p| {
+        if matches!(p, IndexProgress::Files { done, .. } if done > 0) {
+            cancel_at_first_batch.cancel();
+        }
+    });
+    let partial = f.index.build("", false, progress, &cancel).await.unwrap();
+    assert!(partial.sync.reindexed < 150, "{:?}", partial.sync);
+    assert_eq!(partial.counts.files, partial.counts.chunks);
+    let rest = f
+        .index
+        .build("", false, quiet(), &CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(partial.sync.reindexed + rest.sync.reindexed, 150);
+    assert_eq!(rest.counts.chunks, 150);
+}
