@@ -22,6 +22,7 @@ use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver, RuleLab
 use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::Surface;
+use crate::ui::render::{Style, marked};
 
 pub use keys::{KeySource, LineKeys, typed};
 pub use line_edit::{Edited, edit_line};
@@ -194,14 +195,23 @@ pub fn prompt_approval(
         }
         let rule =
             |r: &Option<RuleLabel>| r.as_ref().map(|r| rule_text(r, look)).unwrap_or_default();
-        let done = |out: &mut dyn Write, text: String, answer| -> io::Result<Asked> {
-            writeln!(out, "\n  {text}")?;
+        // The answer line wraps at word boundaries under its text, coloured per line after wrapping.
+        let done = |out: &mut dyn Write,
+                    paint: fn(Style, &str) -> String,
+                    mark: &str,
+                    text: &str,
+                    answer|
+         -> io::Result<Asked> {
+            writeln!(out)?;
+            for line in marked(mark, text, look.width.saturating_sub(2)) {
+                writeln!(out, "  {}", paint(style, &line))?;
+            }
             Ok(Asked::Answer(answer))
         };
         match key.code {
             KeyCode::Enter | KeyCode::Char('y' | 'Y') => {
-                let text = style.green(&format!("✓ {}", look.tr(Msg::ApprovalAllowed)));
-                return done(out, text, ApprovalAnswer::Approve);
+                let text = look.tr(Msg::ApprovalAllowed);
+                return done(out, Style::green, "✓", text, ApprovalAnswer::Approve);
             }
             KeyCode::Char('a' | 'A') if request.session_rule.is_some() => {
                 let text = look
@@ -209,7 +219,9 @@ pub fn prompt_approval(
                     .replace("{rule}", &rule(&request.session_rule));
                 return done(
                     out,
-                    style.green(&format!("✓ {text}")),
+                    Style::green,
+                    "✓",
+                    &text,
                     ApprovalAnswer::ApproveForSession,
                 );
             }
@@ -219,17 +231,31 @@ pub fn prompt_approval(
                     .replace("{rule}", &rule(&request.project_rule));
                 return done(
                     out,
-                    style.green(&format!("✓ {text}")),
+                    Style::green,
+                    "✓",
+                    &text,
                     ApprovalAnswer::ApproveForProject,
                 );
             }
             KeyCode::Char('u' | 'U') if request.unsandboxed => {
-                let text = style.yellow(&format!("✓ {}", look.tr(Msg::ApprovalAllowedUnsandboxed)));
-                return done(out, text, ApprovalAnswer::ApproveUnsandboxed);
+                let text = look.tr(Msg::ApprovalAllowedUnsandboxed);
+                return done(
+                    out,
+                    Style::yellow,
+                    "✓",
+                    text,
+                    ApprovalAnswer::ApproveUnsandboxed,
+                );
             }
             KeyCode::Char('n' | 'N') => {
-                let text = style.red(&format!("✗ {}", look.tr(Msg::ApprovalDenied)));
-                return done(out, text, ApprovalAnswer::Reject { reason: None });
+                let text = look.tr(Msg::ApprovalDenied);
+                return done(
+                    out,
+                    Style::red,
+                    "✗",
+                    text,
+                    ApprovalAnswer::Reject { reason: None },
+                );
             }
             KeyCode::Char('r' | 'R') => {
                 writeln!(out)?;

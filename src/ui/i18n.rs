@@ -965,6 +965,15 @@ impl Msg {
     ];
 }
 
+/// How many tasks a plan has: "1 task", "3 tasks", "3 个任务".
+pub fn task_count(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::En if n == 1 => "1 task".to_string(),
+        Lang::En => format!("{n} tasks"),
+        Lang::Zh => format!("{n} 个任务"),
+    }
+}
+
 /// The text of `msg` in `lang`.
 pub fn tr(lang: Lang, msg: Msg) -> &'static str {
     use Msg::*;
@@ -2158,8 +2167,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, NoticePlanStepRejected) => {
             "审查者驳回了这一步（第 {retry}/{max} 次重试）：{reasons}"
         }
-        (Lang::En, PlanHeading) => "plan (revision {revision}, {count} tasks):",
-        (Lang::Zh, PlanHeading) => "计划（第 {revision} 版，{count} 个任务）：",
+        (Lang::En, PlanHeading) => "plan (revision {revision}, {count}):",
+        (Lang::Zh, PlanHeading) => "计划（第 {revision} 版，{count}）：",
         (Lang::En, PlanTaskAfter) => "after {deps}",
         (Lang::Zh, PlanTaskAfter) => "依赖 {deps}",
         (Lang::En, PlanTaskRunning) => "▶ {id}: {title}",
@@ -2177,8 +2186,8 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::En, PlanCancelled) => "plan cancelled",
         (Lang::Zh, PlanCancelled) => "计划已取消",
         // plan review and task list
-        (Lang::En, PlanReviewHeading) => "Plan ({n} tasks): {goal}",
-        (Lang::Zh, PlanReviewHeading) => "计划（{n} 个任务）：{goal}",
+        (Lang::En, PlanReviewHeading) => "Plan ({n}): {goal}",
+        (Lang::Zh, PlanReviewHeading) => "计划（{n}）：{goal}",
         (Lang::En, PlanAfter) => "after {ids}",
         (Lang::Zh, PlanAfter) => "在 {ids} 之后",
         (Lang::En, PlanKeyRun) => "Enter run",

@@ -15,7 +15,7 @@ use crate::config::ApprovalMode;
 use crate::policy::approval::ApprovalHook;
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
 use crate::ui::approval_prompt::{CrLf, Edited, KeySource, LineKeys, Look, edit_line};
-use crate::ui::i18n::{Msg, tr};
+use crate::ui::i18n::{Msg, task_count, tr};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::{Surface, pack, wrap_hanging};
 use crate::ui::repl::LiveSlot;
@@ -188,7 +188,7 @@ pub fn review_plan(
 fn draw(plan: &Plan, expanded: bool, out: &mut impl Write, look: &Look) -> io::Result<usize> {
     let style = look.style;
     let heading = tr(look.lang, Msg::PlanReviewHeading)
-        .replace("{n}", &plan.tasks.len().to_string())
+        .replace("{n}", &task_count(look.lang, plan.tasks.len()))
         .replace("{goal}", plan.goal.trim());
     let mut lines: Vec<String> = wrap_hanging(&heading, look.width.saturating_sub(1), 2)
         .iter()

@@ -4,6 +4,7 @@ use serde_json::{Map, json};
 
 use super::*;
 use crate::policy::approval::{Risk, RuleLabel};
+use crate::ui::render::visible_width;
 
 fn request(args: Value) -> ApprovalRequest {
     ApprovalRequest {
@@ -322,4 +323,34 @@ fn u_runs_the_command_outside_the_sandbox_only_when_offered() {
     assert_eq!(a, said(ApprovalAnswer::Approve));
     assert!(!shown.contains("[u]"), "{shown}");
     assert!(shown.contains("not a key of this prompt"), "{shown}");
+}
+
+#[test]
+fn a_long_answer_line_wraps_between_words_under_its_text() {
+    let command = "for i in $(seq 1 8); do echo step $i; sleep 0.5; done && cargo test --workspace";
+    let mut req = request(json!({ "command": command }));
+    req.session_rule = Some(RuleLabel::ExactCommand(command.to_string()));
+    let (a, shown) = answer(&req, "a");
+    assert_eq!(a, said(ApprovalAnswer::ApproveForSession));
+    let answer_lines: Vec<&str> = shown
+        .lines()
+        .skip_while(|l| !l.starts_with("  ✓ allowed;"))
+        .collect();
+    assert!(answer_lines.len() >= 2, "{shown}");
+    assert!(
+        answer_lines.iter().all(|l| visible_width(l) <= 100),
+        "{shown}"
+    );
+    assert!(
+        answer_lines[1..].iter().all(|l| l.starts_with("    ")),
+        "{shown}"
+    );
+    let words: Vec<&str> = answer_lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .collect();
+    let expected = format!(
+        "✓ allowed; exactly the command `{command}` runs without asking for the rest of this session"
+    );
+    assert_eq!(words, expected.split_whitespace().collect::<Vec<_>>());
 }

@@ -11,7 +11,7 @@ use super::{EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, JsonLines, Printing, print_js
 use crate::agent::{Agent, AgentEvent, EventSink};
 use crate::plan::{PlanReport, PlanRequest, run_plan};
 use crate::protocol::plan::{Plan, PlanTaskOutcome, RunWithoutReview, TaskState};
-use crate::ui::i18n::{Lang, Msg, notice_text, tr, trf};
+use crate::ui::i18n::{Lang, Msg, notice_text, task_count, tr, trf};
 
 /// The final object of `json` and `stream-json` output for a plan run.
 #[derive(Debug, Serialize)]
@@ -129,7 +129,10 @@ pub fn plan_lines(lang: Lang, plan: &Plan, revision: u32) -> Vec<String> {
     let mut lines = vec![trf(
         lang,
         Msg::PlanHeading,
-        &[("revision", &revision), ("count", &plan.tasks.len())],
+        &[
+            ("revision", &revision),
+            ("count", &task_count(lang, plan.tasks.len())),
+        ],
     )];
     for (n, task) in plan.tasks.iter().enumerate() {
         let mut line = format!("  {}. [{}] {}", n + 1, task.id, task.title);

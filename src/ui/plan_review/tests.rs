@@ -227,3 +227,16 @@ fn a_redraw_follows_the_terminal_resized_while_the_plan_is_shown() {
     assert!(redrawn.lines().all(|l| visible_width(l) < 30), "{redrawn}");
     assert!(redrawn.contains("Find where output is"), "{redrawn}");
 }
+
+#[test]
+fn a_one_task_plan_says_task_not_tasks() {
+    let plan = Plan {
+        goal: "tidy the notes".to_string(),
+        tasks: vec![task("task-1", "tidy the notes", "", &[])],
+    };
+    let (_, shown) = review(&plan, "\n");
+    assert!(
+        shown.starts_with("Plan (1 task): tidy the notes\n"),
+        "{shown}"
+    );
+}
