@@ -329,12 +329,10 @@ impl Session {
         });
     }
 
-    /// Runs one turn with ESC / Ctrl-C cancellation and prints the status line after it.
-    fn run_expanded_task(&mut self, submitted: &str, prompt: &str) -> TurnReport {
-        let started = Instant::now();
-        let surface = self.surface();
-        let mut sink =
-            TerminalSink::stdout(surface, self.lang).with_expandable(self.expandable.clone());
+    /// The sink of a running turn or plan, registered as the live output prompts pause.
+    fn work_sink(&self) -> TerminalSink {
+        let mut sink = TerminalSink::stdout(self.surface(), self.lang)
+            .with_expandable(self.expandable.clone());
         if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             // The working line is for people: never in a pipe or a log. It shows the type-ahead too.
             let keyboard = self.keyboard.clone();
@@ -347,6 +345,13 @@ impl Session {
                 .with_live_line();
         }
         *self.live.lock().unwrap_or_else(PoisonError::into_inner) = Some(sink.live_handle());
+        sink
+    }
+
+    /// Runs one turn with ESC / Ctrl-C cancellation and prints the status line after it.
+    fn run_expanded_task(&mut self, submitted: &str, prompt: &str) -> TurnReport {
+        let started = Instant::now();
+        let sink = self.work_sink();
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
         let agent = &mut self.agent;

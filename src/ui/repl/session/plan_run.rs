@@ -14,7 +14,6 @@ use crate::protocol::Usage;
 use crate::ui::commands::mode_name;
 use crate::ui::i18n::{Msg, trf};
 use crate::ui::plan_review::TerminalPlanReviewer;
-use crate::ui::render::TerminalSink;
 
 /// What the session remembers about plans between inputs.
 #[derive(Debug)]
@@ -66,20 +65,7 @@ impl Session {
         let started = Instant::now();
         let before = self.agent.session_usage();
         let goal = self.expand_goal(goal);
-        let surface = self.surface();
-        let mut sink =
-            TerminalSink::stdout(surface, self.lang).with_expandable(self.expandable.clone());
-        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-            let keyboard = self.keyboard.clone();
-            sink = sink
-                .with_input_preview(Arc::new(move || {
-                    let typed = keyboard.type_ahead();
-                    let (line, queued) = (typed.line(), typed.queued());
-                    (!line.is_empty() || queued > 0).then_some((line, queued))
-                }))
-                .with_live_line();
-        }
-        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = Some(sink.live_handle());
+        let sink = self.work_sink();
         let restored = Arc::new(Mutex::new(None));
         let in_plan_mode = self.approval.mode() == ApprovalMode::Plan;
         let reviewer = TerminalPlanReviewer {
