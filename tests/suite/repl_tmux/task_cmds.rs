@@ -118,6 +118,16 @@ fn one_paicli_runs_the_queue_and_another_takes_over_when_it_is_killed() {
         .unwrap();
     assert!(killed.success());
     server_b.wait_chat_request_blocking(0);
+    // The request is out; the list is only worth reading once the queue records the answer.
+    let queue = sandbox.home.path().join(".paicli").join("tasks");
+    let deadline = std::time::Instant::now() + terminal::DEADLINE;
+    while !queue_has_a_finished_task(&queue) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "task 1 never finished in B"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     b.submit("/task list");
     b.wait_until("task 1 finished in B", terminal::DEADLINE, |s| {
         s.lines()
@@ -125,4 +135,15 @@ fn one_paicli_runs_the_queue_and_another_takes_over_when_it_is_killed() {
     });
     assert_eq!(server_a.chat_requests().len(), 1);
     drop(a);
+}
+
+/// Whether a project's `queue.json` under `tasks` holds a task in the `finished` state.
+fn queue_has_a_finished_task(tasks: &std::path::Path) -> bool {
+    let Ok(projects) = std::fs::read_dir(tasks) else {
+        return false;
+    };
+    projects.flatten().any(|project| {
+        std::fs::read_to_string(project.path().join("queue.json"))
+            .is_ok_and(|queue| queue.contains("\"finished\""))
+    })
 }
