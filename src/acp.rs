@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, ContentBlock, InitializeRequest, InitializeResponse,
     LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
-    PromptResponse, StopReason,
+    PromptResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use agent_client_protocol::{Agent, Stdio};
 
@@ -56,6 +56,7 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
     let on_load = Arc::clone(&state);
     let on_prompt = Arc::clone(&state);
     let on_cancel = Arc::clone(&state);
+    let on_mode = Arc::clone(&state);
     let result = Agent
         .v1()
         .name("paicli")
@@ -82,8 +83,9 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
             ) {
                 Ok(session) => {
                     let id = session.id.clone();
+                    let modes = session.modes();
                     on_new.lock().insert(id.clone(), Arc::new(session));
-                    responder.respond(NewSessionResponse::new(id))
+                    responder.respond(NewSessionResponse::new(id).modes(modes))
                 }
                 Err(e) => responder.respond_with_error(e),
             },
@@ -110,21 +112,14 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
                 for update in session.replay().await {
                     updates::send(&cx, &session.id, update);
                 }
-                responder.respond(LoadSessionResponse::new())
+                responder.respond(LoadSessionResponse::new().modes(session.modes()))
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: PromptRequest, responder, _cx| {
                 let Some(session) = on_prompt.get(&request.session_id.0) else {
-                    return responder.respond_with_error(
-                        agent_client_protocol::Error::invalid_params().data(
-                            serde_json::Value::String(format!(
-                                "unknown session `{}`",
-                                request.session_id.0
-                            )),
-                        ),
-                    );
+                    return responder.respond_with_error(unknown_session(&request.session_id.0));
                 };
                 let text = prompt_text(&request.prompt);
                 // The turn runs off the dispatch loop: it sends updates and waits for permission answers, which
@@ -137,6 +132,18 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
                     responder.respond(PromptResponse::new(stop))
                 });
                 Ok(())
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: SetSessionModeRequest, responder, _cx| {
+                let Some(session) = on_mode.get(&request.session_id.0) else {
+                    return responder.respond_with_error(unknown_session(&request.session_id.0));
+                };
+                match session.set_mode(&request.mode_id.0) {
+                    Ok(()) => responder.respond(SetSessionModeResponse::new()),
+                    Err(e) => responder.respond_with_error(e),
+                }
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -156,6 +163,11 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
         session.shutdown().await;
     }
     result
+}
+
+fn unknown_session(id: &str) -> agent_client_protocol::Error {
+    agent_client_protocol::Error::invalid_params()
+        .data(serde_json::Value::String(format!("unknown session `{id}`")))
 }
 
 /// The user's text: the prompt's text blocks, and the links of resources it points at (as `@path` mentions).

@@ -98,6 +98,26 @@ pub enum ApprovalMode {
     Full,
 }
 
+impl ApprovalMode {
+    /// Every mode, in the order `/mode` and an editor's mode picker list them.
+    pub const ALL: [ApprovalMode; 4] = [
+        ApprovalMode::Auto,
+        ApprovalMode::Plan,
+        ApprovalMode::Ask,
+        ApprovalMode::Full,
+    ];
+
+    /// The lowercase name, as `/mode`, `--approval` and the config spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ApprovalMode::Ask => "ask",
+            ApprovalMode::Auto => "auto",
+            ApprovalMode::Plan => "plan",
+            ApprovalMode::Full => "full",
+        }
+    }
+}
+
 impl std::str::FromStr for ApprovalMode {
     type Err = String;
 

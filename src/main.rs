@@ -314,10 +314,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
                 let request = paicli::plan::PlanRequest {
                     goal: input,
                     mode,
-                    settings: paicli::plan::PlanSettings {
-                        max_parallel: config.plan.max_parallel,
-                        max_replans: config.plan.max_replans,
-                    },
+                    settings: config.plan,
                 };
                 oneshot::plan_run::run(&mut agent, request, printing, &session_id, cancel).await
             }

@@ -3,6 +3,7 @@
 
 mod execute;
 mod parse;
+mod plan_mode;
 mod planner;
 mod prompts;
 mod sinks;
@@ -15,12 +16,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
 use crate::llm::LlmError;
-use crate::protocol::plan::{PlanDecision, PlanReviewer, PlanTaskOutcome, TaskState};
+use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer, PlanTaskOutcome, TaskState};
 use crate::protocol::{AgentEvent, EventSink, Notice};
 use execute::{Ended, TaskRunner};
 use tool_access::ToolAccess;
 
 pub use parse::extract_tasks;
+pub use plan_mode::LeavesPlanMode;
 pub use planner::single_step;
 pub use validate::{batches, validate};
 
@@ -33,23 +35,8 @@ pub enum PlanMode {
     Team,
 }
 
-/// The `[plan]` settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlanSettings {
-    /// Sub-agents running at once (`[plan] max_parallel`).
-    pub max_parallel: usize,
-    /// Re-plans after too many failures (`[plan] max_replans`).
-    pub max_replans: u32,
-}
-
-impl Default for PlanSettings {
-    fn default() -> Self {
-        PlanSettings {
-            max_parallel: 2,
-            max_replans: 2,
-        }
-    }
-}
+/// The `[plan]` settings (sub-agents at once, re-plans after failures), as the config resolved them.
+pub type PlanSettings = crate::config::PlanLimits;
 
 /// One goal to plan and run.
 #[derive(Clone, Debug)]
@@ -68,6 +55,9 @@ pub struct PlanReport {
     pub cancelled: bool,
     /// Plans made again after failures or on the reviewer's instructions.
     pub replans: u32,
+    /// The plan the reviewer declined (nothing of it ran): kept so the lead's conversation, and a front-end
+    /// that only proposes (a background task in plan mode), can say what it was.
+    pub declined: Option<Plan>,
 }
 
 /// Why no plan could run.
@@ -127,8 +117,21 @@ pub async fn run_plan(
     Ok(report)
 }
 
-/// The plan's result as the lead's answer: one line per task.
+/// The plan's result as the lead's answer: one line per task (a declined plan: its tasks, none run).
 pub fn summary(report: &PlanReport) -> String {
+    if let Some(plan) = &report.declined {
+        let mut text = String::from("Plan proposed, not run:");
+        for (n, task) in plan.tasks.iter().enumerate() {
+            text.push_str(&format!("\n{}. [{}] {}", n + 1, task.id, task.title));
+            if !task.depends_on.is_empty() {
+                text.push_str(&format!(" (after {})", task.depends_on.join(", ")));
+            }
+            if !task.description.trim().is_empty() {
+                text.push_str(&format!(": {}", task.description.trim()));
+            }
+        }
+        return text;
+    }
     let mut text = String::from("Plan results:");
     if report.cancelled {
         text.push_str(" (cancelled)");
@@ -170,6 +173,7 @@ async fn plan_and_run(
         outcomes: Vec::new(),
         cancelled: false,
         replans: 0,
+        declined: None,
     };
     let cancelled = |mut report: PlanReport| {
         report.cancelled = true;
@@ -211,7 +215,10 @@ async fn plan_and_run(
             revision,
         });
         let next_request = match reviewer.review(&plan).await {
-            PlanDecision::Cancel => return cancelled(report),
+            PlanDecision::Cancel => {
+                report.declined = Some(plan);
+                return cancelled(report);
+            }
             PlanDecision::Replan {
                 instructions: added,
             } => {

@@ -2,6 +2,7 @@
 
 mod acp;
 mod acp_editor;
+mod acp_plan;
 mod agent_loop;
 mod approval;
 mod background_tasks;

@@ -6,6 +6,7 @@ use agent_client_protocol::v1::schema::{
 };
 
 use crate::protocol::plan::{Plan, TaskState};
+use crate::ui::i18n::{Lang, Msg, trf};
 
 /// The plan the editor is shown, kept in step with the plan events.
 #[derive(Default)]
@@ -57,4 +58,27 @@ fn entry_status(state: TaskState) -> PlanEntryStatus {
         TaskState::Running => PlanEntryStatus::InProgress,
         TaskState::Done | TaskState::Failed | TaskState::Skipped => PlanEntryStatus::Completed,
     }
+}
+
+/// The plan as Markdown for the editor's review: a numbered task list with ids, dependencies and descriptions.
+pub fn plan_markdown(lang: Lang, plan: &Plan) -> String {
+    let mut text = String::new();
+    for (n, task) in plan.tasks.iter().enumerate() {
+        text.push_str(&format!(
+            "{}. **{}** `{}`",
+            n + 1,
+            task.title.trim(),
+            task.id
+        ));
+        if !task.depends_on.is_empty() {
+            let deps = task.depends_on.join(", ");
+            let after = trf(lang, Msg::PlanTaskAfter, &[("deps", &deps)]);
+            text.push_str(&format!(" ({after})"));
+        }
+        text.push('\n');
+        for line in task.description.lines().filter(|l| !l.trim().is_empty()) {
+            text.push_str(&format!("   {}\n", line.trim()));
+        }
+    }
+    text
 }

@@ -1,12 +1,12 @@
 //! One ACP session: a hosted session (agent, services, ledger) whose turns stream to the editor, whose
-//! questions go to its permission requests and, when the editor serves its buffers, whose file tools read and
-//! write through it.
+//! questions (and plans, in plan mode) go to its permission requests, whose approval modes are the editor's
+//! session modes and, when the editor serves its buffers, whose file tools read and write through it.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
-use agent_client_protocol::v1::schema::{SessionUpdate, StopReason};
+use agent_client_protocol::v1::schema::{SessionMode, SessionModeState, SessionUpdate, StopReason};
 use agent_client_protocol::{Client, Error};
 use tokio_util::sync::CancellationToken;
 
@@ -14,8 +14,10 @@ use super::approver::AcpApprover;
 use super::files::ClientFiles;
 use super::updates::UpdateSink;
 use crate::app::hosted::{HostOptions, HostedSession};
-use crate::config::{Config, Overrides};
+use crate::config::{ApprovalMode, Config, Overrides};
 use crate::protocol::FileAccess;
+use crate::ui::commands::mode_help;
+use crate::ui::i18n::{Lang, Msg, tr};
 
 /// A session the editor opened (new, or loaded from the ledger).
 pub struct AcpSession {
@@ -25,6 +27,7 @@ pub struct AcpSession {
     connection: ConnectionTo<Client>,
     approver: Arc<AcpApprover>,
     running: Mutex<Option<CancellationToken>>,
+    lang: Lang,
 }
 
 impl AcpSession {
@@ -38,7 +41,7 @@ impl AcpSession {
         connection: ConnectionTo<Client>,
     ) -> Result<AcpSession, Error> {
         let config = Config::load(cwd, overrides).map_err(invalid)?;
-        let lang = crate::ui::i18n::Lang::resolve(config.ui_language, &config.env);
+        let lang = Lang::resolve(config.ui_language, &config.env);
         let approver = Arc::new(AcpApprover::new(connection.clone(), lang));
         let files = client_files.then(|| Arc::new(ClientFiles::new(connection.clone())));
         let options = HostOptions {
@@ -57,7 +60,29 @@ impl AcpSession {
             connection,
             approver,
             running: Mutex::new(None),
+            lang,
         })
+    }
+
+    /// The approval modes as the editor's session modes, the current one selected.
+    pub fn modes(&self) -> SessionModeState {
+        let modes = ApprovalMode::ALL
+            .iter()
+            .map(|&mode| {
+                SessionMode::new(mode.name(), tr(self.lang, mode_label(mode)))
+                    .description(tr(self.lang, mode_help(mode)).to_string())
+            })
+            .collect();
+        SessionModeState::new(self.hosted.approval_mode().name(), modes)
+    }
+
+    /// Switches the approval mode to the session mode `id` (the editor's mode picker).
+    pub fn set_mode(&self, id: &str) -> Result<(), Error> {
+        let mode: ApprovalMode = id
+            .parse()
+            .map_err(|why: String| Error::invalid_params().data(serde_json::Value::String(why)))?;
+        self.hosted.set_approval_mode(mode);
+        Ok(())
     }
 
     /// The updates that show the stored history (for `session/load`).
@@ -65,7 +90,7 @@ impl AcpSession {
         super::replay::replay(&self.hosted.history().await)
     }
 
-    /// Runs one turn with the user's `text`, streaming its events; refused while another runs.
+    /// Runs the user's `text` (a turn, or a plan in plan mode), streaming its events; refused while another runs.
     pub async fn prompt(&self, text: String) -> Result<StopReason, Error> {
         let cancel = CancellationToken::new();
         {
@@ -78,7 +103,9 @@ impl AcpSession {
             *running = Some(cancel.clone());
         }
         let sink = UpdateSink::new(self.id.clone(), self.connection.clone());
-        self.hosted.run_turn(&text, &sink, cancel.clone()).await;
+        self.hosted
+            .run_input(&text, &sink, cancel.clone(), self.approver.as_ref())
+            .await;
         *self.lock_running() = None;
         Ok(super::stop_reason(cancel.is_cancelled()))
     }
@@ -101,6 +128,16 @@ impl AcpSession {
         self.running
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The name an editor shows for `mode`.
+fn mode_label(mode: ApprovalMode) -> Msg {
+    match mode {
+        ApprovalMode::Ask => Msg::AcpModeAsk,
+        ApprovalMode::Auto => Msg::AcpModeAuto,
+        ApprovalMode::Plan => Msg::AcpModePlan,
+        ApprovalMode::Full => Msg::AcpModeFull,
     }
 }
 

@@ -8,16 +8,16 @@ use std::sync::Mutex;
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, Diff, SessionNotification, SessionUpdate, ToolCall,
-    ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
-    ToolKind,
+    ContentBlock, ContentChunk, CurrentModeUpdate, Diff, SessionNotification, SessionUpdate,
+    ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate,
+    ToolCallUpdateFields, ToolKind,
 };
 use serde_json::{Map, Value};
 
 use super::plan::PlanView;
 use crate::protocol::events::ToolStatus;
 use crate::protocol::plan::TaskState;
-use crate::protocol::{AgentEvent, EventSink};
+use crate::protocol::{AgentEvent, EventSink, Notice};
 
 /// Turns events into updates; keeps what a later event needs (a call's arguments, the plan so far).
 #[derive(Default)]
@@ -92,6 +92,12 @@ impl UpdateMapper {
                 .into_iter()
                 .collect(),
             AgentEvent::PlanTaskEvent { event, .. } => self.map(*event),
+            // Approving a plan made in plan mode switched the session mode.
+            AgentEvent::Notice {
+                notice: Notice::PlanModeLeft { mode },
+            } => vec![SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(
+                mode,
+            ))],
             _ => Vec::new(),
         }
     }

@@ -90,6 +90,8 @@ pub enum Notice {
         retry: u32,
         max: u32,
     },
+    /// A plan made in `plan` mode was approved: the session left plan mode for `mode` (the one before it).
+    PlanModeLeft { mode: String },
 }
 
 impl Notice {
@@ -127,6 +129,7 @@ impl Notice {
             Notice::PlanReplanning { .. } => "plan_replanning",
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
             Notice::PlanStepRejected { .. } => "plan_step_rejected",
+            Notice::PlanModeLeft { .. } => "plan_mode_left",
         }
     }
 
@@ -208,6 +211,9 @@ impl Notice {
             Notice::PlanStepRejected { .. } => {
                 "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
             }
+            Notice::PlanModeLeft { .. } => {
+                "plan approved: it runs in {mode} mode, and plan mode ends"
+            }
         }
     }
 
@@ -268,6 +274,7 @@ impl Notice {
                 ("max", max.to_string()),
             ],
             Notice::Note { text } => vec![("text", text.clone())],
+            Notice::PlanModeLeft { mode } => vec![("mode", mode.clone())],
             Notice::ContextTrimmed {
                 dropped,
                 shortened,

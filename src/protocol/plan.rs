@@ -82,3 +82,14 @@ impl PlanReviewer for RunWithoutReview {
         PlanDecision::Run
     }
 }
+
+/// The reviewer of runs nobody may approve (a background task in the `plan` approval mode): the proposed plan is
+/// the result and nothing of it runs.
+pub struct ProposeOnly;
+
+#[async_trait]
+impl PlanReviewer for ProposeOnly {
+    async fn review(&self, _plan: &Plan) -> PlanDecision {
+        PlanDecision::Cancel
+    }
+}

@@ -20,7 +20,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::api_error::{ApiError, parse_body};
-use super::approver::AnswerBody;
+use super::approver::{AnswerBody, AnswerError};
 use super::auth::ApiKey;
 use super::event_log::{EventLog, StoredEvent};
 use super::thread::{Thread, thread_config};
@@ -207,13 +207,13 @@ async fn answer_approval(
 ) -> Result<impl IntoResponse, ApiError> {
     let thread = state.thread(&id)?;
     let body: AnswerBody = parse_body(&body)?;
-    let answer = body
-        .answer()
-        .ok_or_else(|| ApiError::BadRequest("`modify` needs `arguments`".into()))?;
     thread
         .approver
-        .answer(&request_id, answer)
-        .map_err(|_| ApiError::UnknownApproval(request_id.clone()))?;
+        .answer(&request_id, body)
+        .map_err(|e| match e {
+            AnswerError::Unknown(_) => ApiError::UnknownApproval(request_id.clone()),
+            AnswerError::Invalid(why) => ApiError::BadRequest(why),
+        })?;
     Ok(axum::Json(
         json!({"request_id": request_id, "answered": true}),
     ))

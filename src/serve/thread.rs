@@ -114,7 +114,9 @@ impl Thread {
             turn_id: turn_id.clone(),
             last: Mutex::new(None),
         };
-        self.hosted.run_turn(&text, &sink, cancel).await;
+        self.hosted
+            .run_input(&text, &sink, cancel, self.approver.as_ref())
+            .await;
         // The turn's last event goes out only once the thread is free, so a client that sees it may send the
         // next turn at once.
         *self.lock_running() = None;

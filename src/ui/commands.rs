@@ -23,7 +23,7 @@ mod task_cmds;
 mod trust;
 
 pub use memory_cmds::{SaveRequest, entry_line, parse_save};
-pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
+pub use safety_cmds::{audit_line, cycle_mode, mode_help, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
 
 use crate::ui::i18n::{Lang, Msg, labelled, trf};

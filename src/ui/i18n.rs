@@ -489,6 +489,14 @@ pub enum Msg {
     PlanFinishedHeading,
     PlanFailedToStart,
     PlanStopped,
+    // acp: plan mode and session modes
+    AcpPlanCall,
+    AcpRunPlan,
+    AcpDontRunPlan,
+    AcpModeAsk,
+    AcpModeAuto,
+    AcpModePlan,
+    AcpModeFull,
 }
 
 impl Msg {
@@ -962,6 +970,13 @@ impl Msg {
         Msg::PlanFinishedHeading,
         Msg::PlanFailedToStart,
         Msg::PlanStopped,
+        Msg::AcpPlanCall,
+        Msg::AcpRunPlan,
+        Msg::AcpDontRunPlan,
+        Msg::AcpModeAsk,
+        Msg::AcpModeAuto,
+        Msg::AcpModePlan,
+        Msg::AcpModeFull,
     ];
 }
 
@@ -2230,5 +2245,19 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, PlanFailedToStart) => "无法制定计划：{error}",
         (Lang::En, PlanStopped) => "plan stopped: the running tasks were cancelled",
         (Lang::Zh, PlanStopped) => "计划已停止：正在运行的任务已取消",
+        (Lang::En, AcpPlanCall) => "Plan: {count}",
+        (Lang::Zh, AcpPlanCall) => "计划：{count}",
+        (Lang::En, AcpRunPlan) => "Run the plan",
+        (Lang::Zh, AcpRunPlan) => "执行计划",
+        (Lang::En, AcpDontRunPlan) => "Don't run it",
+        (Lang::Zh, AcpDontRunPlan) => "不执行",
+        (Lang::En, AcpModeAsk) => "Ask",
+        (Lang::Zh, AcpModeAsk) => "询问",
+        (Lang::En, AcpModeAuto) => "Auto",
+        (Lang::Zh, AcpModeAuto) => "自动",
+        (Lang::En, AcpModePlan) => "Plan",
+        (Lang::Zh, AcpModePlan) => "计划",
+        (Lang::En, AcpModeFull) => "Full",
+        (Lang::Zh, AcpModeFull) => "完全",
     }
 }

@@ -29,9 +29,9 @@ pub struct TerminalPlanReviewer {
     pub live: LiveSlot,
     pub lang: crate::ui::i18n::Lang,
     pub no_color: bool,
-    /// Set when the plan was made in the `plan` approval mode: approving it switches `approval` to this mode
-    /// (the one the person had before plan mode), so the tasks run under it.
-    pub restore: Option<(ApprovalHook, ApprovalMode)>,
+    /// Set when the plan was made in the `plan` approval mode: approving it leaves plan mode for the mode the
+    /// person had before it, so the tasks run under that.
+    pub restore: Option<ApprovalHook>,
     /// Whether approving switched the mode (the session records it in the ledger afterwards).
     pub restored: Arc<Mutex<Option<ApprovalMode>>>,
 }
@@ -63,16 +63,16 @@ impl TerminalPlanReviewer {
 
     /// Leaves plan mode for the mode the person had before it, and says so.
     fn restore_mode(&self) {
-        let Some((approval, mode)) = &self.restore else {
+        let Some(mode) = self
+            .restore
+            .as_ref()
+            .and_then(ApprovalHook::leave_plan_mode)
+        else {
             return;
         };
-        if approval.mode() != ApprovalMode::Plan {
-            return;
-        }
-        approval.set_mode(*mode);
-        *self.restored.lock().unwrap_or_else(PoisonError::into_inner) = Some(*mode);
+        *self.restored.lock().unwrap_or_else(PoisonError::into_inner) = Some(mode);
         let surface = Surface::detect(self.no_color);
-        let name = crate::ui::commands::mode_name(*mode);
+        let name = mode.name();
         let text = tr(self.lang, Msg::PlanModeRestored).replace("{mode}", name);
         let mut err = CrLf(io::stderr().lock());
         for line in wrap_hanging(&text, surface.width.saturating_sub(1), 2) {

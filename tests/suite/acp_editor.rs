@@ -13,17 +13,17 @@ use super::acp::{sdk_dir, updates_of};
 use crate::support::{Reply, ScriptedServer};
 
 /// A project and a paicli home for the scripted editor, and the SDK it runs on.
-struct Editor {
+pub(super) struct Editor {
     sdk: PathBuf,
     _project: tempfile::TempDir,
     home: tempfile::TempDir,
     /// The project by its canonical path (the path guard hands the editor canonical paths).
-    root: PathBuf,
+    pub(super) root: PathBuf,
 }
 
 impl Editor {
     /// `None` when the SDK is not installed (see `sdk_dir`).
-    fn new() -> Option<Editor> {
+    pub(super) fn new() -> Option<Editor> {
         let sdk = sdk_dir()?;
         let project = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(project.path()).unwrap();
@@ -36,7 +36,7 @@ impl Editor {
     }
 
     /// One run of the editor's `script` against a fresh `paicli acp`.
-    fn run(&self, model: &ScriptedServer, script: Value) -> Value {
+    pub(super) fn run(&self, model: &ScriptedServer, script: Value) -> Value {
         let home = self.home.path();
         let script_file = home.join("script.json");
         std::fs::write(&script_file, script.to_string()).unwrap();
@@ -65,11 +65,11 @@ impl Editor {
 }
 
 /// The arguments of an `edit_file` call.
-fn edit(path: &str, old: &str, new: &str) -> Value {
+pub(super) fn edit(path: &str, old: &str, new: &str) -> Value {
     json!({"path": path, "old_text": old, "new_text": new})
 }
 
-fn kinds(step: &Value) -> Vec<String> {
+pub(super) fn kinds(step: &Value) -> Vec<String> {
     step["updates"]
         .as_array()
         .unwrap()

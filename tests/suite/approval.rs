@@ -427,6 +427,23 @@ async fn plan_mode_is_read_only() {
     assert!(reason(&v).contains("plan mode is read-only"));
 }
 
+#[test]
+fn leaving_plan_mode_returns_to_the_mode_before_it() {
+    // Started in plan mode: approving a plan leaves it for auto.
+    let f = Fixture::new(ApprovalMode::Plan, Arc::new(NonInteractiveApprover), None);
+    assert_eq!(f.hook.leave_plan_mode(), Some(ApprovalMode::Auto));
+    assert_eq!(f.hook.mode(), ApprovalMode::Auto);
+    // Outside plan mode there is nothing to leave.
+    assert_eq!(f.hook.leave_plan_mode(), None);
+    // ask -> full -> plan: the last mode before plan mode is the one it returns to, however long it stays.
+    f.hook.set_mode(ApprovalMode::Ask);
+    f.hook.set_mode(ApprovalMode::Full);
+    f.hook.set_mode(ApprovalMode::Plan);
+    f.hook.set_mode(ApprovalMode::Plan);
+    assert_eq!(f.hook.leave_plan_mode(), Some(ApprovalMode::Full));
+    assert_eq!(f.hook.mode(), ApprovalMode::Full);
+}
+
 #[tokio::test]
 async fn full_mode_runs_everything_but_the_guard_still_applies() {
     let f = Fixture::new(ApprovalMode::Full, Arc::new(NonInteractiveApprover), None);

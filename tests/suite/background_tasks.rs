@@ -186,6 +186,38 @@ async fn a_task_never_asks_a_call_that_needs_a_person_is_denied() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_queued_in_plan_mode_makes_the_plan_and_runs_none_of_it() {
+    let project = Project::new();
+    let server = ScriptedServer::start();
+    let plan = json!({"tasks": [
+        {"id": "A", "title": "Write the file", "description": "", "depends_on": []},
+        {"id": "B", "title": "Check it", "description": "", "depends_on": ["A"]},
+    ]});
+    server.route_task("Make a plan for this goal", [Reply::text(plan.to_string())]);
+    let queue = TaskQueue::open(&project.config(&server, ApprovalMode::Auto), 2);
+    queue.start();
+    // Nobody can approve a plan in a background task: the plan is its result.
+    let id = queue
+        .add(
+            "Write out.txt, then check that it is there",
+            ApprovalMode::Plan,
+        )
+        .unwrap();
+    wait_until("the task finished", || {
+        state(&queue, id) == TaskState::Finished
+    })
+    .await;
+    let result = queue.get(id).unwrap().result.unwrap();
+    assert!(result.starts_with("Plan proposed, not run:"), "{result}");
+    assert!(result.contains("2. [B] Check it (after A)"), "{result}");
+    assert!(has_event(&queue, id, "plan_proposed"));
+    assert!(!has_event(&queue, id, "plan_task_started"));
+    assert_eq!(server.chat_requests().len(), 1, "only the planner ran");
+    assert!(!project.root.path().join("out.txt").exists());
+    queue.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_queue_that_does_not_run_the_tasks_cancels_through_the_one_that_does() {
     let project = Project::new();
     let server = ScriptedServer::with_replies([Reply::tool_calls([(

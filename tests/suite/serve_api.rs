@@ -444,3 +444,89 @@ async fn an_ask_mode_write_waits_for_the_approval_answered_over_http() {
     );
     assert!(!sandbox.project.path().join("other.txt").exists());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_mode_thread_asks_for_the_plan_over_http_and_runs_it_in_the_mode_before() {
+    let sandbox = Sandbox::new();
+    let model = ScriptedServer::start();
+    let tasks = json!({"tasks": [
+        {"id": "A", "title": "Write the file", "description": "", "depends_on": []},
+        {"id": "B", "title": "Report", "description": "", "depends_on": ["A"]},
+    ]});
+    model.route_task(
+        "Make a plan for this goal",
+        [Reply::text(tasks.to_string())],
+    );
+    model.route_task(
+        "Your task (id `A`)",
+        [
+            Reply::tool_calls([(
+                "call_w",
+                "write_file",
+                json!({"path": "new.txt", "content": "hello"}),
+            )]),
+            Reply::text("Written."),
+        ],
+    );
+    model.route_task("Your task (id `B`)", [Reply::text("Reported.")]);
+    let api = sandbox.serve(&model);
+    let thread = api.new_thread(json!({"approval": "plan"})).await;
+    let (status, _) = api
+        .post(
+            &format!("/v1/threads/{thread}/turns"),
+            json!({"text": "Write new.txt, then report that it is there"}),
+        )
+        .await;
+    assert_eq!(status, 202);
+    let events = api
+        .events_until(&thread, None, "plan_review_requested")
+        .await;
+    assert!(kinds(&events).contains(&"plan_proposed"), "{events:?}");
+    let asked = events.last().unwrap();
+    assert_eq!(asked.data["plan"]["tasks"][1]["depends_on"], json!(["A"]));
+    let request_id = asked.data["request_id"].as_str().unwrap().to_string();
+    // Nothing runs while it waits; an answer meant for a tool call is refused and leaves it waiting.
+    assert_eq!(model.chat_requests().len(), 1);
+    let answer = format!("/v1/threads/{thread}/approvals/{request_id}");
+    let (status, body) = api
+        .post(&answer, json!({"decision": "approve_for_session"}))
+        .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("bad_request"))
+    );
+    let (status, body) = api.post(&answer, json!({"decision": "approve"})).await;
+    assert_eq!(status, 200, "{body}");
+
+    let events = api
+        .events_until(&thread, Some(asked.id), "turn_finished")
+        .await;
+    assert_eq!(kinds(&events)[0], "approval_resolved");
+    // The thread started in plan mode, so approving returns it to auto, where the write runs unasked.
+    let left = events
+        .iter()
+        .find(|e| e.kind == "notice" && e.data["kind"] == "plan_mode_left")
+        .unwrap_or_else(|| panic!("no plan_mode_left notice: {events:?}"));
+    assert!(
+        left.data["message"].as_str().unwrap().contains("auto mode"),
+        "{left:?}"
+    );
+    assert!(
+        !kinds(&events).contains(&"approval_requested"),
+        "{events:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.path().join("new.txt")).unwrap(),
+        "hello"
+    );
+    let finished = events.last().unwrap();
+    let summary = finished.data["text"].as_str().unwrap();
+    assert!(
+        summary.contains("[done] Write the file (A): Written."),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("[done] Report (B): Reported."),
+        "{summary}"
+    );
+}

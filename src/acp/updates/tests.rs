@@ -114,3 +114,32 @@ fn a_sub_agents_events_read_as_ordinary_updates() {
         ]
     );
 }
+
+#[test]
+fn leaving_plan_mode_is_a_mode_update_and_other_notices_send_nothing() {
+    let mut mapper = UpdateMapper::default();
+    let left = mapper.map(AgentEvent::Notice {
+        notice: Notice::PlanModeLeft { mode: "ask".into() },
+    });
+    assert_eq!(
+        wire(left),
+        [json!({"sessionUpdate": "current_mode_update", "currentModeId": "ask"})]
+    );
+    let other = mapper.map(AgentEvent::Notice {
+        notice: Notice::PlanSingleStep,
+    });
+    assert!(other.is_empty());
+}
+
+#[test]
+fn the_plan_for_review_lists_ids_dependencies_and_descriptions() {
+    let mut plan = plan();
+    plan.tasks[0].description = "Find the parser\n\n  and its tests".into();
+    let text = super::super::plan::plan_markdown(crate::ui::i18n::Lang::En, &plan);
+    assert_eq!(
+        text,
+        "1. **Read the code** `a`\n   Find the parser\n   and its tests\n2. **Change it** `b` (after a)\n"
+    );
+    let zh = super::super::plan::plan_markdown(crate::ui::i18n::Lang::Zh, &plan);
+    assert!(zh.contains("(依赖 a)"), "{zh}");
+}

@@ -1,4 +1,5 @@
-//! Running one background task: a new session with nobody to ask, its events written to the task's log.
+//! Running one background task: a new session with nobody to ask, its events written to the task's log. In the
+//! `plan` approval mode the task makes the plan and stops: nobody is there to approve it.
 
 use std::sync::Arc;
 
@@ -6,8 +7,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Inner, TaskRecord, TaskState};
 use crate::agent::TurnOutcome;
-use crate::app::hosted::{HostOptions, HostedSession};
+use crate::app::hosted::{HostOptions, HostedRun, HostedSession};
 use crate::policy::approval::NonInteractiveApprover;
+use crate::protocol::plan::ProposeOnly;
 use crate::protocol::{AgentEvent, EventSink};
 
 /// Runs `task` to its end and returns its final state and result text.
@@ -28,8 +30,19 @@ pub(super) async fn run_task(
         Err(e) => return (TaskState::Failed, Some(e.to_string())),
     };
     inner.set_session(task.id, &session.id);
-    let report = session.run_turn(&task.text, &sink, cancel).await;
+    let ran = session
+        .run_input(&task.text, &sink, cancel.clone(), &ProposeOnly)
+        .await;
     session.shutdown().await;
+    let report = match ran {
+        HostedRun::Turn(report) => report,
+        HostedRun::Plan(Err(e)) => return (TaskState::Failed, Some(e.to_string())),
+        HostedRun::Plan(Ok(_)) if cancel.is_cancelled() => return (TaskState::Cancelled, None),
+        // Nobody can approve the plan: it is the task's result.
+        HostedRun::Plan(Ok(report)) => {
+            return (TaskState::Finished, Some(crate::plan::summary(&report)));
+        }
+    };
     match report.outcome {
         TurnOutcome::Finished { text } => (TaskState::Finished, Some(text)),
         TurnOutcome::Partial { text, .. } | TurnOutcome::CutOff { text } => {

@@ -59,6 +59,9 @@ pub struct ProjectRuleStore {
 struct Shared {
     options: ApprovalHookOptions,
     mode: Mutex<ApprovalMode>,
+    /// The mode approving a plan made in `plan` mode returns to: the last one before plan mode was entered
+    /// (`auto` when the session started in plan mode).
+    before_plan: Mutex<ApprovalMode>,
     session: Mutex<RuleSet>,
     /// The browser page calls that act on a page land on (set once the session has a browser).
     pages: Mutex<Option<Arc<dyn OpenPage>>>,
@@ -82,6 +85,10 @@ impl ApprovalHook {
             shared: Arc::new(Shared {
                 options,
                 mode: Mutex::new(mode),
+                before_plan: Mutex::new(match mode {
+                    ApprovalMode::Plan => ApprovalMode::Auto,
+                    other => other,
+                }),
                 session: Mutex::new(RuleSet::default()),
                 pages: Mutex::new(None),
             }),
@@ -95,7 +102,22 @@ impl ApprovalHook {
 
     /// Switches the mode (`/mode`, Shift+Tab); calls already decided are not revisited.
     pub fn set_mode(&self, mode: ApprovalMode) {
-        *lock(&self.shared.mode) = mode;
+        let mut current = lock(&self.shared.mode);
+        if mode == ApprovalMode::Plan && *current != ApprovalMode::Plan {
+            *lock(&self.shared.before_plan) = *current;
+        }
+        *current = mode;
+    }
+
+    /// Leaves `plan` mode for the mode the session had before it (a plan was approved); returns that mode, or
+    /// `None` when the session is not in plan mode.
+    pub fn leave_plan_mode(&self) -> Option<ApprovalMode> {
+        let mut current = lock(&self.shared.mode);
+        if *current != ApprovalMode::Plan {
+            return None;
+        }
+        *current = *lock(&self.shared.before_plan);
+        Some(*current)
     }
 
     /// Judges calls that act on a browser page by the page `pages` reports: on a login, payment or account page

@@ -16,14 +16,6 @@ const MAX_AUDIT_ENTRIES: usize = 1000;
 /// safe; `/mode full` switches to it, with a warning.
 const CYCLE: [ApprovalMode; 3] = [ApprovalMode::Auto, ApprovalMode::Plan, ApprovalMode::Ask];
 
-/// Every mode, as `/mode` lists them.
-const ALL: [ApprovalMode; 4] = [
-    ApprovalMode::Auto,
-    ApprovalMode::Plan,
-    ApprovalMode::Ask,
-    ApprovalMode::Full,
-];
-
 /// The mode Shift+Tab switches to from `mode`: auto → plan → ask → auto; from `full` back to auto.
 pub fn next_mode(mode: ApprovalMode) -> ApprovalMode {
     match CYCLE.iter().position(|m| *m == mode) {
@@ -34,15 +26,11 @@ pub fn next_mode(mode: ApprovalMode) -> ApprovalMode {
 
 /// The lowercase name of `mode`, as `/mode` and the config spell it.
 pub fn mode_name(mode: ApprovalMode) -> &'static str {
-    match mode {
-        ApprovalMode::Ask => "ask",
-        ApprovalMode::Auto => "auto",
-        ApprovalMode::Plan => "plan",
-        ApprovalMode::Full => "full",
-    }
+    mode.name()
 }
 
-fn mode_help(mode: ApprovalMode) -> Msg {
+/// What `mode` does, for `/mode` and an editor's mode picker.
+pub fn mode_help(mode: ApprovalMode) -> Msg {
     match mode {
         ApprovalMode::Ask => Msg::ModeAsk,
         ApprovalMode::Auto => Msg::ModeAuto,
@@ -68,8 +56,6 @@ pub fn cycle_mode(session: &mut Session) {
 }
 
 fn switch_to(session: &mut Session, mode: ApprovalMode) {
-    let from = session.approval.mode();
-    session.plans.mode_switched(from, mode);
     session.approval.set_mode(mode);
     session.agent.conversation().note_mode(mode_name(mode));
     let style = session.surface().style;
@@ -89,7 +75,7 @@ pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
                 session.tr(Msg::ApprovalModeIs),
                 mode_name(current)
             ))];
-            for m in ALL {
+            for m in ApprovalMode::ALL {
                 let mark = if m == current { "*" } else { " " };
                 lines.push(format!(
                     "{mark} {:<5} {}",

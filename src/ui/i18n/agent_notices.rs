@@ -42,6 +42,7 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::PlanReplanning { .. } => Msg::NoticePlanReplanning,
         Notice::PlanReplanFailed { .. } => Msg::NoticePlanReplanFailed,
         Notice::PlanStepRejected { .. } => Msg::NoticePlanStepRejected,
+        Notice::PlanModeLeft { .. } => Msg::PlanModeRestored,
     }
 }
 
@@ -114,6 +115,7 @@ mod tests {
                 retry: 1,
                 max: 2,
             },
+            Notice::PlanModeLeft { mode: s() },
         ]
     }
 

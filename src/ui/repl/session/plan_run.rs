@@ -9,37 +9,18 @@ use tokio_util::sync::CancellationToken;
 
 use super::Session;
 use crate::config::ApprovalMode;
-use crate::plan::{PlanMode, PlanRequest, PlanSettings, run_plan};
+use crate::plan::{PlanMode, PlanRequest, run_plan};
 use crate::protocol::Usage;
 use crate::ui::commands::mode_name;
 use crate::ui::i18n::{Msg, trf};
 use crate::ui::plan_review::TerminalPlanReviewer;
 
-/// What the session remembers about plans between inputs.
-#[derive(Debug)]
+/// What the session remembers about plans between inputs (the mode plan mode returns to is the approval
+/// hook's: `ApprovalHook::leave_plan_mode`).
+#[derive(Debug, Default)]
 pub struct PlanState {
-    /// The mode approving a plan made in plan mode returns to: the one before plan mode was entered.
-    pub mode_before_plan: ApprovalMode,
     /// `/plan` or `/team` without a task: the next input is planned so.
     pub next_input: Option<PlanMode>,
-}
-
-impl Default for PlanState {
-    fn default() -> Self {
-        PlanState {
-            mode_before_plan: ApprovalMode::Auto,
-            next_input: None,
-        }
-    }
-}
-
-impl PlanState {
-    /// Notes a switch from `from` to `to`, to know where plan mode returns to.
-    pub fn mode_switched(&mut self, from: ApprovalMode, to: ApprovalMode) {
-        if to == ApprovalMode::Plan && from != ApprovalMode::Plan {
-            self.mode_before_plan = from;
-        }
-    }
 }
 
 impl Session {
@@ -73,16 +54,13 @@ impl Session {
             live: Arc::clone(&self.live),
             lang: self.lang,
             no_color: self.no_color,
-            restore: in_plan_mode.then(|| (self.approval.clone(), self.plans.mode_before_plan)),
+            restore: in_plan_mode.then(|| self.approval.clone()),
             restored: Arc::clone(&restored),
         };
         let request = PlanRequest {
             goal,
             mode,
-            settings: PlanSettings {
-                max_parallel: self.config.plan.max_parallel,
-                max_replans: self.config.plan.max_replans,
-            },
+            settings: self.config.plan,
         };
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
