@@ -7,6 +7,7 @@ pub mod elicit_form;
 pub mod hints;
 pub mod i18n;
 pub mod index_cli;
+pub mod interrupt;
 pub mod keyboard;
 pub mod mcp_login;
 pub mod oneshot;

@@ -50,15 +50,8 @@ pub fn run(config: &Config, rebuild: bool, lang: Lang) -> i32 {
     });
     let started = Instant::now();
     let cancel = CancellationToken::new();
-    let result = runtime.block_on(async {
-        let on_signal = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_signal.cancel();
-            }
-        });
-        index.build("", rebuild, progress, &cancel).await
-    });
+    let work = index.build("", rebuild, progress, &cancel);
+    let result = crate::ui::interrupt::block_on_interruptible(&runtime, &cancel, work);
     if show {
         eprint!("\r\x1b[2K");
     }

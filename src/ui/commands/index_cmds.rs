@@ -289,22 +289,12 @@ where
     W: FnOnce(CancellationToken) -> F,
     F: Future<Output = T>,
 {
-    let cancel = CancellationToken::new();
-    let keys = session.keyboard().start_task(cancel.clone());
-    let future = work(cancel.clone());
-    let output = session.runtime.block_on(async {
-        let on_signal = cancel.clone();
-        let ctrl_c = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_signal.cancel();
-            }
-        });
-        let output = future.await;
-        ctrl_c.abort();
-        output
+    let mut token = None;
+    let output = session.block_on_cancellable(|cancel| {
+        token = Some(cancel.clone());
+        work(cancel)
     });
-    keys.stop();
-    (output, cancel.is_cancelled())
+    (output, token.is_some_and(|t| t.is_cancelled()))
 }
 
 /// A one-line progress bar on stdout, redrawn in place; nothing when stdout is not a terminal.

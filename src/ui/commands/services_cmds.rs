@@ -3,7 +3,6 @@
 
 use super::lsp_view::lsp_lines;
 use super::{Flow, say_error, say_wrapped};
-use tokio_util::sync::CancellationToken;
 
 use crate::mcp::{Origin, ServerState, ServerStatus};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
@@ -207,27 +206,17 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
 /// `/mcp login|logout <name>`: the browser step runs like a task (ESC or Ctrl-C stops it); after a login the
 /// server is restarted so it connects with its new tokens.
 fn login_action(session: &mut Session, action: Action, name: &str) {
-    let cancel = CancellationToken::new();
-    let keys = session.keyboard().start_task(cancel.clone());
     let lang = session.lang;
-    let ok = session.runtime.block_on(async {
-        let on_signal = cancel.clone();
-        let ctrl_c = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_signal.cancel();
-            }
-        });
+    let config = &session.config;
+    let ok = session.block_on_cancellable(|cancel| async move {
         // Raw mode is on while keys are read: lines need a carriage return.
         let say = |line: &str| {
             let text = line.replace('\n', "\r\n");
             print!("{text}\r\n");
             let _ = std::io::Write::flush(&mut std::io::stdout());
         };
-        let ok = mcp_login::run(&session.config, lang, action, name, &cancel, &say).await;
-        ctrl_c.abort();
-        ok
+        mcp_login::run(config, lang, action, name, &cancel, &say).await
     });
-    keys.stop();
     if ok && action == Action::Login && session.services.mcp.has_server(name) {
         let result = session.runtime.block_on(session.services.mcp.restart(name));
         report(session, name, result, Msg::McpRestarting);

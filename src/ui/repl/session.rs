@@ -19,6 +19,7 @@ use crate::ui::commands::custom::CustomCommands;
 use crate::ui::hints::{Frontend, hint_text};
 use crate::ui::i18n::images_need_vision;
 use crate::ui::i18n::{Lang, Msg, tr};
+use crate::ui::interrupt::block_on_interruptible;
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
 use crate::ui::repl::live_approver::{LiveAwareApprover, LiveSlot};
@@ -266,18 +267,8 @@ impl Session {
         let sink = TerminalSink::stdout(self.surface(), self.lang);
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let agent = &mut self.agent;
-        let result = self.runtime.block_on(async {
-            let on_signal = cancel.clone();
-            let ctrl_c = tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    on_signal.cancel();
-                }
-            });
-            let result = agent.compact_now(focus, &sink, cancel.clone()).await;
-            ctrl_c.abort();
-            result
-        });
+        let work = self.agent.compact_now(focus, &sink, cancel.clone());
+        let result = block_on_interruptible(&self.runtime, &cancel, work);
         keys.stop();
         if result.is_err() && cancel.is_cancelled() {
             sink.emit(AgentEvent::TurnCancelled);
@@ -290,23 +281,13 @@ impl Session {
 
     /// Runs `work` to its end on the runtime while ESC and Ctrl-C cancel the token it gets (a slash command
     /// that waits, e.g. `/browser connect`).
-    pub fn block_on_cancellable<T, F>(&mut self, work: impl FnOnce(CancellationToken) -> F) -> T
+    pub fn block_on_cancellable<T, F>(&self, work: impl FnOnce(CancellationToken) -> F) -> T
     where
         F: std::future::Future<Output = T>,
     {
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let result = self.runtime.block_on(async {
-            let on_signal = cancel.clone();
-            let ctrl_c = tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    on_signal.cancel();
-                }
-            });
-            let result = work(cancel.clone()).await;
-            ctrl_c.abort();
-            result
-        });
+        let result = block_on_interruptible(&self.runtime, &cancel, work(cancel.clone()));
         keys.stop();
         result
     }
@@ -354,20 +335,10 @@ impl Session {
         let sink = self.work_sink();
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let agent = &mut self.agent;
-        let report = self.runtime.block_on(async {
-            let on_signal = cancel.clone();
-            let ctrl_c = tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    on_signal.cancel();
-                }
-            });
-            let report = agent
-                .run_expanded_turn(submitted, prompt, &sink, cancel.clone())
-                .await;
-            ctrl_c.abort();
-            report
-        });
+        let work = self
+            .agent
+            .run_expanded_turn(submitted, prompt, &sink, cancel.clone());
+        let report = block_on_interruptible(&self.runtime, &cancel, work);
         sink.finish();
         *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         keys.stop();

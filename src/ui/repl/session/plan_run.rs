@@ -13,6 +13,7 @@ use crate::plan::{PlanMode, PlanRequest, run_plan};
 use crate::protocol::Usage;
 use crate::ui::commands::mode_name;
 use crate::ui::i18n::{Msg, trf};
+use crate::ui::interrupt::block_on_interruptible;
 use crate::ui::plan_review::TerminalPlanReviewer;
 
 /// What the session remembers about plans between inputs (the mode plan mode returns to is the approval
@@ -64,18 +65,8 @@ impl Session {
         };
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let agent = &mut self.agent;
-        let result = self.runtime.block_on(async {
-            let on_signal = cancel.clone();
-            let ctrl_c = tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    on_signal.cancel();
-                }
-            });
-            let result = run_plan(agent, request, &reviewer, &sink, cancel.clone()).await;
-            ctrl_c.abort();
-            result
-        });
+        let work = run_plan(&mut self.agent, request, &reviewer, &sink, cancel.clone());
+        let result = block_on_interruptible(&self.runtime, &cancel, work);
         sink.finish();
         *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         keys.stop();
