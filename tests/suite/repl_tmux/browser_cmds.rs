@@ -76,7 +76,7 @@ fn a_page_action_on_a_login_page_asks_each_time_and_esc_cancels() {
         ],
     );
     // Auto mode (the default) runs browser calls directly, but asks before acting on a login page.
-    t.submit("sign me in");
+    t.submit(&format!("sign me in at {site}/login"));
     let screen = t.wait_for("Approve? [y/Enter]");
     assert!(screen.contains("looks like a login page"), "{screen}");
     t.keys(&["y"]);
