@@ -9,9 +9,9 @@ use url::Url;
 use super::constant_regex::constant_regex;
 
 // Stops at whitespace, quotes and CJK punctuation, which often follow a pasted link without a space.
-static URL_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
-    constant_regex(r#"(?i)(?-u:\b)https?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#)
-});
+const URL_PATTERN: &str = r#"(?i)(?-u:\b)https?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#;
+
+static URL_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| constant_regex(URL_PATTERN));
 
 /// Compiles the URL pattern now (see `policy::exposure::prewarm`).
 pub fn prewarm() {
@@ -48,4 +48,15 @@ pub fn urls_in_text(text: &str) -> Vec<String> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guard::constant_regex::broken_patterns;
+
+    #[test]
+    fn the_url_pattern_compiles() {
+        assert_eq!(broken_patterns([URL_PATTERN]), Vec::<String>::new());
+    }
 }
