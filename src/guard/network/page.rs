@@ -177,7 +177,8 @@ impl PageRules {
     }
 }
 
-/// 127/8 and `::1`, also written as IPv4-mapped or IPv4-compatible IPv6.
+/// 127/8 and `::1`, also written as IPv4-mapped or IPv4-compatible IPv6. Relayed forms (6to4, NAT64, Teredo)
+/// of 127.0.0.1 stay non-public: they leave this machine, and `allow_local` does not open them.
 fn is_loopback(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => v4.is_loopback(),
