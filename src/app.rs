@@ -14,6 +14,7 @@ use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
+use crate::guard::network::PageRules;
 use crate::guard::path_guard::PathGuard;
 use crate::guard::redact::Redactor;
 use crate::index::CodeIndex;
@@ -34,7 +35,7 @@ use crate::policy::exposure::ExposurePolicy;
 use crate::protocol::{Notice, ToolTraitsLookup};
 use crate::skills::SkillRoots;
 use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
-use crate::tools::browser::{BrowserController, PageTracker};
+use crate::tools::browser::{BrowserController, PageTracker, PageUrlHook};
 use crate::tools::skill::SkillLibrary;
 use crate::tools::{self, Executor, ExecutorOptions, SpillStore, ToolContext, ToolRegistry};
 
@@ -438,6 +439,10 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>
     )));
     agent.add_turn_hook(Arc::new(MemoryGuardHook));
+    // Every page the browser is asked to open (inert for sessions without the browser's tools).
+    agent.add_turn_hook(Arc::new(PageUrlHook::new(PageRules::new(
+        config.browser.allow_local,
+    ))));
     agent.add_turn_hook(Arc::new(hook));
     // After approval: only a call that will run is worth a snapshot.
     agent.add_turn_hook(Arc::new(snapshots.clone()));

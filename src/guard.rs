@@ -10,4 +10,5 @@ pub mod path_guard;
 pub mod redact;
 pub mod sensitive_page;
 pub mod skip_dirs;
+pub mod urls;
 pub mod walk;

@@ -8,6 +8,7 @@ mod approval;
 mod background_tasks;
 mod browser;
 mod browser_connect;
+mod browser_urls;
 mod code_index;
 mod conversation;
 mod executor;

@@ -11,6 +11,8 @@ pub struct BrowserSettings {
     pub executable: Option<String>,
     /// The isolated browser runs without a window.
     pub headless: bool,
+    /// The browser may open loopback pages (`localhost`, 127/8, `::1`) the user did not name. User-only.
+    pub allow_local: bool,
 }
 
 impl Default for BrowserSettings {
@@ -19,6 +21,7 @@ impl Default for BrowserSettings {
             mcp_command: None,
             executable: None,
             headless: true,
+            allow_local: false,
         }
     }
 }
@@ -30,6 +33,7 @@ pub struct BrowserSection {
     pub mcp_command: Option<String>,
     pub executable: Option<String>,
     pub headless: Option<bool>,
+    pub allow_local: Option<bool>,
 }
 
 impl BrowserSection {
@@ -43,6 +47,7 @@ impl BrowserSection {
         over(&mut self.mcp_command, top.mcp_command);
         over(&mut self.executable, top.executable);
         over(&mut self.headless, top.headless);
+        over(&mut self.allow_local, top.allow_local);
     }
 }
 
@@ -58,10 +63,13 @@ impl BrowserSettings {
         if let Some(headless) = s.headless {
             self.headless = headless;
         }
+        if let Some(allow_local) = s.allow_local {
+            self.allow_local = allow_local;
+        }
     }
 
     /// Applies `PAICLI_BROWSER_MCP_COMMAND`, `PAICLI_BROWSER_EXECUTABLE` / `CHROME_PATH` and
-    /// `PAICLI_BROWSER_HEADLESS`.
+    /// `PAICLI_BROWSER_HEADLESS` and `PAICLI_BROWSER_ALLOW_LOCAL`.
     pub fn apply_env(&mut self, env: &EnvVars) -> Result<(), ConfigError> {
         if let Some(v) = env.get("PAICLI_BROWSER_MCP_COMMAND") {
             self.mcp_command = Some(v.to_string());
@@ -74,6 +82,9 @@ impl BrowserSettings {
         }
         if let Some(v) = env.flag("PAICLI_BROWSER_HEADLESS")? {
             self.headless = v;
+        }
+        if let Some(v) = env.flag("PAICLI_BROWSER_ALLOW_LOCAL")? {
+            self.allow_local = v;
         }
         Ok(())
     }

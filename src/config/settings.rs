@@ -608,6 +608,15 @@ pub static SETTINGS: &[Setting] = &[
             "the isolated browser runs without a window",
         )
     },
+    Setting {
+        env: &["PAICLI_BROWSER_ALLOW_LOCAL"],
+        project: Project::Never,
+        ..row(
+            "browser.allow_local",
+            "false",
+            "the browser may open loopback pages (localhost) the user did not name; never from a project's files",
+        )
+    },
     // plan
     Setting {
         env: &["PAICLI_PLAN_MAX_PARALLEL"],

@@ -113,6 +113,7 @@ pub fn value_of(config: &Config, key: &str) -> Option<String> {
         "browser.mcp_command" => text(&c.browser.mcp_command),
         "browser.executable" => text(&c.browser.executable),
         "browser.headless" => c.browser.headless.to_string(),
+        "browser.allow_local" => c.browser.allow_local.to_string(),
         "plan.max_parallel" => c.plan.max_parallel.to_string(),
         "plan.max_replans" => c.plan.max_replans.to_string(),
         _ => return None,

@@ -3,9 +3,10 @@
 //!
 //! The check returns the addresses it approved; the fetcher connects to exactly those (no second DNS lookup), so a
 //! name that answers differently the second time (DNS rebinding) cannot slip through. Every redirect hop is checked
-//! again through [`HopCheck`].
+//! again through [`HopCheck`]. The browser's page rules ([`page`]) reuse the same address checks.
 
 mod ip;
+pub mod page;
 mod rate;
 
 use std::net::{IpAddr, SocketAddr};
@@ -16,6 +17,7 @@ use async_trait::async_trait;
 use url::{Host, Url};
 
 pub use ip::blocked_reason;
+pub use page::{NamedHosts, PageRefusal, PageRules, PageTarget};
 pub use rate::RateLimiter;
 
 /// PaiCLI's limit: 30 fetches per 60 s window (a setting's default, so config owns it).

@@ -9,7 +9,6 @@
 
 mod classify;
 mod shell_words;
-mod urls;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,9 +21,9 @@ use crate::protocol::{CallGate, GateCall, GateVerdict, ToolOutcome};
 use crate::protocol::{Notice, ToolFilter, TurnHook, TurnScope};
 use crate::protocol::{ToolSpec, ToolTraits, ToolTraitsLookup};
 
+pub use crate::guard::urls::{normalize_url, urls_in_text};
 pub use classify::{TurnExposure, WebStance, classify, prewarm};
 pub use shell_words::{NetworkCommand, network_commands, split_commands};
-pub use urls::{normalize_url, urls_in_text};
 
 /// The call names a tool this turn did not offer.
 pub const TOOL_NOT_ADVERTISED: &str = "TOOL_NOT_ADVERTISED";

@@ -1,10 +1,12 @@
 //! The browser (spec §1, §6.3): chrome-devtools-mcp as the built-in `chrome-devtools` MCP server, started on
 //! first use; `browser_status` / `browser_connect` / `browser_disconnect`; the traits of the server's own tools;
-//! and the page tracker the approval gate reads to spot login, payment and account pages. See `docs/browser.md`.
+//! the page tracker the approval gate reads to spot login, payment and account pages; and the check of every URL
+//! the browser is asked to open (`url_gate`). See `docs/browser.md`.
 
 pub mod controller;
 pub mod pages;
 pub mod tools;
+pub mod url_gate;
 
 use crate::mcp::browser_entry::CHROME_DEVTOOLS;
 use crate::protocol::{Risk, ToolTraits};
@@ -12,6 +14,7 @@ use crate::protocol::{Risk, ToolTraits};
 pub use controller::{BrowserController, BrowserError, BrowserReport, DEFAULT_BROWSER_URL};
 pub use pages::{PageTracker, Tab};
 pub use tools::browser_tools;
+pub use url_gate::PageUrlHook;
 
 /// The browser tools' own traits: they reach the network and bring page text back, and any of them in a batch
 /// makes the whole batch run one call at a time (a page is one shared state). Harmless otherwise.

@@ -45,7 +45,8 @@ fn the_model_reads_a_page_that_javascript_writes_through_the_real_browser() {
         Reply::tool_calls([("status_2", "browser_status", json!({}))]),
         Reply::text("done"),
     ]);
-    let output = sandbox.run(&server, "open the page and read it", &[]);
+    // The user names the local page: that is what lets the browser open it (`docs/browser.md`).
+    let output = sandbox.run(&server, &format!("open {page} and read it"), &[]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
 

@@ -165,7 +165,7 @@ fn a_page_action_on_a_login_page_needs_a_person_and_print_mode_refuses_it_naming
         )]),
         Reply::text("done"),
     ]);
-    let output = sandbox.run(&server, "sign me in", &[]);
+    let output = sandbox.run(&server, &format!("sign me in on {site}"), &[]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
     let requests = server.chat_requests();

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::literal_regex;
-use super::urls::urls_in_text;
+use crate::guard::urls::urls_in_text;
 
 /// What the user's text says about going online this turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,7 +124,7 @@ pub fn prewarm() {
     ] {
         LazyLock::force(pattern);
     }
-    super::urls::prewarm();
+    crate::guard::urls::prewarm();
 }
 
 /// Classifies the text the user submitted.

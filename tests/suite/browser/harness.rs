@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
 
 use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
@@ -130,8 +131,15 @@ impl BrowserSandbox {
 
 /// A page server on 127.0.0.1: every path gets `html` (a page whose text JavaScript writes), by path.
 pub fn serve_pages(pages: Vec<(&'static str, String)>) -> String {
+    serve_pages_logged(pages).0
+}
+
+/// [`serve_pages`], with the paths it was asked for, in order.
+pub fn serve_pages_logged(pages: Vec<(&'static str, String)>) -> (String, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&asked);
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
@@ -139,6 +147,7 @@ pub fn serve_pages(pages: Vec<(&'static str, String)>) -> String {
             let n = stream.read(&mut buf).unwrap_or(0);
             let head = String::from_utf8_lossy(&buf[..n]);
             let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            log.lock().unwrap().push(path.clone());
             let body = pages
                 .iter()
                 .find(|(p, _)| *p == path)
@@ -154,7 +163,7 @@ pub fn serve_pages(pages: Vec<(&'static str, String)>) -> String {
             let _ = stream.write_all(response.as_bytes());
         }
     });
-    url
+    (url, asked)
 }
 
 /// The names of the tools offered in a request.

@@ -76,7 +76,7 @@ fn a_page_action_on_a_login_page_asks_each_time_and_esc_cancels() {
         ],
     );
     // Auto mode (the default) runs browser calls directly, but asks before acting on a login page.
-    t.submit("sign me in");
+    t.submit(&format!("sign me in at {site}/login"));
     let screen = t.wait_for("Approve? [y/Enter]");
     assert!(screen.contains("looks like a login page"), "{screen}");
     t.keys(&["y"]);
@@ -93,4 +93,54 @@ fn a_page_action_on_a_login_page_asks_each_time_and_esc_cancels() {
     t.submit("/browser");
     t.wait_for("server: running");
     t.wait_for(&format!("Sign in — {site}/login"));
+}
+
+#[test]
+fn a_local_page_opens_once_the_user_names_it_and_the_refusal_says_how() {
+    use crate::suite::browser::harness::{peers, serve_pages};
+    use crate::support::Reply;
+    use serde_json::json;
+
+    let Some((chromium, server_bin)) = peers() else {
+        return;
+    };
+    let site = serve_pages(vec![(
+        "/admin",
+        "<!doctype html><title>Admin panel</title><p>hi".to_string(),
+    )]);
+    let navigate = || {
+        Reply::tool_calls([(
+            "nav",
+            "mcp__chrome-devtools__navigate_page",
+            json!({"type": "url", "url": format!("{site}/admin")}),
+        )])
+    };
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("status", "browser_status", json!({}))]),
+        navigate(),
+        Reply::text("The browser refused it."),
+        navigate(),
+        Reply::text("Opened."),
+    ]);
+    let sandbox = Sandbox::new();
+    let t = sandbox.start_with(
+        &server,
+        &[
+            ("PAICLI_BROWSER_MCP_COMMAND", server_bin.to_str().unwrap()),
+            ("PAICLI_BROWSER_EXECUTABLE", chromium.to_str().unwrap()),
+        ],
+    );
+    // Not named by the user: refused before the browser sees it, and the line says what would open it.
+    t.submit("look at the admin page");
+    t.wait_for("The browser refused it.");
+    let screen = t.wait_prompt(2, super::terminal::DEADLINE);
+    assert!(screen.contains("denied"), "{screen}");
+    assert!(screen.contains("allow_local"), "{screen}");
+    // Named in the next message (host and port, no scheme): it opens.
+    let host = site.trim_start_matches("http://");
+    t.submit(&format!("it runs on {host}, open it"));
+    t.wait_for("Opened.");
+    t.wait_prompt(3, super::terminal::DEADLINE);
+    t.submit("/browser tabs");
+    t.wait_for(&format!("Admin panel — {site}/admin"));
 }

@@ -1,19 +1,20 @@
-//! Grounded URLs: finding them in the user's text and normalizing them so two spellings of one page compare equal.
+//! URLs in the user's text, normalized so two spellings of one page compare equal: the turn's grounded URLs
+//! (`policy::exposure`) and the local pages the user named for the browser (`network::page`).
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 use url::Url;
 
-use super::literal_regex;
+use super::constant_regex::constant_regex;
 
 // Stops at whitespace, quotes and CJK punctuation, which often follow a pasted link without a space.
-static URL_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
-    literal_regex(r#"(?i)(?-u:\b)https?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#)
-});
+const URL_PATTERN: &str = r#"(?i)(?-u:\b)https?://[^\s<>"'`，。！？、；：（）【】《》「」]+"#;
 
-/// Compiles the URL pattern now (see `classify::prewarm`).
-pub(super) fn prewarm() {
+static URL_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| constant_regex(URL_PATTERN));
+
+/// Compiles the URL pattern now (see `policy::exposure::prewarm`).
+pub fn prewarm() {
     LazyLock::force(&URL_IN_TEXT);
 }
 
@@ -47,4 +48,15 @@ pub fn urls_in_text(text: &str) -> Vec<String> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guard::constant_regex::broken_patterns;
+
+    #[test]
+    fn the_url_pattern_compiles() {
+        assert_eq!(broken_patterns([URL_PATTERN]), Vec::<String>::new());
+    }
 }
