@@ -264,6 +264,8 @@ pub static SETTINGS: &[Setting] = &[
     },
     Setting {
         env: &["PAICLI_WEB_ALLOW_PRIVATE_HOSTS"],
+        // A cloned repository could aim `web_fetch` at the cloud metadata service or the LAN.
+        project: Project::TightenOnly(super::web::tightens_private_hosts),
         ..row(
             "web.allow_private_hosts",
             "false",

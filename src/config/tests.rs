@@ -501,11 +501,15 @@ fn web_settings_come_from_the_file_then_the_environment() {
         "[web]\nsearch_provider = \"searxng\"\nallow_private_hosts = true\nfetch_max_chars = 500\n\
          searxng_url = \"http://search.lan\"\n",
     );
-    // An endpoint that receives the user's search key comes from the user's own file (see config::project).
+    // A project cannot open non-public addresses to web_fetch (only keep them closed).
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert!(!c.web.allow_private_hosts);
+    // An endpoint that receives the user's search key comes from the user's own file (see config::project), and
+    // so does opening non-public addresses.
     d.write(
         d.home.path(),
         "config.toml",
-        "[web]\nbrave_base_url = \"http://127.0.0.1:1\"\n",
+        "[web]\nbrave_base_url = \"http://127.0.0.1:1\"\nallow_private_hosts = true\n",
     );
     let c = d
         .load(&[("GLM_API_KEY", "g")], &Overrides::default())

@@ -196,3 +196,15 @@ impl WebSettings {
         Ok(())
     }
 }
+
+/// A project may keep `web_fetch` off non-public addresses, never open them.
+pub(super) fn tightens_private_hosts(value: &toml::Value) -> bool {
+    match value {
+        toml::Value::Boolean(on) => !on,
+        toml::Value::String(s) => matches!(
+            s.trim().to_ascii_lowercase().as_str(),
+            "false" | "0" | "no" | "off"
+        ),
+        _ => false,
+    }
+}

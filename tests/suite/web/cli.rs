@@ -17,20 +17,19 @@ struct Sandbox {
 }
 
 impl Sandbox {
-    /// A project whose config lets `web_fetch` reach the local test page.
+    /// A project, and a user whose own config lets `web_fetch` reach the local test page (a project's config
+    /// cannot).
     fn new() -> Self {
         let project = tempfile::tempdir().unwrap();
         std::fs::write(project.path().join("Hello.java"), "class Hello {}\n").unwrap();
-        std::fs::create_dir_all(project.path().join(".paicli")).unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".paicli")).unwrap();
         std::fs::write(
-            project.path().join(".paicli/config.toml"),
+            home.path().join(".paicli/config.toml"),
             "[web]\nallow_private_hosts = true\n",
         )
         .unwrap();
-        Sandbox {
-            project,
-            home: tempfile::tempdir().unwrap(),
-        }
+        Sandbox { project, home }
     }
 
     fn run(&self, server: &ScriptedServer, prompt: &str) -> std::process::Output {
