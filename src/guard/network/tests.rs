@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use super::*;
 
-/// Answers from a fixed table, so tests control what a name resolves to.
-struct TableResolver(HashMap<&'static str, Vec<IpAddr>>);
+/// Answers from a fixed table, so tests control what a name resolves to (the page rules' tests use it too).
+pub(super) struct TableResolver(pub(super) HashMap<&'static str, Vec<IpAddr>>);
 
 #[async_trait]
 impl Resolver for TableResolver {

@@ -1,25 +1,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
-
-use async_trait::async_trait;
 
 use super::*;
 use crate::guard::constant_regex::broken_patterns;
-
-/// Answers from a fixed table, so tests control what a name resolves to.
-struct TableResolver(HashMap<&'static str, Vec<IpAddr>>);
-
-#[async_trait]
-impl Resolver for TableResolver {
-    async fn resolve(&self, host: &str, port: u16) -> std::io::Result<Vec<SocketAddr>> {
-        match self.0.get(host) {
-            Some(ips) => Ok(ips.iter().map(|ip| SocketAddr::new(*ip, port)).collect()),
-            None => Err(std::io::Error::other("unknown host")),
-        }
-    }
-}
+use crate::guard::network::tests::TableResolver;
 
 fn rules(allow_local: bool) -> PageRules {
     let table = HashMap::from([
