@@ -5,6 +5,7 @@
 
 mod approver;
 mod files;
+mod list;
 mod plan;
 mod replay;
 mod session;
@@ -16,8 +17,9 @@ use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, ContentBlock, InitializeRequest, InitializeResponse,
-    LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
-    PromptResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    ListSessionsRequest, LoadSessionRequest, LoadSessionResponse, NewSessionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, SessionCapabilities,
+    SessionListCapabilities, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use agent_client_protocol::{Agent, Stdio};
 
@@ -57,6 +59,7 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
     let on_prompt = Arc::clone(&state);
     let on_cancel = Arc::clone(&state);
     let on_mode = Arc::clone(&state);
+    let on_list = Arc::clone(&state);
     let result = Agent
         .v1()
         .name("paicli")
@@ -66,9 +69,14 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
                 on_initialize
                     .client_files
                     .store(fs.read_text_file && fs.write_text_file, Ordering::Relaxed);
+                let capabilities = AgentCapabilities::new()
+                    .load_session(true)
+                    .session_capabilities(
+                        SessionCapabilities::new().list(SessionListCapabilities::new()),
+                    );
                 responder.respond(
                     InitializeResponse::new(request.protocol_version)
-                        .agent_capabilities(AgentCapabilities::new().load_session(true)),
+                        .agent_capabilities(capabilities),
                 )
             },
             agent_client_protocol::on_receive_request!(),
@@ -132,6 +140,16 @@ pub async fn run(overrides: Overrides) -> Result<(), agent_client_protocol::Erro
                     responder.respond(PromptResponse::new(stop))
                 });
                 Ok(())
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ListSessionsRequest, responder, _cx| match list::list(
+                &on_list.overrides,
+                request.cwd.as_deref(),
+            ) {
+                Ok(listed) => responder.respond(listed),
+                Err(e) => responder.respond_with_error(e),
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -142,6 +142,6 @@ fn mode_label(mode: ApprovalMode) -> Msg {
 }
 
 /// Any start failure reads as invalid params, with our message (already worded for people) as its data.
-fn invalid(e: impl std::fmt::Display) -> Error {
+pub(super) fn invalid(e: impl std::fmt::Display) -> Error {
     Error::invalid_params().data(serde_json::Value::String(e.to_string()))
 }

@@ -96,13 +96,31 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
     let session = first["steps"][0]["sessionId"].as_str().unwrap().to_string();
     assert_eq!(first["steps"][1]["stopReason"], "end_turn");
 
-    // A new paicli process loads it: the history arrives before the answer, then a prompt continues it.
+    // A new paicli process lists it (for this project, and among every project's) and loads it: the history
+    // arrives before the answer, then a prompt continues it.
     let second = editor.run(
         &model,
-        json!({"steps": [{"load": session, "cwd": root}, {"prompt": "what did I ask?"}]}),
+        json!({"steps": [
+            {"list": root},
+            {"list": null},
+            {"load": session, "cwd": root},
+            {"prompt": "what did I ask?"},
+        ]}),
     );
     assert_eq!(second["loadSession"], true);
-    let replayed = &second["steps"][0];
+    assert_eq!(second["listSessions"], true);
+    for listed in [&second["steps"][0], &second["steps"][1]] {
+        let sessions = listed["sessions"].as_array().unwrap();
+        assert_eq!(sessions.len(), 1, "{listed}");
+        assert_eq!(sessions[0]["sessionId"], session.as_str());
+        assert_eq!(sessions[0]["cwd"], root.display().to_string());
+        assert_eq!(sessions[0]["title"], "fix the greeting in notes.txt");
+        assert!(sessions[0]["updatedAt"].as_str().unwrap().ends_with('Z'));
+    }
+    let elsewhere = tempfile::tempdir().unwrap();
+    let none = editor.run(&model, json!({"steps": [{"list": elsewhere.path()}]}));
+    assert_eq!(none["steps"][0]["sessions"], json!([]), "{none}");
+    let replayed = &second["steps"][2];
     assert_eq!(
         kinds(replayed),
         ["user_message_chunk", "tool_call", "agent_message_chunk"],
@@ -128,7 +146,7 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
         updates_of(replayed, "agent_message_chunk")[0]["content"]["text"],
         "Fixed the greeting."
     );
-    assert_eq!(second["steps"][1]["stopReason"], "end_turn");
+    assert_eq!(second["steps"][3]["stopReason"], "end_turn");
 
     let requests = model.chat_requests();
     assert_eq!(requests.len(), 3);

@@ -41,6 +41,8 @@ pub struct StoredSession {
 pub struct SessionSummary {
     pub id: String,
     pub path: PathBuf,
+    /// The project root it was started in.
+    pub project: PathBuf,
     /// RFC 3339 start time from the header.
     pub started: String,
     pub model: String,
@@ -54,6 +56,24 @@ pub struct SessionSummary {
 #[derive(Clone, Debug)]
 pub struct SessionStore {
     root: PathBuf,
+}
+
+fn summarize(sessions: impl Iterator<Item = StoredSession>, limit: usize) -> Vec<SessionSummary> {
+    sessions
+        .take(limit)
+        .filter_map(|s| {
+            let loaded = load(&s.path).ok()?;
+            Some(SessionSummary {
+                id: s.id,
+                path: s.path,
+                project: loaded.header.project_root.clone(),
+                started: loaded.header.started,
+                model: loaded.model,
+                first_input: loaded.first_input,
+                turns: loaded.conversation.turn_starts().len(),
+            })
+        })
+        .collect()
 }
 
 impl SessionStore {
@@ -137,20 +157,12 @@ impl SessionStore {
 
     /// Summaries of this project's `limit` newest sessions; unreadable ledgers are left out.
     pub fn summaries(&self, root: &Path, limit: usize) -> Vec<SessionSummary> {
-        self.project_sessions(root)
-            .take(limit)
-            .filter_map(|s| {
-                let loaded = load(&s.path).ok()?;
-                Some(SessionSummary {
-                    id: s.id,
-                    path: s.path,
-                    started: loaded.header.started,
-                    model: loaded.model,
-                    first_input: loaded.first_input,
-                    turns: loaded.conversation.turn_starts().len(),
-                })
-            })
-            .collect()
+        summarize(self.project_sessions(root), limit)
+    }
+
+    /// Summaries of the `limit` newest sessions of every project.
+    pub fn summaries_everywhere(&self, limit: usize) -> Vec<SessionSummary> {
+        summarize(self.all().into_iter(), limit)
     }
 
     /// Removes ledgers not written to for `keep_days` days (0 keeps everything) but `keep` (the running

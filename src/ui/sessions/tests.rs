@@ -69,6 +69,7 @@ fn summary_lines_show_date_turns_model_id_and_first_message() {
     let summary = |id: &str, turns, first: Option<&str>| SessionSummary {
         id: id.into(),
         path: "/x".into(),
+        project: "/p".into(),
         started: "2026-12-01T10:05:33.123+08:00".into(),
         model: "glm-4".into(),
         first_input: first.map(str::to_string),
