@@ -256,7 +256,13 @@ fn plan_mode_plans_esc_keeps_it_and_an_approved_plan_runs_in_the_mode_before() {
     });
     t.keys(&["Enter"]);
     t.wait_for("plan approved: it runs in ask mode, and plan mode ends");
-    t.wait_for("Approve? [y/Enter]");
+    let screen = t.wait_for("Approve? [y/Enter]");
+    // The prompt names the task asking, as its tool lines do.
+    assert!(screen.contains("[W] ● write_file out.txt"), "{screen}");
+    assert!(
+        screen.contains("⚠ [W] write_file wants to run (risk: medium)"),
+        "{screen}"
+    );
     t.keys(&["y"]);
     let screen = t.wait_prompt(4, terminal::DEADLINE);
     assert!(

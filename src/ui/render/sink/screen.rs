@@ -72,6 +72,11 @@ impl LiveHandle {
         inner.flush();
     }
 
+    /// The plan task whose sub-agent made the running call `call_id`, if a plan runs it.
+    pub fn task_of(&self, call_id: &str) -> Option<String> {
+        lock(&self.0).call_tasks.get(call_id).cloned()
+    }
+
     /// Shows the text typed ahead and how many messages are queued (`1 queued`); `None` hides it.
     pub fn set_input_preview(&self, preview: Option<(&str, usize)>) {
         let mut inner = lock(&self.0);
