@@ -113,7 +113,7 @@ impl Inner {
             }
             AgentEvent::ToolOutput { id: call, line } => {
                 if let Some(live) = &mut self.live {
-                    live.line.push_output(&call, &line);
+                    live.line.push_task_output(id, &call, &line);
                 }
             }
             AgentEvent::ToolCallFinished {
@@ -141,6 +141,9 @@ impl Inner {
                 let lines: Vec<String> = lines.into_iter().map(|l| format!("{tag}{l}")).collect();
                 self.write_lines(&lines);
                 self.call_tasks.remove(&call);
+                if let Some(live) = &mut self.live {
+                    live.line.end_task_call(id, &call);
+                }
                 self.set_phase(Phase::Working);
             }
             AgentEvent::Notice { notice } => {

@@ -532,3 +532,39 @@ fn the_live_handle_names_the_task_of_each_running_call_until_it_finishes() {
     assert_eq!(live.task_of("b-write"), None);
     assert_eq!(live.task_of("c-write").as_deref(), Some("C"));
 }
+
+#[test]
+fn parallel_tasks_command_output_is_tagged_under_the_working_line() {
+    let (sink, out, _) = live_sink();
+    for task in ["B", "C"] {
+        sink.emit(task_event(
+            task,
+            AgentEvent::ToolCallStarted {
+                id: "run".into(),
+                name: "execute_command".into(),
+                arguments: r#"{"command":"count"}"#.into(),
+            },
+        ));
+    }
+    for (task, line) in [("B", "bee 1"), ("C", "sea 1"), ("B", "bee 2")] {
+        sink.emit(task_event(
+            task,
+            AgentEvent::ToolOutput {
+                id: "run".into(),
+                line: line.into(),
+            },
+        ));
+    }
+    sink.tick();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "[B] ● execute_command count");
+    assert_eq!(shown[1], "[C] ● execute_command count");
+    assert!(
+        shown[2].contains("running [C] execute_command count"),
+        "{shown:?}"
+    );
+    assert_eq!(
+        &shown[3..6],
+        ["  │ [B] bee 1", "  │ [B] bee 2", "  │ [C] sea 1"]
+    );
+}
