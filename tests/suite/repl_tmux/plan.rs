@@ -278,3 +278,34 @@ fn plan_mode_plans_esc_keeps_it_and_an_approved_plan_runs_in_the_mode_before() {
     );
     assert_every_call_has_one_result(&server);
 }
+
+#[test]
+fn a_waiting_plan_shows_in_the_prompt_and_plan_again_drops_it() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("An ordinary answer.")]);
+    let t = sandbox.start(&server);
+    t.submit("/plan");
+    t.wait_for("your next message is planned first (review, then run) · /plan off drops it");
+    t.wait_until("the plan prompt", terminal::DEADLINE, |s| {
+        s.lines().rfind(|l| !l.trim().is_empty()).map(str::trim_end) == Some("plan ›")
+    });
+    // ESC and Ctrl-C at the prompt leave the plan waiting.
+    t.keys(&["Escape"]);
+    t.wait_for("plan ›   ESC again to rewind");
+    t.keys(&["C-c"]);
+    t.wait_for("press Ctrl-C again to exit");
+    t.submit("/plan");
+    let screen = t.wait_prompt(1, terminal::DEADLINE);
+    assert!(
+        screen.contains("dropped: your next message is sent as usual, not planned"),
+        "{screen}"
+    );
+    t.submit("/plan off");
+    t.wait_for("no plan is waiting for your next message");
+    // The next message is an ordinary turn: no planner was asked.
+    t.submit("just answer");
+    t.wait_for("An ordinary answer.");
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 1);
+    assert!(!is_planner(&requests[0]));
+}
