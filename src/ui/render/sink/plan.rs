@@ -104,7 +104,7 @@ impl Inner {
             } => {
                 let line = format!("{tag}{}", tool_started_line(&name, &arguments, style));
                 self.write_lines(&[line]);
-                self.call_tasks.insert(call.clone(), id.to_string());
+                self.call_tasks.push((call.clone(), id.to_string()));
                 let label = format!("[{id}] {name} {}", key_args(&name, &arguments));
                 self.set_phase(Phase::Running {
                     id: call,
@@ -140,7 +140,7 @@ impl Inner {
                 }
                 let lines: Vec<String> = lines.into_iter().map(|l| format!("{tag}{l}")).collect();
                 self.write_lines(&lines);
-                self.call_tasks.remove(&call);
+                self.call_tasks.retain(|(c, t)| *c != call || t != id);
                 if let Some(live) = &mut self.live {
                     live.line.end_task_call(id, &call);
                 }

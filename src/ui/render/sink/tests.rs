@@ -531,6 +531,9 @@ fn the_live_handle_names_the_task_of_each_running_call_until_it_finishes() {
     ));
     assert_eq!(live.task_of("b-write"), None);
     assert_eq!(live.task_of("c-write").as_deref(), Some("C"));
+    // Two running tasks' calls with one id: neither is named.
+    sink.emit(started("D", "c-write"));
+    assert_eq!(live.task_of("c-write"), None);
 }
 
 #[test]
