@@ -9,7 +9,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,6 +16,10 @@ use tokio_util::sync::CancellationToken;
 
 use paicli::config::IndexSettings;
 use paicli::index::{CodeIndex, ProgressFn, SearchRequest};
+
+#[path = "../tests/support/tokio_source.rs"]
+mod tokio_source;
+use tokio_source::{copy_tree, tokio_source};
 
 /// Re-index runs and search rounds (each round asks every query once).
 const RUNS: usize = 9;
@@ -34,36 +37,6 @@ const QUERIES: &[&str] = &[
     "poll_read",
     "reap orphaned child processes",
 ];
-
-fn tokio_source() -> PathBuf {
-    let output = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let manifest = metadata["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "tokio")
-        .and_then(|p| p["manifest_path"].as_str())
-        .unwrap();
-    Path::new(manifest).parent().unwrap().to_path_buf()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 /// The sample below which `fraction` of the samples fall (nearest rank).
 fn percentile(samples: &[Duration], fraction: f64) -> Duration {

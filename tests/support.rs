@@ -6,6 +6,7 @@ pub mod cli;
 pub mod outside_dir;
 pub mod recording_sink;
 pub mod scripted_server;
+pub mod tokio_source;
 
 pub use cli::{CliSandbox, run_with_stdin, stderr_of, stdout_of};
 pub use outside_dir::outside_dir;

@@ -83,11 +83,13 @@ fn ask<T>(
             Ok(_) => from_line(line.trim_end_matches(['\r', '\n'])),
         };
     }
+    let width = crossterm::terminal::size().map_or(80, |(w, _)| usize::from(w));
     let answer = {
         let _raw = crossterm::terminal::enable_raw_mode()
             .ok()
             .map(|()| RawMode);
-        let _ = write!(out, "{prompt}");
+        // Raw mode: a line break needs its carriage return.
+        let _ = write!(out, "{}", fit_question(prompt, width).join("\r\n"));
         let _ = out.flush();
         loop {
             let Ok(event) = crossterm::event::read() else {
@@ -106,6 +108,19 @@ fn ask<T>(
     // Raw mode is off again: a plain newline ends the question's line.
     let _ = writeln!(out);
     answer
+}
+
+/// The question as screen lines of at most `width - 1` cells, broken at word boundaries (and around CJK
+/// characters) like the notices, so a narrow terminal never splits a word; the last line keeps the question's
+/// trailing space before the answer.
+pub fn fit_question(prompt: &str, width: usize) -> Vec<String> {
+    let text = prompt.trim_end();
+    let tail = &prompt[text.len()..];
+    let mut lines = crate::ui::render::wrap_hanging(text, width.saturating_sub(1).max(10), 0);
+    if let Some(last) = lines.last_mut() {
+        last.push_str(tail);
+    }
+    lines
 }
 
 /// Shows `prompt` and reads one answer; `None` when cancelled or stdin ended. Without a terminal the answer is
@@ -153,4 +168,47 @@ pub fn read_choice(prompt: &str, choices: &[char]) -> Option<char> {
             }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::i18n::{Lang, Msg, tr};
+    use crate::ui::render::visible_width;
+
+    #[test]
+    fn the_rewind_question_wraps_between_words_at_40_columns() {
+        let en = fit_question(tr(Lang::En, Msg::RewindPick), 40);
+        assert_eq!(
+            en,
+            [
+                "Rewind to before which message? Number",
+                "+ Enter (Enter or ESC cancels): "
+            ]
+        );
+        let how = fit_question(tr(Lang::En, Msg::RewindHow), 40);
+        assert_eq!(
+            how,
+            [
+                "Rewind [c] code  [v] conversation  [b]",
+                "both (Enter or ESC cancels): "
+            ]
+        );
+        for lang in [Lang::En, Lang::Zh] {
+            for msg in [Msg::RewindPick, Msg::RewindHow] {
+                let text = tr(lang, msg);
+                let lines = fit_question(text, 40);
+                assert!(lines.iter().all(|l| visible_width(l) <= 39), "{lines:?}");
+                // Nothing is lost or added but the breaks.
+                let joined: String = lines.concat().split_whitespace().collect();
+                let words: String = text.split_whitespace().collect();
+                assert_eq!(joined, words);
+            }
+        }
+    }
+
+    #[test]
+    fn a_question_that_fits_is_one_line_with_its_trailing_space() {
+        assert_eq!(fit_question("Delete? [y/N] ", 80), ["Delete? [y/N] "]);
+    }
 }

@@ -67,7 +67,7 @@ impl TerminalApprover {
         }
     }
 
-    fn ask_blocking(&self, request: &ApprovalRequest) -> io::Result<Asked> {
+    fn ask_blocking(&self, request: &ApprovalRequest, task: Option<&str>) -> io::Result<Asked> {
         let _one = self.asking.lock().unwrap_or_else(|e| e.into_inner());
         let shown = preview(&request.args, self.guard.as_deref());
         let surface = Surface::detect(self.no_color);
@@ -81,6 +81,7 @@ impl TerminalApprover {
             // Raw mode is on while the keyboard owner reads: lines end in \r\n.
             Some(mut listener) => prompt_approval(
                 request,
+                task,
                 shown.as_ref(),
                 &mut listener,
                 &mut CrLf(io::stderr().lock()),
@@ -88,6 +89,7 @@ impl TerminalApprover {
             ),
             None => prompt_approval(
                 request,
+                task,
                 shown.as_ref(),
                 &mut LineKeys::new(io::stdin().lock()),
                 &mut io::stderr().lock(),
@@ -95,11 +97,13 @@ impl TerminalApprover {
             ),
         }
     }
-}
 
-#[async_trait]
-impl Approver for TerminalApprover {
-    async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
+    /// Asks about `request`, naming the plan `task` whose sub-agent asks (`[B] write_file wants …`).
+    pub async fn ask_for_task(
+        &self,
+        request: &ApprovalRequest,
+        task: Option<String>,
+    ) -> ApprovalAnswer {
         let approver = TerminalApprover {
             keyboard: self.keyboard.clone(),
             guard: self.guard.clone(),
@@ -108,7 +112,9 @@ impl Approver for TerminalApprover {
             asking: Arc::clone(&self.asking),
         };
         let request = request.clone();
-        let asked = tokio::task::spawn_blocking(move || approver.ask_blocking(&request)).await;
+        let asked =
+            tokio::task::spawn_blocking(move || approver.ask_blocking(&request, task.as_deref()))
+                .await;
         match asked {
             Ok(Ok(Asked::Answer(answer))) => answer,
             Ok(Ok(Asked::CancelTask)) => {
@@ -124,6 +130,13 @@ impl Approver for TerminalApprover {
                 reason: Some("the approval prompt stopped".to_string()),
             },
         }
+    }
+}
+
+#[async_trait]
+impl Approver for TerminalApprover {
+    async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
+        self.ask_for_task(request, None).await
     }
 
     fn rule_not_saved(&self, error: &str) {
@@ -156,15 +169,17 @@ impl<W: Write> Write for CrLf<W> {
     }
 }
 
-/// Shows `request` (with its `preview`) on `out` and reads the answer from `keys`.
+/// Shows `request` (with its `preview`, and the plan `task` asking, if any) on `out` and reads the answer from
+/// `keys`.
 pub fn prompt_approval(
     request: &ApprovalRequest,
+    task: Option<&str>,
     preview: Option<&Preview>,
     keys: &mut impl KeySource,
     out: &mut impl Write,
     look: &Look,
 ) -> io::Result<Asked> {
-    render_request(request, preview, look, out)?;
+    render_request(request, task, preview, look, out)?;
     let style = look.style;
     loop {
         write!(out, "{} ", question(request, look))?;

@@ -23,6 +23,7 @@ mod task_cmds;
 mod trust;
 
 pub use memory_cmds::{SaveRequest, entry_line, parse_save};
+pub use plan_cmds::prompt_for;
 pub use safety_cmds::{audit_line, cycle_mode, mode_help, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
 
@@ -426,7 +427,7 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "plan",
         aliases: &[],
-        usage: "[task]",
+        usage: "[task|off]",
         help: [
             "plan the task (or the next message), review the plan, run its tasks in parallel",
             "为任务（或下一条消息）制定计划，审阅后并行执行",
@@ -437,7 +438,7 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "team",
         aliases: &[],
-        usage: "[task]",
+        usage: "[task|off]",
         help: [
             "/plan with roles: a planner, two workers, a reviewer passing each step",
             "分角色的 /plan：规划者、两名执行者、逐步把关的审查者",

@@ -497,6 +497,12 @@ pub enum Msg {
     AcpModeAuto,
     AcpModePlan,
     AcpModeFull,
+    // polish: a pending plan can be dropped
+    PlanPendingUndo,
+    PlanPendingDropped,
+    PlanNonePending,
+    PromptPlanPending,
+    PromptTeamPending,
 }
 
 impl Msg {
@@ -977,6 +983,12 @@ impl Msg {
         Msg::AcpModeAuto,
         Msg::AcpModePlan,
         Msg::AcpModeFull,
+        // polish: a pending plan can be dropped
+        Msg::PlanPendingUndo,
+        Msg::PlanPendingDropped,
+        Msg::PlanNonePending,
+        Msg::PromptPlanPending,
+        Msg::PromptTeamPending,
     ];
 }
 
@@ -2259,5 +2271,18 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, AcpModePlan) => "计划",
         (Lang::En, AcpModeFull) => "Full",
         (Lang::Zh, AcpModeFull) => "完全",
+        // polish: a pending plan can be dropped
+        (Lang::En, PlanPendingUndo) => "{cmd} off drops it",
+        (Lang::Zh, PlanPendingUndo) => "输入 {cmd} off 可取消",
+        (Lang::En, PlanPendingDropped) => {
+            "dropped: your next message is sent as usual, not planned"
+        }
+        (Lang::Zh, PlanPendingDropped) => "已取消：下一条消息照常发送，不再先制定计划",
+        (Lang::En, PlanNonePending) => "no plan is waiting for your next message",
+        (Lang::Zh, PlanNonePending) => "没有等待下一条消息的计划",
+        (Lang::En, PromptPlanPending) => "plan",
+        (Lang::Zh, PromptPlanPending) => "计划",
+        (Lang::En, PromptTeamPending) => "team",
+        (Lang::Zh, PromptTeamPending) => "团队",
     }
 }

@@ -19,7 +19,7 @@ pub use expand::{Expandable, LastExpandable, show_expanded};
 pub use live::{Phase, WorkingLine};
 pub use markdown::render_markdown;
 pub use markdown_stream::MarkdownStream;
-pub use plan_view::{PlanView, summary_lines, task_row, task_tag};
+pub use plan_view::{PlanView, summary_lines, task_label, task_row, task_tag};
 pub use sink::{InputPreview, LiveHandle, TerminalSink};
 pub use status::{StatusInfo, compaction_line, format_count, status_line, status_line_in};
 pub use style::Style;

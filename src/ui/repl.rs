@@ -67,22 +67,23 @@ pub fn run(
     // The line being edited when Shift+Tab was pressed, and the cursor, to put back after the mode switch.
     let mut resume: Option<(String, usize)> = None;
     loop {
+        let prompt = commands::prompt_for(session.plans.next_input, session.lang);
         let read = if let Some(queued) = session.type_ahead().pop_queued() {
             // Sent with Enter while the last task ran: it goes now, shown as if typed at the prompt.
-            session.say(&format!("{PROMPT}{queued}"));
+            session.say(&format!("{prompt}{queued}"));
             Ok(queued)
         } else {
             match resume.take() {
                 Some((line, pos)) => {
-                    editor.readline_with_initial(PROMPT, mode_key::split_at_cursor(&line, pos))
+                    editor.readline_with_initial(&prompt, mode_key::split_at_cursor(&line, pos))
                 }
                 None => {
                     // Typed while the last task ran, without Enter: back in the line, to finish or change.
                     let typed = session.type_ahead().take_line();
                     if typed.is_empty() {
-                        editor.readline(PROMPT)
+                        editor.readline(&prompt)
                     } else {
-                        editor.readline_with_initial(PROMPT, (&typed, ""))
+                        editor.readline_with_initial(&prompt, (&typed, ""))
                     }
                 }
             }

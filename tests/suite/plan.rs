@@ -66,6 +66,13 @@ impl Setup {
         }
     }
 
+    /// A setup whose planner answers once with `tasks` as `(id, depends_on)`.
+    fn planned(tasks: &[(&str, &[&str])]) -> Self {
+        let setup = Setup::new();
+        setup.server.route_task(PLANNER, [plan_reply(tasks)]);
+        setup
+    }
+
     fn agent(&self, extra: Vec<Arc<dyn Tool>>) -> Agent {
         let client = Arc::new(
             OpenAiClient::new(
@@ -97,6 +104,16 @@ fn first_user(request: &RecordedRequest) -> String {
         .to_string()
 }
 
+/// The text of a request's last message (what the model was told last).
+fn last_message(request: &RecordedRequest) -> String {
+    request.body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The names of the tools a request offered.
 fn offered_tools(request: &RecordedRequest) -> Vec<String> {
     request.body["tools"]
@@ -117,6 +134,14 @@ async fn run(
     events: &EventLog,
 ) -> Result<PlanReport, PlanError> {
     run_with(agent, goal, mode, PlanSettings::default(), events).await
+}
+
+/// Runs `goal` in `mode` with the default settings and a fresh event log; the plan must finish (whatever its
+/// tasks' states).
+async fn run_ok(agent: &mut Agent, goal: &str, mode: PlanMode) -> (PlanReport, EventLog) {
+    let events = EventLog::default();
+    let report = run(agent, goal, mode, &events).await.unwrap();
+    (report, events)
 }
 
 async fn run_with(
@@ -169,4 +194,9 @@ fn plan_timeline(events: &EventLog) -> Vec<String> {
 
 fn s(id: &str, state: TaskState) -> (String, TaskState) {
     (id.to_string(), state)
+}
+
+/// The states of a plan whose tasks `ids` (in report order) are all done.
+fn all_done(ids: &[&str]) -> Vec<(String, TaskState)> {
+    ids.iter().map(|id| s(id, TaskState::Done)).collect()
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::preview::Preview;
 use crate::policy::approval::{ApprovalRequest, Risk, RuleLabel};
 use crate::ui::i18n::{Lang, Msg, tr};
-use crate::ui::render::{Style, render_diff_in};
+use crate::ui::render::{Style, render_diff_in, task_label};
 
 /// Chars of one argument shown before it is folded.
 pub const FOLD_AFTER_CHARS: usize = 600;
@@ -68,9 +68,11 @@ fn risk_word(risk: Risk, look: &Look) -> &'static str {
     })
 }
 
-/// Writes the header, why it asks, the preview and the remaining (folded, escaped) arguments.
+/// Writes the header (tagged with the plan `task` asking, like its tool lines), why it asks, the preview and the
+/// remaining (folded, escaped) arguments.
 pub fn render_request(
     request: &ApprovalRequest,
+    task: Option<&str>,
     preview: Option<&Preview>,
     look: &Look,
     out: &mut impl Write,
@@ -80,7 +82,8 @@ pub fn render_request(
         .tr(Msg::ApprovalWants)
         .replace("{tool}", &visible(&request.tool))
         .replace("{risk}", risk_word(request.risk, look));
-    writeln!(out, "\n{}", style.yellow(&format!("⚠ {header}")))?;
+    let tag = task.map(|id| task_label(&visible(id))).unwrap_or_default();
+    writeln!(out, "\n{}", style.yellow(&format!("⚠ {tag}{header}")))?;
     let why = match &request.note {
         Some(note) => visible(note),
         None => look.tr(Msg::ApprovalAskMode).to_string(),

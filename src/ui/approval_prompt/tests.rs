@@ -28,6 +28,7 @@ fn answer_in(req: &ApprovalRequest, keys: &str, lang: Lang) -> (Asked, String) {
     let mut out = Vec::new();
     let a = prompt_approval(
         req,
+        None,
         shown.as_ref(),
         &mut typed(keys),
         &mut out,
@@ -155,6 +156,7 @@ fn arguments_taller_than_the_screen_are_not_edited_in_place() {
     let a = prompt_approval(
         &req,
         None,
+        None,
         &mut typed("mn"),
         &mut out,
         &Look::plain(Lang::En),
@@ -256,6 +258,7 @@ fn an_edit_shows_its_diff_before_the_question() {
     let mut out = Vec::new();
     prompt_approval(
         &req,
+        None,
         shown.as_ref(),
         &mut typed("y"),
         &mut out,
@@ -353,4 +356,44 @@ fn a_long_answer_line_wraps_between_words_under_its_text() {
         "✓ allowed; exactly the command `{command}` runs without asking for the rest of this session"
     );
     assert_eq!(words, expected.split_whitespace().collect::<Vec<_>>());
+}
+
+#[test]
+fn a_plan_task_asking_is_named_like_its_tool_lines() {
+    let mut req = request(json!({"path": "out.txt", "content": "x\n"}));
+    req.tool = "write_file".to_string();
+    req.risk = Risk::Medium;
+    for (lang, header) in [
+        (Lang::En, "\n⚠ [B] write_file wants to run (risk: medium)\n"),
+        (Lang::Zh, "\n⚠ [B] write_file 请求执行（风险：中）\n"),
+    ] {
+        let mut out = Vec::new();
+        let asked = prompt_approval(
+            &req,
+            Some("B"),
+            None,
+            &mut typed("\u{1b}"),
+            &mut out,
+            &Look::plain(lang),
+        )
+        .unwrap();
+        assert_eq!(asked, Asked::CancelTask);
+        let shown = String::from_utf8(out).unwrap();
+        assert!(shown.starts_with(header), "{shown}");
+    }
+    // The lead's own calls (no task) keep the plain header; a task id cannot hide control characters.
+    let (_, shown) = answer(&req, "n");
+    assert!(shown.starts_with("\n⚠ write_file wants"), "{shown}");
+    let mut out = Vec::new();
+    prompt_approval(
+        &req,
+        Some("B\u{1b}[2J"),
+        None,
+        &mut typed("n"),
+        &mut out,
+        &Look::plain(Lang::En),
+    )
+    .unwrap();
+    let shown = String::from_utf8(out).unwrap();
+    assert!(!shown.contains('\u{1b}'), "{shown}");
 }

@@ -243,7 +243,7 @@ pub(super) fn rewind(session: &mut Session, _args: &str) -> Flow {
         match session.agent.rewind_to_turn(turn) {
             Ok(_) => {
                 session.services.snapshots.rewind_to_turn(turn);
-                session.say(session.tr(Msg::RewindConversation));
+                session.say_fitted(session.tr(Msg::RewindConversation), 0, str::to_string);
             }
             Err(e) => session.say_error(&e.to_string()),
         }
@@ -263,6 +263,6 @@ fn rewind_code(session: &Session, turn: usize) {
             Target::Seq(seq),
             &format!("/rewind {}", turn + 1),
         ),
-        None => session.say(session.tr(Msg::RewindNoCode)),
+        None => session.say_fitted(session.tr(Msg::RewindNoCode), 0, str::to_string),
     }
 }

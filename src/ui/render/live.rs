@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::plan_view::task_label;
 use super::wrap::visible_width;
 use super::{Style, format_count};
 use crate::ui::i18n::{Lang, Msg, tr};
@@ -37,6 +38,8 @@ pub struct WorkingLine {
     pub tokens: u64,
     /// The running command's last output lines.
     pub tail: VecDeque<String>,
+    /// The last output lines of plan tasks' running commands, which run side by side: each shown with its task.
+    pub task_tail: VecDeque<TaskLine>,
     /// Text typed ahead in the input line, and messages queued to send when the turn ends.
     pub input_preview: Option<(String, usize)>,
 }
@@ -47,9 +50,18 @@ impl Default for WorkingLine {
             phase: Phase::WaitingModel,
             tokens: 0,
             tail: VecDeque::new(),
+            task_tail: VecDeque::new(),
             input_preview: None,
         }
     }
+}
+
+/// One output line of a plan task's running call.
+#[derive(Clone, Debug)]
+pub struct TaskLine {
+    pub task: String,
+    pub call: String,
+    pub text: String,
 }
 
 impl WorkingLine {
@@ -61,6 +73,34 @@ impl WorkingLine {
             }
             self.tail.push_back(line.replace('\t', "    "));
         }
+    }
+
+    /// Records one output line of call `call` of plan task `task`. Kept until that call ends, whatever the
+    /// other tasks do meanwhile; when the tail is full, the task with the most lines gives up its oldest, so
+    /// every running command keeps a line on screen.
+    pub fn push_task_output(&mut self, task: &str, call: &str, line: &str) {
+        if self.task_tail.len() >= TAIL_LINES {
+            let count = |t: &str| self.task_tail.iter().filter(|l| l.task == t).count();
+            let most = self
+                .task_tail
+                .iter()
+                .map(|l| count(&l.task))
+                .max()
+                .unwrap_or(0);
+            if let Some(at) = self.task_tail.iter().position(|l| count(&l.task) == most) {
+                self.task_tail.remove(at);
+            }
+        }
+        self.task_tail.push_back(TaskLine {
+            task: task.to_string(),
+            call: call.to_string(),
+            text: line.replace('\t', "    "),
+        });
+    }
+
+    /// Drops the output lines of call `call` of plan task `task` (it finished).
+    pub fn end_task_call(&mut self, task: &str, call: &str) {
+        self.task_tail.retain(|l| l.task != task || l.call != call);
     }
 
     /// Moves to `phase`; the output tail belongs to the call that printed it.
@@ -96,6 +136,13 @@ impl WorkingLine {
         let mut rows = vec![style.cyan(&head)];
         for line in &self.tail {
             rows.push(style.dim(&cut(&format!("  │ {line}"), columns)));
+        }
+        // Grouped by task (in arrival order within one), so the rows do not change places as lines arrive.
+        let mut task_lines: Vec<&TaskLine> = self.task_tail.iter().collect();
+        task_lines.sort_by(|a, b| a.task.cmp(&b.task));
+        for line in task_lines {
+            let row = format!("  │ {}{}", task_label(&line.task), line.text);
+            rows.push(style.dim(&cut(&row, columns)));
         }
         if let Some((text, queued)) = &self.input_preview {
             let mut row = format!("  › {text}");
@@ -143,6 +190,30 @@ mod tests {
         assert_eq!(w.tail, ["3", "4", "5"]);
         w.set_phase(Phase::WaitingModel);
         assert!(w.tail.is_empty());
+    }
+
+    #[test]
+    fn parallel_tasks_output_is_tagged_and_each_running_command_keeps_a_line() {
+        let mut w = WorkingLine::default();
+        for i in 1..=4 {
+            w.push_task_output("B", "run", &format!("bee {i}"));
+        }
+        w.push_task_output("C", "run", "sea 1");
+        // Another task's phase changes do not clear it.
+        w.set_phase(Phase::WaitingModel);
+        w.push_task_output("C", "run", "sea 2");
+        let rows = w.render(Duration::from_secs(1), 60, Style::new(false), Lang::En);
+        assert_eq!(
+            rows[1..],
+            ["  │ [B] bee 4", "  │ [C] sea 1", "  │ [C] sea 2"]
+        );
+        // B's command ends: its line goes, C's stay.
+        w.end_task_call("B", "run");
+        let rows = w.render(Duration::from_secs(1), 60, Style::new(false), Lang::En);
+        assert_eq!(rows[1..], ["  │ [C] sea 1", "  │ [C] sea 2"]);
+        // The same call id in another task is another call.
+        w.end_task_call("B", "run");
+        assert_eq!(w.task_tail.len(), 2);
     }
 
     #[test]

@@ -123,7 +123,12 @@ pub fn task_row(
 
 /// The tag that starts a task's transcript lines: `[B] `.
 pub fn task_tag(id: &str, style: Style) -> String {
-    style.dim(&format!("[{}] ", short_id(id)))
+    style.dim(&task_label(id))
+}
+
+/// The tag without colour, for text painted as a whole (the approval header, the working line).
+pub fn task_label(id: &str) -> String {
+    format!("[{}] ", short_id(id))
 }
 
 /// The summary printed when the plan ends: a heading with the count done, then each task's row and the first

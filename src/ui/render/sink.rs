@@ -54,6 +54,8 @@ struct Inner {
     input_preview: Option<InputPreview>,
     /// The running plan's task list, drawn above the working line.
     plan: Option<PlanView>,
+    /// Each running sub-agent call as (call id, task id), so an approval prompt can name the task asking.
+    call_tasks: Vec<(String, String)>,
 }
 
 /// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
@@ -96,6 +98,7 @@ impl TerminalSink {
                 expandable: None,
                 input_preview: None,
                 plan: None,
+                call_tasks: Vec::new(),
             })),
             ticker: Mutex::new(None),
         }

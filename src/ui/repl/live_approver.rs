@@ -6,18 +6,20 @@ use std::sync::{Arc, Mutex, PoisonError};
 use async_trait::async_trait;
 
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver};
+use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::render::LiveHandle;
 
 /// The running turn's working line, if any (set by the session for the length of a turn).
 pub type LiveSlot = Arc<Mutex<Option<LiveHandle>>>;
 
-/// Wraps the terminal approver: suspends the working line while the person answers.
-pub struct LiveAwareApprover<A> {
-    pub inner: A,
+/// Wraps the terminal approver: suspends the working line while the person answers, and names the plan task
+/// whose sub-agent asks (the working line's sink knows which task made each running call).
+pub struct LiveAwareApprover {
+    pub inner: TerminalApprover,
     pub live: LiveSlot,
 }
 
-impl<A> LiveAwareApprover<A> {
+impl LiveAwareApprover {
     fn handle(&self) -> Option<LiveHandle> {
         self.live
             .lock()
@@ -27,7 +29,7 @@ impl<A> LiveAwareApprover<A> {
 }
 
 #[async_trait]
-impl<A: Approver> Approver for LiveAwareApprover<A> {
+impl Approver for LiveAwareApprover {
     fn is_interactive(&self) -> bool {
         self.inner.is_interactive()
     }
@@ -37,7 +39,8 @@ impl<A: Approver> Approver for LiveAwareApprover<A> {
         if let Some(live) = &live {
             live.suspend();
         }
-        let answer = self.inner.ask(request).await;
+        let task = live.as_ref().and_then(|l| l.task_of(&request.call_id));
+        let answer = self.inner.ask_for_task(request, task).await;
         if let Some(live) = &live {
             live.resume();
         }

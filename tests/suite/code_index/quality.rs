@@ -6,12 +6,13 @@
 //! the question's words and ranks files by their matching lines.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::{EmbedServer, args, quiet, settings, tool_context};
+use crate::support::tokio_source::{copy_tree, tokio_source};
 use paicli::index::words::query_terms;
 use paicli::index::{CodeIndex, SearchRequest};
 use paicli::tools::search::GrepCode;
@@ -89,29 +90,6 @@ const QUESTIONS: &[(&str, &[&str])] = &[
         &["src/task/join_set.rs"],
     ),
 ];
-
-/// The source directory of the `tokio` package paicli builds against.
-fn tokio_source() -> PathBuf {
-    let output = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let manifest = metadata["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "tokio")
-        .and_then(|p| p["manifest_path"].as_str())
-        .expect("tokio is a dependency");
-    Path::new(manifest).parent().unwrap().to_path_buf()
-}
 
 /// Distinct files in rank order, at most five.
 fn top_files(paths: impl IntoIterator<Item = String>) -> Vec<String> {
@@ -228,17 +206,4 @@ async fn hit_rate_at_5_on_tokio_beats_a_grep_baseline() {
         kw * 2 >= n,
         "keyword ranking answers fewer than half: {kw}/{n}"
     );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

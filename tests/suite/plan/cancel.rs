@@ -41,12 +41,8 @@ impl Tool for UntilCancelled {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancelling_stops_every_sub_agent_and_each_call_has_one_result() {
-    let setup = Setup::new();
+    let setup = Setup::planned(&[("B", &[]), ("C", &[]), ("D", &["B"])]);
     let server = &setup.server;
-    server.route_task(
-        PLANNER,
-        [plan_reply(&[("B", &[]), ("C", &[]), ("D", &["B"])])],
-    );
     // B asks for two calls in one reply: the second never starts, and still gets its result.
     server.route_task(
         task("B"),

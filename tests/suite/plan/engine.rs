@@ -6,12 +6,8 @@ use paicli::protocol::Notice;
 
 #[tokio::test]
 async fn a_runs_first_then_b_and_c_together_and_the_summary_lists_all_three() {
-    let setup = Setup::new();
+    let setup = Setup::planned(&[("A", &[]), ("B", &["A"]), ("C", &["A"])]);
     let server = &setup.server;
-    server.route_task(
-        PLANNER,
-        [plan_reply(&[("A", &[]), ("B", &["A"]), ("C", &["A"])])],
-    );
     server.route_task(task("A"), [Reply::text("A is built")]);
     // Requests: planner, A, then B and C. Neither B nor C is answered before both were asked: they overlap.
     server.route_task(
@@ -23,25 +19,11 @@ async fn a_runs_first_then_b_and_c_together_and_the_summary_lists_all_three() {
         [Reply::text("C is built").after_chat_requests(4)],
     );
     let mut agent = setup.agent(vec![]);
-    let events = EventLog::default();
 
-    let report = run(
-        &mut agent,
-        "Build A, then B and C on top of it",
-        PlanMode::Plan,
-        &events,
-    )
-    .await
-    .unwrap();
+    let goal = "Build A, then B and C on top of it";
+    let (report, events) = run_ok(&mut agent, goal, PlanMode::Plan).await;
 
-    assert_eq!(
-        states(&report),
-        vec![
-            s("A", TaskState::Done),
-            s("B", TaskState::Done),
-            s("C", TaskState::Done)
-        ]
-    );
+    assert_eq!(states(&report), all_done(&["A", "B", "C"]));
     let timeline = plan_timeline(&events);
     assert_eq!(timeline[..3], ["proposed 0", "start A", "A Done"]);
     assert_eq!(timeline[3..5], ["start B", "start C"]);
@@ -89,14 +71,7 @@ async fn a_cyclic_plan_is_repaired_once_then_refused() {
     );
     let requests = setup.requests_for(PLANNER);
     assert_eq!(requests.len(), 2, "one repair round, no more");
-    let repair = requests[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let repair = last_message(&requests[1]);
     assert!(repair.contains("cycle: A -> B -> A"), "{repair}");
     assert!(events.events().iter().any(|e| matches!(
         e,
@@ -121,46 +96,24 @@ async fn a_repaired_plan_runs() {
     );
     setup.server.route_task(task("A"), [Reply::text("done")]);
     let mut agent = setup.agent(vec![]);
-    let report = run(
-        &mut agent,
-        "Do A and check it",
-        PlanMode::Plan,
-        &EventLog::default(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(states(&report), vec![s("A", TaskState::Done)]);
+    let (report, _) = run_ok(&mut agent, "Do A and check it", PlanMode::Plan).await;
+    assert_eq!(states(&report), all_done(&["A"]));
 }
 
 #[tokio::test]
 async fn a_failure_leaving_less_than_half_done_replans_with_what_failed() {
-    let setup = Setup::new();
+    let setup = Setup::planned(&[("A", &[]), ("B", &[]), ("C", &["B"]), ("D", &["B"])]);
     let server = &setup.server;
-    server.route_task(
-        PLANNER,
-        [plan_reply(&[
-            ("A", &[]),
-            ("B", &[]),
-            ("C", &["B"]),
-            ("D", &["B"]),
-        ])],
-    );
     server.route_task(task("A"), [Reply::text("A ok")]);
     server.route_task(task("B"), [rejected()]);
     server.route_task(REPLANNER, [plan_reply(&[("B2", &[])])]);
     server.route_task(task("B2"), [Reply::text("B2 ok")]);
     let mut agent = setup.agent(vec![]);
-    let events = EventLog::default();
 
-    let report = run(&mut agent, "Do A, B, C and D", PlanMode::Plan, &events)
-        .await
-        .unwrap();
+    let (report, events) = run_ok(&mut agent, "Do A, B, C and D", PlanMode::Plan).await;
 
     assert_eq!(report.replans, 1);
-    assert_eq!(
-        states(&report),
-        vec![s("A", TaskState::Done), s("B2", TaskState::Done)]
-    );
+    assert_eq!(states(&report), all_done(&["A", "B2"]));
     let replan = first_user(&setup.requests_for(REPLANNER)[0]);
     assert!(replan.contains("Failed:\n- Task B (B): "), "{replan}");
     assert!(replan.contains("Finished:\n- Task A (A): A ok"), "{replan}");
@@ -181,26 +134,14 @@ async fn a_failure_leaving_less_than_half_done_replans_with_what_failed() {
 
 #[tokio::test]
 async fn a_failure_with_half_done_skips_its_dependants_without_replanning() {
-    let setup = Setup::new();
+    let setup = Setup::planned(&[("A", &[]), ("B", &["A"]), ("C", &["A"]), ("D", &["B"])]);
     let server = &setup.server;
-    server.route_task(
-        PLANNER,
-        [plan_reply(&[
-            ("A", &[]),
-            ("B", &["A"]),
-            ("C", &["A"]),
-            ("D", &["B"]),
-        ])],
-    );
     server.route_task(task("A"), [Reply::text("A ok")]);
     server.route_task(task("B"), [rejected()]);
     server.route_task(task("C"), [Reply::text("C ok")]);
     let mut agent = setup.agent(vec![]);
-    let events = EventLog::default();
 
-    let report = run(&mut agent, "Do A, B, C and D", PlanMode::Plan, &events)
-        .await
-        .unwrap();
+    let (report, _) = run_ok(&mut agent, "Do A, B, C and D", PlanMode::Plan).await;
 
     assert_eq!(report.replans, 0);
     assert_eq!(
@@ -228,18 +169,10 @@ async fn a_one_step_goal_runs_as_one_task_without_a_planner_call() {
         .server
         .route_task(task("task-1"), [Reply::text("typo fixed")]);
     let mut agent = setup.agent(vec![]);
-    let events = EventLog::default();
 
-    let report = run(
-        &mut agent,
-        "Fix the typo in README.md",
-        PlanMode::Plan,
-        &events,
-    )
-    .await
-    .unwrap();
+    let (report, events) = run_ok(&mut agent, "Fix the typo in README.md", PlanMode::Plan).await;
 
-    assert_eq!(states(&report), vec![s("task-1", TaskState::Done)]);
+    assert_eq!(states(&report), all_done(&["task-1"]));
     assert!(setup.requests_for(PLANNER).is_empty());
     assert_eq!(setup.server.chat_requests().len(), 1);
     assert!(events.events().iter().any(|e| matches!(

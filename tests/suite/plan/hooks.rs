@@ -47,10 +47,9 @@ impl TurnHook for Counting {
 
 #[tokio::test]
 async fn a_lead_only_hook_sees_one_turn_and_judges_every_sub_agents_calls() {
-    let setup = Setup::new();
+    let setup = Setup::planned(&[("A", &[]), ("B", &[])]);
     setup.project.write("a.txt", "a");
     let server = &setup.server;
-    server.route_task(PLANNER, [plan_reply(&[("A", &[]), ("B", &[])])]);
     for id in ["A", "B"] {
         let call =
             Reply::tool_calls([(format!("read_{id}"), "read_file", json!({"path": "a.txt"}))]);
@@ -65,19 +64,9 @@ async fn a_lead_only_hook_sees_one_turn_and_judges_every_sub_agents_calls() {
     agent.add_turn_hook(lead_only.clone());
     agent.add_turn_hook(carried.clone());
 
-    let report = run(
-        &mut agent,
-        "Read for A, and read for B",
-        PlanMode::Plan,
-        &EventLog::default(),
-    )
-    .await
-    .unwrap();
+    let (report, _) = run_ok(&mut agent, "Read for A, and read for B", PlanMode::Plan).await;
 
-    assert_eq!(
-        states(&report),
-        vec![s("A", TaskState::Done), s("B", TaskState::Done)]
-    );
+    assert_eq!(states(&report), all_done(&["A", "B"]));
     assert_eq!(
         *lead_only.begun.lock().unwrap(),
         vec!["Read for A, and read for B".to_string()]

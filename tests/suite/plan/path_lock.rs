@@ -68,10 +68,9 @@ impl Tool for SlowAppend {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_parallel_tasks_editing_one_file_lose_no_update() {
-    let setup = Setup::new();
+    let setup = Setup::planned(&[("B", &[]), ("C", &[])]);
     setup.project.write("notes.txt", "");
     let server = &setup.server;
-    server.route_task(PLANNER, [plan_reply(&[("B", &[]), ("C", &[])])]);
     for id in ["B", "C"] {
         let call = Reply::tool_calls([(
             format!("call_{id}"),
@@ -90,19 +89,9 @@ async fn two_parallel_tasks_editing_one_file_lose_no_update() {
     let tool = Arc::new(SlowAppend::default());
     let mut agent = setup.agent(vec![tool.clone()]);
 
-    let report = run(
-        &mut agent,
-        "Append B, and append C",
-        PlanMode::Plan,
-        &EventLog::default(),
-    )
-    .await
-    .unwrap();
+    let (report, _) = run_ok(&mut agent, "Append B, and append C", PlanMode::Plan).await;
 
-    assert_eq!(
-        states(&report),
-        vec![s("B", TaskState::Done), s("C", TaskState::Done)]
-    );
+    assert_eq!(states(&report), all_done(&["B", "C"]));
     let text = std::fs::read_to_string(setup.project.root.join("notes.txt")).unwrap();
     assert!(
         text.contains("from B\n") && text.contains("from C\n"),

@@ -3,16 +3,9 @@
 
 use super::*;
 
-fn one_step_team(setup: &Setup) {
-    setup
-        .server
-        .route_task(PLANNER, [plan_reply(&[("S", &[])])]);
-}
-
 #[tokio::test]
 async fn a_string_true_and_prose_are_rejections_and_the_boolean_passes() {
-    let setup = Setup::new();
-    one_step_team(&setup);
+    let setup = Setup::planned(&[("S", &[])]);
     let server = &setup.server;
     server.route_task(
         task("S"),
@@ -31,23 +24,14 @@ async fn a_string_true_and_prose_are_rejections_and_the_boolean_passes() {
         ],
     );
     let mut agent = setup.agent(vec![]);
-    let report = run(&mut agent, "Ship S", PlanMode::Team, &EventLog::default())
-        .await
-        .unwrap();
+    let (report, _) = run_ok(&mut agent, "Ship S", PlanMode::Team).await;
 
-    assert_eq!(states(&report), vec![s("S", TaskState::Done)]);
+    assert_eq!(states(&report), all_done(&["S"]));
     assert_eq!(report.outcomes[0].summary, "third try");
     let worker = setup.requests_for(&task("S"));
     assert_eq!(worker.len(), 3);
     // The rejection's reasons went back to the worker.
-    let rework = worker[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let rework = last_message(&worker[1]);
     assert!(rework.contains("boolean"), "{rework}");
     let third = worker[2].body.to_string();
     assert!(third.contains("Looks fine to me"), "{third}");
@@ -59,8 +43,7 @@ async fn a_string_true_and_prose_are_rejections_and_the_boolean_passes() {
 
 #[tokio::test]
 async fn a_worker_is_retried_at_most_twice() {
-    let setup = Setup::new();
-    one_step_team(&setup);
+    let setup = Setup::planned(&[("S", &[])]);
     let server = &setup.server;
     server.route_task(task("S"), (0..4).map(|i| Reply::text(format!("try {i}"))));
     server.route_task(

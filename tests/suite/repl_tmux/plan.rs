@@ -256,7 +256,13 @@ fn plan_mode_plans_esc_keeps_it_and_an_approved_plan_runs_in_the_mode_before() {
     });
     t.keys(&["Enter"]);
     t.wait_for("plan approved: it runs in ask mode, and plan mode ends");
-    t.wait_for("Approve? [y/Enter]");
+    let screen = t.wait_for("Approve? [y/Enter]");
+    // The prompt names the task asking, as its tool lines do.
+    assert!(screen.contains("[W] ● write_file out.txt"), "{screen}");
+    assert!(
+        screen.contains("⚠ [W] write_file wants to run (risk: medium)"),
+        "{screen}"
+    );
     t.keys(&["y"]);
     let screen = t.wait_prompt(4, terminal::DEADLINE);
     assert!(
@@ -271,4 +277,35 @@ fn plan_mode_plans_esc_keeps_it_and_an_approved_plan_runs_in_the_mode_before() {
         "planned\n"
     );
     assert_every_call_has_one_result(&server);
+}
+
+#[test]
+fn a_waiting_plan_shows_in_the_prompt_and_plan_again_drops_it() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("An ordinary answer.")]);
+    let t = sandbox.start(&server);
+    t.submit("/plan");
+    t.wait_for("your next message is planned first (review, then run) · /plan off drops it");
+    t.wait_until("the plan prompt", terminal::DEADLINE, |s| {
+        s.lines().rfind(|l| !l.trim().is_empty()).map(str::trim_end) == Some("plan ›")
+    });
+    // ESC and Ctrl-C at the prompt leave the plan waiting.
+    t.keys(&["Escape"]);
+    t.wait_for("plan ›   ESC again to rewind");
+    t.keys(&["C-c"]);
+    t.wait_for("press Ctrl-C again to exit");
+    t.submit("/plan");
+    let screen = t.wait_prompt(1, terminal::DEADLINE);
+    assert!(
+        screen.contains("dropped: your next message is sent as usual, not planned"),
+        "{screen}"
+    );
+    t.submit("/plan off");
+    t.wait_for("no plan is waiting for your next message");
+    // The next message is an ordinary turn: no planner was asked.
+    t.submit("just answer");
+    t.wait_for("An ordinary answer.");
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 1);
+    assert!(!is_planner(&requests[0]));
 }

@@ -77,6 +77,7 @@ impl Inner {
             AgentEvent::PlanFinished { outcomes } => {
                 self.flush_answer();
                 self.plan = None;
+                self.call_tasks.clear();
                 // Cancelled at the review: nothing ran, and the review said so.
                 if outcomes.is_empty() {
                     return;
@@ -103,6 +104,7 @@ impl Inner {
             } => {
                 let line = format!("{tag}{}", tool_started_line(&name, &arguments, style));
                 self.write_lines(&[line]);
+                self.call_tasks.push((call.clone(), id.to_string()));
                 let label = format!("[{id}] {name} {}", key_args(&name, &arguments));
                 self.set_phase(Phase::Running {
                     id: call,
@@ -111,10 +113,11 @@ impl Inner {
             }
             AgentEvent::ToolOutput { id: call, line } => {
                 if let Some(live) = &mut self.live {
-                    live.line.push_output(&call, &line);
+                    live.line.push_task_output(id, &call, &line);
                 }
             }
             AgentEvent::ToolCallFinished {
+                id: call,
                 name,
                 status,
                 detail,
@@ -137,6 +140,10 @@ impl Inner {
                 }
                 let lines: Vec<String> = lines.into_iter().map(|l| format!("{tag}{l}")).collect();
                 self.write_lines(&lines);
+                self.call_tasks.retain(|(c, t)| *c != call || t != id);
+                if let Some(live) = &mut self.live {
+                    live.line.end_task_call(id, &call);
+                }
                 self.set_phase(Phase::Working);
             }
             AgentEvent::Notice { notice } => {

@@ -72,6 +72,17 @@ impl LiveHandle {
         inner.flush();
     }
 
+    /// The plan task whose sub-agent made the running call `call_id`, if a plan runs it. Call ids come from the
+    /// model: when two running tasks' calls share one, the prompt names neither rather than guess.
+    pub fn task_of(&self, call_id: &str) -> Option<String> {
+        let inner = lock(&self.0);
+        let mut tasks = inner.call_tasks.iter().filter(|(c, _)| c == call_id);
+        match (tasks.next(), tasks.next()) {
+            (Some((_, task)), None) => Some(task.clone()),
+            _ => None,
+        }
+    }
+
     /// Shows the text typed ahead and how many messages are queued (`1 queued`); `None` hides it.
     pub fn set_input_preview(&self, preview: Option<(&str, usize)>) {
         let mut inner = lock(&self.0);

@@ -491,3 +491,83 @@ fn the_line_comes_back_only_when_the_last_waiting_prompt_is_answered() {
     assert_eq!(shown[0], "! note: later");
     assert!(shown[1].contains("waiting for the model"), "{shown:?}");
 }
+
+#[test]
+fn the_live_handle_names_the_task_of_each_running_call_until_it_finishes() {
+    let (sink, _, _) = live_sink();
+    let live = sink.live_handle();
+    let started = |task: &str, call: &str| {
+        task_event(
+            task,
+            AgentEvent::ToolCallStarted {
+                id: call.into(),
+                name: "write_file".into(),
+                arguments: r#"{"path":"out.txt"}"#.into(),
+            },
+        )
+    };
+    sink.emit(started("B", "b-write"));
+    sink.emit(started("C", "c-write"));
+    // The lead's own call belongs to no task.
+    sink.emit(AgentEvent::ToolCallStarted {
+        id: "lead".into(),
+        name: "read_file".into(),
+        arguments: r#"{"path":"a.txt"}"#.into(),
+    });
+    assert_eq!(live.task_of("b-write").as_deref(), Some("B"));
+    assert_eq!(live.task_of("c-write").as_deref(), Some("C"));
+    assert_eq!(live.task_of("lead"), None);
+    sink.emit(task_event(
+        "B",
+        AgentEvent::ToolCallFinished {
+            id: "b-write".into(),
+            name: "write_file".into(),
+            status: ToolStatus::Ok,
+            detail: String::new(),
+            duration_ms: 3,
+            output_chars: 0,
+            diff: None,
+        },
+    ));
+    assert_eq!(live.task_of("b-write"), None);
+    assert_eq!(live.task_of("c-write").as_deref(), Some("C"));
+    // Two running tasks' calls with one id: neither is named.
+    sink.emit(started("D", "c-write"));
+    assert_eq!(live.task_of("c-write"), None);
+}
+
+#[test]
+fn parallel_tasks_command_output_is_tagged_under_the_working_line() {
+    let (sink, out, _) = live_sink();
+    for task in ["B", "C"] {
+        sink.emit(task_event(
+            task,
+            AgentEvent::ToolCallStarted {
+                id: "run".into(),
+                name: "execute_command".into(),
+                arguments: r#"{"command":"count"}"#.into(),
+            },
+        ));
+    }
+    for (task, line) in [("B", "bee 1"), ("C", "sea 1"), ("B", "bee 2")] {
+        sink.emit(task_event(
+            task,
+            AgentEvent::ToolOutput {
+                id: "run".into(),
+                line: line.into(),
+            },
+        ));
+    }
+    sink.tick();
+    let shown = screen(&output(&out));
+    assert_eq!(shown[0], "[B] ● execute_command count");
+    assert_eq!(shown[1], "[C] ● execute_command count");
+    assert!(
+        shown[2].contains("running [C] execute_command count"),
+        "{shown:?}"
+    );
+    assert_eq!(
+        &shown[3..6],
+        ["  │ [B] bee 1", "  │ [B] bee 2", "  │ [C] sea 1"]
+    );
+}
