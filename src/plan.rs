@@ -1,6 +1,7 @@
 //! Plan-and-execute and team mode: a planner call turns a goal into a dependency graph of tasks, a reviewer
 //! decides, and each task runs as a sub-agent forked from the lead on the one ReAct loop (never a copy of it).
 
+mod changes;
 mod execute;
 mod parse;
 mod plan_mode;

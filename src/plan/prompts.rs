@@ -25,8 +25,8 @@ the step is done, answer with a short summary of what you did and how you checke
 
 /// The system prompt of the team reviewer (it has no tools).
 pub const REVIEWER_ROLE: &str = "\
-You are the reviewer of a team. You have no tools. You get a step and the worker's report, and decide whether the \
-step is done. Answer with one JSON object: {\"approved\": true} when it is, or {\"approved\": false, \"reasons\": \
+You are the reviewer of a team. You have no tools. You get a step, the worker's report and the diff of the files it \
+changed, and decide whether the step is done; judge the diff, not the report's claims. Answer with one JSON object: {\"approved\": true} when it is, or {\"approved\": false, \"reasons\": \
 [\"what is missing or wrong\"]} when it is not.";
 
 /// The planner's request for `goal`, with what the person added in review.
@@ -103,9 +103,16 @@ pub fn task_request(goal: &str, task: &PlanTask, inputs: &[&PlanTaskOutcome]) ->
 }
 
 /// The reviewer's request: the step and the worker's report.
-pub fn review_request(task: &PlanTask, report: &str) -> String {
+pub fn review_request(task: &PlanTask, report: &str, changes: Option<&str>) -> String {
+    let changes = match changes {
+        Some(diff) => {
+            format!("The worker's file changes in this step (unified diff):\n```diff\n{diff}\n```")
+        }
+        None => "The worker changed no files in this step.".to_string(),
+    };
     format!(
-        "Review step `{}`: {}\n{}\n\nThe worker reports:\n{report}\n\nIs the step done? Answer with the JSON object.",
+        "Review step `{}`: {}\n{}\n\nThe worker reports:\n{report}\n\n{changes}\n\nIs the step done? Answer with the \
+         JSON object.",
         task.id, task.title, task.description
     )
 }

@@ -1,5 +1,6 @@
 //! Team mode: a planner without tools, two workers (the only roles with tools) and a reviewer without tools that
-//! passes a step only on the JSON boolean `approved: true`. Anything else (the string "true", prose, no JSON) is a
+//! judges the worker's report and the diff of its file changes, and passes a step only on the JSON boolean
+//! `approved: true`. Anything else (the string "true", prose, no JSON) is a
 //! rejection whose reasons go back to the worker, at most twice per step.
 
 use std::sync::Arc;
@@ -8,6 +9,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::changes::ChangeLog;
 use super::execute::{TaskResult, TaskRunner};
 use super::sinks::{RoleSink, TaskSink};
 use super::sub_agent::result_of;
@@ -91,6 +93,7 @@ impl Team<'_> {
         &self,
         task: &PlanTask,
         report: &str,
+        changes: Option<&str>,
         events: &dyn EventSink,
         cancel: &CancellationToken,
     ) -> Option<Verdict> {
@@ -98,7 +101,7 @@ impl Team<'_> {
         let registry = Arc::clone(self.lead.registry());
         reviewer.add_turn_hook(Arc::new(RoleTools::new(ToolAccess::NoTools, registry)));
         let sink = RoleSink { inner: events };
-        let request = prompts::review_request(task, report);
+        let request = prompts::review_request(task, report, changes);
         match reviewer
             .run_turn(&request, &sink, cancel.clone())
             .await
@@ -133,15 +136,21 @@ impl TaskRunner for Team<'_> {
             task_id: task.id.clone(),
             inner: events,
         };
+        // The reviewer sees every change of the step, across its retries.
+        let log = ChangeLog::new(&sink);
         let mut request = request;
         let mut retries = 0;
         loop {
-            let report = worker.run_turn(&request, &sink, cancel.clone()).await;
+            let report = worker.run_turn(&request, &log, cancel.clone()).await;
             let result = result_of(report.outcome);
             if result.state != TaskState::Done {
                 return result;
             }
-            match self.review(task, &result.summary, &sink, &cancel).await {
+            let changes = log.changes();
+            match self
+                .review(task, &result.summary, changes.as_deref(), &sink, &cancel)
+                .await
+            {
                 None => return result_of(TurnOutcome::Cancelled),
                 Some(Verdict::Approved) => return result,
                 Some(Verdict::Rejected { reasons }) => {

@@ -75,3 +75,55 @@ async fn a_worker_is_retried_at_most_twice() {
     );
     assert_eq!(setup.requests_for(&review("S")).len(), 3);
 }
+
+#[tokio::test]
+async fn the_reviewer_sees_the_diff_of_the_workers_changes_not_only_its_report() {
+    let setup = Setup::planned(&[("S", &[])]);
+    std::fs::write(setup.project.root.join("notes.txt"), "helo world\n").unwrap();
+    let server = &setup.server;
+    server.route_task(
+        task("S"),
+        [
+            Reply::tool_calls([(
+                "call_e",
+                "edit_file",
+                json!({"path": "notes.txt", "old_text": "helo", "new_text": "hello"}),
+            )]),
+            // The report claims more than was done.
+            Reply::text("Fixed the greeting and added tests."),
+        ],
+    );
+    server.route_task(review("S"), [Reply::text(r#"{"approved": true}"#)]);
+    let mut agent = setup.agent(vec![]);
+    let (report, _) = run_ok(&mut agent, "Fix the greeting", PlanMode::Team).await;
+
+    assert_eq!(states(&report), all_done(&["S"]));
+    let asked = last_message(&setup.requests_for(&review("S"))[0]);
+    assert!(
+        asked.contains("Fixed the greeting and added tests."),
+        "{asked}"
+    );
+    for line in [
+        "--- a/notes.txt",
+        "+++ b/notes.txt",
+        "-helo world",
+        "+hello world",
+    ] {
+        assert!(asked.contains(line), "`{line}` missing: {asked}");
+    }
+}
+
+#[tokio::test]
+async fn a_step_that_changed_no_files_says_so_to_the_reviewer() {
+    let setup = Setup::planned(&[("S", &[])]);
+    let server = &setup.server;
+    server.route_task(task("S"), [Reply::text("All files are updated.")]);
+    server.route_task(review("S"), [Reply::text(r#"{"approved": true}"#)]);
+    let mut agent = setup.agent(vec![]);
+    run_ok(&mut agent, "Update the files", PlanMode::Team).await;
+    let asked = last_message(&setup.requests_for(&review("S"))[0]);
+    assert!(
+        asked.contains("The worker changed no files in this step."),
+        "{asked}"
+    );
+}
