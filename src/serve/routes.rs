@@ -66,6 +66,7 @@ pub fn router(state: Arc<ServerState>) -> Router {
         .route("/v1/threads/{id}/turns", post(create_turn))
         .route("/v1/threads/{id}/events", get(events))
         .route("/v1/threads/{id}/cancel", post(cancel))
+        .route("/v1/threads/{id}/mode", post(set_mode))
         .route(
             "/v1/threads/{id}/approvals/{request_id}",
             post(answer_approval),
@@ -154,8 +155,30 @@ fn thread_json(thread: &Thread) -> serde_json::Value {
         "id": thread.id,
         "project": thread.project,
         "model": thread.model,
+        "approval": thread.approval_mode().name(),
         "running_turn": thread.running_turn(),
     })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetMode {
+    /// `ask`, `auto`, `plan` or `full`.
+    approval: String,
+}
+
+/// Switches the thread's approval mode (back to `plan` after a plan ran, say); a running turn's next calls are
+/// judged by it.
+async fn set_mode(
+    State(state): State<Arc<ServerState>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<impl IntoResponse, ApiError> {
+    let thread = state.thread(&id)?;
+    let body: SetMode = parse_body(&body)?;
+    let mode = body.approval.parse().map_err(ApiError::BadRequest)?;
+    thread.set_approval_mode(mode);
+    Ok(axum::Json(thread_json(&thread)))
 }
 
 async fn show_thread(

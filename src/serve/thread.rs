@@ -13,7 +13,7 @@ use super::approver::HttpApprover;
 use super::event_log::EventLog;
 use crate::app::hosted::{HostError, HostOptions, HostedSession};
 use crate::app::sessions::StartError;
-use crate::config::{Config, Overrides};
+use crate::config::{ApprovalMode, Config, Overrides};
 use crate::protocol::{AgentEvent, EventSink};
 use crate::session::ledger::{FindError, LedgerError};
 use crate::ui::i18n::Lang;
@@ -95,6 +95,16 @@ impl Thread {
         turn.cancel.cancel();
         self.approver.withdraw_all();
         Ok(turn.id.clone())
+    }
+
+    /// The approval mode now (approving a plan made in plan mode changes it).
+    pub fn approval_mode(&self) -> ApprovalMode {
+        self.hosted.approval_mode()
+    }
+
+    /// Switches the approval mode.
+    pub fn set_approval_mode(&self, mode: ApprovalMode) {
+        self.hosted.set_approval_mode(mode);
     }
 
     /// The id of the running turn, if any.

@@ -529,4 +529,25 @@ async fn a_plan_mode_thread_asks_for_the_plan_over_http_and_runs_it_in_the_mode_
         summary.contains("[done] Report (B): Reported."),
         "{summary}"
     );
+
+    // The thread says its mode, and a client can put it back in plan mode for the next goal.
+    let mode = format!("/v1/threads/{thread}/mode");
+    let (status, shown) = api.post(&mode, json!({"approval": "plann"})).await;
+    assert_eq!(
+        (status, shown["error"]["code"].as_str()),
+        (400, Some("bad_request"))
+    );
+    let shown: Value = api
+        .http
+        .get(format!("{}/v1/threads/{thread}", api.base))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shown["approval"], "auto");
+    let (status, shown) = api.post(&mode, json!({"approval": "plan"})).await;
+    assert_eq!((status, shown["approval"].as_str()), (200, Some("plan")));
 }
