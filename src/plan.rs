@@ -1,6 +1,7 @@
 //! Plan-and-execute and team mode: a planner call turns a goal into a dependency graph of tasks, a reviewer
 //! decides, and each task runs as a sub-agent forked from the lead on the one ReAct loop (never a copy of it).
 
+mod call_tasks;
 mod changes;
 mod execute;
 mod parse;
@@ -22,6 +23,7 @@ use crate::protocol::{AgentEvent, EventSink, Notice};
 use execute::{Ended, TaskRunner};
 use tool_access::ToolAccess;
 
+pub use call_tasks::CallTasks;
 pub use parse::extract_tasks;
 pub use plan_mode::LeavesPlanMode;
 pub use planner::single_step;

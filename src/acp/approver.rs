@@ -16,6 +16,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::plan::plan_markdown;
+use crate::plan::CallTasks;
 use crate::protocol::approval::{ApprovalAnswer, ApprovalRequest, Approver};
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
 use crate::ui::i18n::{Lang, Msg, task_count, tr, trf};
@@ -35,17 +36,21 @@ pub struct AcpApprover {
     withdraw: Mutex<CancellationToken>,
     /// Plans reviewed so far, for the ids of their tool calls.
     plans: AtomicU64,
+    /// Which plan task made each running call, to name it in the question.
+    tasks: CallTasks,
 }
 
 impl AcpApprover {
-    /// An approver that asks through `connection`, with option names in `lang`.
-    pub fn new(connection: ConnectionTo<Client>, lang: Lang) -> Self {
+    /// An approver that asks through `connection`, with option names in `lang`; `tasks` names the plan task a
+    /// question comes from.
+    pub fn new(connection: ConnectionTo<Client>, lang: Lang, tasks: CallTasks) -> Self {
         AcpApprover {
             connection,
             lang,
             session: Mutex::default(),
             withdraw: Mutex::default(),
             plans: AtomicU64::new(0),
+            tasks,
         }
     }
 
@@ -93,7 +98,7 @@ impl Approver for AcpApprover {
         let call = ToolCallUpdate::new(
             request.call_id.clone(),
             ToolCallUpdateFields::new()
-                .title(request.tool.clone())
+                .title(self.tasks.titled(&request.call_id, &request.tool))
                 .raw_input(Value::Object(request.args.clone())),
         );
         let options = vec![

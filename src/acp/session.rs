@@ -15,6 +15,7 @@ use super::files::ClientFiles;
 use super::updates::UpdateSink;
 use crate::app::hosted::{HostOptions, HostedSession};
 use crate::config::{ApprovalMode, Config, Overrides};
+use crate::plan::CallTasks;
 use crate::protocol::FileAccess;
 use crate::ui::commands::mode_help;
 use crate::ui::i18n::{Lang, Msg, tr};
@@ -28,6 +29,7 @@ pub struct AcpSession {
     approver: Arc<AcpApprover>,
     running: Mutex<Option<CancellationToken>>,
     lang: Lang,
+    tasks: CallTasks,
 }
 
 impl AcpSession {
@@ -42,7 +44,8 @@ impl AcpSession {
     ) -> Result<AcpSession, Error> {
         let config = Config::load(cwd, overrides).map_err(invalid)?;
         let lang = Lang::resolve(config.ui_language, &config.env);
-        let approver = Arc::new(AcpApprover::new(connection.clone(), lang));
+        let tasks = CallTasks::default();
+        let approver = Arc::new(AcpApprover::new(connection.clone(), lang, tasks.clone()));
         let files = client_files.then(|| Arc::new(ClientFiles::new(connection.clone())));
         let options = HostOptions {
             resume,
@@ -61,6 +64,7 @@ impl AcpSession {
             approver,
             running: Mutex::new(None),
             lang,
+            tasks,
         })
     }
 
@@ -102,7 +106,7 @@ impl AcpSession {
             }
             *running = Some(cancel.clone());
         }
-        let sink = UpdateSink::new(self.id.clone(), self.connection.clone());
+        let sink = UpdateSink::new(self.id.clone(), self.connection.clone(), self.tasks.clone());
         self.hosted
             .run_input(&text, &sink, cancel.clone(), self.approver.as_ref())
             .await;

@@ -15,6 +15,7 @@ use agent_client_protocol::v1::schema::{
 use serde_json::{Map, Value};
 
 use super::plan::PlanView;
+use crate::plan::CallTasks;
 use crate::protocol::events::ToolStatus;
 use crate::protocol::plan::TaskState;
 use crate::protocol::{AgentEvent, EventSink, Notice};
@@ -25,9 +26,18 @@ pub struct UpdateMapper {
     /// Each running call's arguments, for the diff once it finished.
     arguments: HashMap<String, Map<String, Value>>,
     plan: PlanView,
+    tasks: CallTasks,
 }
 
 impl UpdateMapper {
+    /// A mapper that notes in `tasks` which plan task made each running call.
+    pub fn with_tasks(tasks: CallTasks) -> Self {
+        UpdateMapper {
+            tasks,
+            ..UpdateMapper::default()
+        }
+    }
+
     /// The updates `event` makes (none for events the editor has no place for).
     pub fn map(&mut self, event: AgentEvent) -> Vec<SessionUpdate> {
         match event {
@@ -91,7 +101,16 @@ impl UpdateMapper {
                 .map(SessionUpdate::Plan)
                 .into_iter()
                 .collect(),
-            AgentEvent::PlanTaskEvent { event, .. } => self.map(*event),
+            AgentEvent::PlanTaskEvent { task_id, event } => {
+                self.tasks.observe(&task_id, &event);
+                let mut updates = self.map(*event);
+                for update in &mut updates {
+                    if let SessionUpdate::ToolCall(call) = update {
+                        call.title = self.tasks.titled(&call.tool_call_id.0, &call.title);
+                    }
+                }
+                updates
+            }
             // Approving a plan made in plan mode switched the session mode.
             AgentEvent::Notice {
                 notice: Notice::PlanModeLeft { mode },
@@ -111,12 +130,12 @@ pub struct UpdateSink {
 }
 
 impl UpdateSink {
-    /// A sink for the session `session`.
-    pub fn new(session: String, connection: ConnectionTo<Client>) -> Self {
+    /// A sink for the session `session`, noting in `tasks` which plan task made each running call.
+    pub fn new(session: String, connection: ConnectionTo<Client>, tasks: CallTasks) -> Self {
         UpdateSink {
             session,
             connection,
-            mapper: Mutex::default(),
+            mapper: Mutex::new(UpdateMapper::with_tasks(tasks)),
         }
     }
 }

@@ -12,12 +12,15 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
 use super::event_log::EventLog;
+use crate::plan::CallTasks;
 use crate::protocol::approval::{ApprovalAnswer, ApprovalRequest, Approver};
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
 
 /// The approver (and plan reviewer) of one thread.
 pub struct HttpApprover {
     events: Arc<EventLog>,
+    /// Which plan task made each running call, to name it in `approval_requested`.
+    tasks: CallTasks,
     pending: Mutex<HashMap<String, Waiting>>,
     next: AtomicU64,
 }
@@ -113,10 +116,11 @@ impl AnswerBody {
 }
 
 impl HttpApprover {
-    /// An approver that announces its questions in `events`.
-    pub fn new(events: Arc<EventLog>) -> Self {
+    /// An approver that announces its questions in `events`; `tasks` names the plan task a question comes from.
+    pub fn new(events: Arc<EventLog>, tasks: CallTasks) -> Self {
         HttpApprover {
             events,
+            tasks,
             pending: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
         }
@@ -200,6 +204,7 @@ impl Approver for HttpApprover {
             "type": "approval_requested",
             "request_id": request_id,
             "call_id": request.call_id,
+            "task_id": self.tasks.task_of(&request.call_id),
             "tool": request.tool,
             "risk": request.risk.label(),
             "arguments": request.args,
@@ -267,7 +272,7 @@ mod tests {
         Value,
     ) {
         let events = Arc::new(EventLog::default());
-        let approver = Arc::new(HttpApprover::new(Arc::clone(&events)));
+        let approver = Arc::new(HttpApprover::new(Arc::clone(&events), CallTasks::default()));
         let mut rx = events.subscribe();
         let waiting = ask(Arc::clone(&approver));
         while events.after(0).is_empty() {

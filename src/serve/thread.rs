@@ -14,6 +14,7 @@ use super::event_log::EventLog;
 use crate::app::hosted::{HostError, HostOptions, HostedSession};
 use crate::app::sessions::StartError;
 use crate::config::{ApprovalMode, Config, Overrides};
+use crate::plan::CallTasks;
 use crate::protocol::{AgentEvent, EventSink};
 use crate::session::ledger::{FindError, LedgerError};
 use crate::ui::i18n::Lang;
@@ -27,6 +28,7 @@ pub struct Thread {
     hosted: HostedSession,
     pub events: Arc<EventLog>,
     pub approver: Arc<HttpApprover>,
+    tasks: CallTasks,
     running: Mutex<Option<RunningTurn>>,
     turns: AtomicU64,
 }
@@ -41,7 +43,8 @@ impl Thread {
     /// questions go out as events. Must be called inside the Tokio runtime.
     pub fn start(config: Config, resume: Option<String>) -> Result<Thread, ApiError> {
         let events = Arc::new(EventLog::default());
-        let approver = Arc::new(HttpApprover::new(Arc::clone(&events)));
+        let tasks = CallTasks::default();
+        let approver = Arc::new(HttpApprover::new(Arc::clone(&events), tasks.clone()));
         let options = HostOptions {
             resume,
             files: None,
@@ -62,6 +65,7 @@ impl Thread {
             hosted,
             events,
             approver,
+            tasks,
             running: Mutex::new(None),
             turns: AtomicU64::new(0),
         })
@@ -122,6 +126,7 @@ impl Thread {
         let sink = TurnSink {
             events: Arc::clone(&self.events),
             turn_id: turn_id.clone(),
+            tasks: self.tasks.clone(),
             last: Mutex::new(None),
         };
         self.hosted
@@ -188,11 +193,15 @@ pub fn thread_config(
 struct TurnSink {
     events: Arc<EventLog>,
     turn_id: String,
+    tasks: CallTasks,
     last: Mutex<Option<Value>>,
 }
 
 impl EventSink for TurnSink {
     fn emit(&self, event: AgentEvent) {
+        if let AgentEvent::PlanTaskEvent { task_id, event } = &event {
+            self.tasks.observe(task_id, event);
+        }
         let last = matches!(
             event,
             AgentEvent::TurnFinished { .. }

@@ -81,7 +81,7 @@ fn a_plan_made_in_plan_mode_is_shown_asked_about_run_and_the_mode_returns() {
         seen["permissions"],
         json!([
             {"toolCallId": "plan_1", "tool": "Plan: 2 tasks"},
-            {"toolCallId": "call_edit", "tool": "edit_file"},
+            {"toolCallId": "call_edit", "tool": "[A] edit_file"},
         ])
     );
     let shown = updates_of(run, "tool_call");

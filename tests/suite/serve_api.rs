@@ -445,9 +445,8 @@ async fn an_ask_mode_write_waits_for_the_approval_answered_over_http() {
     assert!(!sandbox.project.path().join("other.txt").exists());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_plan_mode_thread_asks_for_the_plan_over_http_and_runs_it_in_the_mode_before() {
-    let sandbox = Sandbox::new();
+/// A model whose planner proposes A (write new.txt), then B (report) after A.
+fn planning_model() -> ScriptedServer {
     let model = ScriptedServer::start();
     let tasks = json!({"tasks": [
         {"id": "A", "title": "Write the file", "description": "", "depends_on": []},
@@ -469,6 +468,13 @@ async fn a_plan_mode_thread_asks_for_the_plan_over_http_and_runs_it_in_the_mode_
         ],
     );
     model.route_task("Your task (id `B`)", [Reply::text("Reported.")]);
+    model
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_mode_thread_asks_for_the_plan_over_http_and_runs_it_in_the_mode_before() {
+    let sandbox = Sandbox::new();
+    let model = planning_model();
     let api = sandbox.serve(&model);
     let thread = api.new_thread(json!({"approval": "plan"})).await;
     let (status, _) = api
@@ -550,4 +556,63 @@ async fn a_plan_mode_thread_asks_for_the_plan_over_http_and_runs_it_in_the_mode_
     assert_eq!(shown["approval"], "auto");
     let (status, shown) = api.post(&mode, json!({"approval": "plan"})).await;
     assert_eq!((status, shown["approval"].as_str()), (200, Some("plan")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_put_in_plan_mode_returns_to_ask_and_a_tasks_question_names_the_task() {
+    let sandbox = Sandbox::new();
+    let model = planning_model();
+    let api = sandbox.serve(&model);
+    let thread = api.new_thread(json!({"approval": "ask"})).await;
+    let (status, shown) = api
+        .post(
+            &format!("/v1/threads/{thread}/mode"),
+            json!({"approval": "plan"}),
+        )
+        .await;
+    assert_eq!((status, shown["approval"].as_str()), (200, Some("plan")));
+    api.post(
+        &format!("/v1/threads/{thread}/turns"),
+        json!({"text": "Write new.txt, then report that it is there"}),
+    )
+    .await;
+    let events = api
+        .events_until(&thread, None, "plan_review_requested")
+        .await;
+    let review = events.last().unwrap();
+    let request_id = review.data["request_id"].as_str().unwrap();
+    api.post(
+        &format!("/v1/threads/{thread}/approvals/{request_id}"),
+        json!({"decision": "approve"}),
+    )
+    .await;
+    // Back in ask mode, task A's write is asked about, and the question names the task.
+    let events = api
+        .events_until(&thread, Some(review.id), "approval_requested")
+        .await;
+    let left = events
+        .iter()
+        .find(|e| e.kind == "notice" && e.data["kind"] == "plan_mode_left")
+        .unwrap_or_else(|| panic!("no plan_mode_left notice: {events:?}"));
+    assert!(
+        left.data["message"].as_str().unwrap().contains("ask mode"),
+        "{left:?}"
+    );
+    let asked = events.last().unwrap();
+    assert_eq!(
+        (asked.data["tool"].as_str(), asked.data["task_id"].as_str()),
+        (Some("write_file"), Some("A"))
+    );
+    let request_id = asked.data["request_id"].as_str().unwrap();
+    api.post(
+        &format!("/v1/threads/{thread}/approvals/{request_id}"),
+        json!({"decision": "approve"}),
+    )
+    .await;
+    api.events_until(&thread, Some(asked.id), "turn_finished")
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.path().join("new.txt")).unwrap(),
+        "hello"
+    );
 }

@@ -4,6 +4,7 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::plan::CallTasks;
 use crate::protocol::plan::{Plan, PlanTask, PlanTaskOutcome};
 
 fn task(id: &str, title: &str, depends_on: &[&str]) -> PlanTask {
@@ -107,6 +108,7 @@ fn a_sub_agents_events_read_as_ordinary_updates() {
     assert_eq!(started[0]["toolCallId"], "call_1");
     assert_eq!(started[0]["kind"], "edit");
     assert_eq!(started[0]["locations"], json!([{"path": "a.txt"}]));
+    assert_eq!(started[0]["title"], "[a] edit_file");
     assert_eq!(
         wire(text),
         [
@@ -142,4 +144,43 @@ fn the_plan_for_review_lists_ids_dependencies_and_descriptions() {
     );
     let zh = super::super::plan::plan_markdown(crate::ui::i18n::Lang::Zh, &plan);
     assert!(zh.contains("(依赖 a)"), "{zh}");
+}
+
+#[test]
+fn the_task_of_a_running_call_is_known_until_it_ends_and_a_shared_id_names_neither() {
+    let tasks = CallTasks::default();
+    let mut mapper = UpdateMapper::with_tasks(tasks.clone());
+    let in_task = |task: &str, event| AgentEvent::PlanTaskEvent {
+        task_id: task.into(),
+        event: Box::new(event),
+    };
+    let started = |id: &str| AgentEvent::ToolCallStarted {
+        id: id.into(),
+        name: "write_file".into(),
+        arguments: "{}".into(),
+    };
+    mapper.map(in_task("B", started("call_1")));
+    assert_eq!(tasks.titled("call_1", "write_file"), "[B] write_file");
+    assert_eq!(tasks.titled("call_9", "write_file"), "write_file");
+    mapper.map(in_task(
+        "B",
+        AgentEvent::ToolCallFinished {
+            id: "call_1".into(),
+            name: "write_file".into(),
+            status: ToolStatus::Ok,
+            detail: String::new(),
+            duration_ms: 1,
+            output_chars: 0,
+            diff: None,
+        },
+    ));
+    assert_eq!(tasks.task_of("call_1"), None);
+    // Two running tasks whose model chose the same id: the title names neither.
+    mapper.map(in_task("B", started("call_2")));
+    let second = wire(mapper.map(in_task("C", started("call_2"))));
+    assert_eq!(second[0]["title"], "write_file");
+    assert_eq!(tasks.task_of("call_2"), None);
+    // The lead's own calls are not tagged.
+    let lead = wire(mapper.map(started("call_3")));
+    assert_eq!(lead[0]["title"], "write_file");
 }
