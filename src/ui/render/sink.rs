@@ -18,6 +18,7 @@ use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_l
 use super::wrap::{StreamWrap, marked, wrap_hanging};
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
+use crate::plan::CallTasks;
 use crate::tools::shell::EXECUTE_COMMAND;
 use crate::ui::i18n::{Lang, Msg, labelled, notice_text, tr};
 
@@ -54,8 +55,8 @@ struct Inner {
     input_preview: Option<InputPreview>,
     /// The running plan's task list, drawn above the working line.
     plan: Option<PlanView>,
-    /// Each running sub-agent call as (call id, task id), so an approval prompt can name the task asking.
-    call_tasks: Vec<(String, String)>,
+    /// The task of each running sub-agent call, so an approval prompt can name the task asking.
+    call_tasks: CallTasks,
 }
 
 /// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
@@ -98,7 +99,7 @@ impl TerminalSink {
                 expandable: None,
                 input_preview: None,
                 plan: None,
-                call_tasks: Vec::new(),
+                call_tasks: CallTasks::default(),
             })),
             ticker: Mutex::new(None),
         }

@@ -10,6 +10,7 @@ use super::super::wrap::{visible_width, wrap_hanging};
 use super::super::{render_diff, tool_started_line};
 use super::Inner;
 use crate::agent::AgentEvent;
+use crate::plan::CallTasks;
 use crate::protocol::plan::TaskState;
 use crate::ui::i18n::notice_text;
 
@@ -77,7 +78,7 @@ impl Inner {
             AgentEvent::PlanFinished { outcomes } => {
                 self.flush_answer();
                 self.plan = None;
-                self.call_tasks.clear();
+                self.call_tasks = CallTasks::default();
                 // Cancelled at the review: nothing ran, and the review said so.
                 if outcomes.is_empty() {
                     return;
@@ -96,6 +97,7 @@ impl Inner {
         let style = self.surface.style;
         let tag = task_tag(id, style);
         let width = self.width().saturating_sub(visible_width(&tag));
+        self.call_tasks.observe(id, &event);
         match event {
             AgentEvent::ToolCallStarted {
                 id: call,
@@ -104,7 +106,6 @@ impl Inner {
             } => {
                 let line = format!("{tag}{}", tool_started_line(&name, &arguments, style));
                 self.write_lines(&[line]);
-                self.call_tasks.push((call.clone(), id.to_string()));
                 let label = format!("[{id}] {name} {}", key_args(&name, &arguments));
                 self.set_phase(Phase::Running {
                     id: call,
@@ -140,7 +141,6 @@ impl Inner {
                 }
                 let lines: Vec<String> = lines.into_iter().map(|l| format!("{tag}{l}")).collect();
                 self.write_lines(&lines);
-                self.call_tasks.retain(|(c, t)| *c != call || t != id);
                 if let Some(live) = &mut self.live {
                     live.line.end_task_call(id, &call);
                 }

@@ -75,12 +75,7 @@ impl LiveHandle {
     /// The plan task whose sub-agent made the running call `call_id`, if a plan runs it. Call ids come from the
     /// model: when two running tasks' calls share one, the prompt names neither rather than guess.
     pub fn task_of(&self, call_id: &str) -> Option<String> {
-        let inner = lock(&self.0);
-        let mut tasks = inner.call_tasks.iter().filter(|(c, _)| c == call_id);
-        match (tasks.next(), tasks.next()) {
-            (Some((_, task)), None) => Some(task.clone()),
-            _ => None,
-        }
+        lock(&self.0).call_tasks.task_of(call_id)
     }
 
     /// Shows the text typed ahead and how many messages are queued (`1 queued`); `None` hides it.
