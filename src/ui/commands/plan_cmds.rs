@@ -47,7 +47,11 @@ fn command_name(mode: PlanMode) -> &'static str {
 fn plan_with(session: &mut Session, args: &str, mode: PlanMode) -> Flow {
     let style = session.surface().style;
     match action(args, mode, session.plans.next_input) {
-        Action::Run(task) => session.run_plan_task(task, mode),
+        Action::Run(task) => {
+            // A task given now is the one a waiting `/plan` was for.
+            session.plans.next_input = None;
+            session.run_plan_task(task, mode);
+        }
         Action::Wait => {
             session.plans.next_input = Some(mode);
             let msg = match mode {
