@@ -170,3 +170,26 @@ fn a_declined_plan_runs_nothing_and_the_next_turn_knows_what_it_was() {
     assert!(next.contains("[A] Fix the greeting"), "{next}");
     assert_eq!(seen["steps"][4]["stopReason"], "end_turn");
 }
+
+#[test]
+fn stopping_the_prompt_at_the_plan_question_runs_nothing_and_answers_cancelled() {
+    let Some(editor) = Editor::new() else { return };
+    let root = editor.root.clone();
+    std::fs::write(root.join("notes.txt"), "helo world\n").unwrap();
+    let model = planning_model();
+    let seen = editor.run(
+        &model,
+        json!({
+            "answers": {"plan_1": "cancel"},
+            "steps": [{"new": root}, {"mode": "plan"}, {"prompt": GOAL}],
+        }),
+    );
+    let run = &seen["steps"][2];
+    assert_eq!(run["stopReason"], "cancelled", "{run}");
+    assert!(updates_of(run, "current_mode_update").is_empty());
+    assert_eq!(model.chat_requests().len(), 1, "only the planner ran");
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "helo world\n"
+    );
+}

@@ -616,3 +616,38 @@ async fn a_thread_put_in_plan_mode_returns_to_ask_and_a_tasks_question_names_the
         "hello"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_at_the_plan_review_runs_nothing() {
+    let sandbox = Sandbox::new();
+    let model = planning_model();
+    let api = sandbox.serve(&model);
+    let thread = api.new_thread(json!({"approval": "plan"})).await;
+    api.post(
+        &format!("/v1/threads/{thread}/turns"),
+        json!({"text": "Write new.txt, then report that it is there"}),
+    )
+    .await;
+    let review = api
+        .events_until(&thread, None, "plan_review_requested")
+        .await;
+    let request_id = review.last().unwrap().data["request_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, _) = api
+        .post(&format!("/v1/threads/{thread}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 202);
+    api.events_until(&thread, None, "turn_cancelled").await;
+    // The review is gone with the turn, and nothing of the plan ran.
+    let (status, _) = api
+        .post(
+            &format!("/v1/threads/{thread}/approvals/{request_id}"),
+            json!({"decision": "approve"}),
+        )
+        .await;
+    assert_eq!(status, 404);
+    assert_eq!(model.chat_requests().len(), 1, "only the planner ran");
+    assert!(!sandbox.project.path().join("new.txt").exists());
+}
