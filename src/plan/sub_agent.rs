@@ -7,8 +7,8 @@ use super::execute::{TaskResult, TaskRunner};
 use super::prompts;
 use super::sinks::TaskSink;
 use crate::agent::{Agent, TurnOutcome};
-use crate::protocol::EventSink;
 use crate::protocol::plan::{PlanTask, TaskState};
+use crate::protocol::{AgentEvent, EventSink, Notice};
 
 /// Forks one sub-agent per task.
 pub struct SubAgents<'a> {
@@ -34,8 +34,35 @@ impl TaskRunner for SubAgents<'_> {
             task_id: task.id.clone(),
             inner: events,
         };
+        record_in_sidechain(self.lead, &mut agent, &task.id, &sink);
         let report = agent.run_turn(&request, &sink, cancel).await;
         result_of(report.outcome)
+    }
+}
+
+/// Gives `sub_agent` a ledger of its own beside the lead's (when the lead keeps one), named by its start time
+/// and `task_id`, so what a task did survives the session (`/export` includes it). Failing to open it costs
+/// only the record: the task runs, and `events` hears why.
+pub fn record_in_sidechain(
+    lead: &Agent,
+    sub_agent: &mut Agent,
+    task_id: &str,
+    events: &dyn EventSink,
+) {
+    let Some(ledger) = lead.ledger() else {
+        return;
+    };
+    let name = format!(
+        "{}-{task_id}",
+        chrono::Local::now().format("%Y%m%dT%H%M%S%3f")
+    );
+    match ledger.sidechain(&name, &sub_agent.system_prompt()) {
+        Ok(sidechain) => sub_agent.attach_ledger(sidechain),
+        Err(e) => events.emit(AgentEvent::Notice {
+            notice: Notice::LedgerNotWritten {
+                error: e.to_string(),
+            },
+        }),
     }
 }
 

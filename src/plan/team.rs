@@ -136,6 +136,7 @@ impl TaskRunner for Team<'_> {
             task_id: task.id.clone(),
             inner: events,
         };
+        super::sub_agent::record_in_sidechain(self.lead, &mut worker, &task.id, &sink);
         // The reviewer sees every change of the step, across its retries.
         let log = ChangeLog::new(&sink);
         let mut request = request;

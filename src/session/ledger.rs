@@ -13,8 +13,8 @@ mod writer;
 
 pub use record::{FORMAT_VERSION, Header, Record, git_branch};
 pub use replay::{ABORTED_RESULT, LoadError, LoadNotice, LoadedSession, load};
-pub use store::{FindError, SessionStore, SessionSummary, StoredSession};
-pub use writer::{Ledger, LedgerError, Redact};
+pub use store::{FindError, SessionStore, SessionSummary, StoredSession, sidechains};
+pub use writer::{Ledger, LedgerError, Redact, sidechain_dir};
 
 /// A new session id: 12 hex digits, so a few of them are a unique prefix in practice.
 pub fn new_session_id() -> String {

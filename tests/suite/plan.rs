@@ -7,6 +7,7 @@ mod cancel;
 mod cli;
 mod engine;
 mod hooks;
+mod ledger;
 mod path_lock;
 mod team;
 

@@ -182,9 +182,7 @@ impl SessionStore {
                     .and_then(|m| m.modified())
                     .is_ok_and(|t| t < cutoff)
         });
-        let removed = old
-            .filter(|s| std::fs::remove_file(&s.path).is_ok())
-            .count();
+        let removed = old.filter(|s| remove_session(&s.path)).count();
         self.remove_empty_dirs();
         removed
     }
@@ -195,7 +193,7 @@ impl SessionStore {
             .for_project(root)
             .into_iter()
             .filter(|s| Some(s.path.as_path()) != keep)
-            .filter(|s| std::fs::remove_file(&s.path).is_ok())
+            .filter(|s| remove_session(&s.path))
             .count();
         self.remove_empty_dirs();
         removed
@@ -224,6 +222,30 @@ pub fn read_header(path: &Path) -> Option<Header> {
         Record::Session(header) => Some(header),
         _ => None,
     }
+}
+
+/// Removes a session's ledger and its sub-agents' ledgers; whether the session's own file went.
+fn remove_session(ledger: &Path) -> bool {
+    let removed = std::fs::remove_file(ledger).is_ok();
+    if removed {
+        let _ = std::fs::remove_dir_all(super::sidechain_dir(ledger));
+    }
+    removed
+}
+
+/// The sub-agents' ledgers of the session whose ledger is `ledger`, by name (oldest first: names start with
+/// their start time).
+pub fn sidechains(ledger: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(super::sidechain_dir(ledger)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    found.sort();
+    found
 }
 
 fn sub_dirs(dir: &Path) -> Vec<PathBuf> {

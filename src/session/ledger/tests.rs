@@ -344,3 +344,35 @@ fn a_ledger_held_by_another_writer_is_refused_until_it_is_closed() {
     drop(first);
     assert!(Ledger::append_to(&path, no_redact()).is_ok());
 }
+
+#[test]
+fn a_sub_agents_ledger_lives_beside_its_session_is_not_a_session_and_goes_with_it() {
+    let home = tempfile::tempdir().unwrap();
+    let here = Path::new("/p/here");
+    let store = store_with(home.path(), &[("20261201T090000", "lead", here)]);
+    let lead_path = store.find("lead", here).unwrap().path;
+    let lead = Ledger::append_to(&lead_path, no_redact()).unwrap();
+    // A task id from the model cannot leave the folder.
+    let sidechain = lead.sidechain("1-../../x y", "task sys").unwrap();
+    let path = sidechain.path();
+    assert_eq!(path.parent().unwrap(), sidechain_dir(&lead_path));
+    assert_eq!(path.file_name().unwrap(), "1-______x_y.jsonl");
+    let mut task = Conversation::new("task sys");
+    task.attach_ledger(sidechain);
+    task.begin_turn(None, "do task 1");
+    task.push_answer("task 1 done");
+    drop(task);
+
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.header.id, "lead.1-______x_y");
+    assert_eq!(loaded.header.forked_from.as_deref(), Some("lead"));
+    assert_eq!(loaded.header.system_prompt, "task sys");
+    assert_eq!(loaded.conversation.messages().len(), 3);
+    assert_eq!(sidechains(&lead_path), [path]);
+    // Not a session of its own: the list and lookups see only the lead.
+    let ids: Vec<String> = store.all().into_iter().map(|s| s.id).collect();
+    assert_eq!(ids, ["lead"]);
+    drop(lead);
+    assert_eq!(store.remove_project(here, None), 1);
+    assert!(!sidechain_dir(&lead_path).exists());
+}

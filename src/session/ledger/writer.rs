@@ -57,6 +57,32 @@ struct Writer {
     error: Option<String>,
 }
 
+/// Where the sub-agents' ledgers of the session whose ledger is `ledger` live: `<stamp>-<id>.tasks/` beside it
+/// (no `.jsonl`, so the session list never takes it for a session).
+pub fn sidechain_dir(ledger: &Path) -> PathBuf {
+    ledger.with_extension("tasks")
+}
+
+/// `name` as a file name: letters, digits, `-` and `_` kept, anything else `_`, at most 60 characters.
+fn file_safe(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .take(60)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() {
+        "_".to_string()
+    } else {
+        safe
+    }
+}
+
 impl Ledger {
     /// Creates the ledger at `path` (folders 0700, file 0600, refused if it exists) and writes `header`.
     pub fn create(path: &Path, header: Header, redact: Redact) -> Result<Ledger, LedgerError> {
@@ -139,6 +165,27 @@ impl Ledger {
                 error: None,
             })),
         }
+    }
+
+    /// A ledger of its own for a sub-agent of this session (a plan task), in [`sidechain_dir`]: headed like
+    /// this session, with id `<session id>.<name>`, the sub-agent's `system_prompt`, and this session as
+    /// `forked_from`. `name` is reduced to letters, digits, `-` and `_` (task ids come from the model).
+    pub fn sidechain(&self, name: &str, system_prompt: &str) -> Result<Ledger, LedgerError> {
+        let (lead, redact) = {
+            let w = self.lock();
+            (w.path.clone(), Arc::clone(&w.redact))
+        };
+        let mut header = super::store::read_header(&lead).ok_or_else(|| LedgerError::Io {
+            path: lead.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, "no session header"),
+        })?;
+        let name = file_safe(name);
+        header.forked_from = Some(header.id.clone());
+        header.id = format!("{}.{name}", header.id);
+        header.system_prompt = system_prompt.to_string();
+        header.started = chrono::Local::now().to_rfc3339();
+        let path = sidechain_dir(&lead).join(format!("{name}.jsonl"));
+        Ledger::create(&path, header, redact)
     }
 
     /// The ledger's file.

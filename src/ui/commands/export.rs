@@ -1,10 +1,11 @@
-//! `/export [id]`: the conversation, or any recorded session by id, as Markdown under `$PAICLI_HOME/exports/`.
+//! `/export [id]`: the conversation, or any recorded session by id, as Markdown under `$PAICLI_HOME/exports/`,
+//! followed by the conversations of its plan tasks' sub-agents (their own ledgers beside the session's).
 
 use std::path::{Path, PathBuf};
 
 use super::{Flow, say_error, say_wrapped};
 use crate::llm::{Message, Role};
-use crate::session::ledger::{SessionStore, load};
+use crate::session::ledger::{SessionStore, load, sidechains};
 use crate::ui::i18n::{Msg, trf};
 use crate::ui::repl::Session;
 use crate::ui::sessions::find_error_text;
@@ -12,12 +13,15 @@ use crate::ui::sessions::find_error_text;
 pub(super) fn export(session: &mut Session, args: &str) -> Flow {
     let dir = session.config.home.join("exports");
     let (id, markdown) = if args.is_empty() || args == session.session_id {
-        let markdown = conversation_markdown(
+        let mut markdown = conversation_markdown(
             session.agent.history(),
             &session.session_id,
             &format!("{}/{}", session.provider.id, session.provider.model),
             &session.config.project_root,
         );
+        if let Some(ledger) = session.agent.ledger() {
+            markdown.push_str(&sidechains_markdown(&ledger.path()));
+        }
         (session.session_id.clone(), markdown)
     } else {
         match recorded_markdown(session, args) {
@@ -53,12 +57,13 @@ fn recorded_markdown(session: &Session, prefix: &str) -> Result<(String, String)
         .map_err(|e| find_error_text(session.lang, &e))?;
     let loaded = load(&found.path).map_err(|e| e.to_string())?;
     let header = &loaded.header;
-    let markdown = conversation_markdown(
+    let mut markdown = conversation_markdown(
         loaded.conversation.messages(),
         &header.id,
         &format!("{}/{}", header.provider, loaded.model),
         &header.project_root,
     );
+    markdown.push_str(&sidechains_markdown(&found.path));
     Ok((header.id.clone(), markdown))
 }
 
@@ -87,6 +92,30 @@ pub fn conversation_markdown(
         root.display(),
         chrono::Local::now().format("%Y-%m-%d %H:%M:%S")
     );
+    out.push_str(&messages_markdown(history));
+    out
+}
+
+/// The sub-agents' conversations of the session whose ledger is `ledger`, each under a heading naming it;
+/// empty when it has none. A ledger that cannot be read says so in its place.
+pub fn sidechains_markdown(ledger: &Path) -> String {
+    let mut out = String::new();
+    for path in sidechains(ledger) {
+        let name = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().to_string());
+        out.push_str(&format!("\n---\n\n# Sub-agent {name}\n"));
+        match load(&path) {
+            Ok(loaded) => out.push_str(&messages_markdown(loaded.conversation.messages())),
+            Err(e) => out.push_str(&format!("\n({e})\n")),
+        }
+    }
+    out
+}
+
+/// The messages but the system prompt, each role a section.
+fn messages_markdown(history: &[Message]) -> String {
+    let mut out = String::new();
     for message in history.iter().filter(|m| m.role != Role::System) {
         let text = message.content.text();
         match message.role {
@@ -146,5 +175,46 @@ mod tests {
         assert!(md.contains("Tool call `read_file` (c1):\n\n```json\n{\"path\":\"a\"}\n```\n"));
         assert!(md.contains("### Tool result (c1)\n\n````\nhas ``` inside\n````\n"));
         assert!(md.ends_with("## Assistant\n\ndone\n"));
+    }
+
+    #[test]
+    fn the_sub_agents_conversations_follow_the_sessions() {
+        #![allow(clippy::unwrap_used)]
+        use crate::session::Conversation;
+        use crate::session::ledger::{FORMAT_VERSION, Header, Ledger};
+
+        let dir = tempfile::tempdir().unwrap();
+        let lead_path = dir.path().join("20261201T090000000-lead.jsonl");
+        let header = Header {
+            format: FORMAT_VERSION,
+            id: "lead".into(),
+            project_root: dir.path().to_path_buf(),
+            provider: "custom".into(),
+            model: "m".into(),
+            version: "0.0.0".into(),
+            git_branch: None,
+            started: "2026-12-01T09:00:00+00:00".into(),
+            system_prompt: "lead".into(),
+            tools: Vec::new(),
+            forked_from: None,
+        };
+        let lead = Ledger::create(
+            &lead_path,
+            header,
+            std::sync::Arc::new(|s: &str| s.to_string()),
+        )
+        .unwrap();
+        assert_eq!(sidechains_markdown(&lead_path), "", "no plan ran");
+        let mut task = Conversation::new("task");
+        task.attach_ledger(lead.sidechain("t1-A", "task").unwrap());
+        task.begin_turn(None, "Your task (id `A`): read it");
+        task.push_answer("A is done");
+        let markdown = sidechains_markdown(&lead_path);
+        assert!(markdown.contains("# Sub-agent t1-A"), "{markdown}");
+        assert!(
+            markdown.contains("## User\n\nYour task (id `A`): read it"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("## Assistant\n\nA is done"), "{markdown}");
     }
 }
