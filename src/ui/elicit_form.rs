@@ -4,7 +4,6 @@
 //! approval prompt's; [`fill_form`] is a pure function over a key source and a writer so tests can drive it.
 
 use std::io::{self, Write};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
 use crossterm::event::{KeyCode, KeyModifiers};
@@ -15,7 +14,8 @@ use crate::mcp::{ElicitAnswer, ElicitRequest, Elicitor};
 use crate::ui::approval_prompt::{Edited, KeySource, edit_line};
 use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::keyboard::{Input, Keyboard};
-use crate::ui::render::{LiveHandle, Style, Surface};
+use crate::ui::render::{Style, Surface};
+use crate::ui::repl::{HiddenLive, LiveSlot};
 
 /// Remembers whether the last key was Ctrl-C, which the line editor treats like ESC.
 struct Watched<'a, K> {
@@ -125,23 +125,17 @@ pub struct TerminalElicitor {
     pub lang: Lang,
     pub no_color: bool,
     /// The running turn's working line, hidden while the form shows.
-    pub live: Arc<Mutex<Option<LiveHandle>>>,
+    pub live: LiveSlot,
 }
 
 #[async_trait]
 impl Elicitor for TerminalElicitor {
     async fn elicit(&self, request: &ElicitRequest) -> ElicitAnswer {
-        let live = self
-            .live
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        if let Some(live) = &live {
-            live.suspend();
-        }
+        let _hidden = HiddenLive::hide(&self.live);
         let (keyboard, lang, no_color) = (self.keyboard.clone(), self.lang, self.no_color);
         let request = request.clone();
-        let asked = tokio::task::spawn_blocking(move || {
+        // The working line comes back when `_hidden` drops, after the answer.
+        tokio::task::spawn_blocking(move || {
             let Some(mut listener) = keyboard.listen() else {
                 return ElicitAnswer::Decline;
             };
@@ -170,11 +164,7 @@ impl Elicitor for TerminalElicitor {
             answer
         })
         .await
-        .unwrap_or(ElicitAnswer::Decline);
-        if let Some(live) = &live {
-            live.resume();
-        }
-        asked
+        .unwrap_or(ElicitAnswer::Decline)
     }
 }
 

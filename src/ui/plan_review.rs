@@ -18,7 +18,7 @@ use crate::ui::approval_prompt::{CrLf, Edited, KeySource, LineKeys, Look, edit_l
 use crate::ui::i18n::{Msg, task_count, tr};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::{Surface, pack, wrap_hanging};
-use crate::ui::repl::LiveSlot;
+use crate::ui::repl::{HiddenLive, LiveSlot};
 
 pub use tree::plan_tree;
 
@@ -84,14 +84,7 @@ impl TerminalPlanReviewer {
 #[async_trait]
 impl PlanReviewer for TerminalPlanReviewer {
     async fn review(&self, plan: &Plan) -> PlanDecision {
-        let live = self
-            .live
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        if let Some(live) = &live {
-            live.suspend();
-        }
+        let _hidden = HiddenLive::hide(&self.live);
         let reviewer = TerminalPlanReviewer {
             keyboard: self.keyboard.clone(),
             live: Arc::clone(&self.live),
@@ -109,9 +102,6 @@ impl PlanReviewer for TerminalPlanReviewer {
             .unwrap_or(PlanDecision::Cancel);
         if decided == PlanDecision::Run {
             self.restore_mode();
-        }
-        if let Some(live) = &live {
-            live.resume();
         }
         decided
     }

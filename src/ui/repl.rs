@@ -23,7 +23,7 @@ use crate::ui::sessions::Launch;
 pub use crate::app::mentions::{Expanded, expand_mentions};
 pub use editor::{complete_command, complete_path, join_continuations};
 pub use history::{looks_secret, should_save};
-pub use live_approver::LiveSlot;
+pub use live_approver::{HiddenLive, LiveSlot};
 pub use session::{Session, SessionError};
 
 /// The prompt shown before each input line.

@@ -36,6 +36,14 @@ fn planning_model() -> ScriptedServer {
     server
 }
 
+/// An editor on a project whose notes.txt has the typo, and the planning model; `None` without the SDK.
+fn greeting_project() -> Option<(Editor, std::path::PathBuf, ScriptedServer)> {
+    let editor = Editor::new()?;
+    let root = editor.root.clone();
+    std::fs::write(root.join("notes.txt"), "helo world\n").unwrap();
+    Some((editor, root, planning_model()))
+}
+
 const GOAL: &str = "Fix the greeting in notes.txt, then report that it is done";
 
 fn plan_entries(update: &Value) -> Vec<(String, String)> {
@@ -54,10 +62,9 @@ fn plan_entries(update: &Value) -> Vec<(String, String)> {
 
 #[test]
 fn a_plan_made_in_plan_mode_is_shown_asked_about_run_and_the_mode_returns() {
-    let Some(editor) = Editor::new() else { return };
-    let root = editor.root.clone();
-    std::fs::write(root.join("notes.txt"), "helo world\n").unwrap();
-    let model = planning_model();
+    let Some((editor, root, model)) = greeting_project() else {
+        return;
+    };
     let seen = editor.run(
         &model,
         json!({"steps": [{"new": root}, {"mode": "plan"}, {"prompt": GOAL}]}),
@@ -132,10 +139,9 @@ fn a_plan_made_in_plan_mode_is_shown_asked_about_run_and_the_mode_returns() {
 
 #[test]
 fn a_declined_plan_runs_nothing_and_the_next_turn_knows_what_it_was() {
-    let Some(editor) = Editor::new() else { return };
-    let root = editor.root.clone();
-    std::fs::write(root.join("notes.txt"), "helo world\n").unwrap();
-    let model = planning_model();
+    let Some((editor, root, model)) = greeting_project() else {
+        return;
+    };
     model.push(Reply::text("I will wait until you want it run."));
     let seen = editor.run(
         &model,
@@ -173,10 +179,9 @@ fn a_declined_plan_runs_nothing_and_the_next_turn_knows_what_it_was() {
 
 #[test]
 fn stopping_the_prompt_at_the_plan_question_runs_nothing_and_answers_cancelled() {
-    let Some(editor) = Editor::new() else { return };
-    let root = editor.root.clone();
-    std::fs::write(root.join("notes.txt"), "helo world\n").unwrap();
-    let model = planning_model();
+    let Some((editor, root, model)) = greeting_project() else {
+        return;
+    };
     let seen = editor.run(
         &model,
         json!({

@@ -12,20 +12,39 @@ use crate::ui::render::LiveHandle;
 /// The running turn's working line, if any (set by the session for the length of a turn).
 pub type LiveSlot = Arc<Mutex<Option<LiveHandle>>>;
 
+/// The working line of a slot, hidden while a prompt, form or review has the screen; it comes back when this
+/// is dropped.
+pub struct HiddenLive(Option<LiveHandle>);
+
+impl HiddenLive {
+    /// Hides the working line in `slot`, if a turn has one.
+    pub fn hide(slot: &LiveSlot) -> HiddenLive {
+        let live = slot.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        if let Some(live) = &live {
+            live.suspend();
+        }
+        HiddenLive(live)
+    }
+
+    /// The hidden line's handle.
+    pub fn handle(&self) -> Option<&LiveHandle> {
+        self.0.as_ref()
+    }
+}
+
+impl Drop for HiddenLive {
+    fn drop(&mut self) {
+        if let Some(live) = &self.0 {
+            live.resume();
+        }
+    }
+}
+
 /// Wraps the terminal approver: suspends the working line while the person answers, and names the plan task
 /// whose sub-agent asks (the working line's sink knows which task made each running call).
 pub struct LiveAwareApprover {
     pub inner: TerminalApprover,
     pub live: LiveSlot,
-}
-
-impl LiveAwareApprover {
-    fn handle(&self) -> Option<LiveHandle> {
-        self.live
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
 }
 
 #[async_trait]
@@ -35,16 +54,9 @@ impl Approver for LiveAwareApprover {
     }
 
     async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
-        let live = self.handle();
-        if let Some(live) = &live {
-            live.suspend();
-        }
-        let task = live.as_ref().and_then(|l| l.task_of(&request.call_id));
-        let answer = self.inner.ask_for_task(request, task).await;
-        if let Some(live) = &live {
-            live.resume();
-        }
-        answer
+        let hidden = HiddenLive::hide(&self.live);
+        let task = hidden.handle().and_then(|l| l.task_of(&request.call_id));
+        self.inner.ask_for_task(request, task).await
     }
 
     fn rule_not_saved(&self, error: &str) {
