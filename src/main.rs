@@ -153,6 +153,7 @@ enum McpAction {
 }
 
 fn main() -> ExitCode {
+    paicli::sandbox::harden_process();
     paicli::app::prewarm_patterns();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -2,20 +2,39 @@
 //! allowed everywhere; writing only where the [`Policy`] says; with `[sandbox] network = false`, no TCP. The
 //! command guard still runs first: it refuses what it recognises, the sandbox holds for what it cannot parse.
 
+#[cfg(target_os = "linux")]
+mod contain;
 mod detect;
 mod explain;
+mod git_link;
 #[cfg(target_os = "linux")]
 mod landlock;
 mod policy;
 pub mod seatbelt;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use crate::config::{SandboxMode, SandboxSettings};
 pub use crate::protocol::Confinement;
+#[cfg(target_os = "linux")]
+pub use contain::Lifetime;
+#[cfg(not(target_os = "linux"))]
+pub use detect::Lifetime;
 pub use detect::{Support, probe};
 pub use explain::explain_denial;
-pub use policy::{Places, Policy, tool_caches};
+pub use git_link::GitLinkRefusal;
+pub use policy::{Origin, Places, Policy, Root, ToolCache, tool_caches};
+
+/// Hides paicli's own memory and environment (its API keys) from the commands it runs: the process becomes
+/// non-dumpable, so `/proc/<pid>/environ`, `mem` and `maps` open only to a process with `CAP_SYS_PTRACE`, which
+/// a confined command (root included) does not have. Call once at start; a no-op off Linux.
+pub fn harden_process() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: one prctl on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+}
 
 /// Why a command cannot run as asked.
 #[derive(Debug, thiserror::Error)]
@@ -36,7 +55,7 @@ pub enum SandboxError {
 pub struct Sandbox {
     settings: SandboxSettings,
     support: Support,
-    tool_caches: Vec<PathBuf>,
+    tool_caches: Vec<ToolCache>,
 }
 
 impl Default for Sandbox {
@@ -49,14 +68,14 @@ impl Default for Sandbox {
 
 impl Sandbox {
     /// `settings` on this machine (probed once per process).
-    pub fn new(settings: SandboxSettings, tool_caches: Vec<PathBuf>) -> Self {
+    pub fn new(settings: SandboxSettings, tool_caches: Vec<ToolCache>) -> Self {
         Sandbox::with_support(settings, tool_caches, probe())
     }
 
     /// `settings` as if the machine offered `support`: the seam tests use to pretend the kernel lacks Landlock.
     pub fn with_support(
         settings: SandboxSettings,
-        tool_caches: Vec<PathBuf>,
+        tool_caches: Vec<ToolCache>,
         support: Support,
     ) -> Self {
         Sandbox {
@@ -90,6 +109,32 @@ impl Sandbox {
         }
         (!self.settings.network && !self.support.confines_network())
             .then_some(Shortfall::NetworkOpen)
+    }
+
+    /// Everything to tell the person once per session about `root`: the [`Sandbox::shortfall`] and a `.git`
+    /// file whose target stays read-only.
+    pub fn notices(&self, root: &Path, paicli_home: Option<&Path>) -> Vec<Shortfall> {
+        let mut notices: Vec<Shortfall> = self.shortfall().into_iter().collect();
+        if self.is_active() {
+            let places = Places {
+                root,
+                paicli_home,
+                tool_caches: &[],
+            };
+            if let Some(why) = self.policy(places, Confinement::Sandboxed).git_link_refused {
+                notices.push(Shortfall::GitLinkRefused(why));
+            }
+        }
+        notices
+    }
+
+    /// How this machine keeps a command's processes together (`None` off Linux, where Seatbelt has no such
+    /// rule and the process group is killed).
+    pub fn lifetime(&self) -> Option<Lifetime> {
+        #[cfg(target_os = "linux")]
+        return self.is_active().then(Lifetime::probe);
+        #[cfg(not(target_os = "linux"))]
+        return None;
     }
 
     /// The policy a command gets under `confinement` (`ReadOnly` drops every writable folder).
@@ -136,6 +181,8 @@ pub enum Shortfall {
     NoSandbox(String),
     /// `network = false` cannot be enforced (Landlock before ABI 4).
     NetworkOpen,
+    /// The project's `.git` file names a directory that stays read-only, and why.
+    GitLinkRefused(GitLinkRefusal),
 }
 
 /// How one command is started.
@@ -165,8 +212,12 @@ impl Launch {
 /// The platform's confinement, prepared in the parent.
 #[derive(Debug)]
 pub enum Confined {
+    /// The ruleset, and the namespaces that keep the command's processes and paicli's state in hand.
     #[cfg(target_os = "linux")]
-    Landlock(landlock::LandlockRules),
+    Landlock {
+        rules: landlock::LandlockRules,
+        containment: contain::Containment,
+    },
     /// A Seatbelt profile for `sandbox-exec -p`.
     Seatbelt(String),
 }
@@ -175,9 +226,16 @@ impl Confined {
     fn build(policy: &Policy, support: Support) -> Result<Confined, SandboxError> {
         match support {
             #[cfg(target_os = "linux")]
-            Support::Landlock { abi } => Ok(Confined::Landlock(landlock::LandlockRules::build(
-                policy, abi,
-            )?)),
+            Support::Landlock { abi } => {
+                let containment = contain::Containment::new(&policy.read_only, true);
+                // Without mounts, Landlock carves paicli's state out of the roots itself.
+                let mut split = policy.protected.clone();
+                if !containment.mounts_read_only() {
+                    split.extend(policy.read_only.iter().cloned());
+                }
+                let rules = landlock::LandlockRules::build(policy, abi, &split)?;
+                Ok(Confined::Landlock { rules, containment })
+            }
             Support::Seatbelt => Ok(Confined::Seatbelt(seatbelt::profile(policy))),
             other => Err(SandboxError::Unavailable(other.describe())),
         }
@@ -186,8 +244,10 @@ impl Confined {
     fn command(&self, program: &str) -> tokio::process::Command {
         match self {
             #[cfg(target_os = "linux")]
-            Confined::Landlock(rules) => {
+            Confined::Landlock { rules, containment } => {
                 let mut command = tokio::process::Command::new(program);
+                // In this order: the namespaces fork the command's process, which then restricts itself.
+                containment.apply(&mut command);
                 rules.apply(&mut command);
                 command
             }

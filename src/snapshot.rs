@@ -11,6 +11,7 @@ mod git;
 mod hook;
 mod restore;
 mod store;
+mod store_files;
 mod walk;
 
 pub use entry::{Label, Snapshot, SnapshotKind};
@@ -48,6 +49,15 @@ pub enum SnapshotError {
     NotFound(String),
     #[error("the snapshot store returned output paicli cannot read: {0}")]
     Corrupt(String),
+    /// Someone but paicli changed the store's git files; they were removed and this snapshot was not taken.
+    #[error(
+        "the snapshot store {path} was changed by something other than paicli ({files}); paicli removed \
+         those files and did not run git on it this time"
+    )]
+    Tampered {
+        path: std::path::PathBuf,
+        files: String,
+    },
 }
 
 #[cfg(test)]

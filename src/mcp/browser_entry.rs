@@ -48,17 +48,11 @@ impl Host {
     }
 }
 
-/// Whether this process runs as root (Linux: the owner of `/proc/self` is the effective user).
+/// Whether this process runs as root. Asked of the kernel: `/proc/self` belongs to root for every user once
+/// paicli makes itself non-dumpable (`sandbox::harden_process`).
 fn runs_as_root() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        false
-    }
+    // SAFETY: a plain getter.
+    unsafe { libc::geteuid() == 0 }
 }
 
 /// How to start chrome-devtools-mcp for `mode`.

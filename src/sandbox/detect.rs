@@ -90,3 +90,11 @@ fn probe_now() -> Support {
         reason: "no sandbox for this operating system",
     }
 }
+
+/// Off Linux there are no PID namespaces: the process group is killed (see the Linux `contain` module).
+#[cfg(not(target_os = "linux"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lifetime {
+    Namespace,
+    GroupOnly,
+}

@@ -12,7 +12,8 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr, path_beneath_rules,
+    ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
+    path_beneath_rules,
 };
 
 use super::{Policy, SandboxError};
@@ -26,7 +27,14 @@ pub struct LandlockRules {
 impl LandlockRules {
     /// Builds the ruleset for `policy` on a kernel with Landlock `abi`: read and execute everywhere, write only
     /// beneath the writable roots and on the devices, and (with the network off, ABI 4+) no TCP connect or bind.
-    pub fn build(policy: &Policy, abi: i32) -> Result<LandlockRules, SandboxError> {
+    /// From ABI 6 the command can neither signal processes outside its sandbox nor connect to abstract Unix
+    /// sockets they opened. `split` lists read-only paths beneath writable roots that Landlock must carve out
+    /// itself (those no mount makes read-only).
+    pub fn build(
+        policy: &Policy,
+        abi: i32,
+        split: &[PathBuf],
+    ) -> Result<LandlockRules, SandboxError> {
         // The ABI is the one the kernel reported, so every right asked for is one it knows.
         let abi = ABI::from(abi);
         let setup = |e: landlock::RulesetError| SandboxError::Setup(e.to_string());
@@ -38,7 +46,12 @@ impl LandlockRules {
                 .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
                 .map_err(setup)?;
         }
-        let writable = split_protected(&policy.writable, &policy.protected);
+        if abi >= ABI::V6 {
+            ruleset = ruleset
+                .scope(Scope::AbstractUnixSocket | Scope::Signal)
+                .map_err(setup)?;
+        }
+        let writable = split_protected(&policy.writable_paths(), split);
         let created = ruleset
             .create()
             .map_err(setup)?

@@ -1,11 +1,13 @@
-//! Where a confined command may write: the project, the temp dirs, `$PAICLI_HOME`'s caches, the usual tool caches
-//! and `[sandbox] writable_roots`, each resolved through symlinks and kept only when it exists. The project's
-//! git directory (also a worktree's, outside the project) is writable unless `protect_git`.
+//! Where a confined command may write, and why each place: the project, the temp dirs, the download caches of
+//! build tools, `[sandbox] writable_roots` from the user's own settings, and the git directory of a linked worktree
+//! once it proves it belongs to the project ([`super::git_link`]). Each is resolved through symlinks and kept only
+//! when it exists. Nothing the project or a command can write adds a root by itself, and `$PAICLI_HOME` (config,
+//! sessions, snapshots, trust) is never writable: when it lies beneath another root it is carved out read-only.
 
 use std::path::{Path, PathBuf};
 
+use super::git_link::{self, GitLinkRefusal, Protected};
 use crate::config::SandboxSettings;
-use crate::config::home_caches::HOME_CACHES;
 
 /// Device files every command may write: programs write to `/dev/null` all the time.
 const DEVICES: [&str; 7] = [
@@ -18,47 +20,119 @@ const DEVICES: [&str; 7] = [
     "/dev/fd",
 ];
 
-/// Folders under the user's home that build tools write their caches to.
-const TOOL_CACHES: [&str; 7] = [
-    ".cargo", ".rustup", ".npm", ".cache", ".m2", ".gradle", "go",
+/// The download and build caches under the user's home that builds write, and the tool each is for. Only these
+/// subfolders: the tools' executables (`~/.cargo/bin`), shell-sourced files (`~/.cargo/env`) and configs
+/// (`~/.npmrc`, `~/.m2/settings.xml`, `~/.gradle/init.d`) stay read-only, so a command cannot plant something
+/// that runs later outside the sandbox. `~/.rustup` (toolchains are executables) and `~/.local` (Python's
+/// `site-packages` run `.pth` files at every start) are left out on purpose.
+const TOOL_CACHES: [(&str, &str); 14] = [
+    (".cargo/registry", "cargo"),
+    (".cargo/git", "cargo"),
+    (".npm/_cacache", "npm"),
+    (".npm/_logs", "npm"),
+    (".cache/pip", "pip"),
+    (".cache/uv", "uv"),
+    (".cache/go-build", "go"),
+    (".cache/yarn", "yarn"),
+    (".cache/node-gyp", "node-gyp"),
+    (".m2/repository", "maven"),
+    (".gradle/caches", "gradle"),
+    (".gradle/daemon", "gradle"),
+    (".gradle/native", "gradle"),
+    ("go/pkg/mod", "go"),
 ];
 
-/// Environment variables that move a tool cache elsewhere.
-const TOOL_CACHE_VARS: [&str; 5] = [
-    "CARGO_HOME",
-    "RUSTUP_HOME",
-    "GOPATH",
-    "GOMODCACHE",
-    "npm_config_cache",
+/// Environment variables that move a tool's cache, the subfolder of it builds write (`""`: the folder itself),
+/// and the tool.
+const TOOL_CACHE_VARS: [(&str, &str, &str); 8] = [
+    ("CARGO_HOME", "registry", "cargo"),
+    ("CARGO_HOME", "git", "cargo"),
+    ("GOPATH", "pkg/mod", "go"),
+    ("GOMODCACHE", "", "go"),
+    ("GOCACHE", "", "go"),
+    ("npm_config_cache", "_cacache", "npm"),
+    ("PIP_CACHE_DIR", "", "pip"),
+    ("UV_CACHE_DIR", "", "uv"),
 ];
+
+/// One build tool's cache folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCache {
+    pub path: PathBuf,
+    /// The tool that needs it (`cargo`, `npm`, ...).
+    pub tool: &'static str,
+}
 
 /// The tool caches that exist: those under `home` and those the variables `env` knows point to.
-pub fn tool_caches(home: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Vec<PathBuf> {
-    let mut caches: Vec<PathBuf> = home
+pub fn tool_caches(home: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Vec<ToolCache> {
+    let mut caches: Vec<ToolCache> = home
         .into_iter()
-        .flat_map(|home| TOOL_CACHES.iter().map(move |c| home.join(c)))
+        .flat_map(|home| {
+            TOOL_CACHES.iter().map(move |(sub, tool)| ToolCache {
+                path: home.join(sub),
+                tool,
+            })
+        })
         .collect();
-    caches.extend(
-        TOOL_CACHE_VARS
-            .iter()
-            .filter_map(|var| env(var))
-            .filter(|v| !v.trim().is_empty())
-            .map(PathBuf::from),
-    );
-    existing(caches)
+    caches.extend(TOOL_CACHE_VARS.iter().filter_map(|(var, sub, tool)| {
+        let value = env(var).filter(|v| !v.trim().is_empty())?;
+        let base = PathBuf::from(value);
+        Some(ToolCache {
+            path: if sub.is_empty() { base } else { base.join(sub) },
+            tool,
+        })
+    }));
+    let mut out: Vec<ToolCache> = Vec::new();
+    for cache in caches {
+        if let Ok(path) = cache.path.canonicalize()
+            && !out.iter().any(|c| c.path == path)
+        {
+            out.push(ToolCache { path, ..cache });
+        }
+    }
+    out
+}
+
+/// Where a writable root comes from (shown by `/policy`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The project folder.
+    Project,
+    /// A temp dir.
+    Temp,
+    /// A build tool's download cache.
+    ToolCache(&'static str),
+    /// `[sandbox] writable_roots` in the user's settings.
+    UserSetting,
+    /// The git directory of the project's linked worktree or submodule.
+    LinkedGitDir,
+}
+
+/// A folder a command may change, everything beneath it included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    /// Canonical and existing.
+    pub path: PathBuf,
+    pub origin: Origin,
 }
 
 /// What one command may do, resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Policy {
-    /// Folders the command may change, everything beneath them included (canonical, existing).
-    pub writable: Vec<PathBuf>,
-    /// Paths beneath a writable folder that stay read-only (the project's `.git` with `protect_git`).
+    /// Folders the command may change, in the order they were found.
+    pub writable: Vec<Root>,
+    /// Paths beneath a writable folder that stay read-only by Landlock's splitting (the project's `.git` with
+    /// `protect_git`).
     pub protected: Vec<PathBuf>,
+    /// Folders beneath a writable folder that stay read-only: `$PAICLI_HOME` when a root holds it. Bind-mounted
+    /// read-only where the machine has mount namespaces, split out like `protected` where it has not.
+    pub read_only: Vec<PathBuf>,
     /// Device files and folders always writable.
     pub devices: Vec<PathBuf>,
     /// TCP connect and bind allowed.
     pub network: bool,
+    /// Why the project's `.git` file did not make its target writable.
+    pub git_link_refused: Option<GitLinkRefusal>,
 }
 
 /// The places a policy is built from.
@@ -66,10 +140,10 @@ pub struct Policy {
 pub struct Places<'a> {
     /// The project root.
     pub root: &'a Path,
-    /// `$PAICLI_HOME`, whose caches are writable.
+    /// `$PAICLI_HOME`: never writable.
     pub paicli_home: Option<&'a Path>,
     /// Tool caches found at start (see [`tool_caches`]).
-    pub tool_caches: &'a [PathBuf],
+    pub tool_caches: &'a [ToolCache],
 }
 
 impl Policy {
@@ -77,42 +151,71 @@ impl Policy {
     pub fn build(settings: &SandboxSettings, places: Places<'_>, read_only: bool) -> Policy {
         let devices = existing(DEVICES.iter().map(PathBuf::from));
         let mut policy = Policy {
-            writable: Vec::new(),
-            protected: Vec::new(),
             devices,
             network: settings.network,
+            ..Policy::default()
         };
         if read_only {
             return policy;
         }
         let root = canonical(places.root);
-        let mut writable = vec![root.clone()];
-        writable.extend(temp_dirs());
-        if let Some(home) = places.paicli_home {
-            writable.extend(HOME_CACHES.iter().map(|c| home.join(c)));
-        }
-        writable.extend(places.tool_caches.iter().cloned());
-        writable.extend(settings.writable_roots.iter().cloned());
+        let mut roots = vec![(root.clone(), Origin::Project)];
+        roots.extend(temp_dirs().into_iter().map(|t| (t, Origin::Temp)));
+        roots.extend(
+            places
+                .tool_caches
+                .iter()
+                .map(|c| (c.path.clone(), Origin::ToolCache(c.tool))),
+        );
+        roots.extend(
+            settings
+                .writable_roots
+                .iter()
+                .map(|r| (r.clone(), Origin::UserSetting)),
+        );
         let git = root.join(".git");
         if settings.protect_git {
             if git.exists() {
                 policy.protected.push(git);
             }
         } else {
-            writable.extend(linked_git_dirs(&git));
+            let link = git_link::resolve(&Protected {
+                root: &root,
+                home: dirs::home_dir().as_deref(),
+                paicli_home: places.paicli_home,
+            });
+            roots.extend(link.dirs.into_iter().map(|d| (d, Origin::LinkedGitDir)));
+            policy.git_link_refused = link.refused;
         }
-        policy.writable = dedup(existing(writable));
+        policy.writable = resolve_roots(roots);
+        if let Some(home) = places.paicli_home {
+            policy.read_only = state_beneath_roots(home, &policy.writable);
+        }
         policy
     }
 
-    /// The writable folders, comma-separated, for people (`/policy`, `/config`); empty when read-only.
-    pub fn describe_writable(&self) -> String {
-        self.writable
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+    /// The writable folders' paths.
+    pub fn writable_paths(&self) -> Vec<PathBuf> {
+        self.writable.iter().map(|r| r.path.clone()).collect()
     }
+}
+
+/// `$PAICLI_HOME` when a writable root holds it (it is created first, so a command cannot create it with contents
+/// of its own); paicli's state is never a command's to change.
+fn state_beneath_roots(home: &Path, writable: &[Root]) -> Vec<PathBuf> {
+    let absolute = home.canonicalize().ok().or_else(|| {
+        let parent = home.parent()?.canonicalize().ok()?;
+        Some(parent.join(home.file_name()?))
+    });
+    let Some(absolute) = absolute else {
+        return Vec::new();
+    };
+    if !writable.iter().any(|r| absolute.starts_with(&r.path))
+        || std::fs::create_dir_all(home).is_err()
+    {
+        return Vec::new();
+    }
+    home.canonicalize().into_iter().collect()
 }
 
 /// The system temp dir and `/tmp` (often the same), plus `/dev/shm` where it exists (Python's multiprocessing).
@@ -125,22 +228,17 @@ fn temp_dirs() -> Vec<PathBuf> {
     ]
 }
 
-/// The git directories a worktree's `.git` file points to (its own and the shared one), which live outside the
-/// project; empty for a plain `.git` folder.
-fn linked_git_dirs(git: &Path) -> Vec<PathBuf> {
-    let Ok(text) = std::fs::read_to_string(git) else {
-        return Vec::new();
-    };
-    let Some(dir) = text.lines().find_map(|l| l.strip_prefix("gitdir:")) else {
-        return Vec::new();
-    };
-    let base = git.parent().unwrap_or(git);
-    let dir = base.join(dir.trim());
-    let mut dirs = vec![dir.clone()];
-    if let Ok(common) = std::fs::read_to_string(dir.join("commondir")) {
-        dirs.push(dir.join(common.trim()));
+/// The roots that exist, canonical, first of each kept.
+fn resolve_roots(roots: Vec<(PathBuf, Origin)>) -> Vec<Root> {
+    let mut out: Vec<Root> = Vec::with_capacity(roots.len());
+    for (path, origin) in roots {
+        if let Ok(path) = path.canonicalize()
+            && !out.iter().any(|r| r.path == path)
+        {
+            out.push(Root { path, origin });
+        }
     }
-    dirs
+    out
 }
 
 fn canonical(path: &Path) -> PathBuf {
@@ -153,15 +251,4 @@ fn existing(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
         .into_iter()
         .filter_map(|p| p.canonicalize().ok())
         .collect()
-}
-
-/// Drops repeats, keeping the first of each.
-fn dedup(paths: Vec<PathBuf>) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::with_capacity(paths.len());
-    for p in paths {
-        if !out.contains(&p) {
-            out.push(p);
-        }
-    }
-    out
 }

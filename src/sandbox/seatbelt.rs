@@ -10,14 +10,15 @@ use super::Policy;
 pub const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
 
 /// The profile text for `policy`. Everything is allowed except writing outside the writable folders and devices
-/// (later rules win in Seatbelt), writing to protected paths, and, with the network off, IP connect and bind
+/// (later rules win in Seatbelt), writing to protected and read-only paths (`$PAICLI_HOME`), and, with the
+/// network off, IP connect and bind
 /// (Unix sockets stay usable).
 pub fn profile(policy: &Policy) -> String {
     let mut p = String::from("(version 1)\n(allow default)\n(deny file-write*)\n");
     let writable: Vec<String> = policy
         .writable
         .iter()
-        .map(|dir| format!("(subpath {})", quote(dir)))
+        .map(|root| format!("(subpath {})", quote(&root.path)))
         .chain(
             policy
                 .devices
@@ -32,7 +33,7 @@ pub fn profile(policy: &Policy) -> String {
         }
         p.push_str(")\n");
     }
-    for path in &policy.protected {
+    for path in policy.protected.iter().chain(&policy.read_only) {
         let _ = writeln!(p, "(deny file-write* (subpath {}))", quote(path));
     }
     if !policy.network {

@@ -8,6 +8,13 @@ fn settings() -> SandboxSettings {
     SandboxSettings::default()
 }
 
+fn root(path: &str, origin: Origin) -> Root {
+    Root {
+        path: PathBuf::from(path),
+        origin,
+    }
+}
+
 fn places(root: &Path) -> Places<'_> {
     Places {
         root,
@@ -22,8 +29,14 @@ fn the_project_temp_dir_and_devices_are_writable_and_plan_mode_keeps_only_device
     let root = project.path().canonicalize().unwrap();
     let sandbox = Sandbox::with_support(settings(), Vec::new(), Support::Landlock { abi: 7 });
     let policy = sandbox.policy(places(&root), Confinement::Sandboxed);
-    assert_eq!(policy.writable[0], root);
-    assert!(policy.writable.contains(&PathBuf::from("/tmp")));
+    assert_eq!(
+        policy.writable[0],
+        Root {
+            path: root.clone(),
+            origin: Origin::Project
+        }
+    );
+    assert!(policy.writable_paths().contains(&PathBuf::from("/tmp")));
     assert!(policy.devices.contains(&PathBuf::from("/dev/null")));
     assert!(policy.network);
 
@@ -33,11 +46,11 @@ fn the_project_temp_dir_and_devices_are_writable_and_plan_mode_keeps_only_device
 }
 
 #[test]
-fn paicli_home_contributes_only_its_caches_and_missing_roots_are_dropped() {
+fn paicli_home_is_never_writable_and_is_carved_out_of_a_root_that_holds_it() {
     let home = tempfile::tempdir().unwrap();
     let home_path = home.path().canonicalize().unwrap();
     std::fs::create_dir(home_path.join("cache")).unwrap();
-    std::fs::create_dir(home_path.join("skills")).unwrap();
+    std::fs::create_dir(home_path.join("snapshots")).unwrap();
     let project = tempfile::tempdir().unwrap();
     let extra = tempfile::tempdir().unwrap();
     let mut s = settings();
@@ -50,19 +63,51 @@ fn paicli_home_contributes_only_its_caches_and_missing_roots_are_dropped() {
         },
         Confinement::Sandboxed,
     );
-    assert!(policy.writable.contains(&home_path.join("cache")));
+    let paths = policy.writable_paths();
     assert!(
-        !policy
-            .writable
-            .iter()
-            .any(|p| p == &home_path.join("skills") || p == &home_path)
+        !paths.iter().any(|p| p.starts_with(&home_path)),
+        "{paths:?}"
     );
-    assert!(
-        policy
-            .writable
-            .contains(&extra.path().canonicalize().unwrap())
+    // The temp dir holds this home: it stays writable, the home inside it read-only.
+    assert_eq!(policy.read_only, [home_path.clone()]);
+    let extra_root = Root {
+        path: extra.path().canonicalize().unwrap(),
+        origin: Origin::UserSetting,
+    };
+    assert!(policy.writable.contains(&extra_root));
+    assert!(!paths.contains(&PathBuf::from("/no/such/dir")));
+}
+
+#[test]
+fn only_the_download_caches_of_tools_are_writable_not_their_binaries_or_shell_files() {
+    let home = tempfile::tempdir().unwrap();
+    for dir in [
+        ".cargo/registry",
+        ".cargo/bin",
+        ".npm/_cacache",
+        ".cache/pip",
+        ".m2/repository",
+    ] {
+        std::fs::create_dir_all(home.path().join(dir)).unwrap();
+    }
+    std::fs::write(home.path().join(".cargo/env"), "").unwrap();
+    let moved = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(moved.path().join("registry")).unwrap();
+    let caches = tool_caches(Some(home.path()), |var| {
+        (var == "CARGO_HOME").then(|| moved.path().display().to_string())
+    });
+    let canon = |p: &Path| p.canonicalize().unwrap();
+    let found: Vec<(PathBuf, &str)> = caches.iter().map(|c| (c.path.clone(), c.tool)).collect();
+    assert_eq!(
+        found,
+        [
+            (canon(&home.path().join(".cargo/registry")), "cargo"),
+            (canon(&home.path().join(".npm/_cacache")), "npm"),
+            (canon(&home.path().join(".cache/pip")), "pip"),
+            (canon(&home.path().join(".m2/repository")), "maven"),
+            (canon(&moved.path().join("registry")), "cargo"),
+        ]
     );
-    assert!(!policy.writable.contains(&PathBuf::from("/no/such/dir")));
 }
 
 #[test]
@@ -71,6 +116,9 @@ fn a_worktree_git_dir_is_writable_unless_git_is_protected() {
     let common = main.path().join(".git");
     let own = common.join("worktrees/wt");
     std::fs::create_dir_all(&own).unwrap();
+    std::fs::create_dir_all(common.join("objects")).unwrap();
+    std::fs::write(common.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(own.join("HEAD"), "ref: refs/heads/wt\n").unwrap();
     std::fs::write(own.join("commondir"), "../..\n").unwrap();
     let project = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -78,10 +126,22 @@ fn a_worktree_git_dir_is_writable_unless_git_is_protected() {
         format!("gitdir: {}\n", own.display()),
     )
     .unwrap();
+    std::fs::write(
+        own.join("gitdir"),
+        format!("{}\n", project.path().join(".git").display()),
+    )
+    .unwrap();
     let sandbox = Sandbox::with_support(settings(), Vec::new(), Support::Landlock { abi: 7 });
     let policy = sandbox.policy(places(project.path()), Confinement::Sandboxed);
-    assert!(policy.writable.contains(&own.canonicalize().unwrap()));
-    assert!(policy.writable.contains(&common.canonicalize().unwrap()));
+    let linked: Vec<&Root> = policy
+        .writable
+        .iter()
+        .filter(|r| r.origin == Origin::LinkedGitDir)
+        .collect();
+    assert_eq!(
+        linked.iter().map(|r| r.path.clone()).collect::<Vec<_>>(),
+        [own.canonicalize().unwrap(), common.canonicalize().unwrap()]
+    );
 
     let mut s = settings();
     s.protect_git = true;
@@ -91,7 +151,7 @@ fn a_worktree_git_dir_is_writable_unless_git_is_protected() {
         !policy
             .writable
             .iter()
-            .any(|p| p.starts_with(main.path().canonicalize().unwrap()))
+            .any(|r| r.path.starts_with(main.path().canonicalize().unwrap()))
     );
     assert_eq!(
         policy.protected,
@@ -151,10 +211,15 @@ fn network_off_on_an_old_landlock_is_a_shortfall() {
 #[test]
 fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
     let policy = Policy {
-        writable: vec![PathBuf::from("/Users/me/p"), PathBuf::from("/private/tmp")],
+        writable: vec![
+            root("/Users/me/p", Origin::Project),
+            root("/private/tmp", Origin::Temp),
+        ],
         protected: vec![PathBuf::from("/Users/me/p/.git")],
+        read_only: vec![PathBuf::from("/private/tmp/h/.paicli")],
         devices: vec![PathBuf::from("/dev/null")],
         network: false,
+        git_link_refused: None,
     };
     assert_eq!(
         seatbelt::profile(&policy),
@@ -163,6 +228,7 @@ fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
          (deny file-write*)\n\
          (allow file-write*\n    (subpath \"/Users/me/p\")\n    (subpath \"/private/tmp\")\n    (subpath \"/dev/null\"))\n\
          (deny file-write* (subpath \"/Users/me/p/.git\"))\n\
+         (deny file-write* (subpath \"/private/tmp/h/.paicli\"))\n\
          (deny network-outbound (remote ip))\n\
          (deny network-bind (local ip))\n"
     );
@@ -171,10 +237,9 @@ fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
 #[test]
 fn the_seatbelt_profile_escapes_quotes_and_keeps_the_network_when_allowed() {
     let policy = Policy {
-        writable: vec![PathBuf::from("/a \"b\\c")],
-        protected: Vec::new(),
-        devices: Vec::new(),
+        writable: vec![root("/a \"b\\c", Origin::UserSetting)],
         network: true,
+        ..Policy::default()
     };
     assert_eq!(
         seatbelt::profile(&policy),

@@ -1,6 +1,7 @@
 //! Runs the `git` program on the snapshot store only: its own `GIT_DIR` and index, the project as the work tree,
 //! and nothing from the user's or the project's git configuration (no system or global config, no hooks, no
-//! attributes from the work tree, no fsmonitor), so the project's `.git` is never read or written.
+//! attributes from the work tree, no fsmonitor), so the project's `.git` is never read or written. The store's own
+//! files are checked before each run (`store_files`): git would obey a filter or hook planted there.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -92,6 +93,9 @@ impl Git {
 
     /// Runs `args` with `input` on its standard input and returns its standard output.
     pub fn run_with_input(&self, args: &[&str], input: &[u8]) -> Result<Vec<u8>, SnapshotError> {
+        if args.first() != Some(&"init") {
+            super::store_files::check(&self.git_dir)?;
+        }
         let mut cmd = self.command(args);
         let what = args.first().copied().unwrap_or("git").to_string();
         let mut child = cmd

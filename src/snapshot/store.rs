@@ -110,6 +110,7 @@ impl SnapshotStore {
         let git = Git::new(dir.clone(), root.clone());
         if !dir.join("HEAD").exists() {
             git.run(&["init", "--quiet", "--template="])?;
+            std::fs::write(dir.join("config"), super::store_files::CONFIG).map_err(store_err)?;
             std::fs::write(dir.join("project"), root.as_os_str().as_encoded_bytes())
                 .map_err(store_err)?;
         }

@@ -11,7 +11,8 @@ pub use agent_notices::notice_text;
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
 pub use notices::{
-    images_need_vision, mention_skipped, project_trusted, refused_setting, sandbox_shortfall,
+    git_link_refusal, images_need_vision, mention_skipped, project_trusted, refused_setting,
+    sandbox_shortfall,
 };
 
 /// A UI message with a fixed wording per language.
@@ -337,6 +338,19 @@ pub enum Msg {
     SandboxActive,
     SandboxInactive,
     SandboxReadOnly,
+    PolicyRootProject,
+    PolicyRootTemp,
+    PolicyRootToolCache,
+    PolicyRootUserSetting,
+    PolicyRootLinkedGit,
+    PolicyStateReadOnly,
+    PolicyProcessesNamespace,
+    PolicyProcessesGroup,
+    NoticeGitLinkRefused,
+    GitLinkSymlink,
+    GitLinkNotGitDir,
+    GitLinkForeign,
+    GitLinkProtected,
     // index
     IndexOff,
     IndexBuilt,
@@ -824,6 +838,19 @@ impl Msg {
         Msg::SandboxActive,
         Msg::SandboxInactive,
         Msg::SandboxReadOnly,
+        Msg::PolicyRootProject,
+        Msg::PolicyRootTemp,
+        Msg::PolicyRootToolCache,
+        Msg::PolicyRootUserSetting,
+        Msg::PolicyRootLinkedGit,
+        Msg::PolicyStateReadOnly,
+        Msg::PolicyProcessesNamespace,
+        Msg::PolicyProcessesGroup,
+        Msg::NoticeGitLinkRefused,
+        Msg::GitLinkSymlink,
+        Msg::GitLinkNotGitDir,
+        Msg::GitLinkForeign,
+        Msg::GitLinkProtected,
         // index
         Msg::IndexOff,
         Msg::IndexBuilt,
@@ -1888,6 +1915,51 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
         (Lang::Zh, SandboxInactive) => "未启用",
         (Lang::En, SandboxReadOnly) => "nothing (read-only, plan mode)",
         (Lang::Zh, SandboxReadOnly) => "无（只读，计划模式）",
+        (Lang::En, PolicyRootProject) => "the project",
+        (Lang::Zh, PolicyRootProject) => "项目",
+        (Lang::En, PolicyRootTemp) => "temp dir",
+        (Lang::Zh, PolicyRootTemp) => "临时目录",
+        (Lang::En, PolicyRootToolCache) => "{tool}'s download cache",
+        (Lang::Zh, PolicyRootToolCache) => "{tool} 的下载缓存",
+        (Lang::En, PolicyRootUserSetting) => "[sandbox] writable_roots in your settings",
+        (Lang::Zh, PolicyRootUserSetting) => "你的设置中的 [sandbox] writable_roots",
+        (Lang::En, PolicyRootLinkedGit) => "git dir of this worktree",
+        (Lang::Zh, PolicyRootLinkedGit) => "此工作树的 git 目录",
+        (Lang::En, PolicyStateReadOnly) => "read-only inside them: {path} (paicli's own state)",
+        (Lang::Zh, PolicyStateReadOnly) => "其中只读：{path}（paicli 自身的状态）",
+        (Lang::En, PolicyProcessesNamespace) => {
+            "processes: everything a command starts ends with it (PID namespace)"
+        }
+        (Lang::Zh, PolicyProcessesNamespace) => {
+            "进程：命令启动的一切进程都随命令结束（PID 命名空间）"
+        }
+        (Lang::En, PolicyProcessesGroup) => {
+            "processes: a command's process group ends with it; one that leaves the group (setsid) can \
+             outlive it (no user namespaces on this machine)"
+        }
+        (Lang::Zh, PolicyProcessesGroup) => {
+            "进程：命令的进程组随命令结束；脱离进程组的进程（setsid）可能存活（本机没有用户命名空间）"
+        }
+        (Lang::En, NoticeGitLinkRefused) => {
+            "sandbox: the project's .git file does not make its target writable: {why}. Commands cannot write \
+             that git directory; add it to [sandbox] writable_roots in your own settings if it is yours."
+        }
+        (Lang::Zh, NoticeGitLinkRefused) => {
+            "沙箱：项目的 .git 文件所指的目录不可写：{why}。命令不能写入那个 git 目录；如果它属于你，\
+             请在你自己的设置中把它加入 [sandbox] writable_roots。"
+        }
+        (Lang::En, GitLinkSymlink) => "the project's .git is a symbolic link",
+        (Lang::Zh, GitLinkSymlink) => "项目的 .git 是符号链接",
+        (Lang::En, GitLinkNotGitDir) => "it names {path}, which is not a git directory",
+        (Lang::Zh, GitLinkNotGitDir) => "它指向 {path}，那不是 git 目录",
+        (Lang::En, GitLinkForeign) => "it names {path}, which does not link back to this project",
+        (Lang::Zh, GitLinkForeign) => "它指向 {path}，而那里没有指回本项目",
+        (Lang::En, GitLinkProtected) => {
+            "it names {path}, a folder that holds your home folder, the project or paicli's own state"
+        }
+        (Lang::Zh, GitLinkProtected) => {
+            "它指向 {path}，该目录包含你的主目录、项目或 paicli 自身的状态"
+        }
         // index
         (Lang::En, IndexOff) => "the code index is off (index.enabled = false)",
         (Lang::Zh, IndexOff) => "代码索引已关闭（`index.enabled = false`）",

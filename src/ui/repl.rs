@@ -163,7 +163,8 @@ fn print_banner(session: &Session) {
     for notice in startup_skill_notices(session) {
         session.say_notice(&notice);
     }
-    if let Some(shortfall) = crate::app::build_sandbox(&session.config).shortfall() {
+    let sandbox = crate::app::build_sandbox(&session.config);
+    for shortfall in sandbox.notices(&session.config.project_root, Some(&session.config.home)) {
         let notice = crate::ui::i18n::sandbox_shortfall(session.lang, &shortfall);
         session.say_notice(&notice);
     }

@@ -3,8 +3,9 @@
 
 use crate::config::ApprovalMode;
 use crate::protocol::Confinement;
-use crate::sandbox::{Places, Sandbox};
-use crate::ui::i18n::{Lang, Msg, trf};
+use crate::sandbox::{Lifetime, Origin, Places, Sandbox};
+use crate::ui::i18n::git_link_refusal;
+use crate::ui::i18n::{Lang, Msg, fill, tr, trf};
 use crate::ui::repl::Session;
 
 /// Two lines: the sandbox's state and its writable folders.
@@ -23,6 +24,17 @@ pub(super) fn sandbox_lines(session: &Session) -> Vec<String> {
     describe(&sandbox, places, confinement, session.lang)
 }
 
+/// Where a writable root comes from, in `lang`.
+fn origin_label(lang: Lang, origin: &Origin) -> String {
+    match origin {
+        Origin::Project => tr(lang, Msg::PolicyRootProject).to_string(),
+        Origin::Temp => tr(lang, Msg::PolicyRootTemp).to_string(),
+        Origin::ToolCache(tool) => trf(lang, Msg::PolicyRootToolCache, &[("tool", tool)]),
+        Origin::UserSetting => tr(lang, Msg::PolicyRootUserSetting).to_string(),
+        Origin::LinkedGitDir => tr(lang, Msg::PolicyRootLinkedGit).to_string(),
+    }
+}
+
 fn describe(
     sandbox: &Sandbox,
     places: Places<'_>,
@@ -35,7 +47,7 @@ fn describe(
     } else {
         Msg::SandboxInactive
     };
-    let state = crate::ui::i18n::tr(lang, state);
+    let state = tr(lang, state);
     let mut lines = vec![format!(
         "  {}",
         trf(
@@ -51,14 +63,48 @@ fn describe(
         )
     )];
     if sandbox.is_active() {
-        let mut writable = sandbox.policy(places, confinement).describe_writable();
-        if writable.is_empty() {
-            writable = crate::ui::i18n::tr(lang, Msg::SandboxReadOnly).to_string();
+        let policy = sandbox.policy(places, confinement);
+        if policy.writable.is_empty() {
+            let none = tr(lang, Msg::SandboxReadOnly);
+            lines.push(format!(
+                "    {}",
+                trf(lang, Msg::PolicySandboxWritable, &[("roots", &none)])
+            ));
+        } else {
+            lines.push(format!(
+                "    {}",
+                trf(lang, Msg::PolicySandboxWritable, &[("roots", &"")]).trim_end()
+            ));
+            for root in &policy.writable {
+                lines.push(format!(
+                    "      {}  ({})",
+                    root.path.display(),
+                    origin_label(lang, &root.origin)
+                ));
+            }
         }
-        lines.push(format!(
-            "    {}",
-            trf(lang, Msg::PolicySandboxWritable, &[("roots", &writable)])
-        ));
+        for path in &policy.read_only {
+            lines.push(format!(
+                "    {}",
+                trf(lang, Msg::PolicyStateReadOnly, &[("path", &path.display())])
+            ));
+        }
+        if let Some(why) = &policy.git_link_refused {
+            lines.push(format!(
+                "    {}",
+                fill(
+                    tr(lang, Msg::NoticeGitLinkRefused),
+                    &[("why", &git_link_refusal(lang, why))]
+                )
+            ));
+        }
+        if let Some(lifetime) = sandbox.lifetime() {
+            let msg = match lifetime {
+                Lifetime::Namespace => Msg::PolicyProcessesNamespace,
+                Lifetime::GroupOnly => Msg::PolicyProcessesGroup,
+            };
+            lines.push(format!("    {}", tr(lang, msg)));
+        }
     }
     lines
 }
@@ -89,10 +135,22 @@ mod tests {
             lines[0],
             "  sandbox: on (mode = auto, Landlock ABI 7; network = true, protect_git = false)"
         );
+        assert_eq!(lines[1], "    commands may write to:");
+        assert_eq!(lines[2], format!("      {}  (the project)", root.display()));
         assert!(
-            lines[1].starts_with(&format!("    commands may write to: {}, ", root.display())),
-            "{}",
-            lines[1]
+            lines.contains(&"      /tmp  (temp dir)".to_string()),
+            "{lines:?}"
+        );
+        let zh = describe(&sandbox, places, Confinement::Sandboxed, Lang::Zh);
+        assert_eq!(zh[2], format!("      {}  (项目)", root.display()));
+
+        // A `.git` file naming `/` is refused, and `/policy` says why.
+        std::fs::write(root.join(".git"), "gitdir: /\n").unwrap();
+        let refused = describe(&sandbox, places, Confinement::Sandboxed, Lang::En);
+        assert!(
+            refused.iter().any(|l| l
+                .contains("the project's .git file does not make its target writable: it names /")),
+            "{refused:?}"
         );
         let plan = describe(&sandbox, places, Confinement::ReadOnly, Lang::Zh);
         assert_eq!(plan[1], "    命令可写入：无（只读，计划模式）");

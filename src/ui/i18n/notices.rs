@@ -93,5 +93,21 @@ pub fn sandbox_shortfall(lang: Lang, shortfall: &crate::sandbox::Shortfall) -> S
             &[("reason", reason)],
         ),
         Shortfall::NetworkOpen => tr(lang, Msg::NoticeSandboxNetworkOpen).to_string(),
+        Shortfall::GitLinkRefused(why) => super::fill(
+            tr(lang, Msg::NoticeGitLinkRefused),
+            &[("why", &git_link_refusal(lang, why))],
+        ),
     }
+}
+
+/// Why the project's `.git` file did not make its target writable, in `lang`.
+pub fn git_link_refusal(lang: Lang, why: &crate::sandbox::GitLinkRefusal) -> String {
+    use crate::sandbox::GitLinkRefusal;
+    let (msg, path) = match why {
+        GitLinkRefusal::Symlink => return tr(lang, Msg::GitLinkSymlink).to_string(),
+        GitLinkRefusal::NotGitDir(path) => (Msg::GitLinkNotGitDir, path),
+        GitLinkRefusal::Foreign(path) => (Msg::GitLinkForeign, path),
+        GitLinkRefusal::Protected(path) => (Msg::GitLinkProtected, path),
+    };
+    super::fill(tr(lang, msg), &[("path", &path.display())])
 }
