@@ -4,7 +4,6 @@
 pub mod browser;
 mod env;
 mod file;
-pub mod home_caches;
 pub mod json_store;
 pub mod plan;
 mod prices;

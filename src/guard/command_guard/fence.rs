@@ -1,11 +1,10 @@
-//! Where a command may write: the project root, scratch space under `/tmp`, `$PAICLI_HOME`'s caches and harmless
-//! devices (`/dev/null`, ...). Targets are judged after resolving symlinks, so `/tmp/x -> /etc` is outside, and
+//! Where a command may write: the project root, scratch space under `/tmp` and harmless devices (`/dev/null`,
+//! ...); never `$PAICLI_HOME`. Targets are judged after resolving symlinks, so `/tmp/x -> /etc` is outside, and
 //! writes to paicli's control files are told apart (they need a person).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::home_caches::HOME_CACHES;
 use crate::guard::control_files::ControlFiles;
 use crate::guard::path_guard::{PathGuard, normalize_lexically, resolve_existing};
 
@@ -98,15 +97,10 @@ impl WriteFence {
         if self.control.is_control(&real) {
             return Place::Control(real.display().to_string());
         }
-        if let Some(home) = self.home.as_ref().filter(|h| real.starts_with(h)) {
-            let in_caches = HOME_CACHES
-                .iter()
-                .any(|cache| real.starts_with(home.join(cache)));
-            return if in_caches {
-                Place::Allowed
-            } else {
-                Place::Outside(real.display().to_string())
-            };
+        // paicli's own state (its caches and snapshot store included) is never a command's to write: the
+        // sandbox keeps it read-only too.
+        if self.home.as_ref().is_some_and(|h| real.starts_with(h)) {
+            return Place::Outside(real.display().to_string());
         }
         // Only a literal `/tmp/…` counts as scratch space: a relative or `~` path that happens to land in /tmp (a
         // project under /tmp) is judged like any other path, and a symlink in /tmp that leads out is outside.

@@ -106,7 +106,7 @@ impl<'a> Checker<'a> {
                 "write-outside-project",
                 format!(
                     "`{action} {}` would write to {resolved}, outside the project directory; commands may \
-                     only write inside the project (or under /tmp/ and $PAICLI_HOME's caches)",
+                     only write inside the project (or under /tmp/)",
                     target.text
                 ),
             )),
