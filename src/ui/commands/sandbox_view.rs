@@ -4,7 +4,7 @@
 use crate::config::ApprovalMode;
 use crate::protocol::Confinement;
 use crate::sandbox::{Places, Sandbox};
-use crate::ui::i18n::{Lang, Msg, trf};
+use crate::text::{Lang, Msg, trf};
 use crate::ui::repl::Session;
 
 /// Two lines: the sandbox's state and its writable folders.
@@ -35,7 +35,7 @@ fn describe(
     } else {
         Msg::SandboxInactive
     };
-    let state = crate::ui::i18n::tr(lang, state);
+    let state = crate::text::tr(lang, state);
     let mut lines = vec![format!(
         "  {}",
         trf(
@@ -53,7 +53,7 @@ fn describe(
     if sandbox.is_active() {
         let mut writable = sandbox.policy(places, confinement).describe_writable();
         if writable.is_empty() {
-            writable = crate::ui::i18n::tr(lang, Msg::SandboxReadOnly).to_string();
+            writable = crate::text::tr(lang, Msg::SandboxReadOnly).to_string();
         }
         lines.push(format!(
             "    {}",
@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn the_start_up_notice_names_the_reason_in_both_languages() {
         use crate::sandbox::Shortfall;
-        use crate::ui::i18n::sandbox_shortfall;
+        use crate::text::sandbox_shortfall;
         let none = Shortfall::NoSandbox("unavailable: no Landlock".to_string());
         let en = sandbox_shortfall(Lang::En, &none);
         assert!(
