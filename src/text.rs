@@ -2,7 +2,7 @@
 //! layers below send. It sits below `app`, so the session host and every front-end (the REPL, `serve`, `acp`)
 //! word the same event the same way without importing one another.
 //!
-//! A message is one row in a file of [`messages`], grouped by feature:
+//! A message is one row in a file of `text/messages/`, grouped by feature:
 //! `Name => en: "…", zh: "…",`. The row declares the constant `Msg::Name`; a row without both languages does
 //! not compile. Texts with data use named `{placeholders}`, filled by [`trf`], so each language orders them its
 //! own way. The language is `ui.language = auto|en|zh` (auto reads the locale variables).
@@ -33,7 +33,7 @@ pub struct Msg {
 }
 
 impl Msg {
-    /// Only the rows of [`messages`] make messages, so every `Msg` has both languages.
+    /// Only the rows of `text/messages/` make messages, so every `Msg` has both languages.
     const fn row(name: &'static str, en: &'static str, zh: &'static str) -> Msg {
         Msg { name, en, zh }
     }

@@ -4,7 +4,7 @@
 //! Name => en: "English text", zh: "中文文本",
 //! ```
 //!
-//! A row declares the constant `Msg::Name` (its doc is the English text) and joins its file's `ROWS`. The macro
+//! A row declares the constant `Msg::Name` (its doc shows the English text) and joins its file's `ROWS`. The macro
 //! takes no row without both languages, so a missing translation does not compile; two rows with one name do not
 //! either (two definitions of one constant). Adding a text is adding a row.
 
@@ -15,7 +15,7 @@ macro_rules! messages {
         #[allow(non_upper_case_globals)]
         impl crate::text::Msg {
             $(
-                #[doc = $en]
+                #[doc = concat!("```text\n", $en, "\n```")]
                 pub const $name: crate::text::Msg = crate::text::Msg::row(stringify!($name), $en, $zh);
             )*
         }
