@@ -21,5 +21,6 @@ pub mod serve;
 pub mod session;
 pub mod skills;
 pub mod snapshot;
+pub mod text;
 pub mod tools;
 pub mod ui;

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
-use paicli::ui::i18n::{self, Lang};
+use paicli::text::{self, Lang};
 use paicli::ui::oneshot::piped::{self, Piped};
 use paicli::ui::oneshot::{self, OutputFormat, Printing};
 use paicli::ui::sessions::{self, Launch};
@@ -213,7 +213,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             .map_err(StartError::Trust)?;
         eprintln!(
             "paicli: {}",
-            i18n::project_trusted(lang, &config.project_root)
+            text::project_trusted(lang, &config.project_root)
         );
         config = Config::load(&project_dir, &overrides)?;
     }
@@ -252,7 +252,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         return paicli::ui::repl::run(config, overrides, launch, cli.task).map_err(|e| {
             // The banner never came; a refused setting may be why (a project URL without its key).
             for r in &refused {
-                eprintln!("paicli: {}", i18n::refused_setting(lang, r));
+                eprintln!("paicli: {}", text::refused_setting(lang, r));
             }
             e.into()
         });
@@ -271,10 +271,10 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
 
     // The REPL shows these in its banner; `-p` has only stderr.
     for refused in &config.refused {
-        eprintln!("paicli: {}", i18n::refused_setting(lang, refused));
+        eprintln!("paicli: {}", text::refused_setting(lang, refused));
     }
     if let Some(shortfall) = paicli::app::build_sandbox(&config).shortfall() {
-        eprintln!("paicli: {}", i18n::sandbox_shortfall(lang, &shortfall));
+        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
     }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -299,7 +299,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         let (input, notices) =
             paicli::app::prepare_first_input(&config, &services.mcp, &with_files, &cancel).await;
         for notice in notices {
-            eprintln!("paicli: {}", i18n::notice_text(lang, &notice));
+            eprintln!("paicli: {}", text::notice_text(lang, &notice));
         }
         if let Some(note) = piped_note(lang, &piped) {
             eprintln!("paicli: {note}");
@@ -444,13 +444,13 @@ fn piped_note(lang: Lang, piped: &Piped) -> Option<String> {
         Piped::Text {
             cut_from: Some(total),
             ..
-        } => Some(i18n::trf(
+        } => Some(text::trf(
             lang,
-            i18n::Msg::PipedCut,
+            text::Msg::PipedCut,
             &[("limit", &piped::MAX_PIPED_CHARS), ("total", total)],
         )),
         Piped::Binary { bytes } => {
-            Some(i18n::trf(lang, i18n::Msg::PipedBinary, &[("bytes", bytes)]))
+            Some(text::trf(lang, text::Msg::PipedBinary, &[("bytes", bytes)]))
         }
         Piped::Text { .. } | Piped::Nothing => None,
     }

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Overrides;
-use crate::ui::i18n::{Lang, Msg, labelled, tr, trf};
+use crate::text::{Lang, Msg, labelled, tr, trf};
 pub use auth::ApiKey;
 use routes::{ServerState, router};
 

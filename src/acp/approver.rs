@@ -19,7 +19,7 @@ use super::plan::plan_markdown;
 use crate::plan::CallTasks;
 use crate::protocol::approval::{ApprovalAnswer, ApprovalRequest, Approver};
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
-use crate::ui::i18n::{Lang, Msg, task_count, tr, trf};
+use crate::text::{Lang, Msg, task_count, tr, trf};
 
 const ALLOW_ONCE: &str = "allow_once";
 const ALLOW_SESSION: &str = "allow_session";

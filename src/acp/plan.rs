@@ -6,7 +6,7 @@ use agent_client_protocol::v1::schema::{
 };
 
 use crate::protocol::plan::{Plan, TaskState};
-use crate::ui::i18n::{Lang, Msg, trf};
+use crate::text::{Lang, Msg, trf};
 
 /// The plan the editor is shown, kept in step with the plan events.
 #[derive(Default)]

@@ -17,8 +17,7 @@ use crate::app::hosted::{HostOptions, HostedSession};
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::plan::CallTasks;
 use crate::protocol::FileAccess;
-use crate::ui::commands::mode_help;
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, mode_help, mode_label, tr};
 
 /// A session the editor opened (new, or loaded from the ledger).
 pub struct AcpSession {
@@ -132,16 +131,6 @@ impl AcpSession {
         self.running
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-/// The name an editor shows for `mode`.
-fn mode_label(mode: ApprovalMode) -> Msg {
-    match mode {
-        ApprovalMode::Ask => Msg::AcpModeAsk,
-        ApprovalMode::Auto => Msg::AcpModeAuto,
-        ApprovalMode::Plan => Msg::AcpModePlan,
-        ApprovalMode::Full => Msg::AcpModeFull,
     }
 }
 

@@ -7,9 +7,7 @@ use std::sync::Arc;
 use crate::agent::{Agent, prompt};
 use crate::config::Config;
 use crate::guard::redact::Redactor;
-use crate::session::ledger::{
-    self, FindError, Header, Ledger, LoadError, LoadNotice, Redact, SessionStore,
-};
+use crate::session::ledger::{self, FindError, Header, Ledger, LoadError, Redact, SessionStore};
 
 /// Which session to continue.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,16 +45,8 @@ pub struct Resumed {
     pub turns: usize,
 }
 
-/// Something the user should hear about at start.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StartNotice {
-    /// Loading skipped or repaired part of the ledger.
-    Load(LoadNotice),
-    /// The system prompt (project instructions) changed since the session started; the new one is sent.
-    InstructionsChanged,
-    /// The ledger cannot be written: the session runs but cannot be resumed.
-    LedgerUnavailable(String),
-}
+/// Something the user should hear about at start (declared beside the ledger, so `text` can word it).
+pub use crate::session::ledger::StartNotice;
 
 /// Why the requested session could not be started.
 #[derive(Debug, thiserror::Error)]

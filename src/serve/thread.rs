@@ -17,7 +17,7 @@ use crate::config::{ApprovalMode, Config, Overrides};
 use crate::plan::CallTasks;
 use crate::protocol::{AgentEvent, EventSink};
 use crate::session::ledger::{FindError, LedgerError};
-use crate::ui::i18n::Lang;
+use crate::text::Lang;
 
 /// A running thread.
 pub struct Thread {
@@ -55,7 +55,7 @@ impl Thread {
         for notice in &hosted.notices {
             events.push(&json!({
                 "type": "session_notice",
-                "text": crate::ui::sessions::notice_text(lang, notice),
+                "text": crate::text::start_notice_text(lang, notice),
             }));
         }
         Ok(Thread {

@@ -8,11 +8,13 @@
 
 mod record;
 mod replay;
+mod start_notice;
 mod store;
 mod writer;
 
 pub use record::{FORMAT_VERSION, Header, Record, git_branch};
 pub use replay::{ABORTED_RESULT, LoadError, LoadNotice, LoadedSession, load};
+pub use start_notice::StartNotice;
 pub use store::{FindError, SessionStore, SessionSummary, StoredSession, sidechains};
 pub use writer::{Ledger, LedgerError, Redact, sidechain_dir};
 

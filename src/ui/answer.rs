@@ -173,7 +173,7 @@ pub fn read_choice(prompt: &str, choices: &[char]) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::i18n::{Lang, Msg, tr};
+    use crate::text::{Lang, Msg, tr};
     use crate::ui::render::visible_width;
 
     #[test]

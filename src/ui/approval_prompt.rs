@@ -19,7 +19,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::guard::path_guard::PathGuard;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver, RuleLabel};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::Surface;
 use crate::ui::render::{Style, marked};

@@ -24,10 +24,10 @@ mod trust;
 
 pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use plan_cmds::prompt_for;
-pub use safety_cmds::{audit_line, cycle_mode, mode_help, mode_line, mode_name, next_mode};
+pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
 
-use crate::ui::i18n::{Lang, Msg, labelled, trf};
+use crate::text::{Lang, Msg, labelled, trf};
 use crate::ui::repl::Session;
 
 /// What the REPL does after a command.

@@ -11,8 +11,8 @@ use serde_json::Map;
 
 use crate::mcp::elicit::{self, Field, ValueError};
 use crate::mcp::{ElicitAnswer, ElicitRequest, Elicitor};
+use crate::text::{Lang, Msg, tr, trf};
 use crate::ui::approval_prompt::{Edited, KeySource, edit_line};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::keyboard::{Input, Keyboard};
 use crate::ui::render::{Style, Surface};
 use crate::ui::repl::{HiddenLive, LiveSlot};

@@ -1,7 +1,7 @@
 //! What the user can do about a failed turn, worded for the front-end they are in.
 
 use crate::llm::LlmError;
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::text::{Lang, Msg, tr, trf};
 
 /// Where the hint will be read: the REPL offers slash commands, `-p` offers flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,7 +10,7 @@ pub enum Frontend {
     OneShot,
 }
 
-/// The next step for `error`, when there is something specific to do (a message to show with [`tr`](crate::ui::i18n::tr)).
+/// The next step for `error`, when there is something specific to do (a message to show with [`tr`](crate::text::tr)).
 pub fn next_step(error: &LlmError, frontend: Frontend) -> Option<Msg> {
     let repl = frontend == Frontend::Repl;
     match error {

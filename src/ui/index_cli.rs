@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
 use crate::index::{CodeIndex, IndexProgress};
-use crate::ui::i18n::{Lang, Msg, labelled, tr, trf};
+use crate::text::{Lang, Msg, labelled, tr, trf};
 
 /// Indexes `config`'s project; returns the exit code (0, or 1 when the index could not be written).
 pub fn run(config: &Config, rebuild: bool, lang: Lang) -> i32 {

@@ -4,7 +4,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::mcp_login::{self, McpLoginError};
 use crate::config::Config;
-use crate::ui::i18n::{Lang, Msg, labelled, trf};
+use crate::text::{Lang, Msg, labelled, trf};
 
 /// `login` or `logout`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

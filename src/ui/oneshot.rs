@@ -17,8 +17,9 @@ use crate::app::mentions::{expand_mentions, queue_images};
 use crate::config::Config;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::Usage;
+use crate::text::{Lang, Msg, images_need_vision, labelled, tr, trf};
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::i18n::{Lang, Msg, images_need_vision, labelled, mention_skipped, tr, trf};
+use crate::ui::skipped_mention::mention_skipped;
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.

@@ -14,8 +14,8 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use crate::config::ApprovalMode;
 use crate::policy::approval::ApprovalHook;
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
+use crate::text::{Msg, task_count, tr};
 use crate::ui::approval_prompt::{CrLf, Edited, KeySource, LineKeys, Look, edit_line};
-use crate::ui::i18n::{Msg, task_count, tr};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::{Surface, pack, wrap_hanging};
 use crate::ui::repl::{HiddenLive, LiveSlot};
@@ -27,7 +27,7 @@ pub struct TerminalPlanReviewer {
     pub keyboard: Keyboard,
     /// The running turn's working line, hidden while the plan is shown.
     pub live: LiveSlot,
-    pub lang: crate::ui::i18n::Lang,
+    pub lang: crate::text::Lang,
     pub no_color: bool,
     /// Set when the plan was made in the `plan` approval mode: approving it leaves plan mode for the mode the
     /// person had before it, so the tasks run under that.

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use rustyline::error::ReadlineError;
 
 use crate::config::{Config, Overrides};
+use crate::text::Msg;
 use crate::ui::commands::{self, Flow};
-use crate::ui::i18n::Msg;
 use crate::ui::sessions::Launch;
 
 pub use crate::app::mentions::{Expanded, expand_mentions};
@@ -157,7 +157,7 @@ fn print_banner(session: &Session) {
         None => l.to_string(),
     });
     for refused in &session.config.refused {
-        let notice = crate::ui::i18n::refused_setting(session.lang, refused);
+        let notice = crate::text::refused_setting(session.lang, refused);
         session.say_notice(&notice);
     }
     for notice in startup_skill_notices(session) {
@@ -165,7 +165,7 @@ fn print_banner(session: &Session) {
     }
     let sandbox = crate::app::build_sandbox(&session.config);
     for shortfall in sandbox.notices(&session.config.project_root, Some(&session.config.home)) {
-        let notice = crate::ui::i18n::sandbox_shortfall(session.lang, &shortfall);
+        let notice = crate::text::sandbox_shortfall(session.lang, &shortfall);
         session.say_notice(&notice);
     }
     // The built-in browser server starts on first use: it is not "not ready".
@@ -176,7 +176,7 @@ fn print_banner(session: &Session) {
             .iter()
             .filter(|s| s.state == crate::mcp::ServerState::Ready)
             .count();
-        session.say_dim(&crate::ui::i18n::trf(
+        session.say_dim(&crate::text::trf(
             session.lang,
             Msg::McpReadyCount,
             &[("ready", &ready), ("total", &servers.len())],
@@ -187,8 +187,8 @@ fn print_banner(session: &Session) {
 
 /// One warning per skipped skill and per ignored command file, shown once at start-up.
 fn startup_skill_notices(session: &Session) -> Vec<String> {
+    use crate::text::trf;
     use crate::ui::commands::custom::Ignored;
-    use crate::ui::i18n::trf;
     let lang = session.lang;
     let mut out: Vec<String> = session
         .services

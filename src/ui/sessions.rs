@@ -8,13 +8,13 @@ use crate::agent::Agent;
 use crate::app::sessions::{ResumeFrom, StartOptions, Started, start_session};
 use crate::config::Config;
 use crate::session::ledger::SessionStore;
-use crate::ui::i18n::Lang;
+use crate::text::{Lang, start_notice_text};
 
 pub use crate::ui::answer::{LineInput, Step, read_answer};
 pub use picker::{PICKER_LIMIT, parse_choice, summary_lines};
 pub use texts::{
     FlagError, find_error_text, flag_error, forked_text, history_clear_question, history_cleared,
-    history_usage, no_project_sessions, nothing_deleted, notice_text, picker_heading, resumed_text,
+    history_usage, no_project_sessions, nothing_deleted, picker_heading, resumed_text,
     start_error_text,
 };
 
@@ -125,7 +125,7 @@ pub fn started_lines(lang: Lang, started: &Started) -> Vec<String> {
     let mut lines: Vec<String> = started
         .notices
         .iter()
-        .map(|n| notice_text(lang, n))
+        .map(|n| start_notice_text(lang, n))
         .collect();
     if let Some(resumed) = &started.resumed {
         lines.push(resumed_text(lang, &started.id, resumed));

@@ -3,7 +3,7 @@
 
 use crate::app::SetupError;
 use crate::config::{ConfigError, EnvVars, UiLanguage};
-use crate::ui::i18n::{Lang, Msg, labelled, tr, trf};
+use crate::text::{Lang, Msg, labelled, tr, trf};
 use crate::ui::repl::SessionError;
 
 /// Why paicli could not start; every variant is a usage or configuration error (exit code 2).

@@ -4,10 +4,10 @@
 //! may reach any layer to build its fixtures, so it is not scanned.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Each top-level module and the modules it may use. Keep in step with `docs/architecture.md`.
+/// Each top-level module below the front-ends and the modules it may use. Keep in step with `docs/architecture.md`.
 #[rustfmt::skip]
 const ALLOWED: &[(&str, &[&str])] = &[
     ("protocol", &[]),
@@ -31,34 +31,27 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // Plan and team mode: sub-agents forked from the lead agent, between `app` and `agent`.
     ("plan", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
         "skills", "sandbox", "index", "languages", "tools", "policy", "agent"]),
+    // The texts people read, in every language, and the wording of the typed values below it: the session
+    // host and every front-end word an event the same way.
+    ("text", &["protocol", "config", "session", "sandbox"]),
     ("app", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan"]),
-    ("ui", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan", "app"]),
-    // Front-ends beside `ui`: they word their startup lines with its i18n table.
-    ("serve", FRONT_END),
-    ("acp", FRONT_END),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan", "text"]),
 ];
 
-/// What `serve` and `acp` may use.
-const FRONT_END: &[&str] = &[
-    "protocol",
-    "config",
-    "llm",
-    "guard",
-    "mcp",
-    "lsp",
-    "session",
-    "memory",
-    "snapshot",
-    "languages",
-    "tools",
-    "policy",
-    "agent",
-    "plan",
-    "app",
-    "ui",
-];
+/// The front-ends: each shows events and asks a person. A front-end may use every module of `ALLOWED` and no
+/// other front-end; what two of them share moves down (to `app`, or to `text` for wording).
+const FRONT_ENDS: &[&str] = &["ui", "serve", "acp"];
+
+/// What `module` may use: its row of `ALLOWED`, or every module below the front-ends for a front-end.
+fn may_use(module: &str) -> Option<Vec<&'static str>> {
+    if FRONT_ENDS.contains(&module) {
+        return Some(ALLOWED.iter().map(|(m, _)| *m).collect());
+    }
+    ALLOWED
+        .iter()
+        .find(|(m, _)| *m == module)
+        .map(|(_, uses)| uses.to_vec())
+}
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -141,7 +134,6 @@ fn modules_used(code: &str) -> BTreeSet<String> {
 #[test]
 fn imports_point_down_the_layers() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let allowed: BTreeMap<&str, &[&str]> = ALLOWED.iter().copied().collect();
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let mut wrong = Vec::new();
@@ -157,7 +149,7 @@ fn imports_point_down_the_layers() {
         if matches!(module, "lib" | "main") {
             continue;
         }
-        let Some(may_use) = allowed.get(module) else {
+        let Some(may_use) = may_use(module) else {
             wrong.push(format!(
                 "src/{module}: a top-level module missing from the map"
             ));
@@ -190,4 +182,45 @@ fn the_scanner_sees_grouped_and_nested_paths() {
             .collect::<Vec<_>>(),
         ["protocol"]
     );
+}
+
+#[test]
+fn no_front_end_is_a_layer_below_the_front_ends() {
+    for (module, uses) in ALLOWED {
+        assert!(
+            !FRONT_ENDS.contains(module),
+            "{module} is a front-end; list it in FRONT_ENDS only"
+        );
+        let front: Vec<_> = uses.iter().filter(|u| FRONT_ENDS.contains(u)).collect();
+        assert!(
+            front.is_empty(),
+            "{module} may not use the front-ends {front:?}"
+        );
+    }
+    let acp = may_use("acp").unwrap();
+    assert!(acp.contains(&"text") && acp.contains(&"app"));
+    assert!(!acp.contains(&"ui") && !acp.contains(&"serve"));
+}
+
+#[test]
+fn the_architecture_doc_has_a_row_per_module() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
+    let first_cells: Vec<&str> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(" |").next())
+        .collect();
+    let modules = ALLOWED
+        .iter()
+        .map(|(m, _)| *m)
+        .chain(FRONT_ENDS.iter().copied());
+    for module in modules {
+        let cell = format!("`{module}`");
+        assert!(
+            first_cells.iter().any(|c| c.split(", ").any(|m| m == cell)),
+            "docs/architecture.md has no row for {cell}"
+        );
+    }
 }

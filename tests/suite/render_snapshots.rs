@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use paicli::agent::{AgentEvent, DiagnosticsFile, EventSink, Notice, ToolStatus};
 use paicli::llm::Usage;
-use paicli::ui::i18n::Lang;
+use paicli::text::Lang;
 use paicli::ui::render::{
     MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, WorkingLine,
     diagnostics_line, render_diff, render_markdown, status_line_in, tool_finished_line,

@@ -137,12 +137,12 @@ fn leaving_plan_mode_is_a_mode_update_and_other_notices_send_nothing() {
 fn the_plan_for_review_lists_ids_dependencies_and_descriptions() {
     let mut plan = plan();
     plan.tasks[0].description = "Find the parser\n\n  and its tests".into();
-    let text = super::super::plan::plan_markdown(crate::ui::i18n::Lang::En, &plan);
+    let text = super::super::plan::plan_markdown(crate::text::Lang::En, &plan);
     assert_eq!(
         text,
         "1. **Read the code** `a`\n   Find the parser\n   and its tests\n2. **Change it** `b` (after a)\n"
     );
-    let zh = super::super::plan::plan_markdown(crate::ui::i18n::Lang::Zh, &plan);
+    let zh = super::super::plan::plan_markdown(crate::text::Lang::Zh, &plan);
     assert!(zh.contains("(依赖 a)"), "{zh}");
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::preview::Preview;
 use crate::policy::approval::{ApprovalRequest, Risk, RuleLabel};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 use crate::ui::render::{Style, render_diff_in, task_label};
 
 /// Chars of one argument shown before it is folded.

@@ -4,8 +4,8 @@
 
 use super::{Flow, say_error, say_wrapped};
 use crate::mcp::browser_entry::BrowserMode;
+use crate::text::{Lang, Msg, tr, trf};
 use crate::tools::browser::{BrowserController, BrowserReport, DEFAULT_BROWSER_URL, Tab};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
 
 pub(super) fn browser(session: &mut Session, args: &str) -> Flow {

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::skills::frontmatter;
-use crate::ui::i18n::{Lang, Msg, trf};
+use crate::text::{Lang, Msg, trf};
 
 /// Largest command file read (its text becomes a message).
 const MAX_FILE_BYTES: u64 = 64 * 1024;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Flow, say_error, say_wrapped};
 use crate::llm::{Message, Role};
 use crate::session::ledger::{SessionStore, load, sidechains};
-use crate::ui::i18n::{Msg, trf};
+use crate::text::{Msg, trf};
 use crate::ui::repl::Session;
 use crate::ui::sessions::find_error_text;
 

@@ -1,7 +1,7 @@
 //! `/help`: the command table in two columns (command, description) and the keys, wrapped to the terminal.
 
 use super::{COMMANDS, Command};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 use crate::ui::render::Style;
 use crate::ui::render::wrap_hanging;
 use crate::ui::wrap::{Row, two_columns};

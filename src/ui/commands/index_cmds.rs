@@ -12,7 +12,7 @@ use super::{Flow, say_wrapped};
 use crate::index::search::snippet;
 use crate::index::store::RelationRow;
 use crate::index::{CodeIndex, IndexProgress, ProgressFn, Ranking, SearchRequest};
-use crate::ui::i18n::{Msg, trf};
+use crate::text::{Msg, trf};
 use crate::ui::repl::Session;
 
 /// Hits `/search` shows.

@@ -5,7 +5,7 @@ use crate::config::{describe_config, settings};
 use crate::llm::providers::{CostSource, Price, cost_of, price_of, prices_as_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
-use crate::ui::i18n::{Lang, Msg, refused_setting, tr, trf};
+use crate::text::{Lang, Msg, refused_setting, tr, trf};
 use crate::ui::render::{Surface, format_count, visible_width, wrap, wrap_hanging};
 use crate::ui::repl::Session;
 

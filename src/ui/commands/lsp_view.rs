@@ -1,7 +1,7 @@
 //! `/lsp`'s report in the user's language: each language server's state, then the problems the last checks found.
 
 use crate::lsp::{LspStatus, ServerState, Severity};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::text::{Lang, Msg, tr, trf};
 use crate::ui::render::visible_width;
 
 /// The lines of `/lsp` for `status`.

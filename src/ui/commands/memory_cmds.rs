@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::{Flow, say_error, say_wrapped};
 use crate::memory::{MemoryEntry, MemoryStore, SaveOptions, SaveOutcome, Scope};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::text::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
 
 /// Why `/save`'s arguments were not understood.

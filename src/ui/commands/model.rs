@@ -9,7 +9,7 @@ use crate::config::{WindowSource, resolve_provider};
 use crate::llm::client::{ClientOptions, OpenAiClient};
 use crate::llm::models::list_models;
 use crate::llm::providers;
-use crate::ui::i18n::{Msg, trf};
+use crate::text::{Msg, trf};
 use crate::ui::repl::Session;
 
 /// How long `/model list` waits for the provider.

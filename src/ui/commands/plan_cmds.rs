@@ -3,7 +3,7 @@
 
 use super::Flow;
 use crate::plan::PlanMode;
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 use crate::ui::repl::{PROMPT, Session};
 
 pub(super) fn plan(session: &mut Session, args: &str) -> Flow {

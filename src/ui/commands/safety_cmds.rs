@@ -4,7 +4,7 @@ use super::Flow;
 use crate::config::ApprovalMode;
 use crate::guard::redact::Redactor;
 use crate::policy::audit::{ApprovedBy, AuditEntry, AuditLog, AuditOutcome};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, mode_help, tr};
 use crate::ui::repl::Session;
 
 /// Entries `/audit` shows without an argument.
@@ -27,16 +27,6 @@ pub fn next_mode(mode: ApprovalMode) -> ApprovalMode {
 /// The lowercase name of `mode`, as `/mode` and the config spell it.
 pub fn mode_name(mode: ApprovalMode) -> &'static str {
     mode.name()
-}
-
-/// What `mode` does, for `/mode` and an editor's mode picker.
-pub fn mode_help(mode: ApprovalMode) -> Msg {
-    match mode {
-        ApprovalMode::Ask => Msg::ModeAsk,
-        ApprovalMode::Auto => Msg::ModeAuto,
-        ApprovalMode::Plan => Msg::ModePlan,
-        ApprovalMode::Full => Msg::ModeFull,
-    }
 }
 
 /// `approval mode: plan — read-only tools until you approve a plan`.

@@ -4,8 +4,7 @@
 use crate::config::ApprovalMode;
 use crate::protocol::Confinement;
 use crate::sandbox::{Lifetime, Origin, Places, Sandbox};
-use crate::ui::i18n::git_link_refusal;
-use crate::ui::i18n::{Lang, Msg, fill, tr, trf};
+use crate::text::{Lang, Msg, fill, git_link_refusal, tr, trf};
 use crate::ui::repl::Session;
 
 /// Two lines: the sandbox's state and its writable folders.
@@ -174,7 +173,7 @@ mod tests {
     #[test]
     fn the_start_up_notice_names_the_reason_in_both_languages() {
         use crate::sandbox::Shortfall;
-        use crate::ui::i18n::sandbox_shortfall;
+        use crate::text::sandbox_shortfall;
         let none = Shortfall::NoSandbox("unavailable: no Landlock".to_string());
         let en = sandbox_shortfall(Lang::En, &none);
         assert!(

@@ -5,7 +5,7 @@ use super::lsp_view::lsp_lines;
 use super::{Flow, say_error, say_wrapped};
 
 use crate::mcp::{Origin, ServerState, ServerStatus};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::text::{Lang, Msg, tr, trf};
 use crate::ui::mcp_login::{self, Action};
 use crate::ui::render::visible_width;
 use crate::ui::repl::Session;
@@ -101,7 +101,7 @@ pub(super) fn mcp(session: &mut Session, args: &str) -> Flow {
                 session.say(&lines.join("\n"));
             }
             for notice in mcp.take_notices() {
-                let text = crate::ui::i18n::notice_text(session.lang, &notice);
+                let text = crate::text::notice_text(session.lang, &notice);
                 session.say_notice(&text);
             }
         }

@@ -2,7 +2,7 @@
 
 use super::help::{custom_help_lines, help_lines};
 use super::{Flow, say_wrapped};
-use crate::ui::i18n::Msg;
+use crate::text::Msg;
 use crate::ui::repl::Session;
 
 /// The task `/init` gives the agent.
@@ -61,7 +61,7 @@ pub(super) fn init(session: &mut Session, args: &str) -> Flow {
     let note = if found.is_empty() {
         session.tr(Msg::InitFoundNone).to_string()
     } else {
-        crate::ui::i18n::trf(
+        crate::text::trf(
             session.lang,
             Msg::InitFound,
             &[("files", &found.join(", "))],

@@ -8,7 +8,7 @@ use super::{Flow, say_error, say_wrapped};
 use crate::agent::prompt;
 use crate::config::saved_rules::{SaveRuleError, edit_config_file};
 use crate::skills::Discovery;
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::text::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
 
 pub(super) fn skill(session: &mut Session, args: &str) -> Flow {

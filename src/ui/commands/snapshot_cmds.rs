@@ -11,7 +11,7 @@ use crate::guard::redact::Redactor;
 use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::Role;
 use crate::snapshot::{RestoreReport, Snapshot, SnapshotStore, Target};
-use crate::ui::i18n::Msg;
+use crate::text::Msg;
 use crate::ui::repl::Session;
 
 pub use crate::ui::answer::{read_answer, read_choice};

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::Flow;
 use crate::app::tasks::{TaskError, TaskRecord, TaskState};
-use crate::ui::i18n::{Msg, trf};
+use crate::text::{Msg, trf};
 use crate::ui::repl::Session;
 
 /// Characters of a task's text shown in `/task list`.

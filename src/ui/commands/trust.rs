@@ -2,7 +2,7 @@
 
 use super::{Flow, say_error, say_wrapped};
 use crate::config::ProjectTrust;
-use crate::ui::i18n::{Msg, project_trusted, trf};
+use crate::text::{Msg, project_trusted, trf};
 use crate::ui::repl::Session;
 
 pub(super) fn trust(session: &mut Session, _args: &str) -> Flow {

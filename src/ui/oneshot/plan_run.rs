@@ -11,7 +11,7 @@ use super::{EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, JsonLines, Printing, print_js
 use crate::agent::{Agent, AgentEvent, EventSink};
 use crate::plan::{PlanReport, PlanRequest, run_plan};
 use crate::protocol::plan::{Plan, PlanTaskOutcome, RunWithoutReview, TaskState};
-use crate::ui::i18n::{Lang, Msg, notice_text, task_count, tr, trf};
+use crate::text::{Lang, Msg, notice_text, task_count, tr, trf};
 
 /// The final object of `json` and `stream-json` output for a plan run.
 #[derive(Debug, Serialize)]

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use crate::agent::{AgentEvent, EventSink, ToolStatus};
-use crate::ui::i18n::{Lang, Msg, notice_text, tr, trf};
+use crate::text::{Lang, Msg, notice_text, tr, trf};
 use crate::ui::render::compaction_line;
 
 /// Longest argument preview on a tool line.

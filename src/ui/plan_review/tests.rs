@@ -6,8 +6,8 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::protocol::plan::PlanTask;
+use crate::text::Lang;
 use crate::ui::approval_prompt::typed;
-use crate::ui::i18n::Lang;
 use crate::ui::render::{Style, visible_width};
 
 fn task(id: &str, title: &str, description: &str, depends_on: &[&str]) -> PlanTask {

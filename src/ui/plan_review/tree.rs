@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::protocol::plan::Plan;
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 use crate::ui::render::{Style, visible_width, wrap};
 
 /// Fewest columns a title gets however deep the tree is (narrow terminals wrap rather than vanish).

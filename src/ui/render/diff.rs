@@ -4,7 +4,7 @@
 use similar::TextDiff;
 
 use super::Style;
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 
 /// Most diff lines shown inline; the rest are counted.
 pub const MAX_LINES: usize = 40;

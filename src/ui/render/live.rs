@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::plan_view::task_label;
 use super::wrap::visible_width;
 use super::{Style, format_count};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 
 /// Output lines of a running command kept for the working line.
 pub const TAIL_LINES: usize = 3;

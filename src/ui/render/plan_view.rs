@@ -3,7 +3,7 @@
 //! the end. Pure: the sink decides when rows are drawn.
 
 use crate::protocol::plan::{Plan, PlanTaskOutcome, TaskState};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 
 use super::Style;
 use super::live::cut;

@@ -19,8 +19,8 @@ use super::wrap::{StreamWrap, marked, wrap_hanging};
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
+use crate::text::{Lang, Msg, labelled, notice_text, tr};
 use crate::tools::shell::EXECUTE_COMMAND;
-use crate::ui::i18n::{Lang, Msg, labelled, notice_text, tr};
 
 /// How often the working line's spinner and clock move.
 const TICK: Duration = Duration::from_millis(100);

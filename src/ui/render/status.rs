@@ -5,7 +5,7 @@ use std::time::Duration;
 use super::Style;
 use crate::llm::Usage;
 use crate::llm::providers::{Price, cost_of};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 
 /// What the status line reports.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@ use unicode_width::UnicodeWidthChar;
 use super::wrap::{fold_words, wrap_plain};
 use super::{Style, format_count};
 use crate::agent::{DiagnosticsFile, ToolStatus};
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 
 /// Output lines shown under a command's result line.
 pub const PREVIEW_LINES: usize = 3;

@@ -16,8 +16,8 @@ use rustyline::{
 
 use super::mode_key::{ModeKey, ModeKeyHandler};
 
+use crate::text::{Lang, Msg, tr};
 use crate::ui::commands::COMMANDS;
-use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::render::visible_width;
 
 /// How long rustyline waits after ESC for the rest of an escape sequence (Alt+key, arrows). Terminals send a

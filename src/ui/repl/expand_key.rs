@@ -8,7 +8,7 @@ use rustyline::{
 };
 
 use super::editor::LineEditor;
-use crate::ui::i18n::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr};
 use crate::ui::render::{LastExpandable, Style, show_expanded};
 
 /// The rustyline handler bound to Ctrl+O.

@@ -16,8 +16,8 @@ use rustyline::{
 use super::editor::LineEditor;
 use crate::guard::path_guard::PathGuard;
 use crate::llm::image_part::image_format;
+use crate::text::{Lang, Msg, tr, trf};
 use crate::tools::fs::write_atomic;
-use crate::ui::i18n::{Lang, Msg, tr, trf};
 use crate::ui::render::Style;
 
 /// Where pasted images go, relative to the project root (git-ignored with the spilled tool outputs).

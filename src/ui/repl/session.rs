@@ -14,11 +14,11 @@ use crate::guard::path_guard::PathGuard;
 use crate::llm::providers::{ResolvedProvider, price_of};
 use crate::policy::approval::ApprovalHook;
 use crate::protocol::Usage;
+use crate::text::images_need_vision;
+use crate::text::{Lang, Msg, tr};
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::commands::custom::CustomCommands;
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::i18n::images_need_vision;
-use crate::ui::i18n::{Lang, Msg, tr};
 use crate::ui::interrupt::block_on_interruptible;
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
@@ -198,7 +198,7 @@ impl Session {
     /// Prints an error in red, wrapped at word boundaries (continuation lines indented two cells).
     pub fn say_error(&self, text: &str) {
         let style = self.surface().style;
-        let sentence = crate::ui::i18n::labelled(self.lang, Msg::ErrorPrefix, text);
+        let sentence = crate::text::labelled(self.lang, Msg::ErrorPrefix, text);
         self.say_fitted(&sentence, 2, |l| style.red(l));
     }
 
@@ -250,7 +250,7 @@ impl Session {
         });
         notices.extend(self.services.mcp.take_notices());
         for notice in notices {
-            let text = crate::ui::i18n::notice_text(self.lang, &notice);
+            let text = crate::text::notice_text(self.lang, &notice);
             self.say_notice(&text);
         }
         self.run_expanded_task(submitted, &input)

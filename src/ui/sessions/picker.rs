@@ -3,7 +3,7 @@
 use crate::protocol::message::Role;
 use crate::session::Conversation;
 use crate::session::ledger::SessionSummary;
-use crate::ui::i18n::{Lang, Msg, trf};
+use crate::text::{Lang, Msg, trf};
 
 /// Sessions the picker and `/sessions` show.
 pub const PICKER_LIMIT: usize = 20;

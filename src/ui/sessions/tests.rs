@@ -110,7 +110,10 @@ fn every_text_exists_in_both_languages() {
         StartNotice::LedgerUnavailable("disk full".into()),
     ];
     for n in &notices {
-        assert_ne!(notice_text(Lang::En, n), notice_text(Lang::Zh, n));
+        assert_ne!(
+            start_notice_text(Lang::En, n),
+            start_notice_text(Lang::Zh, n)
+        );
     }
     let resumed = Resumed {
         from: "abc".into(),
@@ -179,11 +182,11 @@ fn texts_from_the_table_have_every_placeholder_filled() {
             forked_text(lang, "abc", "def"),
             history_clear_question(lang, 3),
             history_cleared(lang, 3),
-            notice_text(
+            start_notice_text(
                 lang,
                 &StartNotice::Load(LoadNotice::SkippedLines { count: 2, first: 7 }),
             ),
-            notice_text(lang, &StartNotice::LedgerUnavailable("disk full".into())),
+            start_notice_text(lang, &StartNotice::LedgerUnavailable("disk full".into())),
         ];
         for text in &texts {
             assert!(!text.contains('{') && !text.contains('}'), "{text}");

@@ -1,9 +1,9 @@
 //! What sessions, resuming and forking tell the user: the wordings live in the message table (`Msg::Session*`);
 //! these functions pick the message and fill its placeholders.
 
-use crate::app::sessions::{Resumed, StartError, StartNotice};
-use crate::session::ledger::{FindError, LoadNotice, SessionSummary};
-use crate::ui::i18n::{Lang, Msg, tr, trf};
+use crate::app::sessions::{Resumed, StartError};
+use crate::session::ledger::{FindError, SessionSummary};
+use crate::text::{Lang, Msg, tr, trf};
 
 use super::picker::summary_lines;
 
@@ -53,25 +53,6 @@ pub fn no_sessions(lang: Lang) -> &'static str {
 /// The typed answer was not a number of the list.
 pub fn not_a_choice(lang: Lang) -> &'static str {
     tr(lang, Msg::SessionNotAChoice)
-}
-
-/// A notice from starting a session.
-pub fn notice_text(lang: Lang, notice: &StartNotice) -> String {
-    match notice {
-        StartNotice::Load(LoadNotice::TornLastLine) => {
-            tr(lang, Msg::SessionTornLastLine).to_string()
-        }
-        StartNotice::Load(LoadNotice::SkippedLines { count, first }) => trf(
-            lang,
-            Msg::SessionSkippedLines,
-            &[("count", count), ("first", first)],
-        ),
-        StartNotice::Load(LoadNotice::AbortedCalls { count }) => {
-            trf(lang, Msg::SessionAbortedCalls, &[("count", count)])
-        }
-        StartNotice::InstructionsChanged => tr(lang, Msg::SessionInstructionsChanged).to_string(),
-        StartNotice::LedgerUnavailable(e) => trf(lang, Msg::SessionNotRecorded, &[("error", e)]),
-    }
 }
 
 /// The line after a session was loaded.

@@ -12,7 +12,7 @@ use super::Inner;
 use crate::agent::AgentEvent;
 use crate::plan::CallTasks;
 use crate::protocol::plan::TaskState;
-use crate::ui::i18n::notice_text;
+use crate::text::notice_text;
 
 /// Rows kept free under the task list for the working line and its previews.
 const ROWS_FOR_THE_REST: usize = 6;
@@ -151,7 +151,7 @@ impl Inner {
                 self.write_lines(&[format!("{tag}{}", style.yellow(&format!("! {text}")))]);
             }
             AgentEvent::TurnFailed { error } => {
-                let label = crate::ui::i18n::tr(self.lang, crate::ui::i18n::Msg::ErrorPrefix);
+                let label = crate::text::tr(self.lang, crate::text::Msg::ErrorPrefix);
                 self.write_lines(&[format!("{tag}{}", style.red(&format!("{label}: {error}")))]);
             }
             AgentEvent::RequestStarted { .. } => self.set_phase(Phase::WaitingModel),

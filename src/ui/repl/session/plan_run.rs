@@ -11,8 +11,8 @@ use super::Session;
 use crate::config::ApprovalMode;
 use crate::plan::{PlanMode, PlanRequest, run_plan};
 use crate::protocol::Usage;
+use crate::text::{Msg, trf};
 use crate::ui::commands::mode_name;
-use crate::ui::i18n::{Msg, trf};
 use crate::ui::interrupt::block_on_interruptible;
 use crate::ui::plan_review::TerminalPlanReviewer;
 

@@ -15,6 +15,16 @@ pub fn trf(lang: Lang, msg: Msg, args: &[(&str, &dyn std::fmt::Display)]) -> Str
     fill(tr(lang, msg), args)
 }
 
+/// How many tasks a plan has: "1 task", "3 tasks", "3 个任务".
+pub fn task_count(lang: Lang, n: usize) -> String {
+    let msg = if n == 1 {
+        Msg::PlanTaskCountOne
+    } else {
+        Msg::PlanTaskCount
+    };
+    trf(lang, msg, &[("count", &n)])
+}
+
 /// Replaces each `{name}` in `template` by the value paired with `name`; unknown placeholders stay as written.
 pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     crate::protocol::notice::fill_placeholders(template, |name| {

@@ -1,4 +1,4 @@
-//! The message table: both languages for every key, the same placeholders, and locale resolution.
+//! The message table: both languages for every row, the same placeholders, and locale resolution.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -50,19 +50,6 @@ fn refusal_notices_name_the_file_and_key_in_both_languages() {
     }
 }
 
-/// The variant names of `Msg` as written in the source, so a variant missing from `Msg::ALL` fails below.
-fn declared_messages() -> Vec<String> {
-    let source = include_str!("../i18n.rs");
-    let start = source.find("pub enum Msg {").expect("the Msg enum") + "pub enum Msg {".len();
-    let body = &source[start..];
-    let body = &body[..body.find("\n}").expect("the end of the Msg enum")];
-    body.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
-        .map(|l| l.trim_end_matches(',').to_string())
-        .collect()
-}
-
 /// Words of running English: what is left after placeholders, `code`, /commands, --flags, @paths, key names and
 /// upper-case names (API, DEEPSEEK_API_KEY) are taken out.
 fn english_words(text: &str) -> Vec<String> {
@@ -103,25 +90,9 @@ fn has_cjk(text: &str) -> bool {
 }
 
 #[test]
-fn msg_all_lists_every_declared_message() {
-    let listed: Vec<String> = Msg::ALL.iter().map(|m| format!("{m:?}")).collect();
-    for name in declared_messages() {
-        assert!(
-            listed.contains(&name),
-            "Msg::{name} is missing from Msg::ALL in src/ui/i18n.rs"
-        );
-    }
-    assert_eq!(
-        listed.len(),
-        declared_messages().len(),
-        "Msg::ALL lists a message twice"
-    );
-}
-
-#[test]
 fn every_message_has_english_and_chinese_with_the_same_placeholders() {
     let mut problems = Vec::new();
-    for &msg in Msg::ALL {
+    for msg in Msg::all() {
         let (en, zh) = (tr(Lang::En, msg), tr(Lang::Zh, msg));
         if en.trim().is_empty() {
             problems.push(format!("{msg:?}: the English text is empty"));
@@ -175,22 +146,29 @@ fn placeholders_are_filled_by_name() {
 }
 
 #[test]
-fn skipped_mentions_are_explained_in_both_languages() {
-    use crate::app::mentions::SkipReason;
-    let unreadable = SkipReason::Unreadable("No such file or directory (os error 2)".into());
+fn counts_and_trust_read_as_before() {
+    assert_eq!(task_count(Lang::En, 1), "1 task");
+    assert_eq!(task_count(Lang::En, 3), "3 tasks");
+    assert_eq!(task_count(Lang::Zh, 3), "3 个任务");
+    let r = RefusedSetting {
+        file: std::path::PathBuf::from(".paicli/config.toml"),
+        key: "llm.base_url".to_string(),
+        refusal: Refusal::Loosens,
+    };
     assert_eq!(
-        mention_skipped(Lang::En, "@a.txt", &unreadable),
-        "@a.txt not attached: cannot read it: No such file or directory (os error 2)"
+        refused_setting(Lang::En, &r),
+        "ignored `llm.base_url` in .paicli/config.toml: a project may only tighten this setting"
     );
     assert_eq!(
-        mention_skipped(Lang::Zh, "@a.txt", &unreadable),
-        "@a.txt 未附加：无法读取：No such file or directory (os error 2)"
+        project_trusted(Lang::Zh, std::path::Path::new("/p")),
+        "已信任 /p：在其 .paicli/config.toml 和 .env 改变之前，它们可以设置模型地址和语言服务器"
     );
-    let outside = SkipReason::OutsideRoot(
-        "path `../x` resolves to /x, which is outside the project root".into(),
-    );
-    assert_eq!(
-        mention_skipped(Lang::Zh, "@../x", &outside),
-        "@../x 未附加：它在项目根目录之外"
-    );
+}
+
+#[test]
+fn a_row_is_named_by_its_constant() {
+    assert_eq!(Msg::Bye.name(), "Bye");
+    assert_eq!(format!("{:?}", Msg::PlanTaskCount), "PlanTaskCount");
+    assert_eq!(tr(Lang::Zh, Msg::Bye), "再见");
+    assert!(Msg::all().any(|m| m == Msg::ServeListening));
 }

@@ -1,0 +1,79 @@
+//! Notices whose message is picked by their data: refused settings, project trust, the sandbox at start-up, the
+//! notices of starting a session, images the model cannot take.
+
+use super::{Lang, Msg, tr, trf};
+use crate::config::{Refusal, RefusedSetting};
+use crate::sandbox::Shortfall;
+use crate::session::ledger::{LoadNotice, StartNotice};
+
+/// The notice for a setting a project file may not set: names the file and the key, and says what would allow it.
+pub fn refused_setting(lang: Lang, r: &RefusedSetting) -> String {
+    let msg = match r.refusal {
+        Refusal::UserOnly => Msg::RefusedUserOnly,
+        Refusal::NeedsTrust => Msg::RefusedNeedsTrust,
+        Refusal::NeedsOwnKey => Msg::RefusedNeedsOwnKey,
+        Refusal::Loosens => Msg::RefusedLoosens,
+    };
+    trf(lang, msg, &[("key", &r.key), ("file", &r.file.display())])
+}
+
+/// The confirmation after trusting a project.
+pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
+    trf(lang, Msg::ProjectTrusted, &[("root", &root.display())])
+}
+
+/// Images left out because the model takes none, with what to do about it.
+pub fn images_need_vision(lang: Lang, model: &str, paths: &[String]) -> String {
+    let paths = paths.join(", ");
+    trf(
+        lang,
+        Msg::ImagesNeedVision,
+        &[("model", &model), ("paths", &paths)],
+    )
+}
+
+/// The once-per-session notice when the sandbox settings ask for more than this machine gives.
+pub fn sandbox_shortfall(lang: Lang, shortfall: &Shortfall) -> String {
+    match shortfall {
+        Shortfall::NoSandbox(reason) => {
+            trf(lang, Msg::NoticeSandboxUnavailable, &[("reason", reason)])
+        }
+        Shortfall::NetworkOpen => tr(lang, Msg::NoticeSandboxNetworkOpen).to_string(),
+        Shortfall::GitLinkRefused(why) => trf(
+            lang,
+            Msg::NoticeGitLinkRefused,
+            &[("why", &git_link_refusal(lang, why))],
+        ),
+    }
+}
+
+/// Why the project's `.git` file did not make its target writable, in `lang`.
+pub fn git_link_refusal(lang: Lang, why: &crate::sandbox::GitLinkRefusal) -> String {
+    use crate::sandbox::GitLinkRefusal;
+    let (msg, path) = match why {
+        GitLinkRefusal::Symlink => return tr(lang, Msg::GitLinkSymlink).to_string(),
+        GitLinkRefusal::NotGitDir(path) => (Msg::GitLinkNotGitDir, path),
+        GitLinkRefusal::Foreign(path) => (Msg::GitLinkForeign, path),
+        GitLinkRefusal::Protected(path) => (Msg::GitLinkProtected, path),
+    };
+    trf(lang, msg, &[("path", &path.display())])
+}
+
+/// A notice from starting a session (loading its ledger, or failing to open one).
+pub fn start_notice_text(lang: Lang, notice: &StartNotice) -> String {
+    match notice {
+        StartNotice::Load(LoadNotice::TornLastLine) => {
+            tr(lang, Msg::SessionTornLastLine).to_string()
+        }
+        StartNotice::Load(LoadNotice::SkippedLines { count, first }) => trf(
+            lang,
+            Msg::SessionSkippedLines,
+            &[("count", count), ("first", first)],
+        ),
+        StartNotice::Load(LoadNotice::AbortedCalls { count }) => {
+            trf(lang, Msg::SessionAbortedCalls, &[("count", count)])
+        }
+        StartNotice::InstructionsChanged => tr(lang, Msg::SessionInstructionsChanged).to_string(),
+        StartNotice::LedgerUnavailable(e) => trf(lang, Msg::SessionNotRecorded, &[("error", e)]),
+    }
+}
