@@ -11,6 +11,7 @@ mod git_link;
 mod landlock;
 mod policy;
 pub mod seatbelt;
+mod sockets;
 
 use std::path::Path;
 
@@ -24,6 +25,7 @@ pub use detect::{Support, probe};
 pub use explain::explain_denial;
 pub use git_link::GitLinkRefusal;
 pub use policy::{Origin, Places, Policy, Root, ToolCache, tool_caches};
+pub use sockets::SOCKET_VARS;
 
 /// Hides paicli's own memory and environment (its API keys) from the commands it runs: the process becomes
 /// non-dumpable, so `/proc/<pid>/environ`, `mem` and `maps` open only to a process with `CAP_SYS_PTRACE`, which
@@ -227,7 +229,8 @@ impl Confined {
         match support {
             #[cfg(target_os = "linux")]
             Support::Landlock { abi } => {
-                let containment = contain::Containment::new(&policy.read_only, true);
+                let containment =
+                    contain::Containment::new(&policy.read_only, &policy.masked_sockets, true);
                 // Without mounts, Landlock carves paicli's state out of the roots itself.
                 let mut split = policy.protected.clone();
                 if !containment.mounts_read_only() {

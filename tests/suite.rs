@@ -32,6 +32,7 @@ mod repl_tmux;
 mod safety_cli;
 mod sandbox;
 mod sandbox_approval;
+mod sandbox_daemons;
 mod sandbox_escape;
 mod serve_api;
 mod sessions_cli;

@@ -52,6 +52,8 @@ pub struct SandboxSettings {
     pub network: bool,
     /// The project's `.git` is read-only to commands.
     pub protect_git: bool,
+    /// Unix sockets outside the project that confined commands may still connect to (user settings only).
+    pub allow_sockets: Vec<PathBuf>,
 }
 
 impl Default for SandboxSettings {
@@ -61,6 +63,7 @@ impl Default for SandboxSettings {
             writable_roots: Vec::new(),
             network: true,
             protect_git: false,
+            allow_sockets: Vec::new(),
         }
     }
 }

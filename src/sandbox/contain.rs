@@ -73,16 +73,20 @@ pub struct Containment {
     namespaces: bool,
     /// Non-root: the user namespace's maps (`"<uid> <uid> 1"`), written by A itself.
     user_maps: Option<(CString, CString)>,
-    /// Folders beneath a writable root that are bind-mounted read-only (`$PAICLI_HOME`).
-    read_only: Vec<CString>,
+    /// Folders beneath a writable root that are bind-mounted read-only (`$PAICLI_HOME`), with the mount flags
+    /// they already have (a user namespace may not drop `nosuid`, `noexec`, ...).
+    read_only: Vec<(CString, libc::c_ulong)>,
+    /// Sockets of daemons outside the sandbox, each covered by `/dev/null` (see `sockets`).
+    masked_sockets: Vec<CString>,
     /// Root: capabilities dropped from the bounding set before exec.
     drop_caps: bool,
 }
 
 impl Containment {
-    /// Namespaces where the machine has them; `read_only` folders are bind-mounted read-only there, and a
-    /// confined root command (`confine`) drops the capabilities that reach around file rules.
-    pub fn new(read_only: &[PathBuf], confine: bool) -> Containment {
+    /// Namespaces where the machine has them; `read_only` folders are bind-mounted read-only there, the
+    /// `masked_sockets` covered, and a confined root command (`confine`) drops the capabilities that reach
+    /// around file rules.
+    pub fn new(read_only: &[PathBuf], masked_sockets: &[PathBuf], confine: bool) -> Containment {
         let namespaces = Lifetime::probe() == Lifetime::Namespace;
         // SAFETY: plain getters.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
@@ -96,7 +100,15 @@ impl Containment {
             namespaces,
             user_maps,
             read_only: if namespaces {
-                read_only.iter().map(|p| path_cstring(p)).collect()
+                read_only
+                    .iter()
+                    .map(|p| (path_cstring(p), mount_flags(p)))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            masked_sockets: if namespaces {
+                masked_sockets.iter().map(|p| path_cstring(p)).collect()
             } else {
                 Vec::new()
             },
@@ -124,6 +136,27 @@ fn cstring(text: String) -> CString {
     CString::new(text).unwrap_or_default()
 }
 
+/// The flags of the mount `path` lies on that a read-only bind must keep.
+fn mount_flags(path: &Path) -> libc::c_ulong {
+    let Ok(stat) = nix::sys::statvfs::statvfs(path) else {
+        return libc::MS_NOSUID | libc::MS_NODEV;
+    };
+    use nix::sys::statvfs::FsFlags;
+    let kept = [
+        (FsFlags::ST_NOSUID, libc::MS_NOSUID),
+        (FsFlags::ST_NODEV, libc::MS_NODEV),
+        (FsFlags::ST_NOEXEC, libc::MS_NOEXEC),
+        (FsFlags::ST_NOATIME, libc::MS_NOATIME),
+        (FsFlags::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (FsFlags::ST_RELATIME, libc::MS_RELATIME),
+    ];
+    kept.iter()
+        .filter(|(st, _)| stat.flags().contains(*st))
+        .fold(libc::MS_NOSUID | libc::MS_NODEV, |flags, (_, ms)| {
+            flags | ms
+        })
+}
+
 fn path_cstring(path: &Path) -> CString {
     CString::new(path.as_os_str().as_bytes()).unwrap_or_default()
 }
@@ -145,6 +178,7 @@ fn enter(c: &Containment) -> io::Result<()> {
                 write_user_maps(uid_map, gid_map)?;
             }
             mount_read_only(&c.read_only)?;
+            mask_sockets(&c.masked_sockets);
             let outer_pid = libc::getpid();
             run_init(outer_pid)?;
         }
@@ -186,7 +220,7 @@ unsafe fn die_with_parent() -> io::Result<()> {
 }
 
 /// Makes the mount tree private (nothing leaks back to the host), then each folder a read-only bind of itself.
-unsafe fn mount_read_only(folders: &[CString]) -> io::Result<()> {
+unsafe fn mount_read_only(folders: &[(CString, libc::c_ulong)]) -> io::Result<()> {
     // SAFETY: mount(2) on NUL-terminated strings prepared in the parent.
     unsafe {
         if libc::mount(
@@ -199,7 +233,7 @@ unsafe fn mount_read_only(folders: &[CString]) -> io::Result<()> {
         {
             return Err(io::Error::last_os_error());
         }
-        for folder in folders {
+        for (folder, flags) in folders {
             let path = folder.as_ptr();
             if libc::mount(
                 path,
@@ -215,16 +249,49 @@ unsafe fn mount_read_only(folders: &[CString]) -> io::Result<()> {
                 std::ptr::null(),
                 path,
                 std::ptr::null(),
-                libc::MS_REMOUNT
-                    | libc::MS_BIND
-                    | libc::MS_RDONLY
-                    | libc::MS_NOSUID
-                    | libc::MS_NODEV,
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | flags,
                 std::ptr::null(),
             ) != 0
             {
                 return Err(io::Error::last_os_error());
             }
+        }
+    }
+    Ok(())
+}
+
+/// Covers each socket with `/dev/null`: connecting there is refused. A socket this process cannot even look
+/// up (another user's private folder) is one the command cannot reach either, so failures are skipped.
+unsafe fn mask_sockets(sockets: &[CString]) {
+    for socket in sockets {
+        // SAFETY: mount(2) on NUL-terminated strings prepared in the parent.
+        unsafe {
+            libc::mount(
+                c"/dev/null".as_ptr(),
+                socket.as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND,
+                std::ptr::null(),
+            );
+        }
+    }
+}
+
+/// Mounts a `/proc` of the new PID namespace over the host's: the command sees only its own processes, so no
+/// `/proc/<pid>/root` or `/cwd` of a process outside leads past the mounts above. Runs in B, the first process
+/// in the namespace.
+unsafe fn mount_own_proc() -> io::Result<()> {
+    // SAFETY: mount(2) on static strings.
+    unsafe {
+        if libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            std::ptr::null(),
+        ) != 0
+        {
+            return Err(io::Error::last_os_error());
         }
     }
     Ok(())
@@ -274,6 +341,7 @@ unsafe fn init(outer_pid: libc::pid_t, status_out: libc::c_int) -> io::Result<()
     // SAFETY (whole function): see `run_init`.
     unsafe {
         start_pids_after(outer_pid);
+        mount_own_proc()?;
         match libc::fork() {
             -1 => Err(io::Error::last_os_error()),
             0 => {
@@ -408,10 +476,10 @@ fn probe_namespaces() -> bool {
                 }
                 ok = ok && mount_read_only(&[]).is_ok();
                 if ok {
-                    // The first fork in the new PID namespace must work too.
+                    // The first process in the new PID namespace must start and mount its own /proc.
                     match libc::fork() {
                         -1 => ok = false,
-                        0 => libc::_exit(0),
+                        0 => libc::_exit(if mount_own_proc().is_ok() { 0 } else { 1 }),
                         child => {
                             let mut status = 0;
                             libc::waitpid(child, &mut status, 0);

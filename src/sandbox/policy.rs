@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::git_link::{self, GitLinkRefusal, Protected};
+use super::sockets::daemon_sockets;
 use crate::config::SandboxSettings;
 
 /// Device files every command may write: programs write to `/dev/null` all the time.
@@ -133,6 +134,8 @@ pub struct Policy {
     pub network: bool,
     /// Why the project's `.git` file did not make its target writable.
     pub git_link_refused: Option<GitLinkRefusal>,
+    /// Sockets of daemons outside the sandbox the command must not reach (see `sockets`).
+    pub masked_sockets: Vec<PathBuf>,
 }
 
 /// The places a policy is built from.
@@ -150,15 +153,17 @@ impl Policy {
     /// The policy for `places` under `settings`; `read_only` (plan mode) leaves only the devices writable.
     pub fn build(settings: &SandboxSettings, places: Places<'_>, read_only: bool) -> Policy {
         let devices = existing(DEVICES.iter().map(PathBuf::from));
+        let root = canonical(places.root);
         let mut policy = Policy {
             devices,
             network: settings.network,
+            // Read-only commands too: a daemon would write for them.
+            masked_sockets: daemon_sockets(&root, &settings.allow_sockets),
             ..Policy::default()
         };
         if read_only {
             return policy;
         }
-        let root = canonical(places.root);
         let mut roots = vec![(root.clone(), Origin::Project)];
         roots.extend(temp_dirs().into_iter().map(|t| (t, Origin::Temp)));
         roots.extend(

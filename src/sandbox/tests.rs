@@ -220,6 +220,7 @@ fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
         devices: vec![PathBuf::from("/dev/null")],
         network: false,
         git_link_refused: None,
+        masked_sockets: Vec::new(),
     };
     assert_eq!(
         seatbelt::profile(&policy),

@@ -42,6 +42,20 @@ messages! {
              git directory; add it to [sandbox] writable_roots in your own settings if it is yours.",
         zh: "沙箱：项目的 .git 文件所指的目录不可写：{why}。命令不能写入那个 git 目录；如果它属于你，请在你自己的设置中\
              把它加入 [sandbox] writable_roots。",
+    PolicyDaemonSockets =>
+        en: "daemons: {count} Unix sockets outside the project are hidden from commands ([sandbox] allow_sockets \
+             keeps one reachable); a socket opened after a command starts is not",
+        zh: "守护进程：项目外的 {count} 个 Unix 套接字对命令不可见（用 [sandbox] allow_sockets 保留可访问的）；\
+             命令启动之后才打开的套接字不在此列",
+    PolicyAbstractScoped =>
+        en: "abstract sockets and signals: only the command's own processes (Landlock ABI 6+)",
+        zh: "抽象套接字与信号：仅限命令自己的进程（Landlock ABI 6+）",
+    PolicyAbstractOpen =>
+        en: "abstract sockets: reachable on this kernel (Landlock before ABI 6)",
+        zh: "抽象套接字：此内核上可访问（Landlock ABI 低于 6）",
+    PolicySocketVars =>
+        en: "not passed to commands: {vars} (keep one with [shell] keep_env)",
+        zh: "不传给命令的变量：{vars}（用 [shell] keep_env 保留）",
     GitLinkSymlink => en: "the project's .git is a symbolic link", zh: "项目的 .git 是符号链接",
     GitLinkNotGitDir => en: "it names {path}, which is not a git directory", zh: "它指向 {path}，那不是 git 目录",
     GitLinkForeign =>

@@ -15,7 +15,7 @@ use tokio::net::unix::pipe;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_util::sync::CancellationToken;
 
-use crate::sandbox::Launch;
+use crate::sandbox::{Launch, SOCKET_VARS};
 use crate::tools::Progress;
 use crate::tools::progress::LineSplitter;
 
@@ -99,6 +99,14 @@ pub async fn run(spec: RunSpec<'_>) -> io::Result<Run> {
         .collect();
     for name in scrub_env(names.iter().map(String::as_str), spec.keep_env) {
         command.env_remove(name);
+    }
+    // A confined command is not pointed at the user's daemons (their sockets are hidden from it too).
+    if spec.launch.is_confined() {
+        for name in SOCKET_VARS {
+            if !spec.keep_env.iter().any(|k| k == name) {
+                command.env_remove(name);
+            }
+        }
     }
     let spawned = command.spawn();
     // Our copies of the write end must close, or the pipe never reports end of file.

@@ -3,7 +3,7 @@
 
 use crate::config::ApprovalMode;
 use crate::protocol::Confinement;
-use crate::sandbox::{Lifetime, Origin, Places, Sandbox};
+use crate::sandbox::{Lifetime, Origin, Places, SOCKET_VARS, Sandbox, Support};
 use crate::text::{Lang, Msg, fill, git_link_refusal, tr, trf};
 use crate::ui::repl::Session;
 
@@ -20,7 +20,13 @@ pub(super) fn sandbox_lines(session: &Session) -> Vec<String> {
         paicli_home: Some(&session.config.home),
         tool_caches: &[],
     };
-    describe(&sandbox, places, confinement, session.lang)
+    describe(
+        &sandbox,
+        places,
+        confinement,
+        &session.config.shell.keep_env,
+        session.lang,
+    )
 }
 
 /// Where a writable root comes from, in `lang`.
@@ -38,6 +44,7 @@ fn describe(
     sandbox: &Sandbox,
     places: Places<'_>,
     confinement: Confinement,
+    keep_env: &[String],
     lang: Lang,
 ) -> Vec<String> {
     let settings = sandbox.settings();
@@ -97,6 +104,31 @@ fn describe(
                 )
             ));
         }
+        lines.push(format!(
+            "    {}",
+            trf(
+                lang,
+                Msg::PolicyDaemonSockets,
+                &[("count", &policy.masked_sockets.len())]
+            )
+        ));
+        if let Support::Landlock { abi } = sandbox.support() {
+            let scoped = if abi >= 6 {
+                Msg::PolicyAbstractScoped
+            } else {
+                Msg::PolicyAbstractOpen
+            };
+            lines.push(format!("    {}", tr(lang, scoped)));
+        }
+        let dropped: Vec<&str> = SOCKET_VARS
+            .iter()
+            .copied()
+            .filter(|v| !keep_env.iter().any(|k| k == v))
+            .collect();
+        lines.push(format!(
+            "    {}",
+            trf(lang, Msg::PolicySocketVars, &[("vars", &dropped.join(" "))])
+        ));
         if let Some(lifetime) = sandbox.lifetime() {
             let msg = match lifetime {
                 Lifetime::Namespace => Msg::PolicyProcessesNamespace,
@@ -129,7 +161,7 @@ mod tests {
             paicli_home: None,
             tool_caches: &[],
         };
-        let lines = describe(&sandbox, places, Confinement::Sandboxed, Lang::En);
+        let lines = describe(&sandbox, places, Confinement::Sandboxed, &[], Lang::En);
         assert_eq!(
             lines[0],
             "  sandbox: on (mode = auto, Landlock ABI 7; network = true, protect_git = false)"
@@ -140,18 +172,18 @@ mod tests {
             lines.contains(&"      /tmp  (temp dir)".to_string()),
             "{lines:?}"
         );
-        let zh = describe(&sandbox, places, Confinement::Sandboxed, Lang::Zh);
+        let zh = describe(&sandbox, places, Confinement::Sandboxed, &[], Lang::Zh);
         assert_eq!(zh[2], format!("      {}  (项目)", root.display()));
 
         // A `.git` file naming `/` is refused, and `/policy` says why.
         std::fs::write(root.join(".git"), "gitdir: /\n").unwrap();
-        let refused = describe(&sandbox, places, Confinement::Sandboxed, Lang::En);
+        let refused = describe(&sandbox, places, Confinement::Sandboxed, &[], Lang::En);
         assert!(
             refused.iter().any(|l| l
                 .contains("the project's .git file does not make its target writable: it names /")),
             "{refused:?}"
         );
-        let plan = describe(&sandbox, places, Confinement::ReadOnly, Lang::Zh);
+        let plan = describe(&sandbox, places, Confinement::ReadOnly, &[], Lang::Zh);
         assert_eq!(plan[1], "    命令可写入：无（只读，计划模式）");
 
         let off = Sandbox::with_support(
@@ -163,7 +195,7 @@ mod tests {
             Support::Unavailable { reason: "pretend" },
         );
         assert_eq!(
-            describe(&off, places, Confinement::Sandboxed, Lang::En),
+            describe(&off, places, Confinement::Sandboxed, &[], Lang::En),
             [
                 "  sandbox: off (mode = off, unavailable: pretend; network = true, protect_git = false)"
             ]
