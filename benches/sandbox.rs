@@ -57,7 +57,9 @@ fn main() {
         for _ in 0..RUNS {
             for (ctx, samples) in [(&on, &mut sandboxed), (&off, &mut plain)] {
                 let start = Instant::now();
-                let outcome = ExecuteCommand.execute(args, ctx).await;
+                let outcome = ExecuteCommand::new(&ctx.limits, &ctx.spill)
+                    .execute(args, ctx)
+                    .await;
                 samples.push(start.elapsed());
                 assert!(outcome.is_ok(), "{outcome:?}");
             }

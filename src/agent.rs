@@ -352,6 +352,8 @@ impl Agent {
             let observer = EventToolObserver {
                 events,
                 ledger: self.conversation.ledger().cloned(),
+                tools: &self.registry,
+                root: &ctx.root,
             };
             let results = if events.wants_tool_output() {
                 let (progress, lines) = Progress::channel(PROGRESS_LINES);

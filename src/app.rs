@@ -10,7 +10,8 @@ pub mod tasks;
 
 use std::sync::Arc;
 
-use crate::agent::{Agent, AgentOptions, MemoryGuardHook, prompt};
+use crate::agent::prompt::{self, PromptFacts};
+use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
@@ -352,11 +353,6 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
 
     let root = config.project_root.clone();
     let memory = Arc::new(MemoryStore::new(&config.home, &root));
-    let mut builtins = tools::core_tools();
-    builtins.push(Arc::new(tools::memory::SaveMemory::new(Arc::clone(
-        &memory,
-    ))));
-    builtins.extend(tools::web::web_tools(&config.web));
     let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
         path: root.clone(),
         source,
@@ -367,19 +363,26 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         &config.skills_disabled,
         guard.read_roots().clone(),
     ));
-    builtins.push(Arc::new(tools::skill::LoadSkill::new(Arc::clone(&skills))));
-    builtins.push(Arc::new(tools::project::CreateProject));
     let snapshots = build_snapshots(config, &guard, &default_session_id());
-    if snapshots.store().is_some() {
-        builtins.push(Arc::new(tools::snapshot::RevertTurn::new(
-            snapshots.clone(),
-        )));
-    }
     let index = build_index(config);
-    if let Some(index) = &index {
-        builtins.push(Arc::new(tools::search::SearchCode::new(Arc::clone(index))));
-    }
-    let registry = Arc::new(ToolRegistry::with_tools(builtins));
+    let spill = SpillStore::new(
+        &root,
+        config.tools.offload_enabled,
+        config.tools.offload_threshold_chars,
+    );
+    // One value for what the calls get and what the descriptions and the prompt say they get.
+    let limits = tool_limits(config);
+    let registry = Arc::new(ToolRegistry::with_tools(tools::builtin_tools(
+        &tools::Builtins {
+            limits: &limits,
+            spill: &spill,
+            web: &config.web,
+            memory: &memory,
+            skills: &skills,
+            snapshots: &snapshots,
+            index: index.as_ref(),
+        },
+    )));
 
     if let Err(e) = tools::spill::remove_stale(&root, tools::spill::STALE_AFTER) {
         tracing::warn!("could not clean old tool outputs: {e}");
@@ -390,11 +393,6 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         let report = tools::fs::remove_stale_temps(&sweep_guard, tools::fs::STALE_AFTER);
         tracing::debug!("stale temp sweep: {report:?}");
     });
-    let spill = SpillStore::new(
-        &root,
-        config.tools.offload_enabled,
-        config.tools.offload_threshold_chars,
-    );
     let executor = Executor::new(
         Arc::clone(&registry),
         ExecutorOptions {
@@ -403,20 +401,20 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
             ..ExecutorOptions::default()
         },
     );
+    let system_prompt = prompt::with_skill_catalog(
+        prompt::build_system_prompt(&root, &config.home, &PromptFacts::of(&limits, &spill)),
+        &skills.catalog(),
+    );
     let ctx = ToolContext {
-        root: root.clone(),
+        root,
         guard: Arc::new(guard),
         spill: Arc::new(spill),
         cancel: tokio_util::sync::CancellationToken::new(),
-        limits: tool_limits(config),
+        limits,
         gates: Vec::new(),
         progress: crate::tools::Progress::default(),
         files: None,
     };
-    let system_prompt = prompt::with_skill_catalog(
-        prompt::build_system_prompt(&root, &config.home),
-        &skills.catalog(),
-    );
     let mut agent = Agent::new(
         Arc::new(client),
         Arc::clone(&registry),

@@ -25,4 +25,5 @@ pub use manager::{McpManager, ServerLink, ServerState, ServerStatus, StartOption
 pub use mentions::{MentionRead, expand_mentions, expand_mentions_observed};
 pub use session::{
     CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
+    ToolHints,
 };

@@ -25,4 +25,4 @@ pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
 pub use plan::{
     Plan, PlanDecision, PlanReviewer, PlanTask, PlanTaskOutcome, RunWithoutReview, TaskState,
 };
-pub use traits::{Risk, ToolTraits, ToolTraitsLookup};
+pub use traits::{Risk, ToolKind, ToolTraits, ToolTraitsLookup};

@@ -3,6 +3,8 @@
 pub mod args;
 pub mod boundary;
 pub mod browser;
+pub mod builtin;
+pub mod call_view;
 pub mod edit;
 pub mod executor;
 pub mod fs;
@@ -35,6 +37,8 @@ pub use crate::protocol::{
     CallGate, FileDiff, GateCall, GateVerdict, ToolOutcome, ToolOutput, ToolTraits,
 };
 pub use args::Args;
+pub use builtin::{Builtins, builtin_tools, core_tools};
+pub use call_view::{CallView, ProposedEdit};
 pub use executor::{Executor, ExecutorOptions, ToolCallResult, ToolObserver};
 pub use progress::Progress;
 pub use registry::ToolRegistry;
@@ -115,7 +119,8 @@ impl ToolContext {
 pub trait Tool: Send + Sync {
     /// The name the model calls it by.
     fn name(&self) -> &str;
-    /// English description shown to the model.
+    /// English description shown to the model. Built once, when the tool is made, from the settings it states
+    /// (limits, the sandbox), so it is true for the session and the same bytes on every request.
     fn description(&self) -> &str;
     /// JSON Schema of the arguments (`{type: object, properties, required}`).
     fn parameters(&self) -> Value;
@@ -128,6 +133,21 @@ pub trait Tool: Send + Sync {
     /// can tell a write to a control file. Empty when the tool writes nothing (or the path is refused anyway).
     fn write_targets(&self, _args: &Map<String, Value>, _ctx: &ToolContext) -> Vec<PathBuf> {
         Vec::new()
+    }
+    /// The words that sum up a call with `args` for a person (its path, command, pattern or URL). Default: the
+    /// first usual argument it has (see [`call_view::common_summary`]); `None` shows its arguments as JSON.
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        call_view::common_summary(args)
+    }
+    /// The files or folders a call with `args` is about, as the model named them (editors open them; they are
+    /// made absolute against the project root). Default: none.
+    fn locations(&self, _args: &Map<String, Value>) -> Vec<String> {
+        Vec::new()
+    }
+    /// The change a call with `args` asks for in one file's text, for editors that show it as a diff. Default:
+    /// none (the tool edits no single file's text).
+    fn proposed_edit(&self, _args: &Map<String, Value>) -> Option<ProposedEdit> {
+        None
     }
     /// How a large result of a call with `args` is treated (default: spilled past the threshold).
     fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {
@@ -145,17 +165,4 @@ pub fn path_arg_target(args: &Map<String, Value>, ctx: &ToolContext) -> Vec<Path
         .and_then(|path| ctx.guard.resolve(path).ok())
         .into_iter()
         .collect()
-}
-
-/// The built-in core tools (file system, edit, search, shell).
-pub fn core_tools() -> Vec<Arc<dyn Tool>> {
-    vec![
-        Arc::new(fs::ReadFile),
-        Arc::new(fs::WriteFile),
-        Arc::new(edit::EditFile),
-        Arc::new(fs::ListDir),
-        Arc::new(search::GlobFiles),
-        Arc::new(search::GrepCode),
-        Arc::new(shell::ExecuteCommand),
-    ]
 }

@@ -23,6 +23,7 @@ mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_conformance;
 mod mcp_servers;
+mod model_told;
 mod oneshot_cli;
 mod oneshot_language;
 mod plan;

@@ -2,6 +2,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod agent_harness;
+pub mod builtins;
 pub mod cli;
 pub mod outside_dir;
 pub mod recording_sink;

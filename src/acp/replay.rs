@@ -6,11 +6,11 @@ use std::collections::HashMap;
 
 use agent_client_protocol::v1::schema::{ContentChunk, SessionUpdate, ToolCall};
 
-use super::updates::{finished_fields, parse_arguments, started_call};
+use super::updates::{CallTools, finished_fields, parse_arguments, started_call};
 use crate::protocol::message::{Message, Role, ToolCall as CallRequest};
 
-/// The updates that replay `history` (the system prompt is not shown).
-pub fn replay(history: &[Message]) -> Vec<SessionUpdate> {
+/// The updates that replay `history` (the system prompt is not shown), each call as `tools` describe it.
+pub fn replay(history: &[Message], tools: &CallTools) -> Vec<SessionUpdate> {
     let mut updates = Vec::new();
     let mut calls: HashMap<&str, &CallRequest> = HashMap::new();
     for message in history {
@@ -42,7 +42,7 @@ pub fn replay(history: &[Message]) -> Vec<SessionUpdate> {
                 else {
                     continue;
                 };
-                updates.push(SessionUpdate::ToolCall(finished_call(call, &text)));
+                updates.push(SessionUpdate::ToolCall(finished_call(tools, call, &text)));
             }
         }
     }
@@ -50,14 +50,14 @@ pub fn replay(history: &[Message]) -> Vec<SessionUpdate> {
 }
 
 /// One stored call as a single `tool_call` update in its final state.
-fn finished_call(call: &CallRequest, result: &str) -> ToolCall {
+fn finished_call(tools: &CallTools, call: &CallRequest, result: &str) -> ToolCall {
     let args = parse_arguments(&call.arguments);
     let body = unwrapped(result);
     let ok = succeeded(body);
     // A success's text was the model's, not the editor's; a refusal or failure says why.
     let detail = if ok { String::new() } else { body.to_string() };
-    let fields = finished_fields(&call.name, &args, ok, detail);
-    let mut shown = started_call(&call.id, &call.name, &args);
+    let fields = finished_fields(tools, &call.name, &args, ok, detail);
+    let mut shown = started_call(tools, &call.id, &call.name, &args);
     shown.status = fields.status.unwrap_or_default();
     shown.content = fields.content.unwrap_or_default();
     shown

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::approver::AcpApprover;
 use super::files::ClientFiles;
-use super::updates::UpdateSink;
+use super::updates::{CallTools, UpdateSink};
 use crate::app::hosted::{HostOptions, HostedSession};
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::plan::CallTasks;
@@ -90,7 +90,16 @@ impl AcpSession {
 
     /// The updates that show the stored history (for `session/load`).
     pub async fn replay(&self) -> Vec<SessionUpdate> {
-        super::replay::replay(&self.hosted.history().await)
+        let calls = self.call_tools().await;
+        super::replay::replay(&self.hosted.history().await, &calls)
+    }
+
+    /// The session's tools and root, for how each call reads in the editor.
+    async fn call_tools(&self) -> CallTools {
+        CallTools {
+            tools: self.hosted.tools().await,
+            root: self.hosted.config.project_root.clone(),
+        }
     }
 
     /// Runs the user's `text` (a turn, or a plan in plan mode), streaming its events; refused while another runs.
@@ -105,7 +114,12 @@ impl AcpSession {
             }
             *running = Some(cancel.clone());
         }
-        let sink = UpdateSink::new(self.id.clone(), self.connection.clone(), self.tasks.clone());
+        let sink = UpdateSink::new(
+            self.id.clone(),
+            self.connection.clone(),
+            self.call_tools().await,
+            self.tasks.clone(),
+        );
         self.hosted
             .run_input(&text, &sink, cancel.clone(), self.approver.as_ref())
             .await;

@@ -1,9 +1,11 @@
 //! The agent's events as ACP `session/update` notifications: answer and reasoning chunks, tool calls with their
 //! status (and for edits the file's diff), and plan mode's plan. Sub-agents' events arrive wrapped in
-//! `PlanTaskEvent` and read as ordinary updates.
+//! `PlanTaskEvent` and read as ordinary updates. A call's kind, locations and diff are what its tool declares
+//! ([`CallTools`]); paths go to the editor absolute, as ACP requires.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
@@ -19,10 +21,26 @@ use crate::plan::CallTasks;
 use crate::protocol::events::ToolStatus;
 use crate::protocol::plan::TaskState;
 use crate::protocol::{AgentEvent, EventSink, Notice};
+use crate::tools::{CallView, ToolRegistry};
+
+/// The session's tools and project root: what a call of a given name is (its kind, the files it is about, the
+/// edit it asks for), with paths made absolute.
+#[derive(Clone)]
+pub struct CallTools {
+    pub tools: Arc<ToolRegistry>,
+    /// The project root (canonical) the model's relative paths are relative to.
+    pub root: PathBuf,
+}
+
+impl CallTools {
+    fn view(&self, name: &str, args: &Map<String, Value>) -> CallView {
+        CallView::of_args(self.tools.get(name).as_deref(), args, &self.root)
+    }
+}
 
 /// Turns events into updates; keeps what a later event needs (a call's arguments, the plan so far).
-#[derive(Default)]
 pub struct UpdateMapper {
+    calls: CallTools,
     /// Each running call's arguments, for the diff once it finished.
     arguments: HashMap<String, Map<String, Value>>,
     plan: PlanView,
@@ -30,11 +48,13 @@ pub struct UpdateMapper {
 }
 
 impl UpdateMapper {
-    /// A mapper that notes in `tasks` which plan task made each running call.
-    pub fn with_tasks(tasks: CallTasks) -> Self {
+    /// A mapper for calls of `calls`' tools that notes in `tasks` which plan task made each running call.
+    pub fn new(calls: CallTools, tasks: CallTasks) -> Self {
         UpdateMapper {
+            calls,
+            arguments: HashMap::new(),
+            plan: PlanView::default(),
             tasks,
-            ..UpdateMapper::default()
         }
     }
 
@@ -55,9 +75,10 @@ impl UpdateMapper {
                 id,
                 name,
                 arguments,
+                ..
             } => {
                 let args = parse_arguments(&arguments);
-                let call = started_call(&id, &name, &args);
+                let call = started_call(&self.calls, &id, &name, &args);
                 self.arguments.insert(id, args);
                 vec![SessionUpdate::ToolCall(call)]
             }
@@ -69,7 +90,8 @@ impl UpdateMapper {
                 ..
             } => {
                 let args = self.arguments.remove(&id).unwrap_or_default();
-                let fields = finished_fields(&name, &args, status == ToolStatus::Ok, detail);
+                let fields =
+                    finished_fields(&self.calls, &name, &args, status == ToolStatus::Ok, detail);
                 vec![SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
                     id, fields,
                 ))]
@@ -130,12 +152,18 @@ pub struct UpdateSink {
 }
 
 impl UpdateSink {
-    /// A sink for the session `session`, noting in `tasks` which plan task made each running call.
-    pub fn new(session: String, connection: ConnectionTo<Client>, tasks: CallTasks) -> Self {
+    /// A sink for the session `session` over `calls`' tools, noting in `tasks` which plan task made each
+    /// running call.
+    pub fn new(
+        session: String,
+        connection: ConnectionTo<Client>,
+        calls: CallTools,
+        tasks: CallTasks,
+    ) -> Self {
         UpdateSink {
             session,
             connection,
-            mapper: Mutex::new(UpdateMapper::with_tasks(tasks)),
+            mapper: Mutex::new(UpdateMapper::new(calls, tasks)),
         }
     }
 }
@@ -166,28 +194,45 @@ pub fn parse_arguments(arguments: &str) -> Map<String, Value> {
     }
 }
 
-/// The `tool_call` update of a call that started: its kind, raw input and the path it is about.
-pub fn started_call(id: &str, name: &str, args: &Map<String, Value>) -> ToolCall {
+/// The `tool_call` update of a call that started: its kind, raw input and the files it is about (absolute).
+pub fn started_call(
+    calls: &CallTools,
+    id: &str,
+    name: &str,
+    args: &Map<String, Value>,
+) -> ToolCall {
+    let view = calls.view(name, args);
     let mut call = ToolCall::new(id.to_string(), name.to_string())
-        .kind(tool_kind(name))
+        .kind(acp_kind(view.kind))
         .status(ToolCallStatus::InProgress)
         .raw_input(Value::Object(args.clone()));
-    if let Some(path) = args.get("path").and_then(Value::as_str) {
-        call = call.locations(vec![ToolCallLocation::new(path)]);
+    if !view.locations.is_empty() {
+        call = call.locations(
+            view.locations
+                .into_iter()
+                .map(ToolCallLocation::new)
+                .collect(),
+        );
     }
     call
 }
 
-/// How a finished call reads: completed with an edit's diff, or failed with its reason.
+/// How a finished call reads: completed with the diff of the edit its tool says it asked for, or failed with its
+/// reason.
 pub fn finished_fields(
+    calls: &CallTools,
     name: &str,
     args: &Map<String, Value>,
     ok: bool,
     detail: String,
 ) -> ToolCallUpdateFields {
     let mut content: Vec<ToolCallContent> = Vec::new();
-    if ok && let Some(diff) = edit_diff(name, args) {
-        content.push(diff.into());
+    if ok && let Some(edit) = calls.tools.proposed_edit(name, args, &calls.root) {
+        content.push(
+            Diff::new(edit.path, edit.new_text)
+                .old_text(edit.old_text)
+                .into(),
+        );
     }
     if !detail.is_empty() {
         content.push(ContentBlock::from(detail).into());
@@ -201,29 +246,19 @@ pub fn finished_fields(
         .content(content)
 }
 
-/// What kind of call the editor shows.
-fn tool_kind(name: &str) -> ToolKind {
-    match name {
-        "edit_file" | "write_file" => ToolKind::Edit,
-        "read_file" | "list_dir" => ToolKind::Read,
-        "grep_code" | "glob_files" | "search_code" => ToolKind::Search,
-        "execute_command" => ToolKind::Execute,
-        "web_fetch" | "web_search" => ToolKind::Fetch,
-        _ => ToolKind::Other,
-    }
-}
-
-/// The diff of a finished edit, from its arguments: old and new text for `edit_file`, the whole file for
-/// `write_file`.
-fn edit_diff(name: &str, args: &Map<String, Value>) -> Option<Diff> {
-    let text = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_string);
-    let path = text("path")?;
-    match name {
-        "edit_file" => Some(Diff::new(path, text("new_text")?).old_text(text("old_text"))),
-        "write_file" => Some(Diff::new(path, text("content")?)),
-        _ => None,
+/// Our kind of call as ACP's.
+fn acp_kind(kind: crate::protocol::ToolKind) -> ToolKind {
+    use crate::protocol::ToolKind as Ours;
+    match kind {
+        Ours::Read => ToolKind::Read,
+        Ours::Edit => ToolKind::Edit,
+        Ours::Search => ToolKind::Search,
+        Ours::Execute => ToolKind::Execute,
+        Ours::Fetch => ToolKind::Fetch,
+        Ours::Think => ToolKind::Think,
+        Ours::Other => ToolKind::Other,
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

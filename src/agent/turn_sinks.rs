@@ -1,6 +1,7 @@
 //! Adapters that turn LLM deltas and tool progress into `AgentEvent`s.
 
 use std::future::Future;
+use std::path::Path;
 use std::sync::Mutex;
 
 use tokio::sync::mpsc;
@@ -9,7 +10,7 @@ use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
 use crate::protocol::{AgentEvent, EventSink, Notice, ToolStatus};
 use crate::session::ledger::Ledger;
-use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome};
+use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome, ToolRegistry};
 
 /// Forwards stream deltas as events and remembers the answer text shown so far. Answer text that may be the
 /// start of DSML tool-call markup is held back until the reply ends (see [`crate::llm::dsml`]).
@@ -72,19 +73,24 @@ impl DeltaSink for EventDeltaSink<'_> {
     }
 }
 
-/// Reports tool calls starting and finishing, and records each result in the session ledger when it is known.
+/// Reports tool calls starting (each as its tool describes it) and finishing, and records each result in the
+/// session ledger when it is known.
 pub(super) struct EventToolObserver<'a> {
     pub(super) events: &'a dyn EventSink,
     pub(super) ledger: Option<Ledger>,
+    pub(super) tools: &'a ToolRegistry,
+    /// The project root the calls' paths are relative to.
+    pub(super) root: &'a Path,
 }
 
 impl ToolObserver for EventToolObserver<'_> {
     fn on_start(&self, _index: usize, call: &ToolCall) {
-        self.events.emit(AgentEvent::ToolCallStarted {
-            id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: call.arguments.clone(),
-        });
+        self.events.emit(self.tools.started_event(
+            &call.id,
+            &call.name,
+            &call.arguments,
+            self.root,
+        ));
     }
 
     fn on_finish(&self, _index: usize, call: &ToolCall, result: &ToolCallResult) {

@@ -18,6 +18,7 @@ use crate::policy::approval::ApprovalHook;
 use crate::protocol::message::Message;
 use crate::protocol::plan::PlanReviewer;
 use crate::protocol::{AgentEvent, Approver, EventSink, FileAccess};
+use crate::tools::ToolRegistry;
 
 /// Why a hosted session could not start.
 #[derive(Debug, thiserror::Error)]
@@ -172,6 +173,11 @@ impl HostedSession {
             },
         });
         result
+    }
+
+    /// The tools the session offers (MCP servers' join as they start): what front-ends ask how a call reads.
+    pub async fn tools(&self) -> Arc<ToolRegistry> {
+        Arc::clone(self.agent.lock().await.registry())
     }
 
     /// The history as the model sees it (system prompt first); waits for a running turn to end.

@@ -32,6 +32,7 @@ use super::http_client::mcp_http_client;
 use super::oauth::{self, OAuthSettings, TokenStore};
 use super::session::{
     CallReply, McpError, McpSession, RemotePrompt, RemoteResource, RemoteTool, ServerEvent,
+    ToolHints,
 };
 use super::stderr_ring::StderrRing;
 
@@ -435,6 +436,7 @@ impl McpSession for RmcpSession {
                     name: string_field(&json, "name").unwrap_or_default(),
                     description: string_field(&json, "description").unwrap_or_default(),
                     input_schema: json.get("inputSchema").cloned().unwrap_or(Value::Null),
+                    hints: ToolHints::from_annotations(json.get("annotations")),
                 })
             })
             .collect()

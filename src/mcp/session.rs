@@ -36,6 +36,34 @@ pub struct RemoteTool {
     pub description: String,
     /// The raw `inputSchema` (sanitized later).
     pub input_schema: Value,
+    /// What the server's `annotations` claim about it.
+    pub hints: ToolHints,
+}
+
+/// A server's claims about one of its tools (MCP tool annotations), unset ones false. Its own word, so only what
+/// a person sees follows them (the kind of call shown), never what a call may do.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ToolHints {
+    /// `readOnlyHint`: it changes nothing.
+    pub read_only: bool,
+    /// `openWorldHint: true`: it reaches things outside the server (the web, other services).
+    pub open_world: bool,
+}
+
+impl ToolHints {
+    /// The hints a tool's `annotations` object sets to `true` (anything else, or no object, leaves them false).
+    pub fn from_annotations(annotations: Option<&Value>) -> ToolHints {
+        let set = |key: &str| {
+            annotations
+                .and_then(|a| a.get(key))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        ToolHints {
+            read_only: set("readOnlyHint"),
+            open_world: set("openWorldHint"),
+        }
+    }
 }
 
 /// A `tools/call` reply: raw MCP content items (`{type: text|image|...}`) and the `isError` flag.
@@ -97,4 +125,32 @@ pub enum ServerEvent {
     ResourcesChanged,
     /// `notifications/resources/updated`: forget the cached contents of this URI.
     ResourceUpdated(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_hints_set_to_true_count() {
+        let hints = |v: Value| ToolHints::from_annotations(Some(&v));
+        assert_eq!(
+            hints(json!({"readOnlyHint": true, "openWorldHint": true})),
+            ToolHints {
+                read_only: true,
+                open_world: true
+            }
+        );
+        // The spec's default for openWorldHint is true, but only what a server says is taken.
+        assert_eq!(
+            hints(json!({"readOnlyHint": true})),
+            ToolHints {
+                read_only: true,
+                open_world: false
+            }
+        );
+        assert_eq!(hints(json!({"readOnlyHint": "yes"})), ToolHints::default());
+        assert_eq!(ToolHints::from_annotations(None), ToolHints::default());
+    }
 }

@@ -6,6 +6,7 @@ use super::message::Usage;
 use super::notice::Notice;
 use super::outcome::ToolOutcome;
 use super::plan::{Plan, PlanTaskOutcome, TaskState};
+use super::traits::ToolKind;
 
 /// How a tool call ended, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -44,6 +45,10 @@ pub enum AgentEvent {
         id: String,
         name: String,
         arguments: String,
+        /// What kind of action it is, as its tool declares.
+        kind: ToolKind,
+        /// The argument that sums it up (its path, command, pattern or URL), as its tool picks it.
+        summary: String,
     },
     /// A tool call ended.
     ToolCallFinished {

@@ -22,10 +22,34 @@ impl Risk {
     }
 }
 
+/// What kind of action a call is, as a person sees it: editors pick an icon by it (ACP's `ToolKind`), the terminal
+/// shows a command's line by itself. Display only: no gate reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolKind {
+    /// Reads files or data.
+    Read,
+    /// Writes, edits or restores files.
+    Edit,
+    /// Searches files, code or the web's index.
+    Search,
+    /// Runs a command.
+    Execute,
+    /// Retrieves data from outside the project (web pages, search results).
+    Fetch,
+    /// Reasons or plans without touching anything.
+    Think,
+    /// Anything else (the default for a tool that declares nothing).
+    #[default]
+    Other,
+}
+
 /// What a tool is, declared by the tool itself (or by the MCP bridge for server tools). Approval, audit, the memory
 /// guard, exposure, diagnostics and snapshots read these through the registry; none of them matches tool names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolTraits {
+    /// What kind of action a call is, for people (display only).
+    pub kind: ToolKind,
     /// How much harm a call can do; `Medium` and `High` calls pass approval.
     pub risk: Risk,
     /// Every call is written to the audit log.
@@ -55,8 +79,9 @@ pub struct ToolTraits {
 }
 
 impl ToolTraits {
-    /// A read-only local tool: no risk, not audited, parallel-safe.
+    /// A read-only local tool: no risk, not audited, parallel-safe; it reads.
     pub const READ_ONLY: ToolTraits = ToolTraits {
+        kind: ToolKind::Read,
         audited: false,
         parallel_safe: true,
         ..ToolTraits::side_effect(Risk::None)
@@ -64,13 +89,15 @@ impl ToolTraits {
 
     /// A tool that writes or edits project files: medium risk, audited, run one at a time, its changes followed.
     pub const FILE_EDIT: ToolTraits = ToolTraits {
+        kind: ToolKind::Edit,
         edits_files: true,
         ..ToolTraits::side_effect(Risk::Medium)
     };
 
-    /// A tool with side effects of `risk`, audited, run one at a time.
+    /// A tool with side effects of `risk`, audited, run one at a time; of kind `Other` until it says more.
     pub const fn side_effect(risk: Risk) -> ToolTraits {
         ToolTraits {
+            kind: ToolKind::Other,
             risk,
             audited: true,
             external_content: false,

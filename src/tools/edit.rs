@@ -13,7 +13,9 @@ use super::fs::{
     FILE_TOO_LARGE, Param, change_output, display, editor_text, object_schema, resolve_arg,
     run_blocking, write_text,
 };
-use super::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
+use super::{
+    Args, ProposedEdit, Tool, ToolContext, ToolOutcome, ToolTraits, call_view, path_arg_target,
+};
 use matcher::{MatchError, Stage, apply_edit};
 
 /// Lines scanned for a "closest line" hint; bigger files skip the hint rather than stall.
@@ -62,6 +64,22 @@ impl Tool for EditFile {
 
     fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
         path_arg_target(args, ctx)
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        call_view::str_arg(args, "path")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        call_view::path_location(args)
+    }
+
+    fn proposed_edit(&self, args: &Map<String, Value>) -> Option<ProposedEdit> {
+        Some(ProposedEdit {
+            path: call_view::str_arg(args, "path")?,
+            old_text: Some(call_view::str_arg(args, "old_text")?),
+            new_text: call_view::str_arg(args, "new_text")?,
+        })
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

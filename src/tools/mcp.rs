@@ -14,8 +14,8 @@ use crate::mcp::content::{call_outcome, render_items, render_resource_contents};
 use crate::mcp::manager::{ServerLink, ToolPublisher};
 use crate::mcp::names::tool_name;
 use crate::mcp::schema::{cut_description, sanitize_schema};
-use crate::mcp::{McpError, RemoteTool};
-use crate::protocol::Risk;
+use crate::mcp::{McpError, RemoteTool, ToolHints};
+use crate::protocol::{Risk, ToolKind};
 
 /// Characters a `read_resource` result may have before spill takes over.
 const READ_RESOURCE_CHARS: usize = 200_000;
@@ -76,6 +76,16 @@ const SERVER_TOOL: ToolTraits = ToolTraits {
     external_content: true,
     ..ToolTraits::side_effect(Risk::High)
 };
+
+/// The kind of call a server tool shows as, from its hints: a read-only tool reads (or fetches, when it says it
+/// reaches the world outside); anything else is `Other`. Display only: the traits above stay cautious.
+fn hinted_kind(hints: ToolHints) -> ToolKind {
+    match (hints.read_only, hints.open_world) {
+        (true, true) => ToolKind::Fetch,
+        (true, false) => ToolKind::Read,
+        (false, _) => ToolKind::Other,
+    }
+}
 
 /// The tools for one server's listing; `pages` follows what the browser server's replies show.
 pub fn server_tools(
@@ -141,7 +151,10 @@ impl McpTool {
                 link.name, tool.name
             ),
             parameters: sanitize_schema(&tool.input_schema),
-            traits: server_tool_traits(&link.name, &tool.name).unwrap_or(SERVER_TOOL),
+            traits: ToolTraits {
+                kind: hinted_kind(tool.hints),
+                ..server_tool_traits(&link.name, &tool.name).unwrap_or(SERVER_TOOL)
+            },
             link,
             pages: None,
         }
@@ -216,7 +229,10 @@ impl Tool for ListResources {
         &self.description
     }
     fn traits(&self) -> ToolTraits {
-        SERVER_TOOL
+        ToolTraits {
+            kind: ToolKind::Read,
+            ..SERVER_TOOL
+        }
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {}})
@@ -275,7 +291,10 @@ impl Tool for ReadResource {
         &self.description
     }
     fn traits(&self) -> ToolTraits {
-        SERVER_TOOL
+        ToolTraits {
+            kind: ToolKind::Read,
+            ..SERVER_TOOL
+        }
     }
     fn parameters(&self) -> Value {
         json!({
@@ -296,5 +315,24 @@ impl Tool for ReadResource {
             )),
             Err(e) => failure(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_tool_shows_as_what_its_hints_say() {
+        let hinted = |read_only, open_world| {
+            hinted_kind(ToolHints {
+                read_only,
+                open_world,
+            })
+        };
+        assert_eq!(hinted(true, false), ToolKind::Read);
+        assert_eq!(hinted(true, true), ToolKind::Fetch);
+        assert_eq!(hinted(false, true), ToolKind::Other);
+        assert_eq!(hinted(false, false), ToolKind::Other);
     }
 }

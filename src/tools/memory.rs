@@ -67,6 +67,10 @@ replace_id (replace the old one) or keep_both=true."
         }
     }
 
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        super::call_view::str_arg(args, "fact")
+    }
+
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         let args = Args(args);
         let fact = match args.required_str("fact") {

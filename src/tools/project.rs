@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
 use super::fs::{display, guard_outcome, run_blocking, write_atomic};
-use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
+use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits, call_view};
 use crate::guard::path_guard::EntryKind;
 
 /// Creates project skeletons.
@@ -44,6 +44,18 @@ impl Tool for CreateProject {
 
     fn traits(&self) -> ToolTraits {
         ToolTraits::FILE_EDIT
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        let name = call_view::str_arg(args, "name")?;
+        Some(match call_view::str_arg(args, "type") {
+            Some(kind) => format!("{name} ({kind})"),
+            None => name,
+        })
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        call_view::str_arg(args, "name").into_iter().collect()
     }
 
     fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {

@@ -1,5 +1,6 @@
 //! `execute_command`: runs a shell command in the project root and reports its merged output.
 
+mod description;
 mod process;
 
 pub use process::scrub_env;
@@ -10,9 +11,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::{Args, SpillRule, SpillStore, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
+use super::{
+    Args, SpillRule, SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome, ToolOutput, ToolTraits,
+};
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
-use crate::protocol::{Risk, SANDBOX_REQUIRED};
+use crate::protocol::{Risk, SANDBOX_REQUIRED, ToolKind};
 use crate::sandbox::{Launch, SandboxError, explain_denial};
 use process::{Ending, RunSpec};
 
@@ -22,7 +25,28 @@ pub const EXECUTE_COMMAND: &str = "execute_command";
 pub const MAX_CAPTURE_CHARS: usize = 2_000_000;
 
 /// Runs `bash -c <command>` in the project root.
-pub struct ExecuteCommand;
+pub struct ExecuteCommand {
+    /// Built once from the session's limits, so it states them and stays byte-stable.
+    description: String,
+}
+
+impl ExecuteCommand {
+    /// The tool for commands run under `limits`, whose long output goes to `spill` (its description says so).
+    pub fn new(limits: &ToolLimits, spill: &SpillStore) -> Self {
+        ExecuteCommand {
+            description: description::describe(limits, spill.enabled()),
+        }
+    }
+}
+
+impl Default for ExecuteCommand {
+    /// The tool under the default limits, long output saved to files.
+    fn default() -> Self {
+        ExecuteCommand {
+            description: description::describe(&ToolLimits::default(), true),
+        }
+    }
+}
 
 #[async_trait]
 impl Tool for ExecuteCommand {
@@ -31,13 +55,7 @@ impl Tool for ExecuteCommand {
     }
 
     fn description(&self) -> &str {
-        "Run a shell command with `bash -c` in the project root and return its combined stdout and stderr. \
-         Variables whose names contain KEY, SECRET, TOKEN, PASSWORD or CREDENTIAL are removed from its \
-         environment. Destructive or system-wide commands and writes outside the project are refused, and the command \
-         runs in an OS sandbox where writes outside the project, the temp dir and tool caches fail. \
-         Stdin is closed, so interactive programs cannot wait for input. The command and everything it started \
-         are killed after 60 seconds. A non-zero exit code is reported as a failure. Output beyond 8000 \
-         characters is saved to a file under .paicli/tool-outputs/ and a preview is returned."
+        &self.description
     }
 
     fn parameters(&self) -> Value {
@@ -52,10 +70,15 @@ impl Tool for ExecuteCommand {
 
     fn traits(&self) -> ToolTraits {
         ToolTraits {
+            kind: ToolKind::Execute,
             external_content: true,
             runs_commands: true,
             ..ToolTraits::side_effect(Risk::High)
         }
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        super::call_view::str_arg(args, "command")
     }
 
     fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {

@@ -52,6 +52,10 @@ impl Tool for LoadSkill {
         ToolTraits::READ_ONLY
     }
 
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        super::call_view::str_arg(args, "name")
+    }
+
     fn spill_rule(&self, _args: &Map<String, Value>, _spill: &SpillStore) -> SpillRule {
         SpillRule::Keep
     }

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
-use crate::protocol::Risk;
+use crate::protocol::{Risk, ToolKind};
 use crate::snapshot::{SnapshotHook, Target};
 
 /// Restores the files of an earlier turn.
@@ -50,11 +50,17 @@ the user asks to undo or revert. Returns the files it changed."
 
     fn traits(&self) -> ToolTraits {
         ToolTraits {
+            kind: ToolKind::Edit,
             edits_files: true,
             // It changes what every other call in the batch would see.
             serial_batch: true,
             ..ToolTraits::side_effect(Risk::High)
         }
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        let offset = args.get("offset").and_then(Value::as_i64).unwrap_or(1);
+        Some(format!("offset {offset}"))
     }
 
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {

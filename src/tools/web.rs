@@ -15,6 +15,7 @@ use super::fs::object_schema;
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolOutput, ToolTraits};
 use crate::config::WebSettings;
 use crate::guard::network::{HopCheck, NetworkError, NetworkPolicy};
+use crate::protocol::ToolKind;
 
 pub use fetch::{FetchError, FetchLimits, FetchedPage};
 pub use search::{SearchError, SearchHit, SearchProvider, choose_provider};
@@ -71,10 +72,14 @@ impl Tool for WebSearch {
     }
     fn traits(&self) -> ToolTraits {
         ToolTraits {
+            kind: ToolKind::Fetch,
             network: true,
             external_content: true,
             ..ToolTraits::READ_ONLY
         }
+    }
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        super::call_view::str_arg(args, "query")
     }
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
         let args = Args(args);
@@ -139,25 +144,31 @@ impl Tool for WebFetch {
         "Fetch a web page the user gave or web_search found, as Markdown (HTML) or text. Public http(s) URLs only."
     }
     fn parameters(&self) -> Value {
-        object_schema(
+        let mut schema = object_schema(
             &[
                 ("url", "string", "The http(s) URL to fetch."),
-                (
-                    "max_chars",
-                    "integer",
-                    "Most characters to return (default 8000).",
-                ),
+                ("max_chars", "integer", ""),
             ],
             &["url"],
-        )
+        );
+        // The default is the `web.fetch_max_chars` setting: the model is told the one in force.
+        schema["properties"]["max_chars"]["description"] = Value::from(format!(
+            "Most characters to return (default {}).",
+            self.default_max_chars
+        ));
+        schema
     }
     fn traits(&self) -> ToolTraits {
         ToolTraits {
+            kind: ToolKind::Fetch,
             network: true,
             external_content: true,
             needs_grounded_url: true,
             ..ToolTraits::READ_ONLY
         }
+    }
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        super::call_view::str_arg(args, "url")
     }
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
         let args = Args(args);

@@ -92,12 +92,19 @@ fn an_editor_edits_a_file_answers_a_permission_and_cancels_a_running_command() {
     assert_eq!(started[0]["toolCallId"], "call_edit");
     assert_eq!(started[0]["kind"], "edit");
     assert_eq!(started[0]["status"], "in_progress");
+    // Paths reach the editor absolute (ACP requires it), in the project the editor opened.
+    let notes = std::fs::canonicalize(project.path())
+        .unwrap()
+        .join("notes.txt")
+        .display()
+        .to_string();
+    assert_eq!(started[0]["locations"], json!([{"path": notes}]));
     let finished = updates_of(first, "tool_call_update");
     assert_eq!(finished.len(), 1, "{first}");
     assert_eq!(finished[0]["status"], "completed");
     let diff = &finished[0]["content"][0];
     assert_eq!(diff["type"], "diff");
-    assert_eq!(diff["path"], "notes.txt");
+    assert_eq!(diff["path"], notes.as_str());
     assert_eq!(
         (diff["oldText"].as_str(), diff["newText"].as_str()),
         (Some("helo"), Some("hello"))
@@ -124,6 +131,7 @@ fn an_editor_edits_a_file_answers_a_permission_and_cancels_a_running_command() {
     let finished = updates_of(second, "tool_call_update");
     assert_eq!(started.len(), 1, "{second}");
     assert_eq!(started[0]["toolCallId"], "call_long");
+    assert_eq!(started[0]["kind"], "execute");
     assert_eq!(finished.len(), 1, "{second}");
     assert_eq!(finished[0]["toolCallId"], "call_long");
     assert_eq!(finished[0]["status"], "failed");

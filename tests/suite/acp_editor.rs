@@ -138,9 +138,11 @@ fn a_loaded_session_replays_its_history_and_keeps_its_context_after_a_restart() 
     assert_eq!(call["status"], "completed");
     assert_eq!(call["kind"], "edit");
     assert_eq!(call["rawInput"], edit);
+    let notes = root.join("notes.txt").display().to_string();
+    assert_eq!(call["locations"], json!([{"path": notes}]));
     assert_eq!(
         call["content"],
-        json!([{"type": "diff", "path": "notes.txt", "oldText": "helo", "newText": "hello"}])
+        json!([{"type": "diff", "path": notes, "oldText": "helo", "newText": "hello"}])
     );
     assert_eq!(
         updates_of(replayed, "agent_message_chunk")[0]["content"]["text"],
@@ -254,5 +256,72 @@ fn two_calls_of_one_tool_each_ask_for_their_own_call() {
             ("call_a".to_string(), "completed".to_string()),
             ("call_b".to_string(), "failed".to_string())
         ]
+    );
+}
+
+#[test]
+fn each_call_shows_its_tools_kind_with_absolute_paths() {
+    let Some(editor) = Editor::new() else { return };
+    let root = editor.root.clone();
+    let model = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_new",
+            "create_project",
+            json!({"name": "demo", "type": "rust"}),
+        )]),
+        Reply::tool_calls([
+            (
+                "call_read",
+                "read_file",
+                json!({"path": "./demo/src/../Cargo.toml"}),
+            ),
+            (
+                "call_grep",
+                "grep_code",
+                json!({"pattern": "fn main", "path": "demo"}),
+            ),
+        ]),
+        Reply::tool_calls([(
+            "call_write",
+            "write_file",
+            json!({"path": "demo/NOTES.md", "content": "notes\n"}),
+        )]),
+        Reply::text("Made a Rust project."),
+    ]);
+    let seen = editor.run(
+        &model,
+        json!({"steps": [{"new": root}, {"prompt": "make a rust project called demo"}]}),
+    );
+    let step = &seen["steps"][1];
+    assert_eq!(step["stopReason"], "end_turn", "{seen}");
+    let at = |rel: &str| json!([{"path": root.join(rel).display().to_string()}]);
+    let started: Vec<(&str, &str, Value)> = updates_of(step, "tool_call")
+        .iter()
+        .map(|u| {
+            (
+                u["toolCallId"].as_str().unwrap(),
+                u["kind"].as_str().unwrap_or("other"),
+                u["locations"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        started,
+        [
+            // create_project writes files: an edit, about the folder it makes.
+            ("call_new", "edit", at("demo")),
+            ("call_read", "read", at("demo/Cargo.toml")),
+            ("call_grep", "search", at("demo")),
+            ("call_write", "edit", at("demo/NOTES.md")),
+        ]
+    );
+    assert!(root.join("demo/Cargo.toml").is_file());
+    let written = updates_of(step, "tool_call_update")
+        .into_iter()
+        .find(|u| u["toolCallId"] == "call_write")
+        .unwrap();
+    assert_eq!(
+        written["content"][0],
+        json!({"type": "diff", "path": root.join("demo/NOTES.md").display().to_string(), "newText": "notes\n"})
     );
 }

@@ -176,7 +176,8 @@ async fn check(
 
 /// What `tool` declares about itself (tools outside the core set, such as MCP ones, get the cautious default).
 fn traits_of(tool: &str) -> ToolTraits {
-    paicli::tools::core_tools()
+    let spill = paicli::tools::SpillStore::new(std::path::Path::new("/project"), true, 32_000);
+    paicli::tools::core_tools(&paicli::tools::ToolLimits::default(), &spill)
         .into_iter()
         .find(|t| t.name() == tool)
         .map(|t| t.traits())

@@ -407,7 +407,7 @@ async fn ranged_reads_and_reads_of_spill_files_are_not_spilled_again() {
 #[tokio::test]
 async fn execute_command_output_is_head_spilled_once_and_wrapped() {
     let dir = TempDir::new().unwrap();
-    let exec = executor(vec![Arc::new(ExecuteCommand)]);
+    let exec = executor(vec![Arc::new(ExecuteCommand::default())]);
     let ctx = context(&dir);
     let calls = [
         call("small", "execute_command", json!({"command": "echo hi"})),

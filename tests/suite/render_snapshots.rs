@@ -7,6 +7,7 @@ use std::time::Duration;
 use paicli::agent::{AgentEvent, DiagnosticsFile, EventSink, Notice, ToolStatus};
 use paicli::llm::Usage;
 use paicli::text::Lang;
+use paicli::tools::{SpillStore, ToolLimits, ToolRegistry, core_tools};
 use paicli::ui::render::{
     MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, WorkingLine,
     diagnostics_line, render_diff, render_markdown, status_line_in, tool_finished_line,
@@ -145,13 +146,22 @@ fn streaming_wrapped_prose_in_any_chunk_size_matches_the_whole_render() {
     }
 }
 
+/// The start line of a call as the REPL prints it: summed up by the real tool (core tools; anything else, such
+/// as an MCP tool, by the usual arguments or its JSON).
+fn started(name: &str, arguments: &str, style: Style) -> String {
+    let root = std::path::Path::new("/project");
+    let spill = SpillStore::new(root, true, 32_000);
+    let tools = ToolRegistry::with_tools(core_tools(&ToolLimits::default(), &spill));
+    tool_started_line(name, &tools.view_call(name, arguments, root).summary, style)
+}
+
 #[test]
 fn tool_call_lines() {
     let s = Style::new(false);
     let lines = [
-        tool_started_line("read_file", r#"{"path":"src/main.rs","offset":1}"#, s),
+        started("read_file", r#"{"path":"src/main.rs","offset":1}"#, s),
         tool_finished_line("read_file", ToolStatus::Ok, "", 12, 3456, s),
-        tool_started_line("execute_command", r#"{"command":"cargo test\n  --all"}"#, s),
+        started("execute_command", r#"{"command":"cargo test\n  --all"}"#, s),
         tool_finished_line(
             "execute_command",
             ToolStatus::Failed,
@@ -160,7 +170,7 @@ fn tool_call_lines() {
             0,
             s,
         ),
-        tool_started_line("grep_code", r#"{"pattern":"fn main","path":"src"}"#, s),
+        started("grep_code", r#"{"pattern":"fn main","path":"src"}"#, s),
         tool_finished_line(
             "grep_code",
             ToolStatus::Denied,
@@ -169,7 +179,7 @@ fn tool_call_lines() {
             0,
             s,
         ),
-        tool_started_line("execute_command", r#"{"command":"sleep 30"}"#, s),
+        started("execute_command", r#"{"command":"sleep 30"}"#, s),
         tool_finished_line(
             "execute_command",
             ToolStatus::Cancelled,
@@ -178,12 +188,12 @@ fn tool_call_lines() {
             0,
             s,
         ),
-        tool_started_line("mcp__x__y", r#"{"a":1,"b":[true]}"#, s),
-        tool_started_line("web_fetch", "not json", s),
+        started("mcp__x__y", r#"{"a":1,"b":[true]}"#, s),
+        started("web_fetch", "not json", s),
     ];
     insta::assert_snapshot!(lines.join("\n"));
     let colored = [
-        tool_started_line("read_file", r#"{"path":"a.rs"}"#, Style::new(true)),
+        started("read_file", r#"{"path":"a.rs"}"#, Style::new(true)),
         tool_finished_line("read_file", ToolStatus::Ok, "", 3, 10, Style::new(true)),
     ];
     insta::assert_snapshot!(

@@ -69,7 +69,9 @@ fn kernel_confines() -> bool {
 
 async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
     let args = json!({ "command": command });
-    ExecuteCommand.execute(args.as_object().unwrap(), ctx).await
+    ExecuteCommand::new(&ctx.limits, &ctx.spill)
+        .execute(args.as_object().unwrap(), ctx)
+        .await
 }
 
 fn failure(outcome: &ToolOutcome) -> &str {

@@ -86,7 +86,7 @@ impl Session {
             outside: crate::support::outside_dir().unwrap(),
             executor: Executor::new(
                 Arc::new(ToolRegistry::with_tools(vec![
-                    Arc::new(ExecuteCommand) as Arc<dyn Tool>
+                    Arc::new(ExecuteCommand::new(&ctx.limits, &ctx.spill)) as Arc<dyn Tool>,
                 ])),
                 ExecutorOptions::default(),
             ),

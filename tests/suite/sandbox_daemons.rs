@@ -40,7 +40,10 @@ fn ctx(root: &Path, settings: SandboxSettings) -> ToolContext {
 
 async fn run(ctx: &ToolContext, command: &str) -> String {
     let args = json!({ "command": command });
-    match ExecuteCommand.execute(args.as_object().unwrap(), ctx).await {
+    match ExecuteCommand::default()
+        .execute(args.as_object().unwrap(), ctx)
+        .await
+    {
         ToolOutcome::Ok(out) => out.text,
         ToolOutcome::Failed { reason } => reason,
         other => format!("{other:?}"),

@@ -80,7 +80,9 @@ fn kernel_confines() -> bool {
 
 async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
     let args = json!({ "command": command });
-    ExecuteCommand.execute(args.as_object().unwrap(), ctx).await
+    ExecuteCommand::default()
+        .execute(args.as_object().unwrap(), ctx)
+        .await
 }
 
 /// Writes `path` through a variable, which the command guard cannot follow: the sandbox alone must hold.

@@ -182,12 +182,6 @@ impl Project {
         extra: Vec<Arc<dyn Tool>>,
         hooks: Vec<Arc<dyn TurnHook>>,
     ) -> Agent {
-        let mut registry = ToolRegistry::new();
-        for tool in tools::core_tools().into_iter().chain(extra) {
-            registry.register(tool);
-        }
-        let registry = Arc::new(registry);
-        let executor = Executor::new(Arc::clone(&registry), ExecutorOptions::default());
         let ctx = ToolContext {
             root: self.root.clone(),
             guard: Arc::new(PathGuard::new(&self.root).unwrap()),
@@ -198,6 +192,15 @@ impl Project {
             progress: paicli::tools::Progress::default(),
             files: None,
         };
+        let mut registry = ToolRegistry::new();
+        for tool in tools::core_tools(&ctx.limits, &ctx.spill)
+            .into_iter()
+            .chain(extra)
+        {
+            registry.register(tool);
+        }
+        let registry = Arc::new(registry);
+        let executor = Executor::new(Arc::clone(&registry), ExecutorOptions::default());
         let mut agent = Agent::new(
             client,
             registry,

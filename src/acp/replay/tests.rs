@@ -4,6 +4,7 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::acp::updates::tests::calls;
 use crate::tools::boundary::wrap;
 
 fn call(id: &str, name: &str, args: Value) -> CallRequest {
@@ -45,7 +46,7 @@ fn a_stored_turn_replays_as_the_updates_seen_live() {
         ),
         Message::assistant("Fixed."),
     ];
-    let updates = wire(replay(&history));
+    let updates = wire(replay(&history, &calls()));
     let kinds: Vec<&str> = updates
         .iter()
         .map(|u| u["sessionUpdate"].as_str().unwrap())
@@ -68,7 +69,7 @@ fn a_stored_turn_replays_as_the_updates_seen_live() {
     assert_eq!(edited["rawInput"], edit);
     assert_eq!(
         edited["content"],
-        json!([{"type": "diff", "path": "notes.txt", "oldText": "helo", "newText": "hello"}])
+        json!([{"type": "diff", "path": "/project/notes.txt", "oldText": "helo", "newText": "hello"}])
     );
     let refused = &updates[3];
     assert_eq!(refused["toolCallId"], "call_run");

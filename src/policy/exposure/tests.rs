@@ -4,18 +4,37 @@ use serde_json::json;
 
 use super::*;
 use crate::config::WebSettings;
+use crate::guard::path_guard::ReadRoots;
+use crate::memory::MemoryStore;
 use crate::protocol::Risk;
-use crate::tools::web::web_tools;
-use crate::tools::{ToolRegistry, core_tools};
+use crate::skills::SkillRoots;
+use crate::snapshot::SnapshotHook;
+use crate::tools::skill::SkillLibrary;
+use crate::tools::{Builtins, SpillStore, ToolLimits, ToolRegistry, builtin_tools};
 
+/// The session's built-in tools from the one catalogue (no snapshots or code index: those add local tools only),
+/// with web_search offered: a search provider is set.
 fn builtins() -> ToolRegistry {
-    let mut tools = core_tools();
-    // web_search is offered only with a search provider.
+    let root = std::path::Path::new("/nonexistent/project");
+    let home = std::path::Path::new("/nonexistent/home");
     let web = WebSettings {
         searxng_url: Some("http://127.0.0.1:9".into()),
         ..WebSettings::default()
     };
-    tools.extend(web_tools(&web));
+    let roots = SkillRoots {
+        user_home: None,
+        paicli_home: home.to_path_buf(),
+        project_root: root.to_path_buf(),
+    };
+    let tools = builtin_tools(&Builtins {
+        limits: &ToolLimits::default(),
+        spill: &SpillStore::new(root, true, 32_000),
+        web: &web,
+        memory: &Arc::new(MemoryStore::new(home, root)),
+        skills: &Arc::new(SkillLibrary::load(roots, &[], ReadRoots::default())),
+        snapshots: &SnapshotHook::off(None),
+        index: None,
+    });
     ToolRegistry::with_tools(tools)
 }
 
@@ -56,15 +75,18 @@ const NETWORK: ToolTraits = ToolTraits {
     ..ToolTraits::side_effect(Risk::High)
 };
 
-const LOCAL: &[&str] = &[
-    "edit_file",
-    "execute_command",
-    "glob_files",
-    "grep_code",
-    "list_dir",
-    "read_file",
-    "write_file",
-];
+/// The built-in tools that stay on offer whatever the text says: every one that does not reach the network.
+fn local() -> Vec<String> {
+    let registry = builtins();
+    let (network, local): (Vec<String>, Vec<String>) = registry
+        .names()
+        .into_iter()
+        .partition(|n| registry.traits_of(n).is_some_and(|t| t.network));
+    // The filter is about these two; every other tool is local.
+    assert_eq!(network, ["web_fetch", "web_search"]);
+    assert!(local.contains(&"execute_command".to_string()), "{local:?}");
+    local
+}
 
 #[derive(Clone, Copy, Debug)]
 enum Expect {
@@ -81,7 +103,7 @@ fn names(specs: &[ToolSpec]) -> Vec<String> {
 }
 
 fn expected(e: Expect) -> (Vec<String>, WebStance) {
-    let mut local: Vec<String> = LOCAL.iter().map(|s| s.to_string()).collect();
+    let mut local = local();
     let stance = match e {
         Expect::Search => {
             local.push("web_search".into());

@@ -73,6 +73,9 @@ impl Tool for BrowserConnect {
     fn traits(&self) -> ToolTraits {
         BROWSER_CONTROL
     }
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        crate::tools::call_view::str_arg(args, "browser_url")
+    }
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
         let url = args
             .get("browser_url")

@@ -43,6 +43,14 @@ impl Tool for ListDir {
         ToolTraits::READ_ONLY
     }
 
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        crate::tools::call_view::str_arg(args, "path")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        crate::tools::call_view::path_location(args)
+    }
+
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {
         run_blocking(args, ctx, list_dir).await
     }

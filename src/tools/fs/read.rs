@@ -57,6 +57,14 @@ impl Tool for ReadFile {
         ToolTraits::READ_ONLY
     }
 
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        crate::tools::call_view::str_arg(args, "path")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        crate::tools::call_view::path_location(args)
+    }
+
     fn spill_rule(&self, args: &Map<String, Value>, spill: &SpillStore) -> SpillRule {
         // Range reads are never spilled: they already are the way to read a spill file.
         if args.contains_key("offset") || args.contains_key("limit") {

@@ -11,7 +11,9 @@ use super::{
     FILE_TOO_LARGE, Param, change_output, display, editor_text, object_schema, resolve_arg,
     run_blocking, write_text,
 };
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, path_arg_target};
+use crate::tools::{
+    Args, ProposedEdit, Tool, ToolContext, ToolOutcome, ToolTraits, call_view, path_arg_target,
+};
 
 const PARAMS: &[Param] = &[
     ("path", "string", "File path, relative to the project root."),
@@ -42,6 +44,22 @@ impl Tool for WriteFile {
 
     fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
         path_arg_target(args, ctx)
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        call_view::str_arg(args, "path")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        call_view::path_location(args)
+    }
+
+    fn proposed_edit(&self, args: &Map<String, Value>) -> Option<ProposedEdit> {
+        Some(ProposedEdit {
+            path: call_view::str_arg(args, "path")?,
+            old_text: None,
+            new_text: call_view::str_arg(args, "content")?,
+        })
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

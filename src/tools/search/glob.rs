@@ -7,8 +7,9 @@ use serde_json::{Map, Value};
 
 use super::clamp_arg;
 use super::walk::{PathGlob, walk_parallel};
+use crate::protocol::ToolKind;
 use crate::tools::fs::{Param, display, guard_outcome, object_schema, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, call_view};
 
 const DEFAULT_RESULTS: usize = 50;
 const MAX_RESULTS: usize = 200;
@@ -50,7 +51,18 @@ impl Tool for GlobFiles {
     }
 
     fn traits(&self) -> ToolTraits {
-        ToolTraits::READ_ONLY
+        ToolTraits {
+            kind: ToolKind::Search,
+            ..ToolTraits::READ_ONLY
+        }
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        call_view::pattern_in_path(args, "pattern")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        call_view::path_location(args)
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

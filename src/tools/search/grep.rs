@@ -10,8 +10,9 @@ use super::glob::search_base;
 use super::report::{FileMatches, render};
 use super::scan::{Pattern, Scanner, compile, read_lines};
 use super::walk::{PathGlob, Walked, walk_parallel};
+use crate::protocol::ToolKind;
 use crate::tools::fs::{Param, display, object_schema, run_blocking};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, call_view};
 
 const PARAMS: &[Param] = &[
     (
@@ -76,7 +77,18 @@ impl Tool for GrepCode {
     }
 
     fn traits(&self) -> ToolTraits {
-        ToolTraits::READ_ONLY
+        ToolTraits {
+            kind: ToolKind::Search,
+            ..ToolTraits::READ_ONLY
+        }
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        call_view::pattern_in_path(args, "pattern")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        call_view::path_location(args)
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

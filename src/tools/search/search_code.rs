@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 use super::clamp_arg;
 use crate::index::search::{read_call, snippet};
 use crate::index::{CodeIndex, IndexProgress, Ranking, SearchRequest, SearchResults};
+use crate::protocol::ToolKind;
 use crate::tools::fs::{Param, guard_outcome, object_schema};
-use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
+use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, call_view};
 
 const DEFAULT_TOP_K: usize = 5;
 const MAX_TOP_K: usize = 30;
@@ -67,7 +68,18 @@ impl Tool for SearchCode {
     }
 
     fn traits(&self) -> ToolTraits {
-        ToolTraits::READ_ONLY
+        ToolTraits {
+            kind: ToolKind::Search,
+            ..ToolTraits::READ_ONLY
+        }
+    }
+
+    fn summary(&self, args: &Map<String, Value>) -> Option<String> {
+        call_view::pattern_in_path(args, "query")
+    }
+
+    fn locations(&self, args: &Map<String, Value>) -> Vec<String> {
+        call_view::path_location(args)
     }
 
     async fn execute(&self, args: &Map<String, Value>, ctx: &ToolContext) -> ToolOutcome {

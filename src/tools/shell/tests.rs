@@ -31,7 +31,9 @@ fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
 
 async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
     let args = json!({ "command": command });
-    ExecuteCommand.execute(args.as_object().unwrap(), ctx).await
+    ExecuteCommand::new(&ctx.limits, &ctx.spill)
+        .execute(args.as_object().unwrap(), ctx)
+        .await
 }
 
 fn ok_text(outcome: ToolOutcome) -> String {

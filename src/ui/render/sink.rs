@@ -5,7 +5,7 @@
 //! One lock orders every write: each transcript write clears the working line first, and the line is drawn
 //! again after the event, so the two never interleave (the ticker thread that animates it takes the same lock).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
 use super::plan_view::PlanView;
-use super::tool_line::{ToolResultView, diagnostics_line, key_args, tool_result_lines};
+use super::tool_line::{ToolResultView, diagnostics_line, shown_summary, tool_result_lines};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
 use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
+use crate::protocol::ToolKind;
 use crate::text::{Lang, Msg, labelled, notice_text, tr};
-use crate::tools::shell::EXECUTE_COMMAND;
 
 /// How often the working line's spinner and clock move.
 const TICK: Duration = Duration::from_millis(100);
@@ -50,6 +50,8 @@ struct Inner {
     outputs: HashMap<String, String>,
     /// Each running call's start line without colours (the heading of its expanded result).
     titles: HashMap<String, String>,
+    /// Running calls that run a command (`ToolKind::Execute`): their output is previewed under the result line.
+    commands: HashSet<String>,
     expandable: Option<LastExpandable>,
     /// What the person typed while the turn runs (type-ahead), read at each redraw of the working line.
     input_preview: Option<InputPreview>,
@@ -96,6 +98,7 @@ impl TerminalSink {
                 live: None,
                 outputs: HashMap::new(),
                 titles: HashMap::new(),
+                commands: HashSet::new(),
                 expandable: None,
                 input_preview: None,
                 plan: None,
@@ -399,13 +402,17 @@ impl Inner {
             AgentEvent::ToolCallStarted {
                 id,
                 name,
-                arguments,
+                kind,
+                summary,
+                ..
             } => {
                 self.flush_answer();
-                let line = tool_started_line(&name, &arguments, style);
+                let line = tool_started_line(&name, &summary, style);
                 self.write_lines(&[line]);
-                let args = key_args(&name, &arguments);
-                let label = if name == EXECUTE_COMMAND {
+                let args = shown_summary(&summary);
+                // A command's working line is the command itself.
+                let label = if kind == ToolKind::Execute {
+                    self.commands.insert(id.clone());
                     args.clone()
                 } else {
                     format!("{name} {args}").trim_end().to_string()
@@ -436,7 +443,8 @@ impl Inner {
             } => {
                 self.flush_answer();
                 let output = self.outputs.remove(&id);
-                let preview = (name == EXECUTE_COMMAND && self.expandable.is_some())
+                let command = self.commands.remove(&id);
+                let preview = (command && self.expandable.is_some())
                     .then_some(output.as_deref())
                     .flatten()
                     .filter(|_| status == crate::agent::ToolStatus::Ok);

@@ -1,6 +1,5 @@
 //! One compact line per tool call: name and key arguments when it starts, outcome when it ends.
 
-use serde_json::Value;
 use unicode_width::UnicodeWidthChar;
 
 use super::wrap::{fold_words, wrap_plain};
@@ -16,9 +15,10 @@ const REASON_LINES: usize = 3;
 /// Longest argument summary shown, in display columns.
 const ARGS_COLUMNS: usize = 100;
 
-/// `● name key-args` for a call that is about to run.
-pub fn tool_started_line(name: &str, arguments: &str, style: Style) -> String {
-    let args = key_args(name, arguments);
+/// `● name summary` for a call that is about to run; `summary` is what its tool picked to sum it up
+/// (`AgentEvent::ToolCallStarted::summary`), folded to one short line here.
+pub fn tool_started_line(name: &str, summary: &str, style: Style) -> String {
+    let args = shown_summary(summary);
     let head = format!("{} {}", style.green("●"), style.bold(name));
     if args.is_empty() {
         head
@@ -181,31 +181,9 @@ fn format_duration_ms(ms: u64) -> String {
     }
 }
 
-/// The arguments a reader needs to recognise the call: the path, command, pattern or URL; otherwise compact JSON.
-pub(super) fn key_args(name: &str, arguments: &str) -> String {
-    let Ok(Value::Object(args)) = serde_json::from_str::<Value>(arguments) else {
-        return fold_words(&one_line(arguments), ARGS_COLUMNS);
-    };
-    let get = |k: &str| args.get(k).and_then(Value::as_str);
-    let summary = match name {
-        "execute_command" => get("command").map(str::to_string),
-        "grep_code" | "glob_files" => get("pattern").map(|p| match get("path") {
-            Some(path) => format!("{p} in {path}"),
-            None => p.to_string(),
-        }),
-        _ => ["path", "url", "query", "pattern", "command"]
-            .iter()
-            .find_map(|k| get(k))
-            .map(str::to_string),
-    };
-    let summary = summary.unwrap_or_else(|| {
-        if args.is_empty() {
-            String::new()
-        } else {
-            Value::Object(args.clone()).to_string()
-        }
-    });
-    fold_words(&one_line(&summary), ARGS_COLUMNS)
+/// A call's summary as the tool line shows it: on one line, at most `ARGS_COLUMNS` wide.
+pub(super) fn shown_summary(summary: &str) -> String {
+    fold_words(&one_line(summary), ARGS_COLUMNS)
 }
 
 fn one_line(text: &str) -> String {

@@ -66,7 +66,7 @@ async fn broken_python_and_c_edits_inject_server_diagnostics_and_fixes_inject_no
     let manager = Arc::new(project.manager(&[], Duration::from_secs(20)));
 
     let mut registry = ToolRegistry::new();
-    for tool in tools::core_tools() {
+    for tool in tools::core_tools(&project.ctx.limits, &project.ctx.spill) {
         registry.register(tool);
     }
     let registry = Arc::new(registry);

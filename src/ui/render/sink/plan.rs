@@ -5,7 +5,7 @@
 use super::super::live::Phase;
 use super::super::markdown::render_markdown;
 use super::super::plan_view::{PlanView, summary_lines, task_row, task_tag};
-use super::super::tool_line::{ToolResultView, key_args, tool_result_lines};
+use super::super::tool_line::{ToolResultView, shown_summary, tool_result_lines};
 use super::super::wrap::{visible_width, wrap_hanging};
 use super::super::{render_diff, tool_started_line};
 use super::Inner;
@@ -102,11 +102,12 @@ impl Inner {
             AgentEvent::ToolCallStarted {
                 id: call,
                 name,
-                arguments,
+                summary,
+                ..
             } => {
-                let line = format!("{tag}{}", tool_started_line(&name, &arguments, style));
+                let line = format!("{tag}{}", tool_started_line(&name, &summary, style));
                 self.write_lines(&[line]);
-                let label = format!("[{id}] {name} {}", key_args(&name, &arguments));
+                let label = format!("[{id}] {name} {}", shown_summary(&summary));
                 self.set_phase(Phase::Running {
                     id: call,
                     label: label.trim_end().to_string(),

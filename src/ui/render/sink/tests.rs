@@ -19,6 +19,17 @@ impl Write for Shared {
     }
 }
 
+/// A call starting, as the agent announces it: described by the real core tools.
+fn started(id: &str, name: &str, arguments: &str) -> AgentEvent {
+    let root = std::path::Path::new("/project");
+    let spill = crate::tools::SpillStore::new(root, true, 32_000);
+    let tools = crate::tools::ToolRegistry::with_tools(crate::tools::core_tools(
+        &crate::tools::ToolLimits::default(),
+        &spill,
+    ));
+    tools.started_event(id, name, arguments, root)
+}
+
 fn raw_surface() -> Surface {
     Surface {
         newline: "\r\n",
@@ -121,11 +132,7 @@ fn the_working_line_is_cleared_before_every_write_and_gone_at_the_end() {
 #[test]
 fn a_running_command_shows_its_last_three_output_lines_live() {
     let (sink, out, _) = live_sink();
-    sink.emit(AgentEvent::ToolCallStarted {
-        id: "c1".into(),
-        name: "execute_command".into(),
-        arguments: r#"{"command":"seq 5"}"#.into(),
-    });
+    sink.emit(started("c1", "execute_command", r#"{"command":"seq 5"}"#));
     for i in 1..=5 {
         sink.emit(AgentEvent::ToolOutput {
             id: "c1".into(),
@@ -143,11 +150,7 @@ fn a_running_command_shows_its_last_three_output_lines_live() {
 fn a_command_result_previews_its_output_and_keeps_it_for_expansion() {
     let (sink, out, last) = live_sink();
     let text: String = (1..=5).map(|i| format!("{i}\n")).collect();
-    sink.emit(AgentEvent::ToolCallStarted {
-        id: "c1".into(),
-        name: "execute_command".into(),
-        arguments: r#"{"command":"seq 5"}"#.into(),
-    });
+    sink.emit(started("c1", "execute_command", r#"{"command":"seq 5"}"#));
     sink.emit(AgentEvent::ToolCallOutput {
         id: "c1".into(),
         text: text.clone(),
@@ -207,11 +210,7 @@ fn reasoning_wraps_at_words_with_the_working_line_under_it() {
 #[test]
 fn an_approval_prompt_suspends_the_working_line_and_the_phase_comes_back() {
     let (sink, out, _) = live_sink();
-    sink.emit(AgentEvent::ToolCallStarted {
-        id: "c1".into(),
-        name: "execute_command".into(),
-        arguments: r#"{"command":"make"}"#.into(),
-    });
+    sink.emit(started("c1", "execute_command", r#"{"command":"make"}"#));
     let live = sink.live_handle();
     live.suspend();
     sink.tick();
@@ -283,11 +282,7 @@ fn reasoning_then_answer_then_tool_use_raw_mode_line_endings() {
         AgentEvent::TextDelta {
             text: "Reading".into(),
         },
-        AgentEvent::ToolCallStarted {
-            id: "c".into(),
-            name: "read_file".into(),
-            arguments: r#"{"path":"a.txt"}"#.into(),
-        },
+        started("c", "read_file", r#"{"path":"a.txt"}"#),
         AgentEvent::ToolCallFinished {
             id: "c".into(),
             name: "read_file".into(),
@@ -414,14 +409,7 @@ fn sub_agent_calls_are_tagged_and_their_answers_are_not_streamed() {
             plan: two_task_plan(),
             revision: 0,
         },
-        task_event(
-            "B",
-            AgentEvent::ToolCallStarted {
-                id: "c1".into(),
-                name: "read_file".into(),
-                arguments: r#"{"path":"src/x.rs"}"#.into(),
-            },
-        ),
+        task_event("B", started("c1", "read_file", r#"{"path":"src/x.rs"}"#)),
         task_event(
             "A",
             AgentEvent::TextDelta {
@@ -454,11 +442,7 @@ fn what_a_parallel_task_prints_during_a_prompt_waits_for_the_answer() {
     let before = output(&out);
     sink.emit(task_event(
         "C",
-        AgentEvent::ToolCallStarted {
-            id: "c2".into(),
-            name: "read_file".into(),
-            arguments: r#"{"path":"b.txt"}"#.into(),
-        },
+        started("c2", "read_file", r#"{"path":"b.txt"}"#),
     ));
     assert_eq!(output(&out), before, "nothing is written under the prompt");
     live.resume();
@@ -496,24 +480,13 @@ fn the_line_comes_back_only_when_the_last_waiting_prompt_is_answered() {
 fn the_live_handle_names_the_task_of_each_running_call_until_it_finishes() {
     let (sink, _, _) = live_sink();
     let live = sink.live_handle();
-    let started = |task: &str, call: &str| {
-        task_event(
-            task,
-            AgentEvent::ToolCallStarted {
-                id: call.into(),
-                name: "write_file".into(),
-                arguments: r#"{"path":"out.txt"}"#.into(),
-            },
-        )
+    let in_task = |task: &str, call: &str| {
+        task_event(task, started(call, "write_file", r#"{"path":"out.txt"}"#))
     };
-    sink.emit(started("B", "b-write"));
-    sink.emit(started("C", "c-write"));
+    sink.emit(in_task("B", "b-write"));
+    sink.emit(in_task("C", "c-write"));
     // The lead's own call belongs to no task.
-    sink.emit(AgentEvent::ToolCallStarted {
-        id: "lead".into(),
-        name: "read_file".into(),
-        arguments: r#"{"path":"a.txt"}"#.into(),
-    });
+    sink.emit(started("lead", "read_file", r#"{"path":"a.txt"}"#));
     assert_eq!(live.task_of("b-write").as_deref(), Some("B"));
     assert_eq!(live.task_of("c-write").as_deref(), Some("C"));
     assert_eq!(live.task_of("lead"), None);
@@ -532,7 +505,7 @@ fn the_live_handle_names_the_task_of_each_running_call_until_it_finishes() {
     assert_eq!(live.task_of("b-write"), None);
     assert_eq!(live.task_of("c-write").as_deref(), Some("C"));
     // Two running tasks' calls with one id: neither is named.
-    sink.emit(started("D", "c-write"));
+    sink.emit(in_task("D", "c-write"));
     assert_eq!(live.task_of("c-write"), None);
 }
 
@@ -542,11 +515,7 @@ fn parallel_tasks_command_output_is_tagged_under_the_working_line() {
     for task in ["B", "C"] {
         sink.emit(task_event(
             task,
-            AgentEvent::ToolCallStarted {
-                id: "run".into(),
-                name: "execute_command".into(),
-                arguments: r#"{"command":"count"}"#.into(),
-            },
+            started("run", "execute_command", r#"{"command":"count"}"#),
         ));
     }
     for (task, line) in [("B", "bee 1"), ("C", "sea 1"), ("B", "bee 2")] {
