@@ -23,6 +23,7 @@ mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_conformance;
 mod mcp_servers;
+mod one_host;
 mod oneshot_cli;
 mod oneshot_language;
 mod plan;

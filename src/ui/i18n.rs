@@ -10,9 +10,7 @@ mod tests;
 pub use agent_notices::notice_text;
 pub use fill::{fill, labelled, placeholders, trf};
 pub use lang::Lang;
-pub use notices::{
-    images_need_vision, mention_skipped, project_trusted, refused_setting, sandbox_shortfall,
-};
+pub use notices::{mention_skipped, project_trusted, refused_setting, sandbox_shortfall};
 
 /// A UI message with a fixed wording per language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

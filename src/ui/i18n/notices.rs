@@ -1,8 +1,8 @@
 //! Notices whose wording is built around their data: refused settings and project trust.
 
-use super::{Lang, Msg, tr, trf};
-use crate::app::mentions::SkipReason;
+use super::{Lang, Msg, tr};
 use crate::config::{Refusal, RefusedSetting};
+use crate::protocol::SkipReason;
 
 /// The notice for a setting a project file may not set: names the file and the key, and says what would allow it.
 pub fn refused_setting(lang: Lang, r: &RefusedSetting) -> String {
@@ -49,19 +49,6 @@ pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
             root.display()
         ),
     }
-}
-
-/// Images left out because the model takes none, with what to do about it.
-pub fn images_need_vision(lang: Lang, model: &str, paths: &[String]) -> String {
-    let paths = paths.join(", ");
-    trf(
-        lang,
-        Msg::ImagesNeedVision,
-        &[
-            ("model", &model as &dyn std::fmt::Display),
-            ("paths", &paths),
-        ],
-    )
 }
 
 /// `@path not attached: why` for a mention that was not attached.
