@@ -1,10 +1,11 @@
-//! Builds a ready agent from the resolved configuration, and sets up logging.
+//! Builds a ready agent from the resolved configuration and hosts its session (`app::Session`, the one every
+//! front-end drives), and sets up logging.
 
-pub mod hosted;
 pub mod mcp_audit;
 pub mod mcp_login;
 pub mod mentions;
 pub mod served;
+pub mod session;
 pub mod sessions;
 pub mod tasks;
 
@@ -60,6 +61,7 @@ pub enum SetupError {
 }
 
 pub use served::discover_served;
+pub use session::{HostError, HostOptions, Input, Ran, RunAs, Session};
 
 /// The agent for `config`: client, built-in tools, executor, path guard, spill store, system prompt, and approval
 /// in `config.approval` mode with nobody to ask (as `paicli -p` runs). No MCP servers.
@@ -196,45 +198,6 @@ fn start_mcp_observed(
                 .map(str::to_string),
         },
     )
-}
-
-/// Gets the first turn's input ready: waits at most `mcp.startup_wait` for servers still starting, then expands
-/// `@server:uri` mentions. Returns the input and notices for the user (servers skipped or failed).
-pub async fn prepare_first_input(
-    config: &Config,
-    mcp: &McpManager,
-    input: &str,
-    cancel: &tokio_util::sync::CancellationToken,
-) -> (String, Vec<Notice>) {
-    tokio::select! {
-        _ = mcp.wait_for_startup(config.mcp.startup_wait) => {}
-        () = cancel.cancelled() => {}
-    }
-    let input = expand_mcp_mentions(config, mcp, input, cancel).await;
-    let mut notices = mcp.take_notices();
-    for status in mcp.status() {
-        if status.state == mcp::ServerState::Starting {
-            notices.push(Notice::McpStarting {
-                server: status.name.clone(),
-            });
-        }
-    }
-    (input, notices)
-}
-
-/// `@server:uri` mentions of `input` replaced by the resources' contents, each read audited with
-/// `approver = "mention"`.
-pub async fn expand_mcp_mentions(
-    config: &Config,
-    mcp: &McpManager,
-    input: &str,
-    cancel: &tokio_util::sync::CancellationToken,
-) -> String {
-    if mcp::mentions::find_mentions(input).is_empty() {
-        return input.to_string();
-    }
-    let audit = mcp_audit::McpAudit::new(config);
-    mcp::expand_mentions_observed(mcp, input, cancel, &|read| audit.mention(read)).await
 }
 
 /// Where the audit log lives: `audit.dir` (`PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit`); the hook writes there,

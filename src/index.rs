@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::IndexSettings;
@@ -101,9 +100,11 @@ impl CodeIndex {
                 settings.embeddings_api_key.clone(),
             )
         });
+        let db = database_path(home, root);
+        adopt_legacy_database(home, root, &db);
         CodeIndex {
             root: root.to_path_buf(),
-            db: database_path(home, root),
+            db,
             embedder,
             state: Arc::new(State::default()),
         }
@@ -387,18 +388,34 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| IndexError::Task(e.to_string()))?
 }
 
-/// `$PAICLI_HOME/index/<folder name>-<16 hex digits of the root's SHA-256>.sqlite`.
+/// `$PAICLI_HOME/index/<project id>.sqlite` (see [`crate::config::project_id`]).
 pub fn database_path(home: &Path, root: &Path) -> PathBuf {
-    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    let name: String = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        .collect();
-    home.join("index").join(format!("{name}-{hex}.sqlite"))
+    home.join("index")
+        .join(format!("{}.sqlite", crate::config::project_id(root)))
+}
+
+/// Moves a database the index kept under its old name for the project (a folder name over 40 characters, or
+/// none) to `db`, with its journal files, so the project keeps its index. Best effort: a failed move only means
+/// a fresh index.
+fn adopt_legacy_database(home: &Path, root: &Path, db: &Path) {
+    let legacy = home.join("index").join(format!(
+        "{}.sqlite",
+        crate::config::project_id::legacy_index_id(root)
+    ));
+    if legacy == db || db.exists() || !legacy.exists() {
+        return;
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let from = PathBuf::from(format!("{}{suffix}", legacy.display()));
+        if from.exists()
+            && let Err(e) = std::fs::rename(&from, format!("{}{suffix}", db.display()))
+        {
+            tracing::warn!(
+                "could not move the index {} to its new name: {e}",
+                from.display()
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
+use paicli::app::{HostError, HostOptions, Input, RunAs, Session};
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::text::{self, Lang};
@@ -284,44 +285,39 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .map_err(StartError::Runtime)?;
     // A local engine is asked which model it serves and how large its window is (hosted providers are not).
     runtime.block_on(paicli::app::discover_served(&mut config))?;
-    let (mut agent, services) = {
-        let _runtime = runtime.enter();
-        let approval = paicli::app::build_approval_hook(&config, Arc::new(NonInteractiveApprover))?;
-        paicli::app::build_session(&config, approval)?
+    let start = sessions::oneshot_options(&config, &launch, lang).map_err(StartError::Sessions)?;
+    let printing = Printing {
+        format: cli.output_format,
+        lang,
+        key_source: config.provider().ok().and_then(|p| p.key_source),
     };
-    let session_id = sessions::start_oneshot(&config, &mut agent, &launch, lang)
-        .map_err(StartError::Sessions)?;
-    services.snapshots.set_session(&session_id);
+    let session = {
+        let _runtime = runtime.enter();
+        let options = HostOptions { start, files: None };
+        Session::start(config, Arc::new(NonInteractiveApprover), options).map_err(|e| match e {
+            HostError::Setup(e) => StartError::Setup(e),
+            HostError::Start(e) => StartError::Sessions(sessions::start_error_text(lang, &e)),
+        })?
+    };
+    for line in sessions::started_lines(lang, session.started()) {
+        eprintln!("paicli: {line}");
+    }
+    if let Some(note) = piped_note(lang, &piped) {
+        eprintln!("paicli: {note}");
+    }
+    let run_as = match plan_mode(&cli) {
+        Some(mode) => RunAs::Plan(mode),
+        // In the `plan` approval mode too: its calls are judged read-only, nothing is planned.
+        None => RunAs::Turn,
+    };
+    let input = Input::typed(task)
+        .run_as(run_as)
+        .attach(piped::stdin_block(&piped));
     let code = runtime.block_on(async {
         let cancel = CancellationToken::new();
         tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
-        let with_files = oneshot::expand_task(&config, &mut agent, &task);
-        let (input, notices) =
-            paicli::app::prepare_first_input(&config, &services.mcp, &with_files, &cancel).await;
-        for notice in notices {
-            eprintln!("paicli: {}", text::notice_text(lang, &notice));
-        }
-        if let Some(note) = piped_note(lang, &piped) {
-            eprintln!("paicli: {note}");
-        }
-        let input = piped::attach(&input, &piped);
-        let printing = Printing {
-            format: cli.output_format,
-            lang,
-            key_source: config.provider().ok().and_then(|p| p.key_source),
-        };
-        let code = match plan_mode(&cli) {
-            Some(mode) => {
-                let request = paicli::plan::PlanRequest {
-                    goal: input,
-                    mode,
-                    settings: config.plan,
-                };
-                oneshot::plan_run::run(&mut agent, request, printing, &session_id, cancel).await
-            }
-            None => oneshot::run(&mut agent, &task, &input, printing, &session_id, cancel).await,
-        };
-        services.shutdown().await;
+        let code = oneshot::run(&session, input, printing, cancel).await;
+        session.shutdown().await;
         code
     });
     Ok(code)

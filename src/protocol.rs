@@ -20,7 +20,7 @@ pub use files::{FileAccess, FileAccessError};
 pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
-pub use notice::Notice;
+pub use notice::{Notice, SkipReason};
 pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
 pub use plan::{
     Plan, PlanDecision, PlanReviewer, PlanTask, PlanTaskOutcome, RunWithoutReview, TaskState,

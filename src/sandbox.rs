@@ -172,7 +172,10 @@ impl Sandbox {
         };
         let policy = self.policy(places, confinement);
         let confined = Confined::build(&policy, self.support)?;
-        Ok(Launch::Confined { policy, confined })
+        Ok(Launch::Confined {
+            policy: Box::new(policy),
+            confined,
+        })
     }
 }
 
@@ -193,7 +196,10 @@ pub enum Launch {
     /// Unconfined.
     Plain,
     /// Inside the sandbox, under this policy.
-    Confined { policy: Policy, confined: Confined },
+    Confined {
+        policy: Box<Policy>,
+        confined: Confined,
+    },
 }
 
 impl Launch {

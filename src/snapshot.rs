@@ -17,7 +17,7 @@ mod walk;
 pub use entry::{Label, Snapshot, SnapshotKind};
 pub use hook::SnapshotHook;
 pub use restore::{FileChange, RestoreReport};
-pub use store::{SnapshotStore, StoreSettings, Target, project_id};
+pub use store::{SnapshotStore, StoreSettings, Target};
 pub use walk::snapshot_files;
 
 /// Why a snapshot operation failed.

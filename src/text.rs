@@ -13,6 +13,7 @@ mod fill;
 mod lang;
 mod messages;
 mod notices;
+mod skipped_mention;
 #[cfg(test)]
 mod tests;
 
@@ -21,9 +22,9 @@ pub use approval_mode::{mode_help, mode_label};
 pub use fill::{fill, labelled, placeholders, task_count, trf};
 pub use lang::Lang;
 pub use notices::{
-    git_link_refusal, images_need_vision, project_trusted, refused_setting, sandbox_shortfall,
-    start_notice_text,
+    git_link_refusal, project_trusted, refused_setting, sandbox_shortfall, start_notice_text,
 };
+pub use skipped_mention::mention_skipped;
 
 /// A text with a fixed wording per language: one row of the message table (`Msg::Name`).
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -14,6 +14,5 @@ pub mod plan_review;
 pub mod render;
 pub mod repl;
 pub mod sessions;
-pub mod skipped_mention;
 pub mod startup;
 pub mod wrap;

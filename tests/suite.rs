@@ -24,6 +24,7 @@ mod lsp_diagnostics;
 mod mcp_conformance;
 mod mcp_servers;
 mod model_told;
+mod one_host;
 mod oneshot_cli;
 mod oneshot_language;
 mod plan;

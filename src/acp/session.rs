@@ -1,4 +1,4 @@
-//! One ACP session: a hosted session (agent, services, ledger) whose turns stream to the editor, whose
+//! One ACP session: the app's session (agent, services, ledger) whose turns stream to the editor, whose
 //! questions (and plans, in plan mode) go to its permission requests, whose approval modes are the editor's
 //! session modes and, when the editor serves its buffers, whose file tools read and write through it.
 
@@ -13,7 +13,8 @@ use tokio_util::sync::CancellationToken;
 use super::approver::AcpApprover;
 use super::files::ClientFiles;
 use super::updates::{CallTools, UpdateSink};
-use crate::app::hosted::{HostOptions, HostedSession};
+use crate::app::session::{HostOptions, Input, Session};
+use crate::app::sessions::{ResumeFrom, StartOptions};
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::plan::CallTasks;
 use crate::protocol::FileAccess;
@@ -23,7 +24,7 @@ use crate::text::{Lang, mode_help, mode_label, tr};
 pub struct AcpSession {
     /// The ledger's session id: `session/load` (and `paicli --resume`) finds it by this.
     pub id: String,
-    hosted: HostedSession,
+    hosted: Session,
     connection: ConnectionTo<Client>,
     approver: Arc<AcpApprover>,
     running: Mutex<Option<CancellationToken>>,
@@ -47,17 +48,20 @@ impl AcpSession {
         let approver = Arc::new(AcpApprover::new(connection.clone(), lang, tasks.clone()));
         let files = client_files.then(|| Arc::new(ClientFiles::new(connection.clone())));
         let options = HostOptions {
-            resume,
+            start: StartOptions {
+                resume: resume.map(ResumeFrom::Id),
+                fork: false,
+            },
             files: files.clone().map(|f| f as Arc<dyn FileAccess>),
         };
         let hosted =
-            HostedSession::start(config, Arc::clone(&approver) as _, options).map_err(invalid)?;
-        approver.set_session(&hosted.id);
+            Session::start(config, Arc::clone(&approver) as _, options).map_err(invalid)?;
+        approver.set_session(hosted.id());
         if let Some(files) = &files {
-            files.set_session(&hosted.id);
+            files.set_session(hosted.id());
         }
         Ok(AcpSession {
-            id: hosted.id.clone(),
+            id: hosted.id().to_string(),
             hosted,
             connection,
             approver,
@@ -121,7 +125,12 @@ impl AcpSession {
             self.tasks.clone(),
         );
         self.hosted
-            .run_input(&text, &sink, cancel.clone(), self.approver.as_ref())
+            .run_input(
+                Input::typed(text),
+                &sink,
+                cancel.clone(),
+                self.approver.as_ref(),
+            )
             .await;
         *self.lock_running() = None;
         Ok(super::stop_reason(cancel.is_cancelled()))

@@ -1,7 +1,7 @@
 //! `@path` in user input: the file's content (or a directory listing) is attached, inside the project root only;
 //! a PNG, JPEG, GIF or WebP file (`@shot.png`, or explicitly `@image:shot.png`) becomes an image for the turn.
-//! MCP-style `@server:scheme://…` mentions are left for their own handler. The REPL and `-p` both
-//! expand them before MCP mentions, so text a resource brings in is never read as a mention.
+//! MCP-style `@server:scheme://…` mentions are left for their own handler. The session expands them before MCP
+//! mentions, so text a resource brings in is never read as a mention.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::guard::path_guard::{PathGuard, PathGuardError};
 use crate::llm::ContentPart;
 use crate::llm::image_part::{ImageError, image_attachment, image_format};
+pub use crate::protocol::SkipReason;
 
 /// Most characters of one attached file.
 const MAX_FILE_CHARS: usize = 200_000;
@@ -26,26 +27,6 @@ pub struct Expanded {
     pub images: Vec<(String, ContentPart)>,
     /// `(mention, reason)` for mentions that were not attached.
     pub skipped: Vec<(String, SkipReason)>,
-}
-
-/// Why a mention was not attached; the front-end words it for the user.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SkipReason {
-    /// The path resolves outside the project root (the guard's sentence).
-    #[error("{0}")]
-    OutsideRoot(String),
-    /// The path could not be resolved (the guard's sentence).
-    #[error("{0}")]
-    Unresolvable(String),
-    #[error("cannot read it: {0}")]
-    Unreadable(String),
-    #[error("it is a binary file")]
-    Binary,
-    #[error("cannot list it: {0}")]
-    Unlistable(String),
-    /// `@image:` named a file that is not a PNG, JPEG, GIF or WebP image, or one that does not decode.
-    #[error("{0}")]
-    NotAnImage(String),
 }
 
 impl From<PathGuardError> for SkipReason {

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -245,6 +245,25 @@ fn database_paths_are_per_project_under_home() {
     assert!(a.starts_with("/h/index"));
     assert!(a.file_name().unwrap().to_string_lossy().starts_with("one-"));
     assert_eq!(a.extension().unwrap(), "sqlite");
+}
+
+#[test]
+fn an_index_under_its_old_name_is_moved_to_the_project_id() {
+    let home = tempfile::tempdir().unwrap();
+    let root = PathBuf::from(format!("/p/{}", "long-name-".repeat(6)));
+    let legacy = home.path().join("index").join(format!(
+        "{}.sqlite",
+        crate::config::project_id::legacy_index_id(&root)
+    ));
+    std::fs::create_dir_all(legacy.parent().unwrap()).unwrap();
+    std::fs::write(&legacy, "db").unwrap();
+    std::fs::write(format!("{}-wal", legacy.display()), "wal").unwrap();
+    let index = CodeIndex::new(home.path(), &root, &IndexSettings::default());
+    assert_eq!(index.database(), database_path(home.path(), &root));
+    assert_eq!(std::fs::read_to_string(index.database()).unwrap(), "db");
+    let wal = format!("{}-wal", index.database().display());
+    assert_eq!(std::fs::read_to_string(wal).unwrap(), "wal");
+    assert!(!legacy.exists());
 }
 
 fn record(path: &str, hash: &str) -> store::FileRecord {

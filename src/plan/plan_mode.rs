@@ -1,6 +1,6 @@
 //! The `plan` approval mode around any reviewer: approving a plan made in plan mode leaves plan mode for the mode
-//! the session had before it, so the tasks run under that mode rather than read-only. Front-ends without a
-//! terminal (editors, the runtime API) use it; the REPL's reviewer does the same with its own wording on screen.
+//! the session had before it, so the tasks run under that mode rather than read-only. `app::Session` puts it
+//! around every front-end's reviewer; the front-end shows the `plan_mode_left` notice as it shows any other.
 
 use std::sync::{Mutex, PoisonError};
 

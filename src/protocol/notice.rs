@@ -92,6 +92,31 @@ pub enum Notice {
     },
     /// A plan made in `plan` mode was approved: the session left plan mode for `mode` (the one before it).
     PlanModeLeft { mode: String },
+    // input
+    /// An `@path` mention of the input was not attached.
+    MentionSkipped { mention: String, reason: SkipReason },
+    /// The input mentioned images, and the model does not take images: they were not sent.
+    ImagesNotSent { model: String, paths: Vec<String> },
+}
+
+/// Why an `@path` mention was not attached; each front-end words it for the person.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SkipReason {
+    /// The path resolves outside the project root (the guard's sentence).
+    #[error("{0}")]
+    OutsideRoot(String),
+    /// The path could not be resolved (the guard's sentence).
+    #[error("{0}")]
+    Unresolvable(String),
+    #[error("cannot read it: {0}")]
+    Unreadable(String),
+    #[error("it is a binary file")]
+    Binary,
+    #[error("cannot list it: {0}")]
+    Unlistable(String),
+    /// `@image:` named a file that is not a PNG, JPEG, GIF or WebP image, or one that does not decode.
+    #[error("{0}")]
+    NotAnImage(String),
 }
 
 impl Notice {
@@ -130,6 +155,8 @@ impl Notice {
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
             Notice::PlanStepRejected { .. } => "plan_step_rejected",
             Notice::PlanModeLeft { .. } => "plan_mode_left",
+            Notice::MentionSkipped { .. } => "mention_skipped",
+            Notice::ImagesNotSent { .. } => "images_not_sent",
         }
     }
 
@@ -214,6 +241,10 @@ impl Notice {
             Notice::PlanModeLeft { .. } => {
                 "plan approved: it runs in {mode} mode, and plan mode ends"
             }
+            Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
+            Notice::ImagesNotSent { .. } => {
+                "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
+            }
         }
     }
 
@@ -275,6 +306,12 @@ impl Notice {
             ],
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::PlanModeLeft { mode } => vec![("mode", mode.clone())],
+            Notice::MentionSkipped { mention, reason } => {
+                vec![("mention", mention.clone()), ("reason", reason.to_string())]
+            }
+            Notice::ImagesNotSent { model, paths } => {
+                vec![("model", model.clone()), ("paths", paths.join(", "))]
+            }
             Notice::ContextTrimmed {
                 dropped,
                 shortened,

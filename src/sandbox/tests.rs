@@ -69,7 +69,7 @@ fn paicli_home_is_never_writable_and_is_carved_out_of_a_root_that_holds_it() {
         "{paths:?}"
     );
     // The temp dir holds this home: it stays writable, the home inside it read-only.
-    assert_eq!(policy.read_only, [home_path.clone()]);
+    assert_eq!(policy.read_only, std::slice::from_ref(&home_path));
     let extra_root = Root {
         path: extra.path().canonicalize().unwrap(),
         origin: Origin::UserSetting,

@@ -11,8 +11,9 @@ use tokio_util::sync::CancellationToken;
 use super::api_error::ApiError;
 use super::approver::HttpApprover;
 use super::event_log::EventLog;
-use crate::app::hosted::{HostError, HostOptions, HostedSession};
+use crate::app::session::{HostError, HostOptions, Input, Session};
 use crate::app::sessions::StartError;
+use crate::app::sessions::{ResumeFrom, StartOptions};
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::plan::CallTasks;
 use crate::protocol::{AgentEvent, EventSink};
@@ -25,7 +26,7 @@ pub struct Thread {
     pub id: String,
     pub project: PathBuf,
     pub model: String,
-    hosted: HostedSession,
+    hosted: Session,
     pub events: Arc<EventLog>,
     pub approver: Arc<HttpApprover>,
     tasks: CallTasks,
@@ -46,20 +47,23 @@ impl Thread {
         let tasks = CallTasks::default();
         let approver = Arc::new(HttpApprover::new(Arc::clone(&events), tasks.clone()));
         let options = HostOptions {
-            resume,
+            start: StartOptions {
+                resume: resume.map(ResumeFrom::Id),
+                fork: false,
+            },
             files: None,
         };
-        let hosted = HostedSession::start(config, Arc::clone(&approver) as _, options)
-            .map_err(host_error)?;
+        let hosted =
+            Session::start(config, Arc::clone(&approver) as _, options).map_err(host_error)?;
         let lang = Lang::resolve(hosted.config.ui_language, &hosted.config.env);
-        for notice in &hosted.notices {
+        for notice in &hosted.started().notices {
             events.push(&json!({
                 "type": "session_notice",
                 "text": crate::text::start_notice_text(lang, notice),
             }));
         }
         Ok(Thread {
-            id: hosted.id.clone(),
+            id: hosted.id().to_string(),
             project: hosted.config.project_root.clone(),
             model: hosted.model.clone(),
             hosted,
@@ -130,7 +134,7 @@ impl Thread {
             last: Mutex::new(None),
         };
         self.hosted
-            .run_input(&text, &sink, cancel, self.approver.as_ref())
+            .run_input(Input::typed(text), &sink, cancel, self.approver.as_ref())
             .await;
         // The turn's last event goes out only once the thread is free, so a client that sees it may send the
         // next turn at once.

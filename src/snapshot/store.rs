@@ -7,13 +7,12 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
-use sha2::{Digest, Sha256};
-
 use super::SnapshotError;
 use super::entry::{Label, Snapshot, SnapshotKind};
 use super::git::Git;
 use super::restore::{self, RestoreReport};
 use super::walk::snapshot_files;
+use crate::config::project_id;
 use crate::guard::path_guard::PathGuard;
 
 /// Ref namespace of the snapshots.
@@ -46,25 +45,6 @@ pub enum Target {
     BeforeChange(usize),
     /// The files of the snapshot with this sequence number.
     Seq(u64),
-}
-
-/// `<folder name>-<16 hex digits of the canonical root's SHA-256>`: one store per project, readable in a listing.
-pub fn project_id(root: &Path) -> String {
-    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    let name: String = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        .take(40)
-        .collect();
-    if name.is_empty() {
-        hex
-    } else {
-        format!("{name}-{hex}")
-    }
 }
 
 /// The snapshot store of one project.

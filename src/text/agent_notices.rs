@@ -1,16 +1,23 @@
 //! The person's wording of the typed notices the agent and the layers under it send (`protocol::Notice`).
 
-use super::{Lang, Msg, tr};
+use super::{Lang, Msg, mention_skipped, tr};
 use crate::protocol::Notice;
 
 /// `notice` in `lang`, its data filled in.
 pub fn notice_text(lang: Lang, notice: &Notice) -> String {
-    notice.fill(tr(lang, notice_msg(notice)))
+    match (notice, notice_msg(notice)) {
+        (_, Some(msg)) => notice.fill(tr(lang, msg)),
+        (Notice::MentionSkipped { mention, reason }, None) => {
+            mention_skipped(lang, mention, reason)
+        }
+        (_, None) => notice.to_string(),
+    }
 }
 
-/// The table entry that words `notice`; its English text equals `Notice::english` (tested).
-fn notice_msg(notice: &Notice) -> Msg {
-    match notice {
+/// The table entry that words `notice`; its English text equals `Notice::english` (tested). `None` for a notice
+/// whose data is worded per language too (a skipped mention's reason), which has its own function.
+fn notice_msg(notice: &Notice) -> Option<Msg> {
+    Some(match notice {
         Notice::DsmlCallsRun { .. } => Msg::NoticeDsmlCallsRun,
         Notice::DsmlNotRun { .. } => Msg::NoticeDsmlNotRun,
         Notice::AnswerCutOff => Msg::NoticeAnswerCutOff,
@@ -43,7 +50,9 @@ fn notice_msg(notice: &Notice) -> Msg {
         Notice::PlanReplanFailed { .. } => Msg::NoticePlanReplanFailed,
         Notice::PlanStepRejected { .. } => Msg::NoticePlanStepRejected,
         Notice::PlanModeLeft { .. } => Msg::PlanModeRestored,
-    }
+        Notice::ImagesNotSent { .. } => Msg::ImagesNeedVision,
+        Notice::MentionSkipped { .. } => return None,
+    })
 }
 
 #[cfg(test)]
@@ -116,17 +125,23 @@ mod tests {
                 max: 2,
             },
             Notice::PlanModeLeft { mode: s() },
+            Notice::MentionSkipped {
+                mention: "@a.txt".into(),
+                reason: crate::protocol::SkipReason::Binary,
+            },
+            Notice::ImagesNotSent {
+                model: s(),
+                paths: vec![s(), s()],
+            },
         ]
     }
 
     #[test]
     fn the_english_entry_is_the_protocol_wording_so_json_and_the_terminal_agree() {
         for notice in every_kind() {
-            assert_eq!(
-                tr(Lang::En, notice_msg(&notice)),
-                notice.english(),
-                "{notice:?}"
-            );
+            if let Some(msg) = notice_msg(&notice) {
+                assert_eq!(tr(Lang::En, msg), notice.english(), "{notice:?}");
+            }
             assert_eq!(notice_text(Lang::En, &notice), notice.to_string());
         }
     }

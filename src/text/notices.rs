@@ -22,16 +22,6 @@ pub fn project_trusted(lang: Lang, root: &std::path::Path) -> String {
     trf(lang, Msg::ProjectTrusted, &[("root", &root.display())])
 }
 
-/// Images left out because the model takes none, with what to do about it.
-pub fn images_need_vision(lang: Lang, model: &str, paths: &[String]) -> String {
-    let paths = paths.join(", ");
-    trf(
-        lang,
-        Msg::ImagesNeedVision,
-        &[("model", &model), ("paths", &paths)],
-    )
-}
-
 /// The once-per-session notice when the sandbox settings ask for more than this machine gives.
 pub fn sandbox_shortfall(lang: Lang, shortfall: &Shortfall) -> String {
     match shortfall {

@@ -3,10 +3,10 @@
 
 mod glob;
 mod grep;
+mod path_glob;
 mod report;
 mod scan;
 mod search_code;
-mod walk;
 
 pub use glob::GlobFiles;
 pub use grep::GrepCode;

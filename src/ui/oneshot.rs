@@ -1,4 +1,5 @@
-//! `paicli -p "task"`: one turn, answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
+//! `paicli -p "task"`: one input to the app's session (a turn, or with `--plan` / `--team` a plan run without
+//! review), answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
 
 pub mod piped;
 pub mod plan_run;
@@ -11,15 +12,13 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{
-    Agent, AgentEvent, Denial, EventSink, ExitReason, TurnOutcome, TurnReport, empty_answer_notice,
+    AgentEvent, Denial, EventSink, ExitReason, TurnOutcome, TurnReport, empty_answer_notice,
 };
-use crate::app::mentions::{expand_mentions, queue_images};
-use crate::config::Config;
-use crate::guard::path_guard::PathGuard;
+use crate::app::session::{Input, Ran, Session};
 use crate::llm::Usage;
-use crate::text::{Lang, Msg, images_need_vision, labelled, tr, trf};
+use crate::protocol::plan::RunWithoutReview;
+use crate::text::{Lang, Msg, labelled, notice_text, tr, trf};
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::skipped_mention::mention_skipped;
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -98,28 +97,6 @@ impl From<Usage> for UsageSummary {
     }
 }
 
-/// The task with its `@path` mentions attached, as the REPL does (images go to `agent` for the turn); mentions
-/// that could not be attached are reported on stderr (stdout stays the answer or JSON).
-pub fn expand_task(config: &Config, agent: &mut Agent, task: &str) -> String {
-    // The session was built on this root already; should the guard fail now, the task goes as typed.
-    let Ok(guard) = PathGuard::new(&config.project_root) else {
-        return task.to_string();
-    };
-    let mut expanded = expand_mentions(task, &guard);
-    let lang = Lang::resolve(config.ui_language, &config.env);
-    for (mention, reason) in &expanded.skipped {
-        eprintln!("paicli: {}", mention_skipped(lang, mention, reason));
-    }
-    let refused = queue_images(agent, std::mem::take(&mut expanded.images));
-    if !refused.is_empty() {
-        eprintln!(
-            "paicli: {}",
-            images_need_vision(lang, agent.model(), &refused)
-        );
-    }
-    expanded.text
-}
-
 /// How one `-p` run prints: the output format and the language of progress and errors on stderr.
 #[derive(Clone, Debug)]
 pub struct Printing {
@@ -129,61 +106,77 @@ pub struct Printing {
     pub key_source: Option<String>,
 }
 
-/// Runs one turn and prints it as `printing` says: `submitted` is the task as the user gave it, `input` the same
-/// with mentions expanded (see [`Agent::run_expanded_turn`]). Returns the process exit code. JSON output stays
-/// English: it is for scripts.
+/// Runs `input` on `session` (a turn, or a plan run without review) and prints it as `printing` says. Returns
+/// the process exit code. JSON output stays English: it is for scripts.
 pub async fn run(
-    agent: &mut Agent,
-    submitted: &str,
-    input: &str,
+    session: &Session,
+    input: Input,
     printing: Printing,
-    session_id: &str,
     cancel: CancellationToken,
 ) -> i32 {
-    let Printing {
-        format,
-        lang,
-        key_source,
-    } = printing;
-    let key_source = key_source.as_deref();
     let started = Instant::now();
-    let report = match format {
-        OutputFormat::Text => {
+    let lang = printing.lang;
+    let plan = input.plan_mode(session.approval_mode()).is_some();
+    let reviewer = RunWithoutReview;
+    let ran = match (printing.format, plan) {
+        (OutputFormat::Text, false) => {
             let progress = TextProgress::new(lang);
-            let report = agent
-                .run_expanded_turn(submitted, input, &progress, cancel)
-                .await;
+            let ran = session.run_input(input, &progress, cancel, &reviewer).await;
             progress.finish();
-            report
+            ran
         }
-        OutputFormat::Json => {
-            agent
-                .run_expanded_turn(submitted, input, &Discard, cancel)
-                .await
+        (OutputFormat::Text, true) => {
+            let sink = plan_run::TextPlan { lang };
+            session.run_input(input, &sink, cancel, &reviewer).await
         }
-        OutputFormat::StreamJson => {
-            agent
-                .run_expanded_turn(submitted, input, &JsonLines, cancel)
+        (OutputFormat::Json, _) => {
+            let sink = NoticesOnly { lang };
+            session.run_input(input, &sink, cancel, &reviewer).await
+        }
+        (OutputFormat::StreamJson, _) => {
+            session
+                .run_input(input, &JsonLines, cancel, &reviewer)
                 .await
         }
     };
-    let mut result = summarize(&report, agent.model(), session_id, started);
+    let at = Ended {
+        session_id: session.id(),
+        model: &session.model,
+        started,
+    };
+    match ran {
+        Ran::Turn(report) => print_turn(&report, &printing, &at),
+        Ran::Plan(result) => plan_run::print_plan(&result, &printing, &at),
+    }
+}
+
+/// What a run's result object names besides its outcome.
+pub(crate) struct Ended<'a> {
+    pub session_id: &'a str,
+    pub model: &'a str,
+    pub started: Instant,
+}
+
+/// Prints what a turn ended with (the result object, or the summary on stderr); returns the exit code.
+fn print_turn(report: &TurnReport, printing: &Printing, at: &Ended<'_>) -> i32 {
+    let (lang, key_source) = (printing.lang, printing.key_source.as_deref());
+    let mut result = summarize(report, at.model, at.session_id, at.started);
     if let TurnOutcome::Failed(e) = &report.outcome {
         // Scripts read English, as the rest of the JSON.
         result.hint = hint_text(Lang::En, e, Frontend::OneShot, key_source);
     }
-    match format {
+    match printing.format {
         OutputFormat::Text => {
             for line in stderr_summary(&report.outcome, lang, key_source) {
                 eprintln!("{line}");
             }
-            if nothing_done(&report) {
+            if nothing_done(report) {
                 eprintln!("paicli: {}", tr(lang, Msg::AllDenied));
             }
         }
         OutputFormat::Json | OutputFormat::StreamJson => print_json_line(&result),
     }
-    report_exit_code(&report)
+    report_exit_code(report)
 }
 
 /// A finished turn whose every call with side effects was refused did nothing the task asked for.
@@ -300,11 +293,17 @@ fn print_json_line<T: Serialize>(value: &T) {
     }
 }
 
-/// `json` output shows nothing until the end.
-struct Discard;
+/// `json` output shows nothing on stdout until the end; notices go to stderr, as in text output.
+struct NoticesOnly {
+    lang: Lang,
+}
 
-impl EventSink for Discard {
-    fn emit(&self, _event: AgentEvent) {}
+impl EventSink for NoticesOnly {
+    fn emit(&self, event: AgentEvent) {
+        if let AgentEvent::Notice { notice } = event {
+            eprintln!("! {}", notice_text(self.lang, &notice));
+        }
+    }
 }
 
 /// `stream-json`: every event as one JSON line.

@@ -6,13 +6,11 @@
 mod tree;
 
 use std::io::{self, Write};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use crossterm::event::{KeyCode, KeyModifiers};
 
-use crate::config::ApprovalMode;
-use crate::policy::approval::ApprovalHook;
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
 use crate::text::{Msg, task_count, tr};
 use crate::ui::approval_prompt::{CrLf, Edited, KeySource, LineKeys, Look, edit_line};
@@ -29,11 +27,6 @@ pub struct TerminalPlanReviewer {
     pub live: LiveSlot,
     pub lang: crate::text::Lang,
     pub no_color: bool,
-    /// Set when the plan was made in the `plan` approval mode: approving it leaves plan mode for the mode the
-    /// person had before it, so the tasks run under that.
-    pub restore: Option<ApprovalHook>,
-    /// Whether approving switched the mode (the session records it in the ledger afterwards).
-    pub restored: Arc<Mutex<Option<ApprovalMode>>>,
 }
 
 impl TerminalPlanReviewer {
@@ -60,25 +53,6 @@ impl TerminalPlanReviewer {
             }
         }
     }
-
-    /// Leaves plan mode for the mode the person had before it, and says so.
-    fn restore_mode(&self) {
-        let Some(mode) = self
-            .restore
-            .as_ref()
-            .and_then(ApprovalHook::leave_plan_mode)
-        else {
-            return;
-        };
-        *self.restored.lock().unwrap_or_else(PoisonError::into_inner) = Some(mode);
-        let surface = Surface::detect(self.no_color);
-        let name = mode.name();
-        let text = tr(self.lang, Msg::PlanModeRestored).replace("{mode}", name);
-        let mut err = CrLf(io::stderr().lock());
-        for line in wrap_hanging(&text, surface.width.saturating_sub(1), 2) {
-            let _ = writeln!(err, "{}", surface.style.cyan(&line));
-        }
-    }
 }
 
 #[async_trait]
@@ -90,20 +64,14 @@ impl PlanReviewer for TerminalPlanReviewer {
             live: Arc::clone(&self.live),
             lang: self.lang,
             no_color: self.no_color,
-            restore: None,
-            restored: Arc::clone(&self.restored),
         };
         let plan_copy = plan.clone();
-        let decided = tokio::task::spawn_blocking(move || reviewer.review_blocking(&plan_copy))
+        tokio::task::spawn_blocking(move || reviewer.review_blocking(&plan_copy))
             .await
             .ok()
             .and_then(Result::ok)
             // A review that could not be shown runs nothing.
-            .unwrap_or(PlanDecision::Cancel);
-        if decided == PlanDecision::Run {
-            self.restore_mode();
-        }
-        decided
+            .unwrap_or(PlanDecision::Cancel)
     }
 }
 

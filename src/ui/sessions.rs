@@ -4,14 +4,13 @@
 mod picker;
 mod texts;
 
-use crate::agent::Agent;
-use crate::app::sessions::{ResumeFrom, StartOptions, Started, start_session};
+use crate::app::sessions::{ResumeFrom, StartOptions, Started};
 use crate::config::Config;
 use crate::session::ledger::SessionStore;
 use crate::text::{Lang, start_notice_text};
 
 pub use crate::ui::answer::{LineInput, Step, read_answer};
-pub use picker::{PICKER_LIMIT, parse_choice, summary_lines};
+pub use picker::{PICKER_LIMIT, last_exchange, parse_choice, summary_lines};
 pub use texts::{
     FlagError, find_error_text, flag_error, forked_text, history_clear_question, history_cleared,
     history_usage, no_project_sessions, nothing_deleted, picker_heading, resumed_text,
@@ -45,56 +44,39 @@ impl Launch {
     }
 }
 
-/// Starts the session of a `-p` run; notices go to stderr. Returns the session id, or the error to print.
-pub fn start_oneshot(
+/// How a `-p` run starts; `--resume` without an id is an error (the text to print): `-p` cannot show the picker.
+pub fn oneshot_options(
     config: &Config,
-    agent: &mut Agent,
     launch: &Launch,
     lang: Lang,
-) -> Result<String, String> {
-    let options = match launch {
-        Launch::Start(options) => options,
+) -> Result<StartOptions, String> {
+    match launch {
+        Launch::Start(options) => Ok(options.clone()),
         Launch::Pick { .. } => {
             let store = SessionStore::new(&config.home);
-            return Err(texts::picker_needs_terminal(
+            Err(texts::picker_needs_terminal(
                 lang,
                 &store.summaries(&config.project_root, PICKER_LIMIT),
-            ));
+            ))
         }
-    };
-    let started = start_session(config, agent, options).map_err(|e| start_error_text(lang, &e))?;
-    for line in started_lines(lang, &started) {
-        eprintln!("paicli: {line}");
     }
-    Ok(started.id)
 }
 
-/// Starts the session of the REPL, showing the picker for `--resume` without an id; lines for the user go to
-/// `say`. An empty choice (Enter, ESC, Ctrl-C) starts a new session.
-pub fn start_interactive(
+/// How the REPL starts: `--resume` without an id shows the picker (lines for the user go to `say`); an empty
+/// choice (Enter, ESC, Ctrl-C) starts a new session.
+pub fn interactive_options(
     config: &Config,
-    agent: &mut Agent,
     launch: &Launch,
     lang: Lang,
     say: &dyn Fn(&str),
-) -> Result<String, String> {
-    let options = match launch {
+) -> StartOptions {
+    match launch {
         Launch::Start(options) => options.clone(),
         Launch::Pick { fork } => StartOptions {
             resume: pick(config, lang, say).map(ResumeFrom::Id),
             fork: *fork,
         },
-    };
-    let started = start_session(config, agent, &options).map_err(|e| start_error_text(lang, &e))?;
-    for line in started_lines(lang, &started) {
-        say(&line);
     }
-    if started.resumed.is_some() {
-        for line in picker::last_exchange(agent.conversation()) {
-            say(&line);
-        }
-    }
-    Ok(started.id)
 }
 
 /// Shows this project's sessions and reads a choice; `None` when there are none or the user cancelled.

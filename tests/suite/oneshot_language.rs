@@ -94,7 +94,7 @@ fn a_skipped_mention_tool_progress_and_a_budget_stop_are_chinese() {
     let stderr = stderr_of(&output);
     assert!(stderr.contains("✓ list_dir（"), "{stderr}");
     assert!(
-        stderr.contains("paicli: @missing.txt 未附加：无法读取："),
+        stderr.contains("! @missing.txt 未附加：无法读取："),
         "{stderr}"
     );
     assert!(

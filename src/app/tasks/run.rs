@@ -7,7 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Inner, TaskRecord, TaskState};
 use crate::agent::TurnOutcome;
-use crate::app::hosted::{HostOptions, HostedRun, HostedSession};
+use crate::app::session::{HostOptions, Input, Ran, Session};
 use crate::policy::approval::NonInteractiveApprover;
 use crate::protocol::plan::ProposeOnly;
 use crate::protocol::{AgentEvent, EventSink};
@@ -21,7 +21,7 @@ pub(super) async fn run_task(
     let mut config = inner.config.clone();
     config.approval = task.approval;
     let sink = LogSink { inner, id: task.id };
-    let session = match HostedSession::start(
+    let session = match Session::start(
         config,
         Arc::new(NonInteractiveApprover),
         HostOptions::default(),
@@ -29,17 +29,18 @@ pub(super) async fn run_task(
         Ok(session) => session,
         Err(e) => return (TaskState::Failed, Some(e.to_string())),
     };
-    inner.set_session(task.id, &session.id);
+    inner.set_session(task.id, session.id());
+    let input = Input::typed(task.text.as_str());
     let ran = session
-        .run_input(&task.text, &sink, cancel.clone(), &ProposeOnly)
+        .run_input(input, &sink, cancel.clone(), &ProposeOnly)
         .await;
     session.shutdown().await;
     let report = match ran {
-        HostedRun::Turn(report) => report,
-        HostedRun::Plan(Err(e)) => return (TaskState::Failed, Some(e.to_string())),
-        HostedRun::Plan(Ok(_)) if cancel.is_cancelled() => return (TaskState::Cancelled, None),
+        Ran::Turn(report) => report,
+        Ran::Plan(Err(e)) => return (TaskState::Failed, Some(e.to_string())),
+        Ran::Plan(Ok(_)) if cancel.is_cancelled() => return (TaskState::Cancelled, None),
         // Nobody can approve the plan: it is the task's result.
-        HostedRun::Plan(Ok(report)) => {
+        Ran::Plan(Ok(report)) => {
             return (TaskState::Finished, Some(crate::plan::summary(&report)));
         }
     };

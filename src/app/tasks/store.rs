@@ -19,7 +19,7 @@ impl TaskStore {
     /// The store of the project at `root`.
     pub fn for_project(home: &Path, root: &Path) -> TaskStore {
         TaskStore {
-            dir: home.join("tasks").join(crate::snapshot::project_id(root)),
+            dir: home.join("tasks").join(crate::config::project_id(root)),
         }
     }
 

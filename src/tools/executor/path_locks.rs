@@ -69,13 +69,28 @@ mod tests {
         assert!(second.is_ok());
     }
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn overlapping_sets_in_any_order_do_not_deadlock() {
-        let locks = PathLocks::default();
+        let locks = Arc::new(PathLocks::default());
         let (a, b) = (PathBuf::from("a"), PathBuf::from("b"));
-        let first = locks.hold(&[b.clone(), a.clone(), a.clone()]).await;
-        drop(first);
-        let second = locks.hold(&[a, b]).await;
-        drop(second);
+        // Two callers take the same two paths, named in opposite orders (one twice), many times over, yielding
+        // while they hold them: taking them in the order given would deadlock at the first interleaving.
+        let callers = [vec![b.clone(), a.clone(), a.clone()], vec![a, b]].map(|paths| {
+            let locks = Arc::clone(&locks);
+            tokio::spawn(async move {
+                for _ in 0..200 {
+                    let held = locks.hold(&paths).await;
+                    tokio::task::yield_now().await;
+                    drop(held);
+                }
+            })
+        });
+        // A deadlock fails the test instead of hanging it.
+        let all = futures_util::future::join_all(callers);
+        let done = tokio::time::timeout(std::time::Duration::from_secs(10), all).await;
+        let Ok(results) = done else {
+            panic!("the callers deadlocked");
+        };
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
     }
 }

@@ -1,12 +1,13 @@
 //! `glob_files`: project files whose path matches a glob, sorted.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
 use super::clamp_arg;
-use super::walk::{PathGlob, walk_parallel};
+use super::path_glob::PathGlob;
+use crate::guard::walk::walk_parallel;
 use crate::protocol::ToolKind;
 use crate::tools::fs::{Param, display, guard_outcome, object_schema, run_blocking};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, call_view};
@@ -92,9 +93,13 @@ pub(super) fn glob_files(args: Args<'_>, ctx: &ToolContext) -> Result<ToolOutcom
     let max = clamp_arg(args.int("max_results"), DEFAULT_RESULTS, 1, MAX_RESULTS);
     let glob = PathGlob::new(pattern)
         .map_err(|err| ToolOutcome::failed(format!("invalid glob pattern `{pattern}`: {err}")))?;
-    let walked = walk_parallel(base.as_path(), Some(&glob), &ctx.cancel, |_, _: &mut ()| {
-        Some(())
-    });
+    let accept = |rel: &Path| glob.is_match(rel);
+    let walked = walk_parallel(
+        base.as_path(),
+        Some(&accept),
+        &ctx.cancel,
+        |_, _: &mut ()| Some(()),
+    );
     let mut found: Vec<String> = walked
         .found
         .iter()

@@ -7,9 +7,10 @@ use serde_json::{Map, Value};
 
 use super::clamp_arg;
 use super::glob::search_base;
+use super::path_glob::PathGlob;
 use super::report::{FileMatches, render};
 use super::scan::{Pattern, Scanner, compile, read_lines};
-use super::walk::{PathGlob, Walked, walk_parallel};
+use crate::guard::walk::{Walked, walk_parallel};
 use crate::protocol::ToolKind;
 use crate::tools::fs::{Param, display, object_schema, run_blocking};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, call_view};
@@ -181,9 +182,10 @@ fn find_hits(
             display(ctx, base)
         )));
     }
+    let accept = |rel: &Path| glob.is_none_or(|glob| glob.is_match(rel));
     Ok(walk_parallel(
         base,
-        glob,
+        Some(&accept),
         &ctx.cancel,
         |path, scanner: &mut Scanner| scanner.hits(&ctx.guard, path, &search.pattern, limit),
     ))

@@ -12,17 +12,16 @@ use crate::ui::sessions::find_error_text;
 
 pub(super) fn export(session: &mut Session, args: &str) -> Flow {
     let dir = session.config.home.join("exports");
-    let (id, markdown) = if args.is_empty() || args == session.session_id {
-        let mut markdown = conversation_markdown(
-            session.agent.history(),
-            &session.session_id,
-            &format!("{}/{}", session.provider.id, session.provider.model),
-            &session.config.project_root,
-        );
-        if let Some(ledger) = session.agent.ledger() {
+    let (id, markdown) = if args.is_empty() || args == session.id() {
+        let id = session.id().to_string();
+        let model = format!("{}/{}", session.provider.id, session.provider.model);
+        let root = session.config.project_root.clone();
+        let agent = session.agent_mut();
+        let mut markdown = conversation_markdown(agent.history(), &id, &model, &root);
+        if let Some(ledger) = agent.ledger() {
             markdown.push_str(&sidechains_markdown(&ledger.path()));
         }
-        (session.session_id.clone(), markdown)
+        (id, markdown)
     } else {
         match recorded_markdown(session, args) {
             Ok(found) => found,

@@ -72,24 +72,25 @@ pub(super) fn config(session: &mut Session, args: &str) -> Flow {
 }
 
 pub(super) fn context(session: &mut Session, _args: &str) -> Flow {
-    let agent = &session.agent;
+    let agent = session.agent_mut();
     let messages = agent
         .history()
         .iter()
         .skip(1)
         .filter(|m| m.role != Role::System)
         .count();
+    let (window, estimate) = (agent.context_window(), agent.context_estimate());
+    let (tools, thresholds) = (agent.tool_specs().len(), agent.thresholds());
     let view = ContextView {
         lang: session.lang,
         heading: session.tr(Msg::ContextHeading),
         model: &session.provider.model,
-        window: agent.context_window(),
-        window_text: super::model::window_text(session, agent.context_window()),
-        estimate: agent.context_estimate(),
-        tools: agent.tool_specs().len(),
+        window,
+        window_text: super::model::window_text(session, window),
+        estimate,
+        tools,
         messages,
     };
-    let thresholds = agent.thresholds();
     let mut lines = context_lines(&view);
     lines.push(trf(
         session.lang,
@@ -143,7 +144,7 @@ fn context_lines(v: &ContextView<'_>) -> Vec<String> {
 }
 
 pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
-    let usage = session.agent.session_usage();
+    let usage = session.agent_mut().session_usage();
     let price = price_of(&session.provider.id, &session.provider.model);
     let model = session.provider.model.clone();
     let lines = cost_lines(

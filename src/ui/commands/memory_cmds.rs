@@ -42,8 +42,8 @@ fn store_failed(session: &Session, error: &dyn std::fmt::Display) {
 }
 
 /// The agent's store, or a message saying there is none.
-fn store(session: &Session) -> Option<Arc<MemoryStore>> {
-    let store = session.agent.memory().cloned();
+fn store(session: &mut Session) -> Option<Arc<MemoryStore>> {
+    let store = session.agent_mut().memory().cloned();
     if store.is_none() {
         say_error(session, session.tr(Msg::MemoryOff));
     }

@@ -29,7 +29,8 @@ pub(super) fn model(session: &mut Session, args: &str) -> Flow {
     Flow::Continue
 }
 
-fn show(session: &Session) {
+fn show(session: &mut Session) {
+    let window = session.agent_mut().context_window();
     let p = &session.provider;
     say_wrapped(
         session,
@@ -39,10 +40,7 @@ fn show(session: &Session) {
             &[
                 ("provider", &p.id),
                 ("model", &p.model),
-                (
-                    "window",
-                    &window_text(session, session.agent.context_window()),
-                ),
+                ("window", &window_text(session, window)),
                 ("url", &p.base_url),
             ],
         ),
@@ -135,9 +133,9 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
     // The window (and the compaction thresholds with it) is derived as at start-up: a configured
     // `llm.context_window` wins, else the new model's own.
     let window = session.config.context_window(&resolved);
-    session.agent.set_model(Arc::new(client), window);
-    session.agent.set_vision(resolved.vision);
-    session.agent.set_image_limits(resolved.image_limits);
+    session.agent_mut().set_model(Arc::new(client), window);
+    session.agent_mut().set_vision(resolved.vision);
+    session.agent_mut().set_image_limits(resolved.image_limits);
     session.config.llm = llm;
     session.provider = resolved;
     say_wrapped(

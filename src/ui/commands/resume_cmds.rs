@@ -1,7 +1,7 @@
 //! `/sessions`, `/resume [id]`, `/fork` and `/history clear`: this project's recorded sessions.
 
 use super::Flow;
-use crate::app::sessions::{ResumeFrom, StartOptions, fork_running, start_session};
+use crate::app::sessions::{ResumeFrom, StartOptions};
 use crate::session::ledger::SessionStore;
 use crate::ui::repl::Session;
 use crate::ui::sessions::{self as ui_sessions, PICKER_LIMIT, read_answer, summary_lines};
@@ -15,11 +15,7 @@ pub(super) fn sessions(session: &mut Session, _args: &str) -> Flow {
     }
     let style = session.surface().style;
     let mut lines = vec![style.bold(ui_sessions::picker_heading(session.lang))];
-    lines.extend(summary_lines(
-        session.lang,
-        &summaries,
-        Some(&session.session_id),
-    ));
+    lines.extend(summary_lines(session.lang, &summaries, Some(session.id())));
     session.say(&lines.join("\n"));
     Flow::Continue
 }
@@ -39,12 +35,12 @@ pub(super) fn resume(session: &mut Session, args: &str) -> Flow {
         resume: Some(ResumeFrom::Id(id)),
         fork: false,
     };
-    match start_session(&session.config, &mut session.agent, &options) {
+    match session.resume(&options) {
         Ok(started) => {
-            for line in ui_sessions::started_lines(lang, &started) {
+            let lines = ui_sessions::started_lines(lang, started);
+            for line in lines {
                 session.say(&line);
             }
-            session.session_id = started.id;
         }
         Err(e) => session.say_error(&ui_sessions::start_error_text(lang, &e)),
     }
@@ -52,11 +48,12 @@ pub(super) fn resume(session: &mut Session, args: &str) -> Flow {
 }
 
 pub(super) fn fork(session: &mut Session, _args: &str) -> Flow {
-    let from = session.session_id.clone();
-    match fork_running(&session.config, &mut session.agent, &from) {
+    let from = session.id().to_string();
+    let lang = session.lang;
+    match session.fork() {
         Ok(id) => {
-            session.say(&ui_sessions::forked_text(session.lang, &from, &id));
-            session.session_id = id;
+            let text = ui_sessions::forked_text(lang, &from, id);
+            session.say(&text);
         }
         Err(e) => session.say_error(&ui_sessions::start_error_text(session.lang, &e)),
     }
@@ -72,8 +69,8 @@ pub(super) fn history(session: &mut Session, args: &str) -> Flow {
         return Flow::Continue;
     }
     let store = SessionStore::new(&session.config.home);
+    let keep = session.agent_mut().ledger().map(|l| l.path());
     let root = &session.config.project_root;
-    let keep = session.agent.ledger().map(|l| l.path());
     let others = store
         .for_project(root)
         .into_iter()

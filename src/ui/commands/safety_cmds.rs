@@ -41,13 +41,12 @@ pub fn mode_line(mode: ApprovalMode, lang: Lang) -> String {
 
 /// Switches to the next mode (Shift+Tab) and shows it.
 pub fn cycle_mode(session: &mut Session) {
-    let mode = next_mode(session.approval.mode());
+    let mode = next_mode(session.approval_mode());
     switch_to(session, mode);
 }
 
 fn switch_to(session: &mut Session, mode: ApprovalMode) {
-    session.approval.set_mode(mode);
-    session.agent.conversation().note_mode(mode_name(mode));
+    session.set_approval_mode(mode);
     let style = session.surface().style;
     session.say_fitted(&mode_line(mode, session.lang), 2, |l| style.cyan(l));
     if mode == ApprovalMode::Full {
@@ -58,7 +57,7 @@ fn switch_to(session: &mut Session, mode: ApprovalMode) {
 pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
     match args {
         "" => {
-            let current = session.approval.mode();
+            let current = session.approval_mode();
             let style = session.surface().style;
             let mut lines = vec![style.bold(&format!(
                 "{}: {}",
@@ -88,7 +87,7 @@ pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
 pub(super) fn hitl(session: &mut Session, args: &str) -> Flow {
     match args {
         "" => session.say_fitted(
-            &mode_line(session.approval.mode(), session.lang),
+            &mode_line(session.approval_mode(), session.lang),
             2,
             str::to_string,
         ),
@@ -184,7 +183,7 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
             rules.iter().map(|r| format!("    {r}")).collect()
         }
     };
-    let mut lines = vec![mode_line(session.approval.mode(), session.lang)];
+    let mut lines = vec![mode_line(session.approval_mode(), session.lang)];
     lines.push("  [approvals] allow:".to_string());
     lines.extend(list(&session.config.approvals.allow));
     lines.push("  [approvals] deny:".to_string());
@@ -193,8 +192,7 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
     lines.extend(list(&session.config.approvals.project_allow));
     lines.push(format!("  {}", session.tr(Msg::PolicySessionRules)));
     let learned: Vec<String> = session
-        .approval
-        .session_rules()
+        .approval_rules()
         .rules()
         .iter()
         .map(|r| r.describe())

@@ -10,7 +10,7 @@ use crate::ui::repl::Session;
 /// Two lines: the sandbox's state and its writable folders.
 pub(super) fn sandbox_lines(session: &Session) -> Vec<String> {
     let sandbox = crate::app::build_sandbox(&session.config);
-    let confinement = if session.approval.mode() == ApprovalMode::Plan {
+    let confinement = if session.approval_mode() == ApprovalMode::Plan {
         Confinement::ReadOnly
     } else {
         Confinement::Sandboxed

@@ -175,13 +175,13 @@ pub fn write_disabled(path: &Path, disabled: &[String]) -> Result<(), SaveRuleEr
 /// Puts the current catalog into the system prompt (the one deliberate change of the prefix).
 fn refresh_prompt(session: &mut Session) {
     let current = session
-        .agent
+        .agent_mut()
         .system_message()
         .map(|m| m.text())
         .unwrap_or_default();
     let catalog = session.services.skills.catalog();
     session
-        .agent
+        .agent_mut()
         .set_system_prompt(prompt::with_skill_catalog(current, &catalog));
 }
 

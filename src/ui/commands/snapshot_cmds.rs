@@ -181,8 +181,8 @@ fn audit_restore(
 }
 
 /// The first line of each user turn's message, in turn order.
-fn user_messages(session: &Session) -> Vec<String> {
-    let conversation = session.agent.conversation();
+fn user_messages(session: &mut Session) -> Vec<String> {
+    let conversation = session.agent_mut().conversation();
     let messages = conversation.messages();
     conversation
         .turn_starts()
@@ -240,7 +240,7 @@ pub(super) fn rewind(session: &mut Session, _args: &str) -> Flow {
         rewind_code(session, turn);
     }
     if conversation {
-        match session.agent.rewind_to_turn(turn) {
+        match session.agent_mut().rewind_to_turn(turn) {
             Ok(_) => {
                 session.services.snapshots.rewind_to_turn(turn);
                 session.say_fitted(session.tr(Msg::RewindConversation), 0, str::to_string);

@@ -31,7 +31,7 @@ fn with_id(session: &mut Session, arg: &str, f: fn(&mut Session, u64)) {
 }
 
 fn add(session: &mut Session, text: &str) {
-    let mode = session.approval.mode();
+    let mode = session.approval_mode();
     match session.tasks.add(text, mode) {
         Ok(id) => {
             session.say(&trf(session.lang, Msg::TaskQueued, &[("id", &id)]));

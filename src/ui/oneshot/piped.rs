@@ -73,31 +73,33 @@ pub fn classify(bytes: &[u8]) -> Piped {
     }
 }
 
-/// The input with the piped text after it, in a `<stdin>` block the model can tell from the task.
-pub fn attach(input: &str, piped: &Piped) -> String {
+/// The piped text in a `<stdin>` block the model can tell from the task (the session adds it after the task);
+/// `None` when nothing is attached.
+pub fn stdin_block(piped: &Piped) -> Option<String> {
     let Piped::Text { text, cut_from } = piped else {
-        return input.to_string();
+        return None;
     };
-    let mut block = format!("{input}\n\n<stdin>\n{}\n", text.trim_end_matches('\n'));
+    let mut block = format!("<stdin>\n{}\n", text.trim_end_matches('\n'));
     if let Some(total) = cut_from {
         block.push_str(&format!(
             "[stdin cut at {MAX_PIPED_CHARS} of {total} characters]\n"
         ));
     }
     block.push_str("</stdin>");
-    block
+    Some(block)
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
-    fn text_goes_after_the_task_in_a_stdin_block() {
+    fn text_goes_in_a_stdin_block() {
         let piped = classify(b"def f():\n    return 1\n");
         assert_eq!(
-            attach("explain this code", &piped),
-            "explain this code\n\n<stdin>\ndef f():\n    return 1\n</stdin>"
+            stdin_block(&piped).unwrap(),
+            "<stdin>\ndef f():\n    return 1\n</stdin>"
         );
     }
 
@@ -108,7 +110,7 @@ mod tests {
         assert!(
             matches!(&piped, Piped::Text { cut_from: Some(n), text } if *n == MAX_PIPED_CHARS + 5 && text.len() == MAX_PIPED_CHARS)
         );
-        assert!(attach("t", &piped).ends_with(&format!(
+        assert!(stdin_block(&piped).unwrap().ends_with(&format!(
             "[stdin cut at {MAX_PIPED_CHARS} of {} characters]\n</stdin>",
             MAX_PIPED_CHARS + 5
         )));
@@ -116,7 +118,7 @@ mod tests {
             classify(b"\x89PNG\r\n\x1a\n\0\0"),
             Piped::Binary { bytes: 10 }
         );
-        assert_eq!(attach("t", &Piped::Binary { bytes: 10 }), "t");
+        assert_eq!(stdin_block(&Piped::Binary { bytes: 10 }), None);
         assert_eq!(classify(b" \n"), Piped::Nothing);
     }
 }

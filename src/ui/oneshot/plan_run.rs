@@ -1,16 +1,15 @@
-//! `paicli -p --plan "goal"` and `--team`: the plan is printed and run without review. Text output prints the
+//! `paicli -p --plan "goal"` and `--team`: the plan is printed and run without review (the session runs it). Text output prints the
 //! plan and the results on stdout and short progress lines on stderr; `json` reports each task's outcome;
 //! `stream-json` emits every event (the plan, task started/finished with ids, the tasks' own events) as lines.
 
-use std::time::Instant;
-
 use serde::Serialize;
-use tokio_util::sync::CancellationToken;
 
-use super::{EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, JsonLines, Printing, print_json_line};
-use crate::agent::{Agent, AgentEvent, EventSink};
-use crate::plan::{PlanReport, PlanRequest, run_plan};
-use crate::protocol::plan::{Plan, PlanTaskOutcome, RunWithoutReview, TaskState};
+use super::{
+    EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, Ended, OutputFormat, Printing, print_json_line,
+};
+use crate::agent::{AgentEvent, EventSink};
+use crate::plan::{PlanError, PlanReport};
+use crate::protocol::plan::{Plan, PlanTaskOutcome, TaskState};
 use crate::text::{Lang, Msg, notice_text, task_count, tr, trf};
 
 /// The final object of `json` and `stream-json` output for a plan run.
@@ -30,48 +29,33 @@ struct PlanResult<'a> {
     model: &'a str,
 }
 
-/// Plans and runs `request` as `printing` says; returns the process exit code (0 when every task is done, 1
-/// when a task failed or no plan could be made, 130 when cancelled).
-pub async fn run(
-    agent: &mut Agent,
-    request: PlanRequest,
-    printing: Printing,
-    session_id: &str,
-    cancel: CancellationToken,
+/// Prints what a plan ended with as `printing` says; returns the process exit code (0 when every task is done,
+/// 1 when a task failed or no plan could be made, 130 when cancelled).
+pub(super) fn print_plan(
+    result: &Result<PlanReport, PlanError>,
+    printing: &Printing,
+    at: &Ended<'_>,
 ) -> i32 {
-    let started = Instant::now();
     let lang = printing.lang;
-    let result = match printing.format {
-        super::OutputFormat::Text => {
-            let sink = TextPlan { lang };
-            run_plan(agent, request, &RunWithoutReview, &sink, cancel).await
-        }
-        super::OutputFormat::Json => {
-            run_plan(agent, request, &RunWithoutReview, &super::Discard, cancel).await
-        }
-        super::OutputFormat::StreamJson => {
-            run_plan(agent, request, &RunWithoutReview, &JsonLines, cancel).await
-        }
-    };
-    let code = match &result {
+    let code = match result {
         Ok(report) => exit_code(report),
         Err(_) => EXIT_FAILURE,
     };
     match printing.format {
-        super::OutputFormat::Text => match &result {
+        OutputFormat::Text => match result {
             Ok(report) => print_results(lang, report),
             Err(e) => eprintln!(
                 "paicli: {}",
                 trf(lang, Msg::PlanNotMade, &[("error", &e.to_string())])
             ),
         },
-        super::OutputFormat::Json | super::OutputFormat::StreamJson => {
+        OutputFormat::Json | OutputFormat::StreamJson => {
             let empty = Vec::new();
-            let (tasks, replans, error) = match &result {
+            let (tasks, replans, error) = match result {
                 Ok(report) => (&report.outcomes, report.replans, None),
                 Err(e) => (&empty, 0, Some(e.to_string())),
             };
-            let stop_reason = match (&result, code) {
+            let stop_reason = match (result, code) {
                 (Err(_), _) => "failed",
                 (_, EXIT_CANCELLED) => "cancelled",
                 _ => "finished",
@@ -83,9 +67,9 @@ pub async fn run(
                 error,
                 tasks,
                 replans,
-                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                session_id,
-                model: agent.model(),
+                duration_ms: u64::try_from(at.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                session_id: at.session_id,
+                model: at.model,
             });
         }
     }
@@ -150,8 +134,8 @@ pub fn plan_lines(lang: Lang, plan: &Plan, revision: u32) -> Vec<String> {
 }
 
 /// Text output: the plan on stdout, task progress on stderr.
-struct TextPlan {
-    lang: Lang,
+pub(super) struct TextPlan {
+    pub(super) lang: Lang,
 }
 
 impl EventSink for TextPlan {

@@ -20,7 +20,7 @@ use super::{MarkdownStream, Surface, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
 use crate::protocol::ToolKind;
-use crate::text::{Lang, Msg, labelled, notice_text, tr};
+use crate::text::{Lang, Msg, labelled, notice_text, tr, trf};
 
 /// How often the working line's spinner and clock move.
 const TICK: Duration = Duration::from_millis(100);
@@ -59,6 +59,8 @@ struct Inner {
     plan: Option<PlanView>,
     /// The task of each running sub-agent call, so an approval prompt can name the task asking.
     call_tasks: CallTasks,
+    /// `Some` when the run is a plan (see [`TerminalSink::for_plan`]): whether its tasks started.
+    plan_run: Option<bool>,
 }
 
 /// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
@@ -103,6 +105,7 @@ impl TerminalSink {
                 input_preview: None,
                 plan: None,
                 call_tasks: CallTasks::default(),
+                plan_run: None,
             })),
             ticker: Mutex::new(None),
         }
@@ -116,6 +119,13 @@ impl TerminalSink {
     /// Keeps each tool result in `last` for Ctrl+O and previews command output under its result line.
     pub fn with_expandable(self, last: LastExpandable) -> Self {
         lock(&self.inner).expandable = Some(last);
+        self
+    }
+
+    /// The run is a plan: its end is worded for one (no plan could be made; the plan stopped after its tasks
+    /// started).
+    pub fn for_plan(self) -> Self {
+        lock(&self.inner).plan_run = Some(false);
         self
     }
 
@@ -514,12 +524,19 @@ impl Inner {
             AgentEvent::TurnCancelled => {
                 self.flush_answer();
                 self.end_live();
-                let cancelled = tr(self.lang, Msg::Cancelled);
+                let cancelled = match self.plan_run {
+                    Some(true) => tr(self.lang, Msg::PlanStopped),
+                    Some(false) | None => tr(self.lang, Msg::Cancelled),
+                };
                 self.write_marked("⏹", cancelled, |l| style.yellow(l));
             }
             AgentEvent::TurnFailed { error } => {
                 self.flush_answer();
                 self.end_live();
+                let error = match self.plan_run {
+                    Some(_) => trf(self.lang, Msg::PlanFailedToStart, &[("error", &error)]),
+                    None => error,
+                };
                 let line = labelled(self.lang, Msg::ErrorPrefix, &error);
                 self.write_wrapped(&line, |l| style.red(l));
             }

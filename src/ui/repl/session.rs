@@ -1,69 +1,75 @@
-//! The state of one interactive session: the agent, the configuration it came from, and running totals.
+//! The state of one interactive session: the app's session (`app::Session`, reached through `Deref`) with what
+//! the terminal adds: the keyboard, the working line, the line editor's state and running totals.
 
-use std::sync::{Arc, PoisonError};
-use std::time::Instant;
+use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{Agent, AgentEvent, CompactionError, EventSink, TurnOutcome, TurnReport};
-use crate::app::Services;
+use crate::agent::{AgentEvent, CompactionError, EventSink};
 use crate::app::SetupError;
-use crate::app::mentions::expand_mentions;
+use crate::app::session::{HostError, HostOptions};
 use crate::config::{Config, Overrides};
 use crate::guard::path_guard::PathGuard;
-use crate::llm::providers::{ResolvedProvider, price_of};
-use crate::policy::approval::ApprovalHook;
-use crate::protocol::Usage;
-use crate::text::images_need_vision;
+use crate::llm::providers::ResolvedProvider;
+use crate::protocol::plan::PlanReviewer;
 use crate::text::{Lang, Msg, tr};
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::commands::custom::CustomCommands;
-use crate::ui::hints::{Frontend, hint_text};
 use crate::ui::interrupt::block_on_interruptible;
 use crate::ui::keyboard::{Keyboard, TypeAhead};
-use crate::ui::render::{LastExpandable, StatusInfo, Surface, TerminalSink, status_line_in};
+use crate::ui::plan_review::TerminalPlanReviewer;
+use crate::ui::render::{LastExpandable, Surface, TerminalSink};
 use crate::ui::repl::live_approver::{LiveAwareApprover, LiveSlot};
-use crate::ui::sessions::Launch;
+use crate::ui::sessions::{self as ui_sessions, Launch};
 
-mod plan_run;
+mod run;
 
-pub use plan_run::PlanState;
+pub use run::PlanState;
 
 /// Everything slash commands and turns work on.
 pub struct Session {
-    pub agent: Agent,
-    pub config: Config,
+    /// The session every front-end drives: config, agent, services, modes, turns and plans.
+    host: crate::app::Session,
     /// The command-line flags, for `/config`'s provenance.
     pub overrides: Overrides,
     /// The provider and model requests currently go to.
     pub provider: ResolvedProvider,
     pub runtime: tokio::runtime::Runtime,
     pub lang: Lang,
-    pub session_id: String,
     /// Turns run so far and model requests they made.
     pub turns: u32,
     pub requests: u32,
-    /// Switches approval modes (`/mode`); shared with the agent's turn hook.
-    pub approval: ApprovalHook,
-    /// MCP servers and language servers; shut down by [`Session::shutdown`].
-    pub services: Services,
     /// This project's background tasks (`/task`); running ones are cancelled by [`Session::shutdown`].
     pub tasks: crate::app::tasks::TaskQueue,
-    guard: Arc<PathGuard>,
     no_color: bool,
     /// The one reader of the terminal while a task runs; the approval prompt takes its keys from it.
     keyboard: Keyboard,
-    /// The first turn waits for MCP servers still starting.
-    mcp_waited: bool,
     /// The last tool result, reason or diagnostics block, for Ctrl+O.
     expandable: LastExpandable,
     /// The running turn's working line, cleared by the approval prompt.
     live: LiveSlot,
     /// Slash commands from Markdown files (`~/.paicli/commands/`, `.claude/commands/`, `.paicli/commands/`).
     pub custom_commands: CustomCommands,
-    /// Plans: the mode to return to when a plan made in plan mode is approved, and `/plan` or `/team` waiting
-    /// for the next input.
+    /// Plans: `/plan` or `/team` waiting for the next input.
     pub plans: PlanState,
+    /// Who decides on plans: the review at the terminal.
+    reviewer: Arc<dyn PlanReviewer>,
+    /// Gets a copy of every event the terminal shows (see [`Session::watch_events`]).
+    watcher: Option<Arc<dyn EventSink>>,
+}
+
+impl std::ops::Deref for Session {
+    type Target = crate::app::Session;
+
+    fn deref(&self) -> &crate::app::Session {
+        &self.host
+    }
+}
+
+impl std::ops::DerefMut for Session {
+    fn deref_mut(&mut self) -> &mut crate::app::Session {
+        &mut self.host
+    }
 }
 
 impl Session {
@@ -87,38 +93,43 @@ impl Session {
                 path: config.project_root.clone(),
                 source,
             })?;
-        let guard = Arc::new(guard);
         let lang = Lang::resolve(config.ui_language, &config.env);
         let no_color = config.no_color;
         let keyboard = Keyboard::default();
         let live = LiveSlot::default();
         let approver = Arc::new(LiveAwareApprover {
-            inner: TerminalApprover::new(
-                keyboard.clone(),
-                Some(Arc::clone(&guard)),
-                lang,
-                no_color,
-            ),
+            inner: TerminalApprover::new(keyboard.clone(), Some(Arc::new(guard)), lang, no_color),
             live: Arc::clone(&live),
         });
-        let approval = crate::app::build_approval_hook(&config, approver)?;
-        let (mut agent, services) = {
-            let _inside = runtime.enter();
-            crate::app::build_session(&config, approval.clone())?
+        let say = |line: &str| {
+            let width = Surface::detect(no_color).width;
+            for row in crate::ui::render::wrap_hanging(line, width, 2) {
+                println!("{row}");
+            }
         };
         // Sessions: a new ledger, or the one `--continue` / `--resume` (or its picker) names.
-        let session_id =
-            crate::ui::sessions::start_interactive(&config, &mut agent, &launch, lang, &|line| {
-                let width = Surface::detect(no_color).width;
-                for row in crate::ui::render::wrap_hanging(line, width, 2) {
-                    println!("{row}");
-                }
-            })
-            .map_err(SessionError::Resume)?;
-        services.snapshots.set_session(&session_id);
+        let start = ui_sessions::interactive_options(&config, &launch, lang, &say);
         let (config_home, project_root) = (config.home.clone(), config.project_root.clone());
         let tasks =
             crate::app::tasks::TaskQueue::open(&config, crate::app::tasks::DEFAULT_PARALLEL);
+        let mut host = {
+            let _inside = runtime.enter();
+            let options = HostOptions { start, files: None };
+            crate::app::Session::start(config, approver, options).map_err(|e| match e {
+                HostError::Setup(e) => SessionError::Setup(e),
+                HostError::Start(e) => {
+                    SessionError::Resume(ui_sessions::start_error_text(lang, &e))
+                }
+            })?
+        };
+        for line in ui_sessions::started_lines(lang, host.started()) {
+            say(&line);
+        }
+        if host.started().resumed.is_some() {
+            for line in ui_sessions::last_exchange(host.agent_mut().conversation()) {
+                say(&line);
+            }
+        }
         {
             let _inside = runtime.enter();
             tasks.start();
@@ -130,32 +141,45 @@ impl Session {
             no_color,
             live: Arc::clone(&live),
         });
-        services.mcp.set_elicitor(
-            crate::app::mcp_audit::McpAudit::new(&config)
+        host.services.mcp.set_elicitor(
+            crate::app::mcp_audit::McpAudit::new(&host.config)
                 .elicitor(form, crate::policy::audit::ApprovedBy::Hitl),
         );
+        let reviewer = Arc::new(TerminalPlanReviewer {
+            keyboard: keyboard.clone(),
+            live: Arc::clone(&live),
+            lang,
+            no_color,
+        });
         Ok(Session {
-            agent,
-            config,
+            host,
             overrides,
             provider,
             runtime,
             lang,
-            session_id,
             turns: 0,
             requests: 0,
-            approval,
-            services,
             tasks,
-            guard,
             no_color,
             keyboard,
-            mcp_waited: false,
             expandable: LastExpandable::default(),
             live,
             custom_commands: CustomCommands::load(&config_home, &project_root),
             plans: PlanState::default(),
+            reviewer,
+            watcher: None,
         })
+    }
+
+    /// Sends a copy of every event of this session's turns and plans to `watcher` too (a transcript, or a test
+    /// comparing what the terminal was given with what another front-end gets).
+    pub fn watch_events(&mut self, watcher: Arc<dyn EventSink>) {
+        self.watcher = Some(watcher);
+    }
+
+    /// Lets `reviewer` decide on plans instead of the review at the terminal.
+    pub fn set_plan_reviewer(&mut self, reviewer: Arc<dyn PlanReviewer>) {
+        self.reviewer = reviewer;
     }
 
     /// How output looks right now (the terminal may have been resized).
@@ -218,56 +242,16 @@ impl Session {
         self.say_fitted(text, 0, |l| style.dim(l));
     }
 
-    /// Runs a user's input as a turn: `@path` and `@server:uri` mentions expanded (turn policies still judge the
-    /// text as typed), ESC watched, status line printed.
-    pub fn run_user_task(&mut self, submitted: &str) -> TurnReport {
-        let mut expanded = expand_mentions(submitted, &self.guard);
-        for (mention, reason) in &expanded.skipped {
-            self.say_notice(&format!(
-                "{mention} {}: {reason}",
-                self.tr(Msg::MentionSkipped)
-            ));
-        }
-        let images = std::mem::take(&mut expanded.images);
-        let refused = crate::app::mentions::queue_images(&mut self.agent, images);
-        if !refused.is_empty() {
-            let text = images_need_vision(self.lang, self.agent.model(), &refused);
-            self.say_notice(&text);
-        }
-        let cancel = CancellationToken::new();
-        let first = !self.mcp_waited;
-        self.mcp_waited = true;
-        let (config, mcp) = (&self.config, &self.services.mcp);
-        let (input, mut notices) = self.runtime.block_on(async {
-            if first {
-                crate::app::prepare_first_input(config, mcp, &expanded.text, &cancel).await
-            } else {
-                (
-                    crate::app::expand_mcp_mentions(config, mcp, &expanded.text, &cancel).await,
-                    Vec::new(),
-                )
-            }
-        });
-        notices.extend(self.services.mcp.take_notices());
-        for notice in notices {
-            let text = crate::text::notice_text(self.lang, &notice);
-            self.say_notice(&text);
-        }
-        self.run_expanded_task(submitted, &input)
-    }
-
-    /// Runs `prompt` (generated by a command such as `/init`) as one turn.
-    pub fn run_task(&mut self, prompt: &str) -> TurnReport {
-        self.run_expanded_task(prompt, prompt)
-    }
-
     /// Compacts the history now (`/compact`), with ESC / Ctrl-C cancellation; the `Compacted` event is printed.
     /// A cancelled run prints that it was cancelled and counts as success (the history is unchanged).
     pub fn compact_history(&mut self, focus: Option<&str>) -> Result<(), CompactionError> {
         let sink = TerminalSink::stdout(self.surface(), self.lang);
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let work = self.agent.compact_now(focus, &sink, cancel.clone());
+        let work = self
+            .host
+            .agent_mut()
+            .compact_now(focus, &sink, cancel.clone());
         let result = block_on_interruptible(&self.runtime, &cancel, work);
         keys.stop();
         if result.is_err() && cancel.is_cancelled() {
@@ -302,82 +286,12 @@ impl Session {
         &self.keyboard
     }
 
-    /// Stops MCP servers and language servers.
+    /// Stops the background tasks, then the session's MCP servers and language servers.
     pub fn shutdown(&self) {
         self.runtime.block_on(async {
             self.tasks.shutdown().await;
-            self.services.shutdown().await;
+            self.host.shutdown().await;
         });
-    }
-
-    /// The sink of a running turn or plan, registered as the live output prompts pause.
-    fn work_sink(&self) -> TerminalSink {
-        let mut sink = TerminalSink::stdout(self.surface(), self.lang)
-            .with_expandable(self.expandable.clone());
-        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-            // The working line is for people: never in a pipe or a log. It shows the type-ahead too.
-            let keyboard = self.keyboard.clone();
-            sink = sink
-                .with_input_preview(Arc::new(move || {
-                    let typed = keyboard.type_ahead();
-                    let (line, queued) = (typed.line(), typed.queued());
-                    (!line.is_empty() || queued > 0).then_some((line, queued))
-                }))
-                .with_live_line();
-        }
-        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = Some(sink.live_handle());
-        sink
-    }
-
-    /// Runs one turn with ESC / Ctrl-C cancellation and prints the status line after it.
-    fn run_expanded_task(&mut self, submitted: &str, prompt: &str) -> TurnReport {
-        let started = Instant::now();
-        let sink = self.work_sink();
-        let cancel = CancellationToken::new();
-        let keys = self.keyboard.start_task(cancel.clone());
-        let work = self
-            .agent
-            .run_expanded_turn(submitted, prompt, &sink, cancel.clone());
-        let report = block_on_interruptible(&self.runtime, &cancel, work);
-        sink.finish();
-        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
-        keys.stop();
-        self.turns += 1;
-        self.requests += report.requests;
-        if let TurnOutcome::Failed(e) = &report.outcome
-            && let Some(hint) = hint_text(
-                self.lang,
-                e,
-                Frontend::Repl,
-                self.provider.key_source.as_deref(),
-            )
-        {
-            let line = format!("  {}: {}", self.tr(Msg::NextStep), hint);
-            self.say_fitted(&line, 4, str::to_string);
-        }
-        self.print_status(started, report.usage);
-        report
-    }
-
-    /// Prints the status line after a turn (or a plan) that started at `started` and used `turn`.
-    fn print_status(&self, started: Instant, turn: Usage) {
-        let surface = self.surface();
-        let info = StatusInfo {
-            model: self.provider.model.clone(),
-            context: Some((
-                self.agent.context_estimate().total(),
-                self.agent.context_window(),
-            )),
-            turn,
-            session: self.agent.session_usage(),
-            price: price_of(&self.provider.id, &self.provider.model),
-            elapsed: started.elapsed(),
-            mode: Some(crate::ui::commands::mode_name(self.approval.mode())),
-        };
-        // In Chinese or on a narrow screen it is longer than a line: it breaks between its facts.
-        let status = status_line_in(&info, surface.style, self.lang);
-        let facts: Vec<String> = status.split(" · ").map(str::to_string).collect();
-        self.say(&crate::ui::render::pack(&facts, " · ", surface.width).join("\n"));
     }
 }
 

@@ -74,6 +74,8 @@ fn stream_json_emits_the_plan_and_each_task_with_its_id() {
             "start B",
             "B done",
             "plan_finished",
+            // The session closes a plan as it closes a turn (as serve and acp see it).
+            "turn_finished",
             "result"
         ]
     );

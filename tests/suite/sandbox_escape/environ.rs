@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::kernel_confines;
 use crate::support::{Reply, ScriptedServer};
@@ -62,7 +62,7 @@ fn tool_result(server: &ScriptedServer) -> String {
         .iter()
         .find(|m| m["role"] == "tool")
         .and_then(|m| m["content"].as_str().map(str::to_string))
-        .unwrap_or_else(|| panic!("no tool result in {}", Value::from(last.body.clone())))
+        .unwrap_or_else(|| panic!("no tool result in {}", last.body))
 }
 
 fn sleeper_alive(seconds: u32) -> bool {

@@ -83,6 +83,9 @@ impl Inner {
                 if outcomes.is_empty() {
                     return;
                 }
+                if self.plan_run.is_some() {
+                    self.plan_run = Some(true);
+                }
                 let width = self.width();
                 let lines = summary_lines(&outcomes, width, style, self.lang);
                 self.write_lines(&lines);

@@ -1,8 +1,8 @@
 //! `@path not attached: why`: the front-end's wording of a mention `app::mentions` did not attach. The English
 //! reason is the `SkipReason`'s own sentence (often the path guard's), so only Chinese words it here.
 
-use crate::app::mentions::SkipReason;
-use crate::text::{Lang, Msg, labelled};
+use super::{Lang, Msg, labelled};
+use crate::protocol::SkipReason;
 
 /// `@path not attached: why` for a mention that was not attached.
 pub fn mention_skipped(lang: Lang, mention: &str, reason: &SkipReason) -> String {

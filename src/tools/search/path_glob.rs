@@ -1,28 +1,9 @@
-//! The search tools' view of the shared project walk (`guard::walk`): a glob that picks the candidates.
+//! The glob the search tools pick their candidates with; the walk itself is the project's one walk
+//! (`guard::walk`).
 
 use std::path::Path;
 
 use globset::{GlobBuilder, GlobMatcher};
-use tokio_util::sync::CancellationToken;
-
-pub use crate::guard::walk::Walked;
-
-/// Visits the regular files under `base` whose path relative to it matches `glob` (all when `None`); see
-/// [`crate::guard::walk::walk_parallel`].
-pub fn walk_parallel<S, T, F>(
-    base: &Path,
-    glob: Option<&PathGlob>,
-    cancel: &CancellationToken,
-    visit: F,
-) -> Walked<T>
-where
-    S: Default + Send,
-    T: Send,
-    F: Fn(&Path, &mut S) -> Option<T> + Sync,
-{
-    let accept = |rel: &Path| glob.is_none_or(|glob| glob.is_match(rel));
-    crate::guard::walk::walk_parallel(base, Some(&accept), cancel, visit)
-}
 
 /// A glob as the search tools read it: without a `/` it matches a file name at any depth.
 pub struct PathGlob {

@@ -1,0 +1,191 @@
+//! The one session host every front-end drives (the REPL, `-p`, `paicli serve`, `paicli acp`, background tasks):
+//! built for its config and approver, started in the ledger (new, resumed or forked), its inputs run as a turn or
+//! a plan with mentions read and notices sent as events, its approval mode switched, and shut down with its
+//! servers. Front-ends differ only in the event sink they show events with, the `Approver` and the
+//! `PlanReviewer` that ask the person.
+
+mod input;
+mod modes;
+mod plan;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use tokio_util::sync::CancellationToken;
+
+use super::sessions::{StartError, StartOptions, Started, fork_running, start_session};
+use super::{Services, SetupError, build_approval_hook, build_session};
+use crate::agent::{Agent, TurnReport};
+use crate::config::{ApprovalMode, Config};
+use crate::guard::path_guard::PathGuard;
+use crate::plan::{PlanError, PlanReport};
+use crate::policy::approval::ApprovalHook;
+use crate::protocol::message::Message;
+use crate::protocol::plan::PlanReviewer;
+use crate::protocol::{Approver, EventSink, FileAccess};
+
+pub use input::{Input, RunAs};
+
+/// Why a session could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Start(#[from] StartError),
+}
+
+/// What a session starts with besides its config and approver.
+#[derive(Default)]
+pub struct HostOptions {
+    /// A new session, or the ledger session to resume (or fork).
+    pub start: StartOptions,
+    /// Where the file tools read and write text (an editor's buffers); `None` is the local disk.
+    pub files: Option<Arc<dyn FileAccess>>,
+}
+
+/// What one input ran as.
+pub enum Ran {
+    Turn(TurnReport),
+    /// The input was planned, reviewed and (when approved) run.
+    Plan(Result<PlanReport, PlanError>),
+}
+
+/// One running session with at most one input at a time (a second waits for the first).
+pub struct Session {
+    /// The model its requests named at start.
+    pub model: String,
+    pub config: Config,
+    /// MCP servers, language servers, snapshots, skills, the code index and the browser.
+    pub services: Services,
+    /// The ledger's session id: `paicli --resume` finds it by this.
+    id: String,
+    /// What the last start (or resume) found: notices, and the session loaded.
+    started: Started,
+    agent: tokio::sync::Mutex<Agent>,
+    approval: ApprovalHook,
+    /// Mentions of the inputs are read beneath the project root.
+    guard: PathGuard,
+    /// A mode switched to while an input held the agent: written to the ledger when the next input starts.
+    unrecorded_mode: Mutex<Option<ApprovalMode>>,
+    /// The first input waits for MCP servers still starting; later ones do not.
+    mcp_waited: AtomicBool,
+}
+
+impl Session {
+    /// Builds the session for `config` whose questions go to `approver`. Must be called inside the Tokio runtime.
+    pub fn start(
+        config: Config,
+        approver: Arc<dyn Approver>,
+        options: HostOptions,
+    ) -> Result<Session, HostError> {
+        let guard =
+            PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
+                path: config.project_root.clone(),
+                source,
+            })?;
+        let approval = build_approval_hook(&config, approver)?;
+        let (mut agent, services) = build_session(&config, approval.clone())?;
+        if let Some(files) = options.files {
+            agent.set_file_access(files);
+        }
+        let started = match start_session(&config, &mut agent, &options.start) {
+            Ok(started) => started,
+            Err(e) => {
+                // MCP servers may already be starting; stop them rather than leave them to the drop.
+                tokio::spawn(async move { services.shutdown().await });
+                return Err(e.into());
+            }
+        };
+        services.snapshots.set_session(&started.id);
+        Ok(Session {
+            model: agent.model().to_string(),
+            config,
+            services,
+            id: started.id.clone(),
+            started,
+            agent: tokio::sync::Mutex::new(agent),
+            approval,
+            guard,
+            unrecorded_mode: Mutex::new(None),
+            mcp_waited: AtomicBool::new(false),
+        })
+    }
+
+    /// The ledger's session id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// What the last start or resume found (notices to tell, the session loaded).
+    pub fn started(&self) -> &Started {
+        &self.started
+    }
+
+    /// Runs what the person sent: a turn, or a plan that `reviewer` decides on (see [`RunAs`]). Its events, and
+    /// notices about the input (mentions not attached, MCP servers), go to `sink`. A plan ends with the events a
+    /// turn ends with (`turn_finished` with the per-task summary, `turn_cancelled`, `turn_failed`), so a
+    /// front-end waits for one thing either way.
+    pub async fn run_input(
+        &self,
+        input: Input,
+        sink: &dyn EventSink,
+        cancel: CancellationToken,
+        reviewer: &dyn PlanReviewer,
+    ) -> Ran {
+        let mut agent = self.agent.lock().await;
+        self.record_pending_mode(&agent);
+        let plan = input.plan_mode(self.approval_mode());
+        let text = self
+            .prepare(&mut agent, &input, plan.is_none(), sink, &cancel)
+            .await;
+        match plan {
+            Some(mode) => Ran::Plan(
+                self.run_plan(&mut agent, text, mode, sink, cancel, reviewer)
+                    .await,
+            ),
+            None => Ran::Turn(
+                agent
+                    .run_expanded_turn(&input.text, &text, sink, cancel)
+                    .await,
+            ),
+        }
+    }
+
+    /// The agent, for the one owner between inputs (the REPL's slash commands); no input can run meanwhile.
+    pub fn agent_mut(&mut self) -> &mut Agent {
+        self.agent.get_mut()
+    }
+
+    /// The tools the session offers (MCP servers' join as they start): what front-ends ask how a call reads.
+    pub async fn tools(&self) -> Arc<crate::tools::ToolRegistry> {
+        Arc::clone(self.agent.lock().await.registry())
+    }
+
+    /// The history as the model sees it (system prompt first); waits for a running input to end.
+    pub async fn history(&self) -> Vec<Message> {
+        self.agent.lock().await.history().to_vec()
+    }
+
+    /// Continues another recorded session of this project in place of this one (`/resume`).
+    pub fn resume(&mut self, options: &StartOptions) -> Result<&Started, StartError> {
+        let started = start_session(&self.config, self.agent.get_mut(), options)?;
+        self.id.clone_from(&started.id);
+        self.started = started;
+        Ok(&self.started)
+    }
+
+    /// Continues this session's history under a new id, leaving its ledger as it is (`/fork`); returns the id.
+    pub fn fork(&mut self) -> Result<&str, StartError> {
+        self.id = fork_running(&self.config, self.agent.get_mut(), &self.id)?;
+        Ok(&self.id)
+    }
+
+    /// Waits for a running input to end (cancel it first), so its tool results reach the ledger, then stops the
+    /// session's MCP and language servers.
+    pub async fn shutdown(&self) {
+        let agent = self.agent.lock().await;
+        self.record_pending_mode(&agent);
+        self.services.shutdown().await;
+    }
+}
