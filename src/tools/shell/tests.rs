@@ -146,7 +146,7 @@ async fn empty_command_is_rejected() {
 #[tokio::test]
 async fn timeout_kills_the_whole_group_including_background_children() {
     let dir = TempDir::new().unwrap();
-    let ctx = context(&dir, Duration::from_secs(1));
+    let ctx = plain_context(&dir, Duration::from_secs(1));
     let started = Instant::now();
     let outcome = run(
         &ctx,
@@ -172,7 +172,7 @@ async fn timeout_kills_the_whole_group_including_background_children() {
 #[tokio::test]
 async fn cancellation_returns_quickly_with_partial_output_and_kills_the_group() {
     let dir = TempDir::new().unwrap();
-    let ctx = context(&dir, Duration::from_secs(60));
+    let ctx = plain_context(&dir, Duration::from_secs(60));
     let pid_file = dir.path().join("bg.pid");
     let cancel = ctx.cancel.clone();
     let canceller = tokio::spawn({
@@ -202,10 +202,24 @@ async fn cancellation_returns_quickly_with_partial_output_and_kills_the_group() 
     );
 }
 
+/// The plain launch (no sandbox): the process group is all paicli can end, so the old rules for children that
+/// leave it apply. Confined commands end everything they start (`tests/suite/sandbox_escape/lifetime.rs`).
+fn plain_context(dir: &TempDir, timeout: Duration) -> ToolContext {
+    let mut ctx = context(dir, timeout);
+    ctx.limits.sandbox = crate::sandbox::Sandbox::new(
+        crate::config::SandboxSettings {
+            mode: crate::config::SandboxMode::Off,
+            ..crate::config::SandboxSettings::default()
+        },
+        Vec::new(),
+    );
+    ctx
+}
+
 #[tokio::test]
 async fn background_children_holding_the_output_do_not_hang_the_call() {
     let dir = TempDir::new().unwrap();
-    let ctx = context(&dir, Duration::from_secs(60));
+    let ctx = plain_context(&dir, Duration::from_secs(60));
     let started = Instant::now();
     let out = ok_text(run(&ctx, "sleep 100 & echo $! > bg.pid; echo done").await);
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -216,12 +230,19 @@ async fn background_children_holding_the_output_do_not_hang_the_call() {
     );
     let pid = read_pid_file(&dir.path().join("bg.pid")).await;
     assert!(wait_dead(pid).await);
+
+    // Confined: the namespace ends with the command, so nothing holds the output and nothing is left.
+    let confined = context(&dir, Duration::from_secs(60));
+    let started = Instant::now();
+    let out = ok_text(run(&confined, "sleep 100 & echo done").await);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(out.starts_with("done"), "{out}");
 }
 
 #[tokio::test]
-async fn detached_background_children_are_left_running() {
+async fn unconfined_detached_background_children_are_left_running() {
     let dir = TempDir::new().unwrap();
-    let ctx = context(&dir, Duration::from_secs(60));
+    let ctx = plain_context(&dir, Duration::from_secs(60));
     let started = Instant::now();
     let out = ok_text(run(&ctx, "sleep 100 >/dev/null 2>&1 & echo $! > bg.pid").await);
     assert!(started.elapsed() < Duration::from_secs(5));

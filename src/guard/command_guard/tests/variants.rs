@@ -186,7 +186,11 @@ const CASES: &[(&str, V)] = &[
     ("cd .paicli && echo x > config.toml", Control),
     ("echo x > {home}/config.toml", Control),
     ("echo x > {home}/mcp-trust.json", Control),
-    ("echo x > {home}/logs/session.log", Allowed),
+    // paicli's own caches are its state too: no command writes them.
+    (
+        "echo x > {home}/logs/session.log",
+        Refused("write-outside-project"),
+    ),
     (
         "echo x > {home}/skills/evil.md",
         Refused("write-outside-project"),
