@@ -195,20 +195,38 @@ pub struct Overrides {
 }
 
 impl Overrides {
+    /// The flags given, as `(flag, text)`: the loader hands each text to the setting that declares the flag, the
+    /// same way as an environment variable's.
+    pub fn given(&self) -> Vec<(&'static str, String)> {
+        let number = |n: Option<u64>| n.map(|n| n.to_string());
+        [
+            ("--provider", self.provider.clone()),
+            ("--model", self.model.clone()),
+            ("--base-url", self.base_url.clone()),
+            (
+                "--max-iterations",
+                number(self.max_iterations.map(u64::from)),
+            ),
+            ("--token-budget", number(self.token_budget)),
+            (
+                "--max-output-tokens",
+                number(self.max_output_tokens.map(u64::from)),
+            ),
+            ("--approval", self.approval.map(|m| m.name().to_string())),
+            (
+                "--trust-project-mcp",
+                self.trust_project_mcp.then(|| "true".to_string()),
+            ),
+            ("--sandbox", self.sandbox.map(|m| m.label().to_string())),
+        ]
+        .into_iter()
+        .filter_map(|(flag, value)| Some((flag, value?)))
+        .collect()
+    }
+
     /// Whether the flag named `flag` (`--model`) was given.
     pub fn has(&self, flag: &str) -> bool {
-        match flag {
-            "--provider" => self.provider.is_some(),
-            "--model" => self.model.is_some(),
-            "--base-url" => self.base_url.is_some(),
-            "--max-iterations" => self.max_iterations.is_some(),
-            "--token-budget" => self.token_budget.is_some(),
-            "--max-output-tokens" => self.max_output_tokens.is_some(),
-            "--approval" => self.approval.is_some(),
-            "--trust-project-mcp" => self.trust_project_mcp,
-            "--sandbox" => self.sandbox.is_some(),
-            _ => false,
-        }
+        self.given().iter().any(|(f, _)| *f == flag)
     }
 }
 

@@ -61,7 +61,7 @@ impl Config {
         config.trusted_project = trusted;
         config.refused = refused;
         config.apply_env()?;
-        config.apply_overrides(overrides);
+        config.apply_overrides(overrides)?;
         config.validate()?;
         Ok(config)
     }
@@ -100,25 +100,23 @@ impl Config {
         Ok(())
     }
 
-    fn apply_overrides(&mut self, o: &Overrides) {
-        set(&mut self.llm.provider, o.provider.clone().map(Some));
-        set(&mut self.llm.model, o.model.clone().map(Some));
-        if let Some(url) = &o.base_url {
-            self.llm.base_url = Some(url.clone());
+    /// The flags, each through the setting that declares it.
+    fn apply_overrides(&mut self, o: &Overrides) -> Result<(), ConfigError> {
+        for (flag, text) in o.given() {
+            let row = settings::for_flag(flag).ok_or_else(|| {
+                ConfigError::Incomplete(format!("{flag} is not declared by a setting"))
+            })?;
+            row.apply_text(self, &text)
+                .map_err(|reason| ConfigError::InvalidValue {
+                    key: flag.to_string(),
+                    value: text.clone(),
+                    reason,
+                })?;
+        }
+        if o.base_url.is_some() {
             self.llm.base_url_from_project = false;
         }
-        set(
-            &mut self.agent.max_iterations,
-            o.max_iterations.map(nonzero),
-        );
-        set(&mut self.agent.token_budget, o.token_budget.map(nonzero));
-        set(
-            &mut self.llm.max_output_tokens,
-            o.max_output_tokens.map(Some),
-        );
-        set(&mut self.approval, o.approval);
-        self.mcp.trust_project_servers |= o.trust_project_mcp;
-        set(&mut self.sandbox.mode, o.sandbox);
+        Ok(())
     }
 
     /// Rejects settings that are valid one by one but not as used.
@@ -132,17 +130,6 @@ impl Config {
         })?;
         Ok(())
     }
-}
-
-fn set<T>(slot: &mut T, value: Option<T>) {
-    if let Some(v) = value {
-        *slot = v;
-    }
-}
-
-/// 0 means "unlimited" in files, flags and variables.
-fn nonzero<T: PartialEq + Default>(v: T) -> Option<T> {
-    if v == T::default() { None } else { Some(v) }
 }
 
 /// `$PAICLI_HOME`, else `~/.paicli`, else `./.paicli-home` when no home directory is known.

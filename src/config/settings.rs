@@ -198,9 +198,13 @@ pub trait Row: Sync {
     /// The effective value as `/config` shows it (secrets masked).
     fn show(&self, config: &Config) -> String;
     /// The default as TOML; `None` when unset by default.
-    fn default_toml(&self) -> Option<String>;
+    fn default_toml(&self) -> Option<String> {
+        None
+    }
     /// The words a closed set of values accepts (empty for open ones).
-    fn choices(&self) -> Vec<&'static str>;
+    fn choices(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// A declared field of a settings struct (built by [`declare_settings!`]).

@@ -664,3 +664,34 @@ fn lsp_section_layers_servers_by_name_and_env_wins() {
     let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
     assert!(err.contains("extension"), "{err}");
 }
+
+#[test]
+fn every_flag_reaches_its_setting_through_the_declarations() {
+    let d = dirs();
+    let flags = Overrides {
+        provider: Some("deepseek".to_string()),
+        model: Some("m".to_string()),
+        base_url: Some("http://127.0.0.1:9/v1".to_string()),
+        max_iterations: Some(0),
+        token_budget: Some(9),
+        max_output_tokens: Some(0),
+        approval: Some(ApprovalMode::Plan),
+        trust_project_mcp: true,
+        sandbox: Some(SandboxMode::Off),
+    };
+    assert_eq!(flags.given().len(), 9, "every field is a given flag");
+    let c = d.load(&[("PAICLI_MAX_ITERATIONS", "4")], &flags).unwrap();
+    assert_eq!(c.llm.provider.as_deref(), Some("deepseek"));
+    assert_eq!(c.llm.model.as_deref(), Some("m"));
+    assert_eq!(c.llm.base_url.as_deref(), Some("http://127.0.0.1:9/v1"));
+    assert_eq!(
+        c.agent.max_iterations, None,
+        "0 means unlimited, as in files"
+    );
+    assert_eq!(c.agent.token_budget, Some(9));
+    assert_eq!(c.llm.max_output_tokens, Some(0), "0 means send none");
+    assert_eq!(c.approval, ApprovalMode::Plan);
+    assert!(c.mcp.trust_project_servers);
+    assert_eq!(c.sandbox.mode, SandboxMode::Off);
+    assert!(!Overrides::default().has("--model") && flags.has("--sandbox"));
+}

@@ -7,7 +7,8 @@
 ///
 /// `in config.tools` says where the struct sits in [`Config`](crate::config::Config) (`config` is the root).
 /// Generates the struct, `declared()` (every field at its declared default), `SETTINGS` (the rows that read, show
-/// and document each setting) and, for a struct below the root, `Default` (= `declared()`).
+/// and document each setting) and, for a struct below the root, `Default` (= `declared()`). A new settings struct
+/// is listed once in [`all`](super::all); a new setting in an existing struct needs nothing else.
 macro_rules! declare_settings {
     (
         $(#[$meta:meta])*

@@ -81,12 +81,6 @@ impl Row for ProjectRules {
     fn show(&self, c: &Config) -> String {
         c.approvals.project_allow.join(", ")
     }
-    fn default_toml(&self) -> Option<String> {
-        None
-    }
-    fn choices(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
 }
 
 /// `lsp.servers.<name>`: a layer's entry replaces the same name's entry below it, whole.
@@ -118,12 +112,6 @@ impl Row for LspServers {
         let names: Vec<&str> = c.lsp.servers.keys().map(String::as_str).collect();
         names.join(", ")
     }
-    fn default_toml(&self) -> Option<String> {
-        None
-    }
-    fn choices(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
 }
 
 /// A variable the code that needs it reads from `Config::env` when it needs it.
@@ -146,12 +134,6 @@ impl Row for ReadWhereUsed {
         let set = self.0.env.iter().find_map(|name| c.env.get(name));
         set.unwrap_or_default().to_string()
     }
-    fn default_toml(&self) -> Option<String> {
-        None
-    }
-    fn choices(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
 }
 
 /// `$PAICLI_HOME`: read from the process environment before any file (the files live in it).
@@ -172,11 +154,5 @@ impl Row for Home {
     }
     fn show(&self, c: &Config) -> String {
         c.home.display().to_string()
-    }
-    fn default_toml(&self) -> Option<String> {
-        None
-    }
-    fn choices(&self) -> Vec<&'static str> {
-        Vec::new()
     }
 }
