@@ -311,8 +311,7 @@ pub fn is_table(path: &[&str]) -> bool {
                 .chain(info.aliases.iter().copied())
                 .any(|pattern| {
                     let parts: Vec<&str> = pattern.split('.').collect();
-                    parts.len() > path.len()
-                        && pattern_matches(&parts[..path.len()].join("."), path)
+                    parts.len() > path.len() && parts_match(&parts[..path.len()], path)
                 })
     })
 }
@@ -323,9 +322,7 @@ pub fn keys_in(path: &[&str]) -> Vec<&'static str> {
     for row in all().iter().filter(|row| row.info().in_file) {
         let mut parts = row.info().key.split('.');
         let table: Vec<&str> = parts.by_ref().take(path.len()).collect();
-        if let Some(key) = parts
-            .next()
-            .filter(|_| pattern_matches(&table.join("."), path))
+        if let Some(key) = parts.next().filter(|_| parts_match(&table, path))
             && !keys.contains(&key)
         {
             keys.push(key);
@@ -372,9 +369,13 @@ pub fn flag_help(flag: &str) -> String {
 }
 
 fn pattern_matches(pattern: &str, path: &[&str]) -> bool {
-    let parts: Vec<&str> = pattern.split('.').collect();
-    parts.len() == path.len()
-        && parts
+    parts_match(&pattern.split('.').collect::<Vec<_>>(), path)
+}
+
+/// Whether a key's parts match `path`, `<name>` matching any one part.
+fn parts_match(pattern: &[&str], path: &[&str]) -> bool {
+    pattern.len() == path.len()
+        && pattern
             .iter()
             .zip(path)
             .all(|(p, actual)| *p == "<name>" || p == actual)

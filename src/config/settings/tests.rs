@@ -163,6 +163,13 @@ fn an_unknown_key_names_its_line_and_the_keys_its_table_has() {
         err.contains("tools.offload.enable") && err.contains("enabled, threshold_chars"),
         "{err}"
     );
+    let err = ConfigFile::parse("[tool]\nmax_parallel = 2\n")
+        .err()
+        .unwrap();
+    assert!(
+        err.starts_with("line 1, column 2:") && err.contains("llm, agent, tools"),
+        "{err}"
+    );
     let err = ConfigFile::parse("approvals = 3\n").err().unwrap();
     assert!(err.contains("must be a table"), "{err}");
 }
