@@ -33,7 +33,7 @@ pub fn example_file() -> String {
             .filter(|r| r.info().in_file && r.info().table() == table.name)
             .collect();
         out.push_str(&format!("\n[{}]\n", table.name));
-        for line in table.notes {
+        for line in table.notes.lines() {
             out.push_str(&format!("# {line}\n"));
         }
         if !table.notes.is_empty() {

@@ -23,7 +23,10 @@ pub(super) static ROWS: &[&dyn Row] = &[
               out for a built-in name). A configured server wins over the built-ins for its extensions; a command\n\
               paicli runs.",
         example: Some(
-            "[lsp.servers.pyright]\ncommand = \"pyright-langserver\"\nargs = [\"--stdio\"]\nextensions = [\"py\", \"pyi\"]",
+            "[lsp.servers.pyright]\n\
+             command = \"pyright-langserver\"\n\
+             args = [\"--stdio\"]\n\
+             extensions = [\"py\", \"pyi\"]",
         ),
         project: Project::Trusted,
         ..Info::new("")
