@@ -66,7 +66,7 @@ fn judge(rule: Project, trusted: bool, has_own_key: bool, value: &toml::Value) -
     }
 }
 
-/// Drops the variables of a project `.env` that the table keeps from projects. A provider URL stays only when
+/// Drops the variables of a project `.env` that their declarations keep from projects. A provider URL stays only when
 /// the same file also holds a key for it that the process environment does not override.
 pub(super) fn filter_env(
     file: &Path,
