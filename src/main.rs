@@ -9,6 +9,7 @@ use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
 use paicli::app::{HostError, HostOptions, Input, RunAs, Session};
+use paicli::config::settings::{self, flag_help};
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::text::{self, Lang};
@@ -51,33 +52,26 @@ struct Cli {
     #[arg(short = 'C', long = "cwd", value_name = "DIR")]
     cwd: Option<PathBuf>,
 
-    /// Provider id (deepseek, glm, kimi, hunyuan, step, qwen, openai, openrouter, ollama, custom, ...).
-    #[arg(long)]
+    // The settings' flags take their help (and choices) from the settings' declarations in `paicli::config`.
+    #[arg(long, help = flag_help("--provider"))]
     provider: Option<String>,
 
-    /// Model name.
-    #[arg(long)]
+    #[arg(long, help = flag_help("--model"))]
     model: Option<String>,
 
-    /// Base URL of an OpenAI-compatible endpoint (e.g. http://localhost:11434/v1).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", help = flag_help("--base-url"))]
     base_url: Option<String>,
 
-    /// Model calls per task before paicli stops and reports a partial result (0 = unlimited).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help = flag_help("--max-iterations"))]
     max_iterations: Option<u32>,
 
-    /// Input+output tokens per task before paicli stops and reports a partial result (0 = unlimited).
-    #[arg(long, value_name = "TOKENS")]
+    #[arg(long, value_name = "TOKENS", help = flag_help("--token-budget"))]
     token_budget: Option<u64>,
 
-    /// Output limit per model reply, sent as max_tokens (0 = none; default: 4096 for local engines).
-    #[arg(long, value_name = "TOKENS")]
+    #[arg(long, value_name = "TOKENS", help = flag_help("--max-output-tokens"))]
     max_output_tokens: Option<u32>,
 
-    /// Approve and start the project's MCP servers (.mcp.json, .paicli/mcp.json) not approved yet; the approval
-    /// is remembered per project and command line in $PAICLI_HOME/mcp-trust.json.
-    #[arg(long)]
+    #[arg(long, help = flag_help("--trust-project-mcp"))]
     trust_project_mcp: bool,
 
     /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers; remembered
@@ -85,12 +79,10 @@ struct Cli {
     #[arg(long)]
     trust_project: bool,
 
-    /// Approval mode for risky tools.
-    #[arg(long, value_name = "MODE", value_parser = ["ask", "auto", "plan", "full"])]
+    #[arg(long, value_name = "MODE", value_parser = flag_choices("--approval"), help = flag_help("--approval"))]
     approval: Option<String>,
 
-    /// How commands are confined: auto (Landlock / Seatbelt where available), required (refuse without), off.
-    #[arg(long, value_name = "MODE", value_parser = ["auto", "required", "off"])]
+    #[arg(long, value_name = "MODE", value_parser = flag_choices("--sandbox"), help = flag_help("--sandbox"))]
     sandbox: Option<String>,
 
     /// Continue the most recent session of this project.
@@ -111,6 +103,14 @@ struct Cli {
 
     #[command(subcommand)]
     command: Option<Subcommand>,
+}
+
+/// The words a setting's flag accepts, from its declaration.
+fn flag_choices(flag: &str) -> clap::builder::PossibleValuesParser {
+    let words = settings::for_flag(flag)
+        .map(|row| row.choices())
+        .unwrap_or_default();
+    clap::builder::PossibleValuesParser::new(words)
 }
 
 /// Commands besides the agent itself: jobs that run and exit, and front-ends other than the REPL and `-p`.
@@ -467,7 +467,7 @@ mod tests {
     use clap::CommandFactory;
 
     use super::Cli;
-    use paicli::config::settings::SETTINGS;
+    use paicli::config::settings;
 
     /// Flags that are actions or front-end choices, not settings.
     const NOT_SETTINGS: &[&str] = &[
@@ -490,20 +490,19 @@ mod tests {
             let Some(long) = arg.get_long() else { continue };
             let flag = format!("--{long}");
             assert!(
-                NOT_SETTINGS.contains(&long)
-                    || SETTINGS.iter().any(|s| s.flag == Some(flag.as_str())),
-                "{flag} has no row in config/settings.rs"
+                NOT_SETTINGS.contains(&long) || settings::for_flag(&flag).is_some(),
+                "{flag} is not declared by a setting"
             );
         }
-        for s in SETTINGS {
-            if let Some(flag) = s.flag {
+        for row in settings::all() {
+            if let Some(flag) = row.info().flag {
                 let long = flag.trim_start_matches("--");
                 assert!(
                     Cli::command()
                         .get_arguments()
                         .any(|a| a.get_long() == Some(long)),
                     "{} names {flag}, which paicli does not accept",
-                    s.key
+                    row.info().key
                 );
             }
         }

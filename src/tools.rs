@@ -64,11 +64,13 @@ pub struct ToolLimits {
 }
 
 impl Default for ToolLimits {
+    /// The declared `[tools]` defaults.
     fn default() -> Self {
+        let declared = crate::config::ToolSettings::default();
         ToolLimits {
-            command_timeout: Duration::from_secs(60),
-            command_inline_chars: 8000,
-            max_write_bytes: 5 * 1024 * 1024,
+            command_timeout: declared.command_timeout,
+            command_inline_chars: declared.command_inline_chars,
+            max_write_bytes: declared.max_write_bytes,
             keep_env: Vec::new(),
             paicli_home: None,
             sandbox: Sandbox::default(),

@@ -1,91 +1,28 @@
 //! `[browser]` settings: how the built-in `chrome-devtools` MCP server is started (see `docs/browser.md`).
 
-use super::{ConfigError, EnvVars};
+use super::settings::{Maybe, Plain, Project, declare_settings, setting};
 
-/// Resolved browser settings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BrowserSettings {
-    /// The command line that starts chrome-devtools-mcp; `None` = `chrome-devtools-mcp` on `PATH`, else `npx`.
-    pub mcp_command: Option<String>,
-    /// The Chrome or Chromium binary the isolated browser runs; `None` = the server's own search.
-    pub executable: Option<String>,
-    /// The isolated browser runs without a window.
-    pub headless: bool,
-    /// The browser may open loopback pages (`localhost`, 127/8, `::1`) the user did not name. User-only.
-    pub allow_local: bool,
-}
-
-impl Default for BrowserSettings {
-    fn default() -> Self {
-        BrowserSettings {
-            mcp_command: None,
-            executable: None,
-            headless: true,
-            allow_local: false,
-        }
-    }
-}
-
-/// `[browser]` in `config.toml`.
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BrowserSection {
-    pub mcp_command: Option<String>,
-    pub executable: Option<String>,
-    pub headless: Option<bool>,
-    pub allow_local: Option<bool>,
-}
-
-impl BrowserSection {
-    /// Lays `top` over `self`.
-    pub fn merge(&mut self, top: BrowserSection) {
-        fn over<T>(slot: &mut Option<T>, v: Option<T>) {
-            if v.is_some() {
-                *slot = v;
-            }
-        }
-        over(&mut self.mcp_command, top.mcp_command);
-        over(&mut self.executable, top.executable);
-        over(&mut self.headless, top.headless);
-        over(&mut self.allow_local, top.allow_local);
-    }
-}
-
-impl BrowserSettings {
-    /// Applies the file section.
-    pub fn apply_file(&mut self, s: &BrowserSection) {
-        if s.mcp_command.is_some() {
-            self.mcp_command.clone_from(&s.mcp_command);
-        }
-        if s.executable.is_some() {
-            self.executable.clone_from(&s.executable);
-        }
-        if let Some(headless) = s.headless {
-            self.headless = headless;
-        }
-        if let Some(allow_local) = s.allow_local {
-            self.allow_local = allow_local;
-        }
-    }
-
-    /// Applies `PAICLI_BROWSER_MCP_COMMAND`, `PAICLI_BROWSER_EXECUTABLE` / `CHROME_PATH` and
-    /// `PAICLI_BROWSER_HEADLESS` and `PAICLI_BROWSER_ALLOW_LOCAL`.
-    pub fn apply_env(&mut self, env: &EnvVars) -> Result<(), ConfigError> {
-        if let Some(v) = env.get("PAICLI_BROWSER_MCP_COMMAND") {
-            self.mcp_command = Some(v.to_string());
-        }
-        if let Some(v) = env.get("CHROME_PATH") {
-            self.executable = Some(v.to_string());
-        }
-        if let Some(v) = env.get("PAICLI_BROWSER_EXECUTABLE") {
-            self.executable = Some(v.to_string());
-        }
-        if let Some(v) = env.flag("PAICLI_BROWSER_HEADLESS")? {
-            self.headless = v;
-        }
-        if let Some(v) = env.flag("PAICLI_BROWSER_ALLOW_LOCAL")? {
-            self.allow_local = v;
-        }
-        Ok(())
+declare_settings! {
+    /// Resolved browser settings.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct BrowserSettings in config.browser {
+        /// The command line that starts chrome-devtools-mcp; unset = chrome-devtools-mcp on PATH, else npx.
+        pub mcp_command: Option<String> = setting("browser.mcp_command", Maybe::UNSET)
+            .env(&["PAICLI_BROWSER_MCP_COMMAND"])
+            .project(Project::Never)
+            .example("\"chrome-devtools-mcp\""),
+        /// The Chrome or Chromium binary the isolated browser runs; unset = the server's own search.
+        pub executable: Option<String> = setting("browser.executable", Maybe::UNSET)
+            .env(&["PAICLI_BROWSER_EXECUTABLE", "CHROME_PATH"])
+            .project(Project::Never)
+            .example("\"/usr/bin/chromium\""),
+        /// The isolated browser runs without a window.
+        pub headless: bool = setting("browser.headless", Plain(true)).env(&["PAICLI_BROWSER_HEADLESS"]),
+        /// The browser opens only http(s) pages on public addresses. A loopback page (localhost, 127.0.0.1, ::1)
+        /// opens when your message names its host and port (`localhost:3000` or a full URL), or always with
+        /// allow_local = true; a private or link-local one only when your message names it.
+        pub allow_local: bool = setting("browser.allow_local", Plain(false))
+            .env(&["PAICLI_BROWSER_ALLOW_LOCAL"])
+            .project(Project::Never),
     }
 }

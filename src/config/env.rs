@@ -2,7 +2,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::str::FromStr;
 
 use super::ConfigError;
 
@@ -82,38 +81,6 @@ impl EnvVars {
             .get(key)
             .map(|v| v.trim())
             .filter(|v| !v.is_empty())
-    }
-
-    /// A variable parsed as `T`; a value that does not parse is an error naming the variable.
-    pub fn parsed<T: FromStr>(&self, key: &str) -> Result<Option<T>, ConfigError>
-    where
-        T::Err: std::fmt::Display,
-    {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|e: T::Err| ConfigError::InvalidValue {
-                    key: key.to_string(),
-                    value: v.to_string(),
-                    reason: e.to_string(),
-                }),
-        }
-    }
-
-    /// A boolean variable: true/1/yes/on or false/0/no/off.
-    pub fn flag(&self, key: &str) -> Result<Option<bool>, ConfigError> {
-        match self.get(key).map(str::to_ascii_lowercase).as_deref() {
-            None => Ok(None),
-            Some("true" | "1" | "yes" | "on") => Ok(Some(true)),
-            Some("false" | "0" | "no" | "off") => Ok(Some(false)),
-            Some(other) => Err(ConfigError::InvalidValue {
-                key: key.to_string(),
-                value: other.to_string(),
-                reason: "expected true/false, 1/0, yes/no or on/off".to_string(),
-            }),
-        }
     }
 }
 

@@ -1,11 +1,12 @@
 //! Project files may only tighten. `<project>/.paicli/config.toml` and `<project>/.env` come with the repository,
-//! so someone else may have written them: every key they set is checked against the settings table, and one the
-//! table keeps from projects is dropped with a [`RefusedSetting`] the front-ends show.
+//! so someone else may have written them: every key they set is checked against its setting's declaration, and
+//! one the declaration keeps from projects is dropped with a [`RefusedSetting`] the front-ends show.
 
 use std::path::{Path, PathBuf};
 
+use super::layer::ConfigFile;
 use super::providers::PROVIDERS;
-use super::settings::{self, Project, SETTINGS};
+use super::settings::{self, Project};
 
 /// Why a project file's setting was not used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,91 +31,29 @@ pub struct RefusedSetting {
     pub refusal: Refusal,
 }
 
-/// Drops the keys of a project `config.toml` that the table keeps from projects. A `<name>` table (a language
-/// server) with a refused key is dropped whole, so no half entry remains.
+/// Drops the settings of a project `config.toml` that their declarations keep from projects (a `<name>` entry, such
+/// as a language server, goes whole).
 pub(super) fn filter_file(
     file: &Path,
-    table: &mut toml::Table,
+    layer: &mut ConfigFile,
     trusted: bool,
     refused: &mut Vec<RefusedSetting>,
 ) {
-    let has_own_key = table
-        .get("llm")
-        .and_then(|llm| llm.get("api_key"))
+    let has_own_key = layer
+        .get("llm.api_key")
         .and_then(toml::Value::as_str)
         .is_some_and(|k| !k.trim().is_empty());
-    let mut walk = Walk {
-        file,
-        trusted,
-        has_own_key,
-        refused,
-    };
-    walk.table("", table);
-}
-
-struct Walk<'a> {
-    file: &'a Path,
-    trusted: bool,
-    has_own_key: bool,
-    refused: &'a mut Vec<RefusedSetting>,
-}
-
-impl Walk<'_> {
-    /// Filters `table` (at dotted `prefix`); true when something in it was refused.
-    fn table(&mut self, prefix: &str, table: &mut toml::Table) -> bool {
-        let mut any = false;
-        let mut drop = Vec::new();
-        for (name, value) in table.iter_mut() {
-            let path = join(prefix, name);
-            let refused = match (settings::for_file_key(&path), value.as_table_mut()) {
-                (Some(row), _) => self.leaf(row.project, &path, value),
-                (None, Some(inner)) => {
-                    let refused = self.table(&path, inner);
-                    // A named entry (`lsp.servers.x`) goes whole when part of it is refused.
-                    if refused && is_named_entry(prefix) {
-                        drop.push(name.clone());
-                    }
-                    refused
-                }
-                // Unknown keys are the parser's to report.
-                (None, None) => false,
-            };
-            if refused && settings::for_file_key(&path).is_some() {
-                drop.push(name.clone());
-            }
-            any |= refused;
-        }
-        for name in drop {
-            table.remove(&name);
-        }
-        any
-    }
-
-    fn leaf(&mut self, rule: Project, key: &str, value: &toml::Value) -> bool {
-        let refusal = judge(rule, self.trusted, self.has_own_key, value);
+    layer.retain(|entry| {
+        let refusal = judge(entry.row.info().project, trusted, has_own_key, &entry.value);
         if let Some(refusal) = refusal {
-            self.refused.push(RefusedSetting {
-                file: self.file.to_path_buf(),
-                key: key.to_string(),
+            refused.push(RefusedSetting {
+                file: file.to_path_buf(),
+                key: entry.key.clone(),
                 refusal,
             });
         }
-        refusal.is_some()
-    }
-}
-
-/// Whether the row's `<name>` level sits right below `prefix` (`lsp.servers` → `lsp.servers.<name>.command`).
-fn is_named_entry(prefix: &str) -> bool {
-    let named = format!("{prefix}.<name>.");
-    SETTINGS.iter().any(|s| s.key.starts_with(&named))
-}
-
-fn join(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        name.to_string()
-    } else {
-        format!("{prefix}.{name}")
-    }
+        refusal.is_none()
+    });
 }
 
 fn judge(rule: Project, trusted: bool, has_own_key: bool, value: &toml::Value) -> Option<Refusal> {
@@ -127,7 +66,7 @@ fn judge(rule: Project, trusted: bool, has_own_key: bool, value: &toml::Value) -
     }
 }
 
-/// Drops the variables of a project `.env` that the table keeps from projects. A provider URL stays only when
+/// Drops the variables of a project `.env` that their declarations keep from projects. A provider URL stays only when
 /// the same file also holds a key for it that the process environment does not override.
 pub(super) fn filter_env(
     file: &Path,
@@ -149,7 +88,7 @@ pub(super) fn filter_env(
             .iter()
             .any(|key| survives(key, &snapshot));
         let value = toml::Value::String(value.clone());
-        match judge(row.project, trusted, own_key, &value) {
+        match judge(row.info().project, trusted, own_key, &value) {
             None => true,
             Some(refusal) => {
                 refused.push(RefusedSetting {

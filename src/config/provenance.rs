@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::layer::ConfigFile;
 use super::providers::{self, ProviderInfo, ResolvedProvider};
-use super::settings::{SETTINGS, Setting};
-use super::values::value_of;
+use super::settings::{self, Row};
 use super::{Config, Overrides, RefusedSetting};
 
 /// One effective setting: its key, its value (secrets masked) and the layer that set it.
@@ -16,9 +16,9 @@ pub struct ConfigEntry {
     pub source: String,
 }
 
-/// The config files in precedence order (lowest first), parsed leniently: the loader already reported errors.
+/// The config files in precedence order (lowest first), read again: the loader already reported their errors.
 struct Layers {
-    files: Vec<(PathBuf, toml::Table)>,
+    files: Vec<(PathBuf, ConfigFile)>,
 }
 
 impl Layers {
@@ -29,32 +29,27 @@ impl Layers {
         ]
         .into_iter()
         .filter_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            let table = text.parse::<toml::Table>().ok()?;
-            Some((path, table))
+            let file = ConfigFile::read(&path).ok().flatten()?;
+            Some((path, file))
         })
         .collect();
         Layers { files }
     }
 
-    /// The highest file that sets the dotted `key` and was not refused for it.
-    fn file_with(&self, key: &str, refused: &[RefusedSetting]) -> Option<&Path> {
+    /// The highest file that sets the setting `key` (with these `<name>` parts) and was not refused for it.
+    fn file_with(&self, key: &str, names: &[String], refused: &[RefusedSetting]) -> Option<&Path> {
         self.files
             .iter()
             .rev()
-            .filter(|(path, _)| !refused.iter().any(|r| r.file == *path && r.key == key))
-            .find(|(_, table)| lookup(table, key).is_some())
+            .find(|(path, file)| {
+                file.entries().iter().any(|e| {
+                    e.row.info().key == key
+                        && e.names == names
+                        && !refused.iter().any(|r| r.file == *path && r.key == e.key)
+                })
+            })
             .map(|(path, _)| path.as_path())
     }
-}
-
-fn lookup<'a>(table: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
-    let mut parts = key.split('.');
-    let mut value = table.get(parts.next()?)?;
-    for part in parts {
-        value = value.as_table()?.get(part)?;
-    }
-    Some(value)
 }
 
 /// Shows a secret by its edges only.
@@ -68,7 +63,7 @@ pub fn mask_secret(secret: &str) -> String {
     format!("{head}…{tail}")
 }
 
-/// Every effective setting with its source, in the settings table's order. `overrides` are the command-line flags.
+/// Every effective setting with its source, in the declarations' order. `overrides` are the command-line flags.
 pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntry> {
     let layers = Layers::read(config);
     let resolved = config.provider();
@@ -84,49 +79,52 @@ pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntr
             source: String::new(),
         });
     }
-    for row in SETTINGS {
-        if row.key.contains("<name>") {
+    for row in settings::all() {
+        let key = row.info().key;
+        if key.contains("<name>") {
             continue;
         }
         let provider_row = matches!(
-            row.key,
+            key,
             "llm.provider" | "llm.model" | "llm.base_url" | "llm.api_key"
         );
         if provider_row && resolved.is_err() {
             continue;
         }
-        let value = match (row.key, &resolved) {
+        let value = match (key, &resolved) {
             ("llm.context_window", Ok(p)) if config.llm.context_window.is_none() => {
                 out.push(ConfigEntry {
-                    key: row.key.to_string(),
+                    key: key.to_string(),
                     value: p.context_window.to_string(),
                     source: "provider table".to_string(),
                 });
                 continue;
             }
-            (_, Ok(p)) if provider_row => provider_value(row.key, p),
-            _ => value_of(config, row.key).unwrap_or_default(),
+            (_, Ok(p)) if provider_row => provider_value(key, p),
+            _ => row.show(config),
         };
         let envs: Vec<String> = row
+            .info()
             .env
             .iter()
             .flat_map(|pattern| expand_env(pattern, info))
             .collect();
-        let source = origin(config, &layers, overrides, row, &envs);
+        let source = origin(config, &layers, overrides, *row, &envs);
         out.push(ConfigEntry {
-            key: row.key.to_string(),
+            key: key.to_string(),
             value,
             source,
         });
     }
     for (name, server) in &config.lsp.servers {
-        let key = format!("lsp.servers.{name}.command");
+        let key = format!("lsp.servers.{name}");
         let mut value = server.command.clone();
         for arg in &server.args {
             value.push(' ');
             value.push_str(arg);
         }
-        let source = match layers.file_with(&key, &config.refused) {
+        let names = [name.clone()];
+        let source = match layers.file_with("lsp.servers.<name>", &names, &config.refused) {
             Some(path) => format!("file {}", path.display()),
             None => String::new(),
         };
@@ -151,21 +149,22 @@ fn origin(
     config: &Config,
     layers: &Layers,
     overrides: &Overrides,
-    row: &Setting,
+    row: &dyn Row,
     envs: &[String],
 ) -> String {
-    if let Some(flag) = row.flag.filter(|f| overrides.has(f)) {
+    let info = row.info();
+    if let Some(flag) = info.flag.filter(|f| overrides.has(f)) {
         return format!("flag {flag}");
     }
     if let Some(var) = envs.iter().find(|v| config.env.get(v).is_some()) {
         return format!("env {var}");
     }
-    if row.in_file
-        && let Some(path) = layers.file_with(row.key, &config.refused)
+    if info.in_file
+        && let Some(path) = layers.file_with(info.key, &[], &config.refused)
     {
         return format!("file {}", path.display());
     }
-    match row.key {
+    match info.key {
         "llm.provider" => "detected from the API key variables or the base URL".to_string(),
         "llm.model" | "llm.base_url" => "provider default".to_string(),
         "llm.api_key" => "not set".to_string(),
@@ -306,7 +305,7 @@ mod tests {
             ("auto", "default")
         );
         for key in [
-            "mcp.call_timeout_seconds",
+            "mcp.call_timeout_secs",
             "web.fetch_max_chars",
             "audit.dir",
             "log.level",

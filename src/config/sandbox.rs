@@ -1,9 +1,10 @@
 //! `[sandbox]` settings: how `execute_command`'s children are confined (by the `sandbox` module). A project's own
-//! files may only tighten them; the `tightens_*` checks are the settings table's judges for that.
+//! files may only tighten them; the `tightens_*` checks are the declarations' judges for that. A new field is one
+//! declaration below (with its judge when a project may only tighten it).
 
 use std::path::PathBuf;
 
-use super::{ConfigError, EnvVars};
+use super::settings::{Paths, Plain, Project, declare_settings, setting};
 
 /// Whether commands run in the OS sandbox.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
@@ -19,6 +20,9 @@ pub enum SandboxMode {
 }
 
 impl SandboxMode {
+    /// Every mode, loosest last.
+    pub const ALL: [SandboxMode; 3] = [SandboxMode::Auto, SandboxMode::Required, SandboxMode::Off];
+
     /// The name used in config files and `/config`.
     pub fn label(self) -> &'static str {
         match self {
@@ -42,94 +46,33 @@ impl std::str::FromStr for SandboxMode {
     }
 }
 
-/// Resolved sandbox settings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SandboxSettings {
-    pub mode: SandboxMode,
-    /// Writable besides the project, the temp dir and the usual tool caches (`~` expanded).
-    pub writable_roots: Vec<PathBuf>,
-    /// Commands may open TCP connections and listen; `false` refuses both.
-    pub network: bool,
-    /// The project's `.git` is read-only to commands.
-    pub protect_git: bool,
-    /// Unix sockets outside the project that confined commands may still connect to (user settings only).
-    pub allow_sockets: Vec<PathBuf>,
-}
-
-impl Default for SandboxSettings {
-    fn default() -> Self {
-        SandboxSettings {
-            mode: SandboxMode::Auto,
-            writable_roots: Vec::new(),
-            network: true,
-            protect_git: false,
-            allow_sockets: Vec::new(),
-        }
-    }
-}
-
-/// `[sandbox]` in `config.toml`.
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SandboxSection {
-    pub mode: Option<SandboxMode>,
-    pub writable_roots: Option<Vec<String>>,
-    pub network: Option<bool>,
-    pub protect_git: Option<bool>,
-}
-
-impl SandboxSection {
-    /// Lays `top` over `self`.
-    pub fn merge(&mut self, top: SandboxSection) {
-        fn over<T>(slot: &mut Option<T>, v: Option<T>) {
-            if v.is_some() {
-                *slot = v;
-            }
-        }
-        over(&mut self.mode, top.mode);
-        over(&mut self.writable_roots, top.writable_roots);
-        over(&mut self.network, top.network);
-        over(&mut self.protect_git, top.protect_git);
-    }
-}
-
-impl SandboxSettings {
-    /// Applies the file section.
-    pub fn apply_file(&mut self, s: &SandboxSection) {
-        if let Some(mode) = s.mode {
-            self.mode = mode;
-        }
-        if let Some(roots) = &s.writable_roots {
-            self.writable_roots = roots.iter().map(|r| expand_home(r)).collect();
-        }
-        if let Some(network) = s.network {
-            self.network = network;
-        }
-        if let Some(protect) = s.protect_git {
-            self.protect_git = protect;
-        }
-    }
-
-    /// Applies `PAICLI_SANDBOX_MODE`, `PAICLI_SANDBOX_NETWORK` and `PAICLI_SANDBOX_PROTECT_GIT`.
-    pub fn apply_env(&mut self, env: &EnvVars) -> Result<(), ConfigError> {
-        if let Some(mode) = env.parsed::<SandboxMode>("PAICLI_SANDBOX_MODE")? {
-            self.mode = mode;
-        }
-        if let Some(network) = env.flag("PAICLI_SANDBOX_NETWORK")? {
-            self.network = network;
-        }
-        if let Some(protect) = env.flag("PAICLI_SANDBOX_PROTECT_GIT")? {
-            self.protect_git = protect;
-        }
-        Ok(())
-    }
-}
-
-/// `~/x` → `$HOME/x`; anything else as written.
-fn expand_home(root: &str) -> PathBuf {
-    match (root.strip_prefix("~/"), dirs::home_dir()) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ => PathBuf::from(root),
+declare_settings! {
+    /// Resolved sandbox settings. A project's own files may only tighten each (the `tightens_*` judges below).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct SandboxSettings in config.sandbox {
+        /// auto: confine commands where the kernel supports it (else one notice); required: refuse commands
+        /// without it; off: run them unconfined (the command guard still checks them).
+        pub mode: SandboxMode = setting("sandbox.mode", Plain(SandboxMode::Auto))
+            .env(&["PAICLI_SANDBOX_MODE"])
+            .flag("--sandbox")
+            .project(Project::TightenOnly(tightens_mode)),
+        /// More folders commands may write to, besides the project, the temp dir and the usual tool caches ("~/"
+        /// is your home).
+        pub writable_roots: Vec<PathBuf> = setting("sandbox.writable_roots", Paths)
+            .project(Project::TightenOnly(tightens_roots)),
+        /// Commands may open TCP connections and listen; false refuses both (Linux needs Landlock ABI 4, kernel
+        /// 6.7+).
+        pub network: bool = setting("sandbox.network", Plain(true))
+            .env(&["PAICLI_SANDBOX_NETWORK"])
+            .project(Project::TightenOnly(tightens_network)),
+        /// The project's .git is read-only to commands (commits then need you).
+        pub protect_git: bool = setting("sandbox.protect_git", Plain(false))
+            .env(&["PAICLI_SANDBOX_PROTECT_GIT"])
+            .project(Project::TightenOnly(tightens_protect_git)),
+        /// Unix sockets outside the project that confined commands may still connect to: a daemon you trust
+        /// them with (e.g. "~/.ssh/agent.sock" for git over SSH). Your own settings only.
+        pub allow_sockets: Vec<PathBuf> = setting("sandbox.allow_sockets", Paths)
+            .project(Project::Never),
     }
 }
 
@@ -142,21 +85,21 @@ fn text(value: &toml::Value) -> String {
 }
 
 /// A project may require the sandbox, never relax it to `auto` or `off`.
-pub(super) fn tightens_mode(value: &toml::Value) -> bool {
+fn tightens_mode(value: &toml::Value) -> bool {
     text(value) == "required"
 }
 
 /// A project may add no writable roots.
-pub(super) fn tightens_roots(value: &toml::Value) -> bool {
+fn tightens_roots(value: &toml::Value) -> bool {
     value.as_array().is_some_and(Vec::is_empty)
 }
 
 /// A project may turn the network off, never on.
-pub(super) fn tightens_network(value: &toml::Value) -> bool {
+fn tightens_network(value: &toml::Value) -> bool {
     matches!(text(value).as_str(), "false" | "0" | "no" | "off")
 }
 
 /// A project may protect `.git`, never unprotect it.
-pub(super) fn tightens_protect_git(value: &toml::Value) -> bool {
+fn tightens_protect_git(value: &toml::Value) -> bool {
     matches!(text(value).as_str(), "true" | "1" | "yes" | "on")
 }

@@ -1,6 +1,27 @@
-//! The settings table: one row per setting with its file key, environment names, flag, default, a line of
-//! documentation and whether a project's own files may set it. The loader's project filter, `/config`, the example
-//! file's drift test and the flag check all read this table, so a setting is named once.
+//! Every setting is declared once, on the field that holds it (see [`declare_settings!`]): its file key and old
+//! spellings, environment names, flag, default, documentation, and whether a project's own files may set it. The
+//! loader, the project filter, `/config`, the flags' help and `.paicli.example.toml` all read these declarations,
+//! so adding a setting is one declaration.
+
+mod declare;
+mod example;
+mod extra;
+mod kinds;
+mod scalar;
+mod tables;
+
+use std::sync::LazyLock;
+
+pub(crate) use declare::declare_settings;
+pub use example::example_file;
+pub use kinds::{
+    AddUp, Clamped, Dir, Kind, List, Maybe, Millis, NonEmpty, Paths, Plain, Present, Secret, Secs,
+    Text, Unlimited,
+};
+pub use scalar::{Choice, Scalar};
+pub use tables::{TABLES, Table};
+
+use super::Config;
 
 /// Whether `<project>/.paicli/config.toml` or `<project>/.env` may set a setting. A cloned repository is someone
 /// else's: it may tighten, never loosen or redirect.
@@ -18,649 +39,346 @@ pub enum Project {
     TightenOnly(fn(&toml::Value) -> bool),
 }
 
-/// One setting.
+/// What a declaration says about a setting, whatever its type.
 #[derive(Debug)]
-pub struct Setting {
+pub struct Info {
     /// Dotted file key (`llm.base_url`); `<name>` stands for any table name. Also the name `/config` shows.
     pub key: &'static str,
+    /// Old spellings of the file key, still read (`mcp.startup_wait_seconds`).
+    pub aliases: &'static [&'static str],
     /// Whether `config.toml` accepts the key (some settings are environment-only).
     pub in_file: bool,
     /// Environment variables, highest precedence first; `<PREFIX>` is a provider's prefix (`DEEPSEEK`), `<KEY>`
-    /// any provider's key variable.
+    /// any provider's key variable (both read by the provider resolution, not the loader).
     pub env: &'static [&'static str],
     /// The command-line flag, when there is one.
     pub flag: Option<&'static str>,
-    /// The default as the example file writes it; empty when there is none or it is derived.
-    pub default: &'static str,
-    /// One line for `/config` and readers of the table.
+    /// The documentation, one source line per line (from the field's doc comment).
     pub doc: &'static str,
+    /// A value the example file shows commented out, for a setting unset by default or better left so.
+    pub example: Option<&'static str>,
     pub project: Project,
 }
 
-const fn row(key: &'static str, default: &'static str, doc: &'static str) -> Setting {
-    Setting {
-        key,
-        in_file: true,
-        env: &[],
-        flag: None,
-        default,
-        doc,
-        project: Project::May,
+impl Info {
+    const fn new(key: &'static str) -> Info {
+        Info {
+            key,
+            aliases: &[],
+            in_file: true,
+            env: &[],
+            flag: None,
+            doc: "",
+            example: None,
+            project: Project::May,
+        }
+    }
+
+    /// The documentation as one paragraph.
+    pub fn doc_text(&self) -> String {
+        self.doc.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The documentation's first sentence (flag help).
+    pub fn summary(&self) -> String {
+        let text = self.doc_text();
+        match text.find(". ") {
+            Some(end) => text[..=end].to_string(),
+            None => text,
+        }
+    }
+
+    /// The table the key sits in: `tools.offload` for `tools.offload.enabled`, `lsp` for `lsp.servers.<name>`.
+    pub fn table(&self) -> &'static str {
+        let key = self.key.split(".<name>").next().unwrap_or(self.key);
+        key.rsplit_once('.').map_or("", |(table, _)| table)
+    }
+
+    /// Whether the file key `path` (its parts) names this setting, under its key or an old spelling.
+    pub fn names_key(&self, path: &[&str]) -> bool {
+        self.in_file
+            && std::iter::once(self.key)
+                .chain(self.aliases.iter().copied())
+                .any(|pattern| pattern_matches(pattern, path))
+    }
+
+    /// The parts of `path` that stand for `<name>` in the key.
+    pub fn names_in(&self, path: &[&str]) -> Vec<String> {
+        self.key
+            .split('.')
+            .zip(path)
+            .filter(|(part, _)| *part == "<name>")
+            .map(|(_, name)| name.to_string())
+            .collect()
     }
 }
 
-/// Every setting, grouped by section.
-pub static SETTINGS: &[Setting] = &[
-    Setting {
-        env: &["PAICLI_PROVIDER"],
-        flag: Some("--provider"),
-        ..row(
-            "llm.provider",
-            "",
-            "provider id; unset = the first provider whose key is set",
-        )
-    },
-    Setting {
-        env: &["PAICLI_MODEL", "<PREFIX>_MODEL"],
-        flag: Some("--model"),
-        ..row(
-            "llm.model",
-            "",
-            "model name; unset = the provider's default, or the one model a local server lists",
-        )
-    },
-    Setting {
-        env: &["PAICLI_BASE_URL", "<PREFIX>_BASE_URL"],
-        flag: Some("--base-url"),
-        project: Project::WithOwnKeyOrTrusted,
-        ..row(
-            "llm.base_url",
-            "",
-            "OpenAI-compatible endpoint; unset = the provider's",
-        )
-    },
-    Setting {
-        env: &["PAICLI_API_KEY", "<KEY>"],
-        ..row(
-            "llm.api_key",
-            "",
-            "API key; better kept in the environment or a .env file",
-        )
-    },
-    row(
-        "llm.connect_timeout_secs",
-        "60",
-        "seconds to wait for the TCP/TLS connection",
-    ),
-    row(
-        "llm.idle_timeout_secs",
-        "300",
-        "longest silence between two streamed chunks",
-    ),
-    Setting {
-        env: &["PAICLI_CONTEXT_WINDOW"],
-        ..row(
-            "llm.context_window",
-            "0",
-            "context window in tokens (0 = the provider table's)",
-        )
-    },
-    row(
-        "llm.retry.max_attempts",
-        "3",
-        "attempts per request, including the first",
-    ),
-    row("llm.retry.base_delay_ms", "500", "first backoff delay"),
-    row(
-        "llm.retry.max_delay_ms",
-        "30000",
-        "longest backoff delay, also caps Retry-After",
-    ),
-    // io
-    Setting {
-        env: &["PAICLI_VISION"],
-        ..row(
-            "llm.vision",
-            "",
-            "whether the model takes images; unset = paicli's vision table",
-        )
-    },
-    Setting {
-        env: &["PAICLI_MAX_OUTPUT_TOKENS"],
-        flag: Some("--max-output-tokens"),
-        ..row(
-            "llm.max_output_tokens",
-            "",
-            "output limit per reply, sent as max_tokens (unset = the provider's: 4096 for local engines; 0 = none)",
-        )
-    },
-    Setting {
-        in_file: false,
-        env: &["XFYUN_LORA_ID"],
-        ..row(
-            "llm.xfyun_lora_id",
-            "",
-            "sent as the lora_id header to the xfyun provider",
-        )
-    },
-    Setting {
-        env: &["PAICLI_MAX_ITERATIONS"],
-        flag: Some("--max-iterations"),
-        ..row(
-            "agent.max_iterations",
-            "0",
-            "model calls per task (0 = unlimited)",
-        )
-    },
-    Setting {
-        env: &["PAICLI_TOKEN_BUDGET"],
-        flag: Some("--token-budget"),
-        ..row(
-            "agent.token_budget",
-            "0",
-            "input+output tokens per task (0 = unlimited)",
-        )
-    },
-    Setting {
-        env: &["PAICLI_STAGNATION_WINDOW"],
-        ..row(
-            "agent.stagnation_window",
-            "5",
-            "identical tool-call replies in a row that stop a task",
-        )
-    },
-    Setting {
-        env: &["PAICLI_COMMAND_TIMEOUT_SECS"],
-        ..row(
-            "tools.command_timeout_secs",
-            "60",
-            "execute_command wall-clock limit",
-        )
-    },
-    row(
-        "tools.command_inline_chars",
-        "8000",
-        "command output kept in the conversation",
-    ),
-    row(
-        "tools.max_write_bytes",
-        "5242880",
-        "largest file write_file / edit_file produce",
-    ),
-    row(
-        "tools.batch_timeout_secs",
-        "90",
-        "time limit for one batch of parallel read-only calls",
-    ),
-    row(
-        "tools.max_parallel",
-        "4",
-        "read-only tool calls run at once (1-16)",
-    ),
-    Setting {
-        env: &["PAICLI_TOOL_OFFLOAD_ENABLED"],
-        ..row(
-            "tools.offload.enabled",
-            "true",
-            "save long tool results to .paicli/tool-outputs/",
-        )
-    },
-    Setting {
-        env: &["PAICLI_TOOL_OFFLOAD_THRESHOLD_CHARS"],
-        ..row(
-            "tools.offload.threshold_chars",
-            "32000",
-            "results longer than this are saved",
-        )
-    },
-    Setting {
-        env: &["PAICLI_APPROVAL"],
-        flag: Some("--approval"),
-        project: Project::Never,
-        ..row("approval.mode", "auto", "ask | auto | plan | full")
-    },
-    Setting {
-        in_file: false,
-        env: &["PAICLI_AUTO_CLASSIFIER_MODEL"],
-        project: Project::Never,
-        ..row(
-            "approval.classifier_model",
-            "",
-            "model of the auto-mode command classifier",
-        )
-    },
-    Setting {
-        project: Project::Never,
-        ..row("approvals.allow", "", "saved rules that run without asking")
-    },
-    Setting {
-        project: Project::Never,
-        ..row(
-            "approvals.projects.<name>",
-            "",
-            "allow rules for the project whose root is <name> (saved by `p` at the approval prompt)",
-        )
-    },
-    row(
-        "approvals.deny",
-        "",
-        "saved rules that never run; every file's rules add up",
-    ),
-    Setting {
-        project: Project::Never,
-        ..row(
-            "shell.keep_env",
-            "",
-            "secret-looking variables commands still receive",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_SEARCH_PROVIDER"],
-        ..row(
-            "web.search_provider",
-            "",
-            "zhipu | serpapi | searxng | tavily | brave",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_ALLOW_PRIVATE_HOSTS"],
-        // A cloned repository could aim `web_fetch` at the cloud metadata service or the LAN.
-        project: Project::TightenOnly(super::web::tightens_private_hosts),
-        ..row(
-            "web.allow_private_hosts",
-            "false",
-            "let web_fetch reach non-public addresses",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_FETCH_MAX_CHARS"],
-        ..row(
-            "web.fetch_max_chars",
-            "8000",
-            "characters web_fetch returns by default",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_REQUESTS_PER_MINUTE"],
-        ..row(
-            "web.requests_per_minute",
-            "30",
-            "web_fetch calls per minute (0 = unlimited)",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_ZHIPU_BASE_URL"],
-        project: Project::Trusted,
-        ..row(
-            "web.zhipu_base_url",
-            "https://open.bigmodel.cn",
-            "Zhipu search endpoint",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_SERPAPI_BASE_URL"],
-        project: Project::Trusted,
-        ..row(
-            "web.serpapi_base_url",
-            "https://serpapi.com",
-            "SerpAPI endpoint",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_TAVILY_BASE_URL"],
-        project: Project::Trusted,
-        ..row(
-            "web.tavily_base_url",
-            "https://api.tavily.com",
-            "Tavily endpoint",
-        )
-    },
-    Setting {
-        env: &["PAICLI_WEB_BRAVE_BASE_URL"],
-        project: Project::Trusted,
-        ..row(
-            "web.brave_base_url",
-            "https://api.search.brave.com",
-            "Brave Search endpoint",
-        )
-    },
-    Setting {
-        env: &["ZHIPU_SEARCH_ENGINE"],
-        ..row(
-            "web.zhipu_search_engine",
-            "search_std",
-            "Zhipu search engine",
-        )
-    },
-    Setting {
-        env: &["SEARXNG_URL"],
-        ..row("web.searxng_url", "", "your SearXNG instance")
-    },
-    Setting {
-        in_file: false,
-        env: &["GLM_API_KEY"],
-        ..row(
-            "web.zhipu_api_key",
-            "",
-            "Zhipu search key (the GLM provider's key)",
-        )
-    },
-    Setting {
-        in_file: false,
-        env: &["SERPAPI_KEY"],
-        ..row("web.serpapi_key", "", "SerpAPI key")
-    },
-    Setting {
-        in_file: false,
-        env: &["TAVILY_API_KEY"],
-        ..row("web.tavily_api_key", "", "Tavily key")
-    },
-    Setting {
-        in_file: false,
-        env: &["BRAVE_API_KEY"],
-        ..row("web.brave_api_key", "", "Brave Search key")
-    },
-    Setting {
-        env: &["PAICLI_MCP_STARTUP_WAIT_SECONDS"],
-        ..row(
-            "mcp.startup_wait_seconds",
-            "8",
-            "first turn's wait for MCP servers still starting",
-        )
-    },
-    row(
-        "mcp.initialize_timeout_seconds",
-        "60",
-        "limit on a server's initialize handshake",
-    ),
-    row(
-        "mcp.call_timeout_seconds",
-        "60",
-        "limit on one MCP tool call or resource read",
-    ),
-    Setting {
-        flag: Some("--trust-project-mcp"),
-        project: Project::Never,
-        ..row(
-            "mcp.trust_project_servers",
-            "false",
-            "start project MCP servers without asking",
-        )
-    },
-    // mcp (OAuth)
-    Setting {
-        in_file: false,
-        env: &["PAICLI_BROWSER", "BROWSER"],
-        project: Project::Never,
-        ..row(
-            "mcp.browser",
-            "",
-            "command that opens an MCP login's authorization URL (the URL is its last argument)",
-        )
-    },
-    row("ui.language", "auto", "auto | en | zh"),
-    Setting {
-        in_file: false,
-        env: &["NO_COLOR"],
-        ..row("ui.no_color", "", "set to turn colours off")
-    },
-    Setting {
-        env: &["PAICLI_LSP_ENABLED"],
-        ..row(
-            "lsp.enabled",
-            "true",
-            "check edited files with language servers",
-        )
-    },
-    Setting {
-        env: &["PAICLI_LSP_WAIT_MS"],
-        ..row(
-            "lsp.wait_ms",
-            "3000",
-            "longest wait for the servers per batch of edits",
-        )
-    },
-    Setting {
-        env: &["PAICLI_LSP_MAX_DIAGNOSTICS"],
-        ..row(
-            "lsp.max_diagnostics",
-            "20",
-            "diagnostics listed per message",
-        )
-    },
-    Setting {
-        project: Project::Trusted,
-        ..row("lsp.servers.<name>.command", "", "language server program")
-    },
-    Setting {
-        project: Project::Trusted,
-        ..row("lsp.servers.<name>.args", "", "its arguments")
-    },
-    Setting {
-        project: Project::Trusted,
-        ..row(
-            "lsp.servers.<name>.extensions",
-            "",
-            "file extensions it checks, without dots",
-        )
-    },
-    // snapshots: a project's files may not switch off or shrink the user's undo.
-    Setting {
-        env: &["PAICLI_SNAPSHOTS_ENABLED"],
-        project: Project::Never,
-        ..row(
-            "snapshots.enabled",
-            "true",
-            "snapshot the project before and after turns that change files (revert_turn, /restore, /rewind)",
-        )
-    },
-    Setting {
-        project: Project::Never,
-        ..row("snapshots.keep", "50", "snapshots kept per project")
-    },
-    Setting {
-        project: Project::Never,
-        ..row(
-            "snapshots.max_file_bytes",
-            "5242880",
-            "files larger than this are left out of snapshots",
-        )
-    },
-    // skills: a project may add skills through its own folders, but never re-enable one the user switched off.
-    Setting {
-        project: Project::Never,
-        ..row(
-            "skills.disabled",
-            "",
-            "skills switched off (/skill off NAME); they leave the catalog and load_skill refuses them",
-        )
-    },
-    Setting {
-        // Clean-up removes every project's ledgers, so a cloned repository must not shorten it.
-        project: Project::Never,
-        ..row(
-            "sessions.keep_days",
-            "30",
-            "days a session ledger is kept after its last write (0 = forever)",
-        )
-    },
-    // index: the code index behind search_code. Its embedding server receives the project's code, so a project
-    // file may not point it elsewhere until trusted.
-    Setting {
-        env: &["PAICLI_INDEX_ENABLED"],
-        ..row(
-            "index.enabled",
-            "true",
-            "offer search_code and /index, /search, /graph",
-        )
-    },
-    Setting {
-        env: &["PAICLI_EMBEDDINGS_URL"],
-        project: Project::Trusted,
-        ..row(
-            "index.embeddings.url",
-            "",
-            "OpenAI-compatible /embeddings URL (e.g. http://localhost:11434/v1); unset = keyword ranking only",
-        )
-    },
-    Setting {
-        env: &["PAICLI_EMBEDDINGS_MODEL"],
-        ..row(
-            "index.embeddings.model",
-            "nomic-embed-text",
-            "embedding model",
-        )
-    },
-    Setting {
-        in_file: false,
-        env: &["PAICLI_EMBEDDINGS_API_KEY"],
-        project: Project::Never,
-        ..row(
-            "index.embeddings.api_key",
-            "",
-            "bearer token for the embedding server",
-        )
-    },
-    Setting {
-        in_file: false,
-        env: &["PAICLI_HOME"],
-        project: Project::Never,
-        ..row("home", "~/.paicli", "where user state lives")
-    },
-    Setting {
-        in_file: false,
-        env: &["PAICLI_AUDIT_DIR"],
-        project: Project::Never,
-        ..row(
-            "audit.dir",
-            "$PAICLI_HOME/audit",
-            "where the audit log goes",
-        )
-    },
-    Setting {
-        in_file: false,
-        env: &["PAICLI_LOG"],
-        ..row(
-            "log.level",
-            "info",
-            "log level of $PAICLI_HOME/logs/paicli.log.*",
-        )
-    },
-    // sandbox
-    Setting {
-        env: &["PAICLI_SANDBOX_MODE"],
-        flag: Some("--sandbox"),
-        project: Project::TightenOnly(super::sandbox::tightens_mode),
-        ..row(
-            "sandbox.mode",
-            "auto",
-            "auto | required | off: confine commands with Landlock / Seatbelt",
-        )
-    },
-    Setting {
-        project: Project::TightenOnly(super::sandbox::tightens_roots),
-        ..row(
-            "sandbox.writable_roots",
-            "",
-            "more folders commands may write to (besides the project, temp dir and tool caches)",
-        )
-    },
-    Setting {
-        env: &["PAICLI_SANDBOX_NETWORK"],
-        project: Project::TightenOnly(super::sandbox::tightens_network),
-        ..row(
-            "sandbox.network",
-            "true",
-            "commands may open TCP connections and listen",
-        )
-    },
-    Setting {
-        env: &["PAICLI_SANDBOX_PROTECT_GIT"],
-        project: Project::TightenOnly(super::sandbox::tightens_protect_git),
-        ..row(
-            "sandbox.protect_git",
-            "false",
-            "the project's .git is read-only to commands",
-        )
-    },
-    // browser
-    Setting {
-        env: &["PAICLI_BROWSER_MCP_COMMAND"],
-        project: Project::Never,
-        ..row(
-            "browser.mcp_command",
-            "",
-            "command line of the chrome-devtools MCP server; unset = chrome-devtools-mcp on PATH, else npx",
-        )
-    },
-    Setting {
-        env: &["PAICLI_BROWSER_EXECUTABLE", "CHROME_PATH"],
-        project: Project::Never,
-        ..row(
-            "browser.executable",
-            "",
-            "Chrome or Chromium binary of the isolated browser; unset = the server's own search",
-        )
-    },
-    Setting {
-        env: &["PAICLI_BROWSER_HEADLESS"],
-        ..row(
-            "browser.headless",
-            "true",
-            "the isolated browser runs without a window",
-        )
-    },
-    Setting {
-        env: &["PAICLI_BROWSER_ALLOW_LOCAL"],
-        project: Project::Never,
-        ..row(
-            "browser.allow_local",
-            "false",
-            "the browser may open loopback pages (localhost) the user did not name; never from a project's files",
-        )
-    },
-    // plan
-    Setting {
-        env: &["PAICLI_PLAN_MAX_PARALLEL"],
-        ..row(
-            "plan.max_parallel",
-            "2",
-            "plan and team tasks (sub-agents) running at once (1-8)",
-        )
-    },
-    Setting {
-        env: &["PAICLI_PLAN_MAX_REPLANS"],
-        ..row(
-            "plan.max_replans",
-            "2",
-            "re-plans when failures leave a plan under 50% done (0-10)",
-        )
-    },
-];
+/// One declaration: what it says, and the kind of value it holds.
+pub struct Decl<K: Kind> {
+    pub info: Info,
+    pub kind: K,
+    /// Where a file's value goes when not to the field itself (`llm.model` → `llm.file_model`).
+    file_into: Option<fn(&mut Config) -> &mut K::Value>,
+}
 
-/// The row of a dotted file key; `lsp.servers.pyright.command` finds `lsp.servers.<name>.command`.
-pub fn for_file_key(key: &str) -> Option<&'static Setting> {
-    let parts: Vec<&str> = key.split('.').collect();
-    SETTINGS.iter().filter(|s| s.in_file).find(|s| {
-        let row: Vec<&str> = s.key.split('.').collect();
-        row.len() == parts.len()
-            && row
+/// Declares the setting `key` (dotted file key) holding values of `kind`; the builder methods add the rest.
+pub const fn setting<K: Kind>(key: &'static str, kind: K) -> Decl<K> {
+    Decl {
+        info: Info::new(key),
+        kind,
+        file_into: None,
+    }
+}
+
+impl<K: Kind> Decl<K> {
+    /// Environment variables, highest precedence first.
+    pub const fn env(mut self, names: &'static [&'static str]) -> Self {
+        self.info.env = names;
+        self
+    }
+
+    /// Set only through the environment (no file key).
+    pub const fn env_only(mut self, names: &'static [&'static str]) -> Self {
+        self.info.env = names;
+        self.info.in_file = false;
+        self
+    }
+
+    /// The command-line flag (declared in `main.rs`, which takes its help from here).
+    pub const fn flag(mut self, flag: &'static str) -> Self {
+        self.info.flag = Some(flag);
+        self
+    }
+
+    /// Old spellings of the file key.
+    pub const fn aliases(mut self, keys: &'static [&'static str]) -> Self {
+        self.info.aliases = keys;
+        self
+    }
+
+    /// What a project's own files may do with it (default: set it).
+    pub const fn project(mut self, rule: Project) -> Self {
+        self.info.project = rule;
+        self
+    }
+
+    /// The value the example file shows commented out.
+    pub const fn example(mut self, toml: &'static str) -> Self {
+        self.info.example = Some(toml);
+        self
+    }
+
+    /// Files set another field than the environment and flags do.
+    pub const fn file_into(mut self, slot: fn(&mut Config) -> &mut K::Value) -> Self {
+        self.file_into = Some(slot);
+        self
+    }
+
+    /// The documentation (the macro passes the field's doc comment).
+    pub const fn doc(mut self, doc: &'static str) -> Self {
+        self.info.doc = doc;
+        self
+    }
+}
+
+/// A declared setting, its type erased: what the loader, `/config` and the example file use.
+pub trait Row: Sync {
+    fn info(&self) -> &Info;
+    /// Checks a file value without using it.
+    fn check(&self, value: &toml::Value) -> Result<(), String>;
+    /// Uses a file value; `names` are the key's `<name>` parts.
+    fn apply_file(
+        &self,
+        config: &mut Config,
+        names: &[String],
+        value: &toml::Value,
+    ) -> Result<(), String>;
+    /// Uses an environment variable's (or a flag's) text.
+    fn apply_text(&self, config: &mut Config, text: &str) -> Result<(), String>;
+    /// The effective value as `/config` shows it (secrets masked).
+    fn show(&self, config: &Config) -> String;
+    /// The default as TOML; `None` when unset by default.
+    fn default_toml(&self) -> Option<String> {
+        None
+    }
+    /// The words a closed set of values accepts (empty for open ones).
+    fn choices(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+}
+
+/// A declared field of a settings struct (built by [`declare_settings!`]).
+pub struct Slot<K: Kind> {
+    pub decl: Decl<K>,
+    pub get: fn(&Config) -> &K::Value,
+    pub get_mut: fn(&mut Config) -> &mut K::Value,
+}
+
+impl<K: Kind> Row for Slot<K> {
+    fn info(&self) -> &Info {
+        &self.decl.info
+    }
+
+    fn check(&self, value: &toml::Value) -> Result<(), String> {
+        self.decl.kind.read_toml(value).map(drop)
+    }
+
+    fn apply_file(
+        &self,
+        config: &mut Config,
+        _names: &[String],
+        value: &toml::Value,
+    ) -> Result<(), String> {
+        let new = self.decl.kind.read_toml(value)?;
+        let slot = match self.decl.file_into {
+            Some(slot) => slot(config),
+            None => (self.get_mut)(config),
+        };
+        self.decl.kind.lay(slot, new);
+        Ok(())
+    }
+
+    fn apply_text(&self, config: &mut Config, text: &str) -> Result<(), String> {
+        let new = self.decl.kind.read_text(text)?;
+        self.decl.kind.lay((self.get_mut)(config), new);
+        Ok(())
+    }
+
+    fn show(&self, config: &Config) -> String {
+        self.decl.kind.show((self.get)(config))
+    }
+
+    fn default_toml(&self) -> Option<String> {
+        self.decl.kind.default_toml()
+    }
+
+    fn choices(&self) -> Vec<&'static str> {
+        self.decl.kind.choices()
+    }
+}
+
+/// Every declared setting, grouped by table in [`TABLES`] order, each table in declaration order.
+pub fn all() -> &'static [&'static dyn Row] {
+    static ALL: LazyLock<Vec<&'static dyn Row>> = LazyLock::new(|| {
+        use super::*;
+        let mut rows: Vec<&'static dyn Row> = [
+            Config::SETTINGS,
+            LlmSettings::SETTINGS,
+            RetrySettings::SETTINGS,
+            AgentSettings::SETTINGS,
+            ToolSettings::SETTINGS,
+            ApprovalRules::SETTINGS,
+            ShellSettings::SETTINGS,
+            WebSettings::SETTINGS,
+            McpSettings::SETTINGS,
+            LspSettings::SETTINGS,
+            SnapshotSettings::SETTINGS,
+            SandboxSettings::SETTINGS,
+            IndexSettings::SETTINGS,
+            BrowserSettings::SETTINGS,
+            PlanLimits::SETTINGS,
+            extra::ROWS,
+        ]
+        .concat();
+        let place = |row: &&dyn Row| {
+            TABLES
                 .iter()
-                .zip(&parts)
-                .all(|(r, p)| *r == "<name>" || r == p)
+                .position(|t| t.name == row.info().table())
+                .unwrap_or(TABLES.len())
+        };
+        rows.sort_by_key(place);
+        rows
+    });
+    &ALL
+}
+
+/// The row a file key names (its parts, e.g. `["lsp", "servers", "pyright"]`), under its key or an old spelling.
+pub fn for_file_path(path: &[&str]) -> Option<&'static dyn Row> {
+    all().iter().copied().find(|row| row.info().names_key(path))
+}
+
+/// The row of a dotted file key; `lsp.servers.pyright` finds `lsp.servers.<name>`.
+pub fn for_file_key(key: &str) -> Option<&'static dyn Row> {
+    for_file_path(&key.split('.').collect::<Vec<_>>())
+}
+
+/// Whether `path` is a table that holds settings (`tools`, `lsp.servers`), not a setting itself.
+pub fn is_table(path: &[&str]) -> bool {
+    all().iter().any(|row| {
+        let info = row.info();
+        info.in_file
+            && std::iter::once(info.key)
+                .chain(info.aliases.iter().copied())
+                .any(|pattern| {
+                    let parts: Vec<&str> = pattern.split('.').collect();
+                    parts.len() > path.len() && parts_match(&parts[..path.len()], path)
+                })
     })
 }
 
+/// The keys a table holds, for an error about a key it does not.
+pub fn keys_in(path: &[&str]) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = Vec::new();
+    for row in all().iter().filter(|row| row.info().in_file) {
+        let mut parts = row.info().key.split('.');
+        let table: Vec<&str> = parts.by_ref().take(path.len()).collect();
+        if let Some(key) = parts.next().filter(|_| parts_match(&table, path))
+            && !keys.contains(&key)
+        {
+            keys.push(key);
+        }
+    }
+    keys
+}
+
 /// The row an environment variable belongs to, if any.
-pub fn for_env(name: &str) -> Option<&'static Setting> {
-    SETTINGS
+pub fn for_env(name: &str) -> Option<&'static dyn Row> {
+    all()
         .iter()
-        .find(|s| s.env.iter().any(|pattern| env_matches(pattern, name)))
+        .copied()
+        .find(|row| row.info().env.iter().any(|p| env_matches(p, name)))
 }
 
 /// The row of a `/config` key.
-pub fn find(key: &str) -> Option<&'static Setting> {
-    SETTINGS.iter().find(|s| s.key == key)
+pub fn find(key: &str) -> Option<&'static dyn Row> {
+    all().iter().copied().find(|row| row.info().key == key)
+}
+
+/// The row of a command-line flag (`--model`).
+pub fn for_flag(flag: &str) -> Option<&'static dyn Row> {
+    all()
+        .iter()
+        .copied()
+        .find(|row| row.info().flag == Some(flag))
+}
+
+/// A flag's help: the setting's first sentence, and its default unless that is off, none or zero.
+pub fn flag_help(flag: &str) -> String {
+    let Some(row) = for_flag(flag) else {
+        return String::new();
+    };
+    let summary = row.info().summary();
+    let summary = summary.trim_end_matches('.');
+    match row
+        .default_toml()
+        .filter(|d| !matches!(d.as_str(), "[]" | "false" | "0"))
+    {
+        Some(default) => format!("{summary} [default: {}]", default.trim_matches('"')),
+        None => summary.to_string(),
+    }
+}
+
+fn pattern_matches(pattern: &str, path: &[&str]) -> bool {
+    parts_match(&pattern.split('.').collect::<Vec<_>>(), path)
+}
+
+/// Whether a key's parts match `path`, `<name>` matching any one part.
+fn parts_match(pattern: &[&str], path: &[&str]) -> bool {
+    pattern.len() == path.len()
+        && pattern
+            .iter()
+            .zip(path)
+            .all(|(p, actual)| *p == "<name>" || p == actual)
 }
 
 fn env_matches(pattern: &str, name: &str) -> bool {

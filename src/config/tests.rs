@@ -565,11 +565,11 @@ fn the_example_config_parses() {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.paicli.example.toml"))
             .unwrap();
-    let file = ConfigFile::parse(&text).unwrap();
-    let mut web = WebSettings::default();
-    web.apply_file(&file.web);
+    let d = dirs();
+    d.write(d.home.path(), "config.toml", &text);
+    let c = d.load(&[], &Overrides::default()).unwrap();
     assert_eq!(
-        web,
+        c.web,
         WebSettings::default(),
         "the example documents the defaults"
     );
@@ -585,17 +585,25 @@ fn mcp_settings_default_and_layer() {
     d.write(
         d.home.path(),
         "config.toml",
-        "[mcp]\nstartup_wait_seconds = 3\ncall_timeout_seconds = 5\ntrust_project_servers = true\n",
+        "[mcp]\nstartup_wait_secs = 3\ncall_timeout_seconds = 5\ntrust_project_servers = true\n",
     );
     let c = d
         .load(
-            &[("PAICLI_MCP_STARTUP_WAIT_SECONDS", "1")],
+            &[("PAICLI_MCP_STARTUP_WAIT_SECS", "1")],
             &Overrides::default(),
         )
         .unwrap();
     assert_eq!(c.mcp.startup_wait, Duration::from_secs(1), "env beats file");
     assert_eq!(c.mcp.call_timeout, Duration::from_secs(5));
     assert!(c.mcp.trust_project_servers);
+    // The old spellings (`*_seconds`) are still read.
+    let c = d
+        .load(
+            &[("PAICLI_MCP_STARTUP_WAIT_SECONDS", "2")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    assert_eq!(c.mcp.startup_wait, Duration::from_secs(2));
 }
 
 #[test]
@@ -645,11 +653,7 @@ fn lsp_section_layers_servers_by_name_and_env_wins() {
     // A project's own server commands need the user's trust (see config::project); the user's entry stays.
     assert_eq!(c.lsp.servers["pyright"].command, "user-pyright");
     assert!(c.lsp.servers["pyright"].args.is_empty());
-    assert!(
-        c.refused
-            .iter()
-            .any(|r| r.key == "lsp.servers.pyright.command")
-    );
+    assert!(c.refused.iter().any(|r| r.key == "lsp.servers.pyright"));
     assert_eq!(c.lsp.servers["mine"].extensions, vec!["foo".to_string()]);
 
     d.write(
@@ -659,4 +663,35 @@ fn lsp_section_layers_servers_by_name_and_env_wins() {
     );
     let err = d.load(&[], &Overrides::default()).unwrap_err().to_string();
     assert!(err.contains("extension"), "{err}");
+}
+
+#[test]
+fn every_flag_reaches_its_setting_through_the_declarations() {
+    let d = dirs();
+    let flags = Overrides {
+        provider: Some("deepseek".to_string()),
+        model: Some("m".to_string()),
+        base_url: Some("http://127.0.0.1:9/v1".to_string()),
+        max_iterations: Some(0),
+        token_budget: Some(9),
+        max_output_tokens: Some(0),
+        approval: Some(ApprovalMode::Plan),
+        trust_project_mcp: true,
+        sandbox: Some(SandboxMode::Off),
+    };
+    assert_eq!(flags.given().len(), 9, "every field is a given flag");
+    let c = d.load(&[("PAICLI_MAX_ITERATIONS", "4")], &flags).unwrap();
+    assert_eq!(c.llm.provider.as_deref(), Some("deepseek"));
+    assert_eq!(c.llm.model.as_deref(), Some("m"));
+    assert_eq!(c.llm.base_url.as_deref(), Some("http://127.0.0.1:9/v1"));
+    assert_eq!(
+        c.agent.max_iterations, None,
+        "0 means unlimited, as in files"
+    );
+    assert_eq!(c.agent.token_budget, Some(9));
+    assert_eq!(c.llm.max_output_tokens, Some(0), "0 means send none");
+    assert_eq!(c.approval, ApprovalMode::Plan);
+    assert!(c.mcp.trust_project_servers);
+    assert_eq!(c.sandbox.mode, SandboxMode::Off);
+    assert!(!Overrides::default().has("--model") && flags.has("--sandbox"));
 }

@@ -1,6 +1,6 @@
 //! `[web]` settings: the search provider and its keys, and the `web_fetch` network policy.
 
-use super::{ConfigError, EnvVars};
+use super::settings::{Maybe, Plain, Project, Secret, Text, declare_settings, setting};
 
 /// `web_fetch` calls per 60-second window unless `[web] requests_per_minute` says otherwise.
 pub const DEFAULT_REQUESTS_PER_MINUTE: u32 = 30;
@@ -21,6 +21,28 @@ pub enum SearchProviderKind {
     Brave,
 }
 
+impl SearchProviderKind {
+    /// Every provider, in the order one is picked when none is named.
+    pub const ALL: [SearchProviderKind; 5] = [
+        SearchProviderKind::Zhipu,
+        SearchProviderKind::Serpapi,
+        SearchProviderKind::Searxng,
+        SearchProviderKind::Tavily,
+        SearchProviderKind::Brave,
+    ];
+
+    /// The name files, variables and `/config` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchProviderKind::Zhipu => "zhipu",
+            SearchProviderKind::Serpapi => "serpapi",
+            SearchProviderKind::Searxng => "searxng",
+            SearchProviderKind::Tavily => "tavily",
+            SearchProviderKind::Brave => "brave",
+        }
+    }
+}
+
 impl std::str::FromStr for SearchProviderKind {
     type Err = String;
 
@@ -38,27 +60,59 @@ impl std::str::FromStr for SearchProviderKind {
     }
 }
 
-/// Resolved web settings.
-#[derive(Clone, PartialEq, Eq)]
-pub struct WebSettings {
-    /// Explicit provider; `None` picks the first with a key (zhipu, serpapi, searxng, tavily, brave).
-    pub search_provider: Option<SearchProviderKind>,
-    /// Lets `web_fetch` reach loopback and private addresses (tests, intranets).
-    pub allow_private_hosts: bool,
-    /// Default `max_chars` of `web_fetch`.
-    pub fetch_max_chars: usize,
-    /// `web_fetch` calls per 60 s window; 0 = unlimited.
-    pub requests_per_minute: u32,
-    pub zhipu_base_url: String,
-    pub zhipu_search_engine: String,
-    pub serpapi_base_url: String,
-    pub searxng_url: Option<String>,
-    pub tavily_base_url: String,
-    pub brave_base_url: String,
-    pub glm_api_key: Option<String>,
-    pub serpapi_key: Option<String>,
-    pub tavily_api_key: Option<String>,
-    pub brave_api_key: Option<String>,
+declare_settings! {
+    /// Resolved web settings.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct WebSettings in config.web {
+        /// web_search provider. Unset = the first with a key, in this order: GLM_API_KEY (zhipu), SERPAPI_KEY,
+        /// SEARXNG_URL, TAVILY_API_KEY, BRAVE_API_KEY (keys live in the environment or .env, never here).
+        pub search_provider: Option<SearchProviderKind> = setting("web.search_provider", Maybe::UNSET)
+            .env(&["PAICLI_WEB_SEARCH_PROVIDER"])
+            .example("\"zhipu\""),
+        /// Let web_fetch reach localhost, private, link-local and other non-public addresses (intranets, tests).
+        /// A project's own files may set false, never true: a cloned repository could aim web_fetch at the cloud
+        /// metadata service or the LAN.
+        pub allow_private_hosts: bool = setting("web.allow_private_hosts", Plain(false))
+            .env(&["PAICLI_WEB_ALLOW_PRIVATE_HOSTS"])
+            .project(Project::TightenOnly(tightens_private_hosts)),
+        /// Characters web_fetch returns when the model does not ask for a max_chars.
+        pub fetch_max_chars: usize = setting("web.fetch_max_chars", Plain(8000))
+            .env(&["PAICLI_WEB_FETCH_MAX_CHARS"]),
+        /// web_fetch calls per 60-second window (0 = unlimited).
+        pub requests_per_minute: u32 = setting("web.requests_per_minute", Plain(DEFAULT_REQUESTS_PER_MINUTE))
+            .env(&["PAICLI_WEB_REQUESTS_PER_MINUTE"]),
+        /// Zhipu search endpoint (a proxy or a local stand-in); it receives your key.
+        pub zhipu_base_url: String = setting("web.zhipu_base_url", Text("https://open.bigmodel.cn"))
+            .env(&["PAICLI_WEB_ZHIPU_BASE_URL"])
+            .project(Project::Trusted),
+        /// Zhipu search engine (search_std, search_pro, ...).
+        pub zhipu_search_engine: String = setting("web.zhipu_search_engine", Text("search_std"))
+            .env(&["ZHIPU_SEARCH_ENGINE"]),
+        /// SerpAPI endpoint; it receives your key.
+        pub serpapi_base_url: String = setting("web.serpapi_base_url", Text("https://serpapi.com"))
+            .env(&["PAICLI_WEB_SERPAPI_BASE_URL"])
+            .project(Project::Trusted),
+        /// Your SearXNG instance; /search?format=json is appended.
+        pub searxng_url: Option<String> = setting("web.searxng_url", Maybe::UNSET)
+            .env(&["SEARXNG_URL"])
+            .example("\"http://localhost:8888\""),
+        /// Tavily endpoint; it receives your key.
+        pub tavily_base_url: String = setting("web.tavily_base_url", Text("https://api.tavily.com"))
+            .env(&["PAICLI_WEB_TAVILY_BASE_URL"])
+            .project(Project::Trusted),
+        /// Brave Search endpoint; it receives your key.
+        pub brave_base_url: String = setting("web.brave_base_url", Text("https://api.search.brave.com"))
+            .env(&["PAICLI_WEB_BRAVE_BASE_URL"])
+            .project(Project::Trusted),
+        /// Zhipu search key (the GLM provider's key).
+        pub glm_api_key: Option<String> = setting("web.zhipu_api_key", Secret).env_only(&["GLM_API_KEY"]),
+        /// SerpAPI key.
+        pub serpapi_key: Option<String> = setting("web.serpapi_key", Secret).env_only(&["SERPAPI_KEY"]),
+        /// Tavily key.
+        pub tavily_api_key: Option<String> = setting("web.tavily_api_key", Secret).env_only(&["TAVILY_API_KEY"]),
+        /// Brave Search key.
+        pub brave_api_key: Option<String> = setting("web.brave_api_key", Secret).env_only(&["BRAVE_API_KEY"]),
+    }
 }
 
 // Keys stay out of debug output.
@@ -74,131 +128,8 @@ impl std::fmt::Debug for WebSettings {
     }
 }
 
-impl Default for WebSettings {
-    fn default() -> Self {
-        WebSettings {
-            search_provider: None,
-            allow_private_hosts: false,
-            fetch_max_chars: 8000,
-            requests_per_minute: DEFAULT_REQUESTS_PER_MINUTE,
-            zhipu_base_url: "https://open.bigmodel.cn".to_string(),
-            zhipu_search_engine: "search_std".to_string(),
-            serpapi_base_url: "https://serpapi.com".to_string(),
-            searxng_url: None,
-            tavily_base_url: "https://api.tavily.com".to_string(),
-            brave_base_url: "https://api.search.brave.com".to_string(),
-            glm_api_key: None,
-            serpapi_key: None,
-            tavily_api_key: None,
-            brave_api_key: None,
-        }
-    }
-}
-
-/// `[web]` in `config.toml`.
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebSection {
-    pub search_provider: Option<SearchProviderKind>,
-    pub allow_private_hosts: Option<bool>,
-    pub fetch_max_chars: Option<usize>,
-    pub requests_per_minute: Option<u32>,
-    pub zhipu_base_url: Option<String>,
-    pub zhipu_search_engine: Option<String>,
-    pub serpapi_base_url: Option<String>,
-    pub searxng_url: Option<String>,
-    pub tavily_base_url: Option<String>,
-    pub brave_base_url: Option<String>,
-}
-
-impl WebSection {
-    /// Lays `top` over `self`.
-    pub fn merge(&mut self, top: WebSection) {
-        fn over<T>(slot: &mut Option<T>, v: Option<T>) {
-            if v.is_some() {
-                *slot = v;
-            }
-        }
-        over(&mut self.search_provider, top.search_provider);
-        over(&mut self.allow_private_hosts, top.allow_private_hosts);
-        over(&mut self.fetch_max_chars, top.fetch_max_chars);
-        over(&mut self.requests_per_minute, top.requests_per_minute);
-        over(&mut self.zhipu_base_url, top.zhipu_base_url);
-        over(&mut self.zhipu_search_engine, top.zhipu_search_engine);
-        over(&mut self.serpapi_base_url, top.serpapi_base_url);
-        over(&mut self.searxng_url, top.searxng_url);
-        over(&mut self.tavily_base_url, top.tavily_base_url);
-        over(&mut self.brave_base_url, top.brave_base_url);
-    }
-}
-
-impl WebSettings {
-    /// Applies the file section.
-    pub fn apply_file(&mut self, s: &WebSection) {
-        fn set<T: Clone>(slot: &mut T, v: &Option<T>) {
-            if let Some(v) = v {
-                *slot = v.clone();
-            }
-        }
-        if s.search_provider.is_some() {
-            self.search_provider = s.search_provider;
-        }
-        set(&mut self.allow_private_hosts, &s.allow_private_hosts);
-        set(&mut self.fetch_max_chars, &s.fetch_max_chars);
-        set(&mut self.requests_per_minute, &s.requests_per_minute);
-        set(&mut self.zhipu_base_url, &s.zhipu_base_url);
-        set(&mut self.zhipu_search_engine, &s.zhipu_search_engine);
-        set(&mut self.serpapi_base_url, &s.serpapi_base_url);
-        if s.searxng_url.is_some() {
-            self.searxng_url.clone_from(&s.searxng_url);
-        }
-        set(&mut self.tavily_base_url, &s.tavily_base_url);
-        set(&mut self.brave_base_url, &s.brave_base_url);
-    }
-
-    /// Applies the environment: `PAICLI_WEB_*` settings and the providers' own variables.
-    pub fn apply_env(&mut self, env: &EnvVars) -> Result<(), ConfigError> {
-        if let Some(v) = env.parsed::<SearchProviderKind>("PAICLI_WEB_SEARCH_PROVIDER")? {
-            self.search_provider = Some(v);
-        }
-        if let Some(v) = env.flag("PAICLI_WEB_ALLOW_PRIVATE_HOSTS")? {
-            self.allow_private_hosts = v;
-        }
-        if let Some(v) = env.parsed::<usize>("PAICLI_WEB_FETCH_MAX_CHARS")? {
-            self.fetch_max_chars = v;
-        }
-        if let Some(v) = env.parsed::<u32>("PAICLI_WEB_REQUESTS_PER_MINUTE")? {
-            self.requests_per_minute = v;
-        }
-        let text = |key: &str| env.get(key).map(str::to_string);
-        for (key, slot) in [
-            ("PAICLI_WEB_ZHIPU_BASE_URL", &mut self.zhipu_base_url),
-            ("ZHIPU_SEARCH_ENGINE", &mut self.zhipu_search_engine),
-            ("PAICLI_WEB_SERPAPI_BASE_URL", &mut self.serpapi_base_url),
-            ("PAICLI_WEB_TAVILY_BASE_URL", &mut self.tavily_base_url),
-            ("PAICLI_WEB_BRAVE_BASE_URL", &mut self.brave_base_url),
-        ] {
-            if let Some(v) = text(key) {
-                *slot = v;
-            }
-        }
-        for (key, slot) in [
-            ("SEARXNG_URL", &mut self.searxng_url),
-            ("GLM_API_KEY", &mut self.glm_api_key),
-            ("SERPAPI_KEY", &mut self.serpapi_key),
-            ("TAVILY_API_KEY", &mut self.tavily_api_key),
-            ("BRAVE_API_KEY", &mut self.brave_api_key),
-        ] {
-            if let Some(v) = text(key) {
-                *slot = Some(v);
-            }
-        }
-        Ok(())
-    }
-}
-
 /// A project may keep `web_fetch` off non-public addresses, never open them.
-pub(super) fn tightens_private_hosts(value: &toml::Value) -> bool {
+fn tightens_private_hosts(value: &toml::Value) -> bool {
     match value {
         toml::Value::Boolean(on) => !on,
         toml::Value::String(s) => matches!(

@@ -32,12 +32,9 @@ pub struct ClientOptions {
 }
 
 impl Default for ClientOptions {
+    /// The declared `[llm]` defaults.
     fn default() -> Self {
-        ClientOptions {
-            connect_timeout: Duration::from_secs(60),
-            idle_timeout: Duration::from_secs(300),
-            retry: RetryPolicy::default(),
-        }
+        ClientOptions::from_settings(&crate::config::LlmSettings::default())
     }
 }
 

@@ -14,12 +14,9 @@ pub struct RetryPolicy {
 }
 
 impl Default for RetryPolicy {
+    /// The declared `[llm.retry]` defaults.
     fn default() -> Self {
-        RetryPolicy {
-            max_attempts: 3,
-            base_delay: Duration::from_millis(500),
-            max_delay: Duration::from_secs(30),
-        }
+        RetryPolicy::from(&crate::config::RetrySettings::default())
     }
 }
 

@@ -227,7 +227,7 @@ fn a_project_language_server_does_not_run_on_edit() {
         !marker.exists(),
         "the project's language server command ran"
     );
-    assert_refused(&out, ".paicli/config.toml", "lsp.servers.x.command");
+    assert_refused(&out, ".paicli/config.toml", "lsp.servers.x");
 }
 
 #[test]

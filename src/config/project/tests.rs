@@ -198,7 +198,7 @@ fn project_language_servers_need_trust() {
     assert!(
         c.refused
             .iter()
-            .any(|r| r.key == "lsp.servers.x.command" && r.refusal == Refusal::NeedsTrust)
+            .any(|r| r.key == "lsp.servers.x" && r.refusal == Refusal::NeedsTrust)
     );
     d.trust();
     let c = d.load(&[]);

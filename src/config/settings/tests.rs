@@ -2,235 +2,112 @@
 
 use std::collections::BTreeSet;
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor, value::Error};
-
 use super::*;
-use crate::config::file::{ConfigFile, LspServerSection};
-use crate::config::{Config, Overrides};
+use crate::config::{Config, ConfigFile, Overrides};
 
-/// A deserializer that answers "nothing" to every field and records the field names it was asked for, so the
-/// file keys `ConfigFile` accepts can be listed without a hand-kept copy.
-struct Fields<'a> {
-    prefix: String,
-    out: &'a mut BTreeSet<String>,
-}
-
-impl<'de> Deserializer<'de> for Fields<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(de::Error::custom(format!(
-            "{} is not optional",
-            self.prefix
-        )))
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
-        self.out.insert(self.prefix);
-        v.visit_none()
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
-        self.out.insert(format!("{}.<name>", self.prefix));
-        v.visit_map(de::value::MapDeserializer::new(std::iter::empty::<(
-            String,
-            String,
-        )>()))
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        v: V,
-    ) -> Result<V::Value, Error> {
-        // Fields that are not optional (a server's `command`) are recorded before the visit fails on them.
-        for f in fields {
-            self.out.insert(join(&self.prefix, f));
-        }
-        v.visit_map(FieldMap {
-            prefix: self.prefix,
-            fields: fields.iter(),
-            current: String::new(),
-            out: self.out,
-        })
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string bytes byte_buf unit unit_struct
-        newtype_struct seq tuple tuple_struct enum identifier ignored_any
-    }
-}
-
-struct FieldMap<'a> {
-    prefix: String,
-    fields: std::slice::Iter<'static, &'static str>,
-    current: String,
-    out: &'a mut BTreeSet<String>,
-}
-
-impl<'de> MapAccess<'de> for FieldMap<'_> {
-    type Error = Error;
-
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        let Some(field) = self.fields.next() else {
-            return Ok(None);
-        };
-        self.current = join(&self.prefix, field);
-        seed.deserialize(de::value::StrDeserializer::<Error>::new(field))
-            .map(Some)
-    }
-
-    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        seed.deserialize(Fields {
-            prefix: self.current.clone(),
-            out: self.out,
-        })
-    }
-}
-
-fn join(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        name.to_string()
-    } else {
-        format!("{prefix}.{name}")
-    }
-}
-
-/// Every leaf key `config.toml` accepts, as the parser's types declare them.
-fn parser_keys() -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    ConfigFile::deserialize(Fields {
-        prefix: String::new(),
-        out: &mut seen,
-    })
-    .unwrap();
-    let _ = LspServerSection::deserialize(Fields {
-        prefix: "lsp.servers.<name>".to_string(),
-        out: &mut seen,
-    });
-    // Sections are prefixes of other keys; only leaves are settings.
-    let leaves: BTreeSet<String> = seen
-        .iter()
-        .filter(|k| !seen.iter().any(|o| o.starts_with(&format!("{k}."))))
-        .cloned()
-        .collect();
-    leaves
-}
-
-fn file_rows() -> BTreeSet<String> {
-    SETTINGS
-        .iter()
-        .filter(|s| s.in_file)
-        .map(|s| s.key.to_string())
-        .collect()
-}
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/.paicli.example.toml");
 
 #[test]
-fn the_table_and_the_parser_accept_the_same_file_keys() {
-    assert_eq!(file_rows(), parser_keys());
-}
-
-#[test]
-fn keys_and_environment_names_are_unique() {
+fn keys_and_environment_names_are_unique_and_every_setting_is_documented() {
     let mut keys = BTreeSet::new();
     let mut envs = BTreeSet::new();
-    for s in SETTINGS {
-        assert!(keys.insert(s.key), "{} twice", s.key);
-        for e in s.env {
-            assert!(envs.insert(*e), "{e} in two rows");
+    for row in all() {
+        let info = row.info();
+        assert!(keys.insert(info.key), "{} twice", info.key);
+        for alias in info.aliases {
+            assert!(keys.insert(alias), "{alias} twice");
         }
-        assert!(!s.doc.is_empty(), "{} has no doc", s.key);
-    }
-}
-
-/// `(row key, value text)` for every key the example file documents, commented out or not.
-fn example_keys() -> Vec<(String, String)> {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.paicli.example.toml"))
-            .unwrap();
-    let header = regex::Regex::new(r"^(?:# )?\[([a-z_.]+)\]\s*$").unwrap();
-    // A quoted key names a `<name>` entry (a project root under `[approvals.projects]`).
-    let key = regex::Regex::new(r#"^(?:# )?([a-z_]+|"[^".]+") = (.+)$"#).unwrap();
-    let mut section = String::new();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        if let Some(c) = header.captures(line) {
-            section = c[1].to_string();
-        } else if let Some(c) = key.captures(line) {
-            out.push((format!("{section}.{}", &c[1]), c[2].to_string()));
+        for e in info.env {
+            assert!(envs.insert(*e), "{e} in two declarations");
         }
+        assert!(!info.doc.trim().is_empty(), "{} has no doc", info.key);
     }
-    out
 }
 
 #[test]
-fn the_example_file_documents_every_file_key_and_no_other() {
-    let mut documented = BTreeSet::new();
-    for (key, value) in example_keys() {
-        let row =
-            for_file_key(&key).unwrap_or_else(|| panic!("example documents unknown key {key}"));
-        documented.insert(row.key.to_string());
-        // Uncommented under its section, the documented line must parse.
-        let (section, name) = key.rsplit_once('.').unwrap();
-        let text = format!("[{section}]\n{name} = {value}\n");
-        let text = if section.starts_with("lsp.servers.") && name != "command" {
-            format!("{text}command = \"x\"\n")
-        } else {
-            text
-        };
-        ConfigFile::parse(&text).unwrap_or_else(|e| panic!("{key}: {e}"));
+fn every_file_key_sits_in_a_listed_table_and_shows_a_value_line() {
+    for row in all().iter().filter(|r| r.info().in_file) {
+        let info = row.info();
+        assert!(
+            TABLES.iter().any(|t| t.name == info.table()),
+            "{}: table {} is not in TABLES",
+            info.key,
+            info.table()
+        );
+        assert!(
+            info.example.is_some() || row.default_toml().is_some(),
+            "{}: the example file needs a default or an example value",
+            info.key
+        );
     }
-    let missing: Vec<_> = file_rows().difference(&documented).cloned().collect();
+}
+
+/// The example file is written from the declarations; `PAICLI_WRITE_EXAMPLE=1` rewrites it.
+#[test]
+fn the_example_file_is_generated_from_the_declarations() {
+    let generated = example_file();
+    if std::env::var_os("PAICLI_WRITE_EXAMPLE").is_some() {
+        std::fs::write(EXAMPLE, &generated).unwrap();
+    }
+    let on_disk = std::fs::read_to_string(EXAMPLE).unwrap();
     assert!(
-        missing.is_empty(),
-        "not in .paicli.example.toml: {missing:?}"
+        on_disk == generated,
+        ".paicli.example.toml differs from the declarations; run PAICLI_WRITE_EXAMPLE=1 cargo test --lib example_file"
     );
 }
 
-#[test]
-fn every_row_shows_a_value_and_the_defaults_are_true() {
+fn load(home_config: Option<&str>) -> Config {
     let project = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
+    if let Some(text) = home_config {
+        std::fs::write(home.path().join("config.toml"), text).unwrap();
+    }
     let env = vec![("PAICLI_HOME".to_string(), home.path().display().to_string())];
-    let config = Config::load_with_env(project.path(), env, &Overrides::default()).unwrap();
-    for s in SETTINGS.iter().filter(|s| !s.key.contains("<name>")) {
-        let value = crate::config::values::value_of(&config, s.key)
-            .unwrap_or_else(|| panic!("/config cannot show {}", s.key));
-        if !s.default.is_empty() && !s.default.contains('~') && !s.default.contains('$') {
-            assert_eq!(value, s.default, "{}: default in the table differs", s.key);
+    Config::load_with_env(project.path(), env, &Overrides::default()).unwrap()
+}
+
+#[test]
+fn the_example_files_values_are_the_defaults_and_its_examples_parse() {
+    let plain = load(None);
+    let example = load(Some(&example_file()));
+    for row in all() {
+        let key = row.info().key;
+        if key == "home" || key == "audit.dir" {
+            continue; // a temporary folder per load
+        }
+        assert_eq!(row.show(&example), row.show(&plain), "{key}");
+    }
+    for row in all().iter().filter(|r| r.info().in_file) {
+        let Some(example) = row.info().example else {
+            continue;
+        };
+        if row.info().key.contains("<name>") {
+            ConfigFile::parse(example).unwrap_or_else(|e| panic!("{}: {e}", row.info().key));
+        } else {
+            let value: toml::Value =
+                format!("v = {example}").parse::<toml::Table>().unwrap()["v"].clone();
+            row.check(&value)
+                .unwrap_or_else(|e| panic!("{}: {e}", row.info().key));
         }
     }
 }
 
 #[test]
-fn every_variable_the_loader_reads_is_a_row() {
-    // `env.get("X")`, `env.parsed::<T>("X")`, `env.flag("X")` and web.rs's `("X", &mut self.field)` pairs.
-    let read = regex::Regex::new(
-        r#"env\.(?:get|flag|parsed::<\w+>)\("([A-Z][A-Z0-9_]+)"\)|\(\s*"([A-Z][A-Z0-9_]+)",\s*&mut"#,
-    )
-    .unwrap();
+fn every_variable_the_loader_reads_is_declared() {
+    let read = regex::Regex::new(r#"env\.(?:get|from_project)\("([A-Z][A-Z0-9_]+)"\)"#).unwrap();
     let mut found = 0;
-    for source in [
-        include_str!("../../config.rs"),
-        include_str!("../web.rs"),
-        include_str!("../provider.rs"),
-    ] {
+    for source in [include_str!("../load.rs"), include_str!("../provider.rs")] {
         for c in read.captures_iter(source) {
-            let name = c.get(1).or_else(|| c.get(2)).unwrap().as_str();
             assert!(
-                for_env(name).is_some(),
-                "{name} is read but has no settings row"
+                for_env(&c[1]).is_some(),
+                "{} is read but not declared",
+                &c[1]
             );
             found += 1;
         }
     }
     assert!(
-        found > 30,
+        found >= 3,
         "the pattern no longer finds the reads ({found})"
     );
 }
@@ -238,18 +115,76 @@ fn every_variable_the_loader_reads_is_a_row() {
 #[test]
 fn env_patterns_match_provider_variables_only() {
     assert_eq!(
-        for_env("DEEPSEEK_BASE_URL").map(|s| s.key),
+        for_env("DEEPSEEK_BASE_URL").map(|s| s.info().key),
         Some("llm.base_url")
     );
-    assert_eq!(for_env("KIMI_MODEL").map(|s| s.key), Some("llm.model"));
     assert_eq!(
-        for_env("MOONSHOT_API_KEY").map(|s| s.key),
+        for_env("KIMI_MODEL").map(|s| s.info().key),
+        Some("llm.model")
+    );
+    assert_eq!(
+        for_env("MOONSHOT_API_KEY").map(|s| s.info().key),
         Some("llm.api_key")
     );
     assert!(for_env("NOSUCH_BASE_URL").is_none());
     assert_eq!(
-        for_file_key("lsp.servers.pyright.args").map(|s| s.key),
-        Some("lsp.servers.<name>.args")
+        for_file_key("lsp.servers.pyright").map(|s| s.info().key),
+        Some("lsp.servers.<name>")
     );
-    assert!(for_file_key("lsp.servers.args").is_none());
+    assert!(for_file_key("lsp.servers").is_none());
+    assert!(is_table(&["lsp", "servers"]));
+}
+
+#[test]
+fn an_old_spelling_is_read_but_not_beside_the_new_one() {
+    let file = ConfigFile::parse("[mcp]\nstartup_wait_seconds = 3\n").unwrap();
+    assert_eq!(file.entries()[0].row.info().key, "mcp.startup_wait_secs");
+    let c = load(Some(
+        "[mcp]\nstartup_wait_seconds = 3\ncall_timeout_secs = 4\n",
+    ));
+    assert_eq!(c.mcp.startup_wait, std::time::Duration::from_secs(3));
+    assert_eq!(c.mcp.call_timeout, std::time::Duration::from_secs(4));
+    let err = ConfigFile::parse("[mcp]\nstartup_wait_seconds = 3\nstartup_wait_secs = 4\n")
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("same setting") && err.contains("line "),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_key_names_its_line_and_the_keys_its_table_has() {
+    let err = ConfigFile::parse("[tools]\nmax_parallel = 2\n\n[tools.offload]\nenable = true\n")
+        .err()
+        .unwrap();
+    assert!(err.starts_with("line 5, column 1:"), "{err}");
+    assert!(
+        err.contains("tools.offload.enable") && err.contains("enabled, threshold_chars"),
+        "{err}"
+    );
+    let err = ConfigFile::parse("[tool]\nmax_parallel = 2\n")
+        .err()
+        .unwrap();
+    assert!(
+        err.starts_with("line 1, column 2:") && err.contains("llm, agent, tools"),
+        "{err}"
+    );
+    let err = ConfigFile::parse("approvals = 3\n").err().unwrap();
+    assert!(err.contains("must be a table"), "{err}");
+}
+
+#[test]
+fn flag_help_is_the_declarations_first_sentence_and_default() {
+    assert_eq!(
+        flag_help("--sandbox"),
+        "auto: confine commands where the kernel supports it (else one notice); required: refuse commands \
+         without it; off: run them unconfined (the command guard still checks them) [default: auto]"
+    );
+    assert_eq!(
+        for_flag("--approval").unwrap().choices(),
+        ["auto", "plan", "ask", "full"]
+    );
+    assert_eq!(flag_help("--model"), "Model name");
+    assert_eq!(flag_help("--nosuch"), "");
 }

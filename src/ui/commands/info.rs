@@ -47,7 +47,7 @@ pub(super) fn config(session: &mut Session, args: &str) -> Flow {
                 .filter(|_| !args.is_empty())
                 .map(|row| {
                     let indent = " ".repeat(width + 3);
-                    wrap(row.doc, columns.saturating_sub(width + 3))
+                    wrap(&row.info().doc_text(), columns.saturating_sub(width + 3))
                         .iter()
                         .map(|l| format!("\n{indent}{}", style.dim(l)))
                         .collect::<String>()

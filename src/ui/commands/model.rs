@@ -221,6 +221,9 @@ mod tests {
         write_default_model(&path, "custom", "m").unwrap();
         let parsed =
             crate::config::ConfigFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        assert_eq!(parsed.llm.model.as_deref(), Some("m"));
+        assert_eq!(
+            parsed.get("llm.model").and_then(toml::Value::as_str),
+            Some("m")
+        );
     }
 }

@@ -169,7 +169,7 @@ fn the_banner_names_refused_project_settings_and_trust_remembers_the_project() {
     .unwrap();
     let server = ScriptedServer::start();
     let t = sandbox.start(&server);
-    let screen = t.wait_for("`lsp.servers.x.command`");
+    let screen = t.wait_for("`lsp.servers.x`");
     assert!(
         screen.contains("ignored `approval.mode`") && screen.contains(".paicli/config.toml"),
         "{screen}"
