@@ -394,7 +394,7 @@ fn safety_sections_default_to_empty() {
 }
 
 #[test]
-fn a_project_file_may_not_allow_commands_or_keep_secrets() {
+fn a_project_file_may_not_allow_commands_keep_secrets_or_open_sockets() {
     // These were load errors; now the key is ignored with a notice, like every key a project may not set.
     for (text, key) in [
         ("[approvals]\nallow = [\"curl\"]\n", "approvals.allow"),
@@ -402,11 +402,17 @@ fn a_project_file_may_not_allow_commands_or_keep_secrets() {
             "[shell]\nkeep_env = [\"AWS_SECRET_ACCESS_KEY\"]\n",
             "shell.keep_env",
         ),
+        // A daemon's socket opened to commands is the user's call, never a cloned repository's.
+        (
+            "[sandbox]\nallow_sockets = [\"/var/run/docker.sock\"]\n",
+            "sandbox.allow_sockets",
+        ),
     ] {
         let d = dirs();
         d.write(d.project.path(), ".paicli/config.toml", text);
         let c = d.load(&[], &Overrides::default()).unwrap();
         assert!(c.approvals.allow.is_empty() && c.shell.keep_env.is_empty());
+        assert!(c.sandbox.allow_sockets.is_empty());
         assert_eq!(c.refused.len(), 1);
         assert_eq!(c.refused[0].key, key);
         assert_eq!(c.refused[0].refusal, Refusal::UserOnly);

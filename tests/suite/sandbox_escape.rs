@@ -386,3 +386,41 @@ fn has(program: &str) -> bool {
     }
     found
 }
+
+#[tokio::test]
+async fn npm_installs_from_its_cache_while_the_rest_of_its_folder_stays_read_only() {
+    if !kernel_confines() || !has("npm") {
+        return;
+    }
+    let Some(home) = dirs::home_dir() else {
+        return;
+    };
+    let cache = home.join(".npm/_cacache");
+    if !cache.is_dir() {
+        eprintln!("skipped: npm has no cache here yet");
+        return;
+    }
+    let a = Attack::new();
+    // The user's real caches, as a session finds them at start.
+    let ctx = a.ctx_with(tool_caches(Some(&home), |_| None));
+    std::fs::write(
+        a.root().join("package.json"),
+        "{\"name\":\"probe\",\"version\":\"1.0.0\"}\n",
+    )
+    .unwrap();
+    let out = text(
+        &run(
+            &ctx,
+            "npm install --offline --no-audit --no-fund zod 2>&1 | tail -3; ls node_modules",
+        )
+        .await,
+    );
+    if out.contains("ENOTCACHED") {
+        eprintln!("skipped: zod is not in npm's cache here");
+        return;
+    }
+    assert!(out.contains("zod"), "{out}");
+    // Beside the cache, npm's folder is not a command's to write.
+    let planted = home.join(format!(".npm/paicli-probe-{}", std::process::id()));
+    assert_refused(&write_hidden(&ctx, &planted).await, &planted);
+}
