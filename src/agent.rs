@@ -1,55 +1,34 @@
-//! The ReAct loop: one user turn = model calls and tool batches until the model answers without tools.
+//! The agent: one conversation with the model and its tools. [`turn`] is the ReAct loop (one user turn = model
+//! calls and tool batches until the model answers without tools) and what each of its steps does; [`context`] is
+//! what the model sees besides the turn's own replies: the system prompt, compaction, recalled memory,
+//! diagnostics, images and the MCP resource index. Sub-agents (`fork.rs`) and session operations
+//! (`session_ops.rs`: clear, switch model, rewind, resume) act on the agent between turns.
 
-pub mod budget;
-pub mod compaction;
-mod cut_off;
-mod diagnostics;
-mod dsml_calls;
-mod finalize;
+pub mod context;
 mod fork;
-pub mod images;
-pub mod memory_guard;
-pub mod prompt;
-mod recall;
-pub mod resource_index;
-mod rounds;
-pub mod runaway;
 mod session_ops;
-pub mod turn_actions;
-mod turn_outcome;
-mod turn_scopes;
-mod turn_sinks;
-mod usage;
+pub mod turn;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tokio_util::sync::CancellationToken;
-
 use crate::llm::tokens::ContextEstimate;
-use crate::llm::{ChatResponse, LlmClient, LlmError, Message, ToolSpec, Usage};
+use crate::llm::{LlmClient, Message, ToolSpec, Usage};
 use crate::lsp::DiagnosticsSource;
 use crate::memory::MemoryStore;
 use crate::session::Conversation;
-use crate::session::tool_calls::make_ids_unique;
-use crate::tools::{Executor, Progress, ToolContext, ToolRegistry, executor};
+use crate::tools::{Executor, ToolContext, ToolRegistry};
 
 pub use crate::protocol::events::CompactionStage;
 pub use crate::protocol::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use crate::protocol::{Notice, ToolFilter, TurnHook, TurnScope};
-pub use budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
-use compaction::Trigger;
-pub use compaction::{CompactionError, Thresholds};
-pub use cut_off::empty_answer_notice;
-pub use memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
-use runaway::GuardCall;
-pub use runaway::RunawayGuard;
-pub use turn_actions::{Denial, TurnActions};
-pub use turn_outcome::{TurnOutcome, TurnReport};
-use turn_sinks::{EventDeltaSink, EventToolObserver};
-
-/// Output lines of running tools waiting to be shown; more are dropped until the sink catches up.
-const PROGRESS_LINES: usize = 256;
+use context::compaction;
+pub use context::compaction::{CompactionError, Thresholds};
+pub use context::memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
+use context::resource_index;
+pub use turn::budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
+pub use turn::runaway::RunawayGuard;
+pub use turn::{Denial, TurnActions, TurnOutcome, TurnReport, empty_answer_notice};
 
 /// Context window assumed when none is configured.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
@@ -105,7 +84,7 @@ pub struct Agent {
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
     memory: Option<Arc<MemoryStore>>,
-    /// Whether the model takes images (see `images.rs`).
+    /// Whether the model takes images (see `context/images.rs`).
     vision: bool,
     /// The largest image the provider takes; images are fitted to it as they join the history.
     image_limits: crate::llm::image_part::ImageLimits,
@@ -230,246 +209,6 @@ impl Agent {
     /// the model as one user message.
     pub fn set_diagnostics(&mut self, source: Arc<dyn DiagnosticsSource>) {
         self.diagnostics = Some(source);
-    }
-
-    /// Runs one user turn to its end. Events go to `events`; `cancel` stops it at the next await point.
-    pub async fn run_turn(
-        &mut self,
-        input: &str,
-        events: &dyn EventSink,
-        cancel: CancellationToken,
-    ) -> TurnReport {
-        self.run_expanded_turn(input, input, events, cancel).await
-    }
-
-    /// [`Agent::run_turn`] for input whose `@file` / `@server:uri` mentions were expanded: turn policies and
-    /// memory recall judge `submitted` (what the user typed), the model receives `input`.
-    pub async fn run_expanded_turn(
-        &mut self,
-        submitted: &str,
-        input: &str,
-        events: &dyn EventSink,
-        cancel: CancellationToken,
-    ) -> TurnReport {
-        let scopes: Vec<TurnScope> = self
-            .turn_hooks
-            .iter()
-            .map(|h| h.begin_turn(submitted))
-            .collect();
-        for notice in scopes.iter().flat_map(|s| s.notices.iter()) {
-            events.emit(AgentEvent::Notice {
-                notice: notice.clone(),
-            });
-        }
-        // Only this turn's edits are checked.
-        self.unchecked_files.clear();
-        let recall = self.recall_memory(submitted, events);
-        self.conversation.begin_turn(recall, input);
-        if !self.pending_images.is_empty() {
-            let images = std::mem::take(&mut self.pending_images);
-            let images = self.fit_images(images);
-            self.conversation.push_user_parts(images);
-        }
-        let mut budget = AgentBudget::with_stagnation_window(
-            self.options.max_iterations,
-            self.options.token_budget,
-            self.options.stagnation_window,
-        );
-        let mut runaway = RunawayGuard::new();
-        let mut turn_usage = Usage::default();
-        let mut cut_offs = 0;
-        let mut actions = TurnActions::default();
-        let mut ctx = ToolContext {
-            cancel: cancel.clone(),
-            ..self.tool_ctx.clone()
-        };
-        ctx.gates
-            .extend(scopes.iter().flat_map(|s| s.gates.iter().cloned()));
-        let outcome = loop {
-            if cancel.is_cancelled() {
-                break TurnOutcome::Cancelled;
-            }
-            self.inject_pending_diagnostics(events, &cancel).await;
-            // MCP servers join late and may change their tools; the sorted list is rebuilt only then.
-            if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
-                self.conversation.note_tools(&specs);
-                self.tool_specs = specs;
-            }
-            if let Some(index) = &mut self.resource_index {
-                index.refresh(&mut self.conversation, self.options.context_window);
-            }
-            let tools = turn_scopes::filter_tools(&scopes, &self.tool_specs);
-            // Spill already happened in the executor; now clear, then summarize, if the next request needs it.
-            self.compact_if_needed(Trigger::Threshold, &tools, events, &cancel)
-                .await;
-            self.absorb_compaction_usage(&mut budget, &mut turn_usage);
-            if cancel.is_cancelled() {
-                break TurnOutcome::Cancelled;
-            }
-            if let Some(reason) = budget.check() {
-                break self
-                    .finalize(reason, events, &cancel, &mut budget, &mut turn_usage)
-                    .await;
-            }
-            let iteration = budget.begin_iteration();
-            events.emit(AgentEvent::RequestStarted { iteration });
-            let response = match self.chat_or_compact(&tools, events, &cancel).await {
-                Ok(r) => r,
-                Err(outcome) => break outcome,
-            };
-            self.record_usage(&response, events, &mut budget, &mut turn_usage);
-            if cancel.is_cancelled() {
-                self.append_interrupted_answer(&response.content);
-                break TurnOutcome::Cancelled;
-            }
-            if response.tool_calls.is_empty() {
-                break self.end_with_answer(response, events);
-            }
-            let cut_off = cut_off::is_cut_off(&response);
-            let mut tool_calls = response.tool_calls;
-            // Each call must get exactly one result, so ids repeated in one reply are told apart first.
-            make_ids_unique(&mut tool_calls);
-            let reasoning = Some(response.reasoning).filter(|r| !r.is_empty());
-            // The last call of a reply stopped at the output limit may be shortened: nothing of it runs.
-            if cut_off {
-                cut_offs += 1;
-                match self.answer_cut_off_calls(
-                    response.content,
-                    reasoning,
-                    tool_calls,
-                    cut_offs,
-                    events,
-                ) {
-                    Some(outcome) => break outcome,
-                    None => continue,
-                }
-            }
-            budget.record_tool_calls(&tool_calls);
-            // The calls reach the ledger before the tools run and each result when it is known, so a crash
-            // mid-batch loses nothing that finished.
-            self.conversation
-                .announce_round(&response.content, reasoning.clone(), &tool_calls);
-            let observer = EventToolObserver {
-                events,
-                ledger: self.conversation.ledger().cloned(),
-                tools: &self.registry,
-                root: &ctx.root,
-            };
-            let results = if events.wants_tool_output() {
-                let (progress, lines) = Progress::channel(PROGRESS_LINES);
-                let ctx = ToolContext {
-                    progress,
-                    ..ctx.clone()
-                };
-                let batch = self.executor.run_batch(&tool_calls, &ctx, &observer);
-                turn_sinks::forward_tool_output(batch, lines, events).await
-            } else {
-                self.executor.run_batch(&tool_calls, &ctx, &observer).await
-            };
-            actions.record(&results);
-            for path in executor::changed_files(&results) {
-                if !self.unchecked_files.contains(&path) {
-                    self.unchecked_files.push(path);
-                }
-            }
-            let guard_calls: Vec<GuardCall<'_>> = tool_calls
-                .iter()
-                .zip(&results)
-                .map(|(call, result)| GuardCall {
-                    name: &call.name,
-                    arguments: &call.arguments,
-                    outcome: &result.outcome,
-                })
-                .collect();
-            let reminder = runaway.record_step(&guard_calls);
-            self.append_tool_round(response.content, reasoning, tool_calls, results);
-            if let Some(reminder) = reminder {
-                events.emit(AgentEvent::Notice {
-                    notice: Notice::RunawayReminder,
-                });
-                self.conversation.push_user(reminder);
-            }
-            if cancel.is_cancelled() {
-                break TurnOutcome::Cancelled;
-            }
-        };
-        if let Some(error) = self.conversation.ledger().and_then(|l| l.take_error()) {
-            events.emit(AgentEvent::Notice {
-                notice: Notice::LedgerNotWritten { error },
-            });
-        }
-        for hook in &self.turn_hooks {
-            hook.end_turn();
-        }
-        events.emit(outcome.end_event());
-        TurnReport {
-            outcome,
-            requests: budget.iterations(),
-            usage: turn_usage,
-            actions,
-        }
-    }
-
-    /// A model call that fits the window; when the provider still says the request is too long, compacts (or
-    /// trims) and retries it once.
-    async fn chat_or_compact(
-        &mut self,
-        tools: &[ToolSpec],
-        events: &dyn EventSink,
-        cancel: &CancellationToken,
-    ) -> Result<ChatResponse, TurnOutcome> {
-        self.fit_to_window(tools, events);
-        match self.chat(tools, events, cancel).await {
-            Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded { message })) => {
-                events.emit(AgentEvent::Notice {
-                    notice: Notice::ContextOverflow,
-                });
-                self.conversation
-                    .record_overflow(tools, self.thresholds.window);
-                let compacted = self
-                    .compact_if_needed(Trigger::Overflow, tools, events, cancel)
-                    .await;
-                if self.fit_to_window(tools, events) || compacted {
-                    self.chat(tools, events, cancel).await
-                } else {
-                    Err(TurnOutcome::Failed(LlmError::ContextLengthExceeded {
-                        message,
-                    }))
-                }
-            }
-            other => other,
-        }
-    }
-
-    /// One streamed model call; an error becomes the turn's outcome.
-    async fn chat(
-        &mut self,
-        tools: &[ToolSpec],
-        events: &dyn EventSink,
-        cancel: &CancellationToken,
-    ) -> Result<ChatResponse, TurnOutcome> {
-        let sink = EventDeltaSink::new(events);
-        let history = images::for_request(
-            self.conversation.messages(),
-            self.conversation.turn_starts(),
-            self.vision,
-        );
-        match self.client.chat(&history, tools, &sink, cancel).await {
-            Ok(response) => {
-                self.conversation.record_response(response.usage, tools);
-                Ok(dsml_calls::resolve_dsml(
-                    response,
-                    tools,
-                    &sink.take_held(),
-                    events,
-                ))
-            }
-            Err(LlmError::Cancelled) => {
-                self.append_interrupted_answer(&sink.streamed_text());
-                Err(TurnOutcome::Cancelled)
-            }
-            Err(e) => Err(TurnOutcome::Failed(e)),
-        }
     }
 }
 

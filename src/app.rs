@@ -11,7 +11,7 @@ pub mod tasks;
 
 use std::sync::Arc;
 
-use crate::agent::prompt::{self, PromptFacts};
+use crate::agent::context::prompt::{self, PromptFacts};
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
@@ -468,7 +468,7 @@ pub fn prewarm_patterns() {
         .name("paicli-prewarm".into())
         .spawn(|| {
             crate::policy::exposure::prewarm();
-            crate::agent::memory_guard::prewarm();
+            crate::agent::context::memory_guard::prewarm();
         });
     // Without the thread the patterns simply compile on first use.
     drop(spawned);

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::agent::{Agent, prompt};
+use crate::agent::Agent;
+use crate::agent::context::prompt;
 use crate::config::Config;
 use crate::guard::redact::Redactor;
 use crate::session::ledger::{self, FindError, Header, Ledger, LoadError, Redact, SessionStore};

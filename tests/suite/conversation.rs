@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use paicli::agent::compaction::REQUIRED_HEADINGS;
+use paicli::agent::context::compaction::REQUIRED_HEADINGS;
 use paicli::llm::client::{ClientOptions, OpenAiClient};
 
 use crate::support::agent_harness::Project;

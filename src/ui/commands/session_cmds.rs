@@ -51,7 +51,7 @@ pub(super) fn init(session: &mut Session, args: &str) -> Flow {
         say_wrapped(session, session.tr(Msg::InitExists));
         return Flow::Continue;
     }
-    let found: Vec<String> = crate::agent::prompt::project_instructions(
+    let found: Vec<String> = crate::agent::context::prompt::project_instructions(
         &session.config.project_root,
         &session.config.home,
     )

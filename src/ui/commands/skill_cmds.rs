@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{Flow, say_error, say_wrapped};
-use crate::agent::prompt;
+use crate::agent::context::prompt;
 use crate::config::saved_rules::{SaveRuleError, edit_config_file};
 use crate::skills::Discovery;
 use crate::text::{Lang, Msg, tr, trf};

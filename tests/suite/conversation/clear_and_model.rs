@@ -172,7 +172,7 @@ async fn switching_to_a_model_with_a_smaller_window_lowers_the_thresholds() {
     }
     assert!(sent.last().unwrap().messages.iter().any(|m| {
         m.text()
-            .starts_with(paicli::agent::compaction::CLEARED_MARKER)
+            .starts_with(paicli::agent::context::compaction::CLEARED_MARKER)
             || m.text().starts_with("[conversation summary]")
     }));
 }

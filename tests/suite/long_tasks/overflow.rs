@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use paicli::agent::compaction::REQUIRED_HEADINGS;
+use paicli::agent::context::compaction::REQUIRED_HEADINGS;
 use paicli::agent::{AgentEvent, AgentOptions, CompactionStage, EventLog, Notice, TurnOutcome};
 use paicli::llm::client::{ClientOptions, OpenAiClient};
 use paicli::llm::retry::RetryPolicy;

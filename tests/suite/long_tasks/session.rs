@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use paicli::agent::compaction::REQUIRED_HEADINGS;
+use paicli::agent::context::compaction::REQUIRED_HEADINGS;
 use paicli::agent::{AgentEvent, AgentOptions, CompactionStage, EventLog, Thresholds, TurnOutcome};
 use paicli::llm::tokens::estimate_request;
 use paicli::llm::{ChatResponse, Message, Role, Usage};
@@ -277,7 +277,7 @@ async fn a_summary_without_headings_is_retried_once_then_kept_as_prose() {
     result.unwrap();
     let kept = agent.history()[1].text();
     assert!(kept.starts_with("[conversation summary]"), "{kept}");
-    assert!(kept.contains(paicli::agent::compaction::summarize::UNSTRUCTURED_NOTE));
+    assert!(kept.contains(paicli::agent::context::compaction::summarize::UNSTRUCTURED_NOTE));
     let done = kept.find(REQUIRED_HEADINGS[2]).unwrap();
     assert!(
         kept[done..].contains("still none"),

@@ -1,6 +1,6 @@
 //! Token accounting of a turn: what each response and each summary cost, toward the turn and its budget.
 
-use super::{Agent, AgentBudget};
+use crate::agent::{Agent, AgentBudget};
 use crate::llm::{ChatResponse, Usage};
 use crate::protocol::{AgentEvent, EventSink};
 

@@ -1,6 +1,6 @@
 //! How a turn ended, what it cost, and the event that tells the front-end.
 
-use super::{ExitReason, TurnActions};
+use crate::agent::{ExitReason, TurnActions};
 use crate::llm::{LlmError, Usage};
 use crate::protocol::AgentEvent;
 

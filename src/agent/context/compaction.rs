@@ -13,7 +13,7 @@ pub mod trim;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Agent, AgentEvent, CompactionStage, EventSink, Notice};
+use crate::agent::{Agent, AgentEvent, CompactionStage, EventSink, Notice};
 use crate::llm::tokens::estimate_request;
 use crate::llm::{Message, Role, ToolSpec, Usage};
 
@@ -99,7 +99,7 @@ pub enum CompactionError {
 
 /// Why compaction runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Trigger {
+pub(in crate::agent) enum Trigger {
     /// Before a request, only past the thresholds.
     Threshold,
     /// The provider said the request was too long: clear and summarize now.
@@ -126,7 +126,7 @@ impl Agent {
 
     /// Clears and then summarizes when the next request would pass the thresholds (or at once on overflow).
     /// Returns true when the history changed.
-    pub(super) async fn compact_if_needed(
+    pub(in crate::agent) async fn compact_if_needed(
         &mut self,
         trigger: Trigger,
         tools: &[ToolSpec],

@@ -1,7 +1,7 @@
 //! How a turn's replies enter the conversation: a tool round (calls plus one result each, then any images) and
 //! an answer the user interrupted.
 
-use super::Agent;
+use crate::agent::Agent;
 use crate::llm::{ContentPart, ToolCall};
 use crate::tools::{ToolCallResult, ToolOutcome};
 

@@ -2,7 +2,7 @@
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Agent, AgentBudget, ExitReason, TurnOutcome};
+use crate::agent::{Agent, AgentBudget, ExitReason, TurnOutcome};
 use crate::llm::Usage;
 use crate::protocol::{AgentEvent, EventSink, Notice};
 

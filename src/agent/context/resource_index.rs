@@ -2,7 +2,7 @@
 //! changed (the manager's generation moved) and written only when its bytes differ, so the request prefix stays
 //! byte-identical across requests otherwise. Off below a 32k context window (spec §7).
 
-use crate::agent::prompt::with_resource_index;
+use super::prompt::with_resource_index;
 use crate::mcp::McpManager;
 use crate::session::Conversation;
 

@@ -1,6 +1,6 @@
 //! Memory recall: the saved facts relevant to a turn, shown to the model just before the user's message.
 
-use super::Agent;
+use crate::agent::Agent;
 use crate::llm::Message;
 use crate::protocol::{AgentEvent, EventSink, Notice};
 
@@ -12,7 +12,11 @@ impl Agent {
     /// history leaves every earlier byte, system prompt included, exactly as it was: the cached prefix holds and
     /// only the new turn is fresh input. It goes right before the user's message (not right after the system
     /// prompt, which would shift every later message each turn).
-    pub(super) fn recall_memory(&self, input: &str, events: &dyn EventSink) -> Option<String> {
+    pub(in crate::agent) fn recall_memory(
+        &self,
+        input: &str,
+        events: &dyn EventSink,
+    ) -> Option<String> {
         let store = self.memory.as_ref()?;
         let cap = (self.options.context_window / 200).clamp(500, 5000);
         match store.relevant(input, cap) {

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::Agent;
+use crate::agent::Agent;
 use crate::llm::image_part::{ImageLimits, fit_part};
 use crate::llm::{Content, ContentPart, Message};
 
@@ -34,7 +34,7 @@ impl Agent {
     }
 
     /// `images` scaled down (and re-encoded when too big) to the provider's limits, as they join the history.
-    pub(super) fn fit_images(&self, images: Vec<ContentPart>) -> Vec<ContentPart> {
+    pub(in crate::agent) fn fit_images(&self, images: Vec<ContentPart>) -> Vec<ContentPart> {
         images
             .into_iter()
             .map(|part| fit_part(part, self.image_limits))

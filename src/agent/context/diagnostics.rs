@@ -2,13 +2,13 @@
 
 use tokio_util::sync::CancellationToken;
 
-use super::Agent;
+use crate::agent::Agent;
 use crate::protocol::{AgentEvent, DiagnosticsFile, EventSink};
 
 impl Agent {
     /// Shows the model what its last edits broke: queued texts plus a check of the files changed since the
     /// last request (bounded by the source's own wait, so a slow language server cannot stall the turn).
-    pub(super) async fn inject_pending_diagnostics(
+    pub(in crate::agent) async fn inject_pending_diagnostics(
         &mut self,
         events: &dyn EventSink,
         cancel: &CancellationToken,

@@ -100,7 +100,7 @@ pub(super) mod tests {
     use super::*;
 
     /// Facts that are nobody's default, so a test that finds them knows where they came from.
-    pub(in crate::agent::prompt) fn facts() -> PromptFacts {
+    pub(in crate::agent::context::prompt) fn facts() -> PromptFacts {
         PromptFacts {
             command_timeout: Duration::from_secs(7),
             command_inline_chars: 3000,
