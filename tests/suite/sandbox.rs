@@ -8,9 +8,7 @@ use paicli::config::{SandboxMode, SandboxSettings};
 use paicli::guard::path_guard::PathGuard;
 use paicli::protocol::{Confinement, SANDBOX_REQUIRED};
 use paicli::sandbox::{Sandbox, Support, probe};
-use paicli::tools::shell::ExecuteCommand;
-use paicli::tools::{SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome};
-use serde_json::json;
+use paicli::tools::{SpillStore, ToolContext, ToolLimits, ToolOutcome};
 
 /// A project in the temp dir and a folder outside every writable root (under the build's own target dir).
 struct Fixture {
@@ -55,23 +53,10 @@ fn auto() -> Sandbox {
     with(SandboxSettings::default())
 }
 
-/// False (and says why) when this kernel cannot confine commands: the test is skipped, visibly.
-fn kernel_confines() -> bool {
-    let support = probe();
-    if !support.is_available() {
-        eprintln!(
-            "skipped: the sandbox is not available here ({})",
-            support.describe()
-        );
-    }
-    support.is_available() && crate::support::outside_dir().is_some()
-}
+use crate::support::kernel_confines;
 
 async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
-    let args = json!({ "command": command });
-    ExecuteCommand::new(&ctx.limits, &ctx.spill)
-        .execute(args.as_object().unwrap(), ctx)
-        .await
+    crate::support::run_command(ctx, command).await
 }
 
 fn failure(outcome: &ToolOutcome) -> &str {

@@ -16,7 +16,6 @@ use paicli::policy::approval::{
     ApprovalAnswer, ApprovalHook, ApprovalHookOptions, ApprovalRequest, Approver, RuleSet,
 };
 use paicli::policy::audit::{AuditEntry, AuditLog};
-use paicli::sandbox::probe;
 use paicli::tools::executor::{NullObserver, ToolCallResult};
 use paicli::tools::shell::ExecuteCommand;
 use paicli::tools::{
@@ -121,16 +120,7 @@ impl Session {
     }
 }
 
-fn kernel_confines() -> bool {
-    let support = probe();
-    if !support.is_available() {
-        eprintln!(
-            "skipped: the sandbox is not available here ({})",
-            support.describe()
-        );
-    }
-    support.is_available() && crate::support::outside_dir().is_some()
-}
+use crate::support::kernel_confines;
 
 #[tokio::test]
 async fn u_runs_that_one_command_outside_the_sandbox_and_the_audit_log_says_so() {

@@ -11,21 +11,11 @@ use std::process::Command;
 
 use paicli::config::SandboxSettings;
 use paicli::guard::path_guard::PathGuard;
-use paicli::sandbox::{Sandbox, probe};
-use paicli::tools::shell::ExecuteCommand;
-use paicli::tools::{SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome};
+use paicli::sandbox::Sandbox;
+use paicli::tools::{SpillStore, ToolContext, ToolLimits, ToolOutcome};
 use serde_json::json;
 
-fn kernel_confines() -> bool {
-    let support = probe();
-    if !support.is_available() {
-        eprintln!(
-            "skipped: the sandbox is not available here ({})",
-            support.describe()
-        );
-    }
-    support.is_available()
-}
+use crate::support::kernel_confines;
 
 fn ctx(root: &Path, settings: SandboxSettings) -> ToolContext {
     ToolContext::new(
@@ -39,11 +29,7 @@ fn ctx(root: &Path, settings: SandboxSettings) -> ToolContext {
 }
 
 async fn run(ctx: &ToolContext, command: &str) -> String {
-    let args = json!({ "command": command });
-    match ExecuteCommand::default()
-        .execute(args.as_object().unwrap(), ctx)
-        .await
-    {
+    match crate::support::run_command(ctx, command).await {
         ToolOutcome::Ok(out) => out.text,
         ToolOutcome::Failed { reason } => reason,
         other => format!("{other:?}"),

@@ -12,11 +12,9 @@ use std::sync::Arc;
 
 use paicli::config::SandboxSettings;
 use paicli::guard::path_guard::PathGuard;
-use paicli::sandbox::{Sandbox, ToolCache, probe, tool_caches};
+use paicli::sandbox::{Sandbox, ToolCache, tool_caches};
 use paicli::snapshot::{Label, SnapshotError, SnapshotKind, SnapshotStore, StoreSettings};
-use paicli::tools::shell::ExecuteCommand;
-use paicli::tools::{SpillStore, Tool, ToolContext, ToolLimits, ToolOutcome};
-use serde_json::json;
+use paicli::tools::{SpillStore, ToolContext, ToolLimits, ToolOutcome};
 
 /// A project, paicli's home, and a folder outside every writable root.
 struct Attack {
@@ -66,23 +64,10 @@ impl Attack {
     }
 }
 
-/// False (and says why) when this kernel cannot confine commands: the test is skipped, visibly.
-fn kernel_confines() -> bool {
-    let support = probe();
-    if !support.is_available() {
-        eprintln!(
-            "skipped: the sandbox is not available here ({})",
-            support.describe()
-        );
-    }
-    support.is_available() && crate::support::outside_dir().is_some()
-}
+use crate::support::kernel_confines;
 
 async fn run(ctx: &ToolContext, command: &str) -> ToolOutcome {
-    let args = json!({ "command": command });
-    ExecuteCommand::default()
-        .execute(args.as_object().unwrap(), ctx)
-        .await
+    crate::support::run_command(ctx, command).await
 }
 
 /// Writes `path` through a variable, which the command guard cannot follow: the sandbox alone must hold.
