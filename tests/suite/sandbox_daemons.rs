@@ -161,7 +161,8 @@ async fn the_users_tmux_server_runs_nothing_for_a_confined_command() {
     let out = run(
         &confined,
         &format!(
-            "tmux -L {name} run-shell 'touch {0}' 2>&1; ls /tmp/tmux-$(id -u)/ >/dev/null; \
+            "tmux -L {name} run-shell 'touch {0}' 2>&1; \
+             TMUX=/tmp/tmux-$(id -u)/{name},1,0 tmux run-shell 'touch {0}' 2>&1; \
              tmux -S /tmp/tmux-$(id -u)/{name} run-shell 'touch {0}' 2>&1; echo tried",
             planted.display()
         ),
