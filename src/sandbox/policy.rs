@@ -64,14 +64,20 @@ pub struct ToolCache {
     pub tool: &'static str,
 }
 
-/// The tool caches that exist: those under `home` and those the variables `env` knows point to.
+/// The tool caches that exist: those under `home` and those the variables `env` knows point to. A cache folder a
+/// tool would make on first use (`~/.cargo/registry` when `~/.cargo` is there) is made now, so the first build
+/// in the sandbox can fill it; folders shared by many tools (`~/.cache`) are left to each tool.
 pub fn tool_caches(home: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Vec<ToolCache> {
     let mut caches: Vec<ToolCache> = home
         .into_iter()
         .flat_map(|home| {
-            TOOL_CACHES.iter().map(move |(sub, tool)| ToolCache {
-                path: home.join(sub),
-                tool,
+            TOOL_CACHES.iter().map(move |(sub, tool)| {
+                let path = home.join(sub);
+                let tool_root = sub.split('/').next().unwrap_or(sub);
+                if tool_root != ".cache" && home.join(tool_root).is_dir() && !path.exists() {
+                    let _ = std::fs::create_dir_all(&path);
+                }
+                ToolCache { path, tool }
             })
         })
         .collect();

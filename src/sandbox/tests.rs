@@ -98,11 +98,16 @@ fn only_the_download_caches_of_tools_are_writable_not_their_binaries_or_shell_fi
     });
     let canon = |p: &Path| p.canonicalize().unwrap();
     let found: Vec<(PathBuf, &str)> = caches.iter().map(|c| (c.path.clone(), c.tool)).collect();
+    // `~/.cargo/git` did not exist: made now (cargo makes it on first use), `~/.cache/uv` is left to uv.
+    assert!(home.path().join(".cargo/git").is_dir());
+    assert!(!home.path().join(".cache/uv").exists());
     assert_eq!(
         found,
         [
             (canon(&home.path().join(".cargo/registry")), "cargo"),
+            (canon(&home.path().join(".cargo/git")), "cargo"),
             (canon(&home.path().join(".npm/_cacache")), "npm"),
+            (canon(&home.path().join(".npm/_logs")), "npm"),
             (canon(&home.path().join(".cache/pip")), "pip"),
             (canon(&home.path().join(".m2/repository")), "maven"),
             (canon(&moved.path().join("registry")), "cargo"),
