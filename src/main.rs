@@ -274,7 +274,8 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     for refused in &config.refused {
         eprintln!("paicli: {}", text::refused_setting(lang, refused));
     }
-    if let Some(shortfall) = paicli::app::build_sandbox(&config).shortfall() {
+    let sandbox = paicli::app::build_sandbox(&config);
+    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
         eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
     }
 

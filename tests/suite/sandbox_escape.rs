@@ -409,3 +409,27 @@ async fn npm_installs_from_its_cache_while_the_rest_of_its_folder_stays_read_onl
     let planted = home.join(format!(".npm/paicli-probe-{}", std::process::id()));
     assert_refused(&write_hidden(&ctx, &planted).await, &planted);
 }
+
+#[test]
+fn a_refused_git_file_is_named_once_at_the_start_of_a_run() {
+    if !kernel_confines() {
+        return;
+    }
+    let server = crate::support::ScriptedServer::with_replies([crate::support::Reply::text("ok")]);
+    let sandbox = crate::support::CliSandbox::new().with_env("PAICLI_API_KEY", "sk-test");
+    sandbox.project_file(".git", "gitdir: /\n");
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = crate::support::stderr_of(&output);
+    assert_eq!(
+        stderr
+            .matches("the project's .git file does not make its target writable: it names /")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}
