@@ -7,6 +7,7 @@
 mod agent;
 mod approvals;
 pub mod browser;
+pub mod capped_read;
 mod env;
 mod index;
 pub mod json_store;

@@ -117,13 +117,10 @@ impl Sandbox {
     /// file whose target stays read-only.
     pub fn notices(&self, root: &Path, paicli_home: Option<&Path>) -> Vec<Shortfall> {
         let mut notices: Vec<Shortfall> = self.shortfall().into_iter().collect();
-        if self.is_active() {
-            let places = Places {
-                root,
-                paicli_home,
-                tool_caches: &[],
-            };
-            if let Some(why) = self.policy(places, Confinement::Sandboxed).git_link_refused {
+        // Only the `.git` check of a command's policy: the rest (sockets, caches) is not needed to tell this.
+        if self.is_active() && !self.settings.protect_git {
+            let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if let Some(why) = policy::linked_git(&root, paicli_home).refused {
                 notices.push(Shortfall::GitLinkRefused(why));
             }
         }

@@ -88,16 +88,10 @@ impl Containment {
     /// around file rules.
     pub fn new(read_only: &[PathBuf], masked_sockets: &[PathBuf], confine: bool) -> Containment {
         let namespaces = Lifetime::probe() == Lifetime::Namespace;
-        // SAFETY: plain getters.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let user_maps = (uid != 0).then(|| {
-            (
-                cstring(format!("{uid} {uid} 1")),
-                cstring(format!("{gid} {gid} 1")),
-            )
-        });
+        let user_maps = user_maps();
         Containment {
             namespaces,
+            drop_caps: confine && user_maps.is_none(),
             user_maps,
             read_only: if namespaces {
                 read_only
@@ -112,7 +106,6 @@ impl Containment {
             } else {
                 Vec::new()
             },
-            drop_caps: confine && uid == 0,
         }
     }
 
@@ -128,6 +121,29 @@ impl Containment {
         unsafe {
             command.pre_exec(move || enter(&this));
         }
+    }
+}
+
+/// The user namespace's maps (`"<uid> <uid> 1"`, the same for the group) when paicli is not root: a user
+/// namespace maps only the user's own ids. Root needs none (it may make the other namespaces itself).
+fn user_maps() -> Option<(CString, CString)> {
+    // SAFETY: plain getters.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    (uid != 0).then(|| {
+        (
+            cstring(format!("{uid} {uid} 1")),
+            cstring(format!("{gid} {gid} 1")),
+        )
+    })
+}
+
+/// The namespaces a command's child enters: its own user namespace only when it has `user_maps`.
+fn unshare_flags(user_maps: &Option<(CString, CString)>) -> libc::c_int {
+    let flags = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
+    if user_maps.is_some() {
+        flags | libc::CLONE_NEWUSER
+    } else {
+        flags
     }
 }
 
@@ -167,11 +183,7 @@ fn enter(c: &Containment) -> io::Result<()> {
     unsafe {
         die_with_parent()?;
         if c.namespaces {
-            let mut flags = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
-            if c.user_maps.is_some() {
-                flags |= libc::CLONE_NEWUSER;
-            }
-            if libc::unshare(flags) != 0 {
+            if libc::unshare(unshare_flags(&c.user_maps)) != 0 {
                 return Err(io::Error::last_os_error());
             }
             if let Some((uid_map, gid_map)) = &c.user_maps {
@@ -454,23 +466,13 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
 
 /// True when a child can enter the namespaces a command would get (tried in a throwaway fork).
 fn probe_namespaces() -> bool {
+    let maps = user_maps();
     // SAFETY: the child makes the same syscalls `enter` makes and exits; the parent only waits for it.
     unsafe {
-        let uid = libc::geteuid();
-        let maps = (uid != 0).then(|| {
-            (
-                cstring(format!("{uid} {uid} 1")),
-                cstring(format!("{} {} 1", libc::getegid(), libc::getegid())),
-            )
-        });
         match libc::fork() {
             -1 => false,
             0 => {
-                let mut flags = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
-                if maps.is_some() {
-                    flags |= libc::CLONE_NEWUSER;
-                }
-                let mut ok = libc::unshare(flags) == 0;
+                let mut ok = libc::unshare(unshare_flags(&maps)) == 0;
                 if ok && let Some((uid_map, gid_map)) = &maps {
                     ok = write_user_maps(uid_map, gid_map).is_ok();
                 }

@@ -10,8 +10,9 @@
 //! Refused, with the reason shown once: anything else, and any directory that is `/`, contains the user's home,
 //! the project or `$PAICLI_HOME`, or lies inside `$PAICLI_HOME`.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use crate::config::capped_read::read_regular_capped as read_capped;
 
 /// Bytes read from a `.git` file or a link file: they hold one path.
 const LINK_FILE_CAP: u64 = 4096;
@@ -170,21 +171,6 @@ fn same_path(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
-}
-
-/// At most `cap` bytes of a regular file as text; `None` for anything else.
-fn read_capped(path: &Path, cap: u64) -> Option<String> {
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() {
-        return None;
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(cap)
-        .read_to_string(&mut text)
-        .ok()?;
-    Some(text)
 }
 
 #[cfg(test)]

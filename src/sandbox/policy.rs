@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::git_link::{self, GitLinkRefusal, Protected};
+use super::git_link::{self, GitLink, GitLinkRefusal, Protected};
 use super::sockets::daemon_sockets;
 use crate::config::SandboxSettings;
 
@@ -190,11 +190,7 @@ impl Policy {
                 policy.protected.push(git);
             }
         } else {
-            let link = git_link::resolve(&Protected {
-                root: &root,
-                home: dirs::home_dir().as_deref(),
-                paicli_home: places.paicli_home,
-            });
+            let link = linked_git(&root, places.paicli_home);
             roots.extend(link.dirs.into_iter().map(|d| (d, Origin::LinkedGitDir)));
             policy.git_link_refused = link.refused;
         }
@@ -209,6 +205,16 @@ impl Policy {
     pub fn writable_paths(&self) -> Vec<PathBuf> {
         self.writable.iter().map(|r| r.path.clone()).collect()
     }
+}
+
+/// What the `.git` of the project at `root` (canonical) links to, judged against the places no linked git
+/// directory may be or hold.
+pub(super) fn linked_git(root: &Path, paicli_home: Option<&Path>) -> GitLink {
+    git_link::resolve(&Protected {
+        root,
+        home: dirs::home_dir().as_deref(),
+        paicli_home,
+    })
 }
 
 /// `$PAICLI_HOME` when a writable root holds it (it is created first, so a command cannot create it with contents

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::SnapshotError;
+use crate::config::capped_read::read_regular_capped;
 
 /// The store's `config`, as paicli writes it. Every other setting is given on git's command line.
 pub const CONFIG: &str = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";
@@ -72,18 +73,8 @@ pub fn check(git_dir: &Path) -> Result<(), SnapshotError> {
 
 /// The config's text when it is a regular file of sane size.
 fn read_config(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > CONFIG_CAP {
-        return None;
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(CONFIG_CAP)
-        .read_to_string(&mut text)
-        .ok()?;
-    Some(text)
+    let text = read_regular_capped(path, CONFIG_CAP + 1)?;
+    (text.len() as u64 <= CONFIG_CAP).then_some(text)
 }
 
 /// True for a config that holds only `[core]` and the keys `git init` writes.

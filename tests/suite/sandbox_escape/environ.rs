@@ -10,6 +10,7 @@ use assert_cmd::cargo::CommandCargoExt;
 use serde_json::json;
 
 use super::kernel_confines;
+use super::lifetime::sleepers;
 use crate::support::{Reply, ScriptedServer};
 
 /// The nobody user's ids.
@@ -65,15 +66,6 @@ fn tool_result(server: &ScriptedServer) -> String {
         .unwrap_or_else(|| panic!("no tool result in {}", last.body))
 }
 
-fn sleeper_alive(seconds: u32) -> bool {
-    let wanted = format!("sleep\0{seconds}\0");
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == wanted.as_bytes()))
-}
-
 fn attack(uid: Option<u32>, offset: u32) {
     let project = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
@@ -101,7 +93,10 @@ fn attack(uid: Option<u32>, offset: u32) {
     let result = tool_result(&server);
     assert!(result.contains("environ leaks: 0"), "{result}");
     assert!(result.contains("memory reads: 0"), "{result}");
-    assert!(!sleeper_alive(sleeper), "a setsid process outlived paicli");
+    assert!(
+        sleepers(sleeper).is_empty(),
+        "a setsid process outlived paicli"
+    );
 }
 
 #[test]

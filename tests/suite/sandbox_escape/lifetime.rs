@@ -12,7 +12,7 @@ fn unique_seconds(offset: u32) -> u32 {
 }
 
 /// Pids of live processes whose command line is `sleep <seconds>`.
-fn sleepers(seconds: u32) -> Vec<u32> {
+pub(super) fn sleepers(seconds: u32) -> Vec<u32> {
     let wanted = format!("sleep\0{seconds}\0");
     std::fs::read_dir("/proc")
         .into_iter()
