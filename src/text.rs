@@ -16,6 +16,7 @@ mod notices;
 mod skipped_mention;
 #[cfg(test)]
 mod tests;
+mod visible;
 
 pub use agent_notices::notice_text;
 pub use approval_mode::{mode_help, mode_label};
@@ -25,6 +26,7 @@ pub use notices::{
     git_link_refusal, project_trusted, refused_setting, sandbox_shortfall, start_notice_text,
 };
 pub use skipped_mention::mention_skipped;
+pub use visible::{is_hidden, visible};
 
 /// A text with a fixed wording per language: one row of the message table (`Msg::Name`).
 #[derive(Clone, Copy, PartialEq, Eq)]

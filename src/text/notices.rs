@@ -46,7 +46,12 @@ pub fn git_link_refusal(lang: Lang, why: &crate::sandbox::GitLinkRefusal) -> Str
         GitLinkRefusal::Foreign(path) => (Msg::GitLinkForeign, path),
         GitLinkRefusal::Protected(path) => (Msg::GitLinkProtected, path),
     };
-    trf(lang, msg, &[("path", &path.display())])
+    // The path is the project's own text (its `.git` file): shown with its control characters made visible.
+    trf(
+        lang,
+        msg,
+        &[("path", &super::visible(&path.display().to_string()))],
+    )
 }
 
 /// A notice from starting a session (loading its ledger, or failing to open one).
@@ -65,5 +70,24 @@ pub fn start_notice_text(lang: Lang, notice: &StartNotice) -> String {
         }
         StartNotice::InstructionsChanged => tr(lang, Msg::SessionInstructionsChanged).to_string(),
         StartNotice::LedgerUnavailable(e) => trf(lang, Msg::SessionNotRecorded, &[("error", e)]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::GitLinkRefusal;
+
+    #[test]
+    fn a_refused_git_link_shows_the_projects_path_with_its_escapes_made_visible() {
+        let planted = GitLinkRefusal::NotGitDir("/x\u{1b}]52;c;aGk=\u{7}".into());
+        for lang in [Lang::En, Lang::Zh] {
+            let text = git_link_refusal(lang, &planted);
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{7}'),
+                "{text:?}"
+            );
+            assert!(text.contains("/x<U+001B>]52;c;aGk=<U+0007>"), "{text}");
+        }
     }
 }

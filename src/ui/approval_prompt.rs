@@ -19,7 +19,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::guard::path_guard::PathGuard;
 use crate::policy::approval::{ApprovalAnswer, ApprovalRequest, Approver, RuleLabel};
-use crate::text::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr, visible};
 use crate::ui::keyboard::{Input, Keyboard, is_cancel_key};
 use crate::ui::render::Surface;
 use crate::ui::render::{Style, marked};
@@ -29,7 +29,6 @@ pub use line_edit::{Edited, edit_line};
 pub use preview::{Preview, preview};
 pub use show::{
     FOLD_AFTER_CHARS, FOLD_AFTER_LINES, Look, escape_hidden_json, render_request, rule_text,
-    visible,
 };
 
 /// How the person answered.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::preview::Preview;
 use crate::policy::approval::{ApprovalRequest, Risk, RuleLabel};
-use crate::text::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, is_hidden, tr, visible};
 use crate::ui::render::{Style, render_diff_in, task_label};
 
 /// Chars of one argument shown before it is folded.
@@ -204,19 +204,6 @@ fn fold(text: &str) -> String {
     )
 }
 
-/// `text` with control, bidi and invisible characters replaced by `<U+XXXX>` (tabs included); one line.
-pub fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if is_hidden(c) {
-            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// JSON text with every hidden character inside its strings written as a `\uXXXX` escape, so the editor after
 /// `m` shows what is there and the text still parses to the same value.
 pub fn escape_hidden_json(json: &str) -> String {
@@ -232,22 +219,4 @@ pub fn escape_hidden_json(json: &str) -> String {
         }
     }
     out
-}
-
-fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{180E}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{2028}'..='\u{202E}'
-                | '\u{2060}'..='\u{2069}'
-                | '\u{3164}'
-                | '\u{FEFF}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{E0000}'..='\u{E007F}'
-        )
 }

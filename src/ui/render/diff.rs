@@ -32,7 +32,7 @@ pub fn render_diff_in(unified: &str, style: Style, lang: Lang) -> Vec<String> {
         .iter()
         .take(MAX_LINES)
         .map(|line| {
-            let line = &crate::ui::approval_prompt::visible(line);
+            let line = &crate::text::visible(line);
             let styled = if line.starts_with("@@") {
                 style.cyan(line)
             } else if line.starts_with('+') {
