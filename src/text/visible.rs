@@ -1,21 +1,128 @@
-//! Text from outside (a project's file, a model, a server) made safe to print: control, bidi and invisible
-//! characters become visible `<U+XXXX>` marks, so nothing can move the cursor, recolour or rewrite the screen,
-//! or hide what it says. Below `app`, so every front-end and every notice can use the same one.
+//! Text from outside (a project's file, a model, a command, a server) made safe to print: control, bidi and
+//! invisible characters become visible `<U+XXXX>` marks, so nothing can move the cursor, recolour or rewrite the
+//! screen, set the title or the clipboard, or hide what it says. Below `app`, so every front-end and every notice
+//! can use the same one. Text without such a character is handed back borrowed (streamed deltas pass through here).
+//!
+//! Three shapes of the one rule:
+//! - [`visible`]: one line (a tool name, a command, a path). Newlines and tabs become marks too.
+//! - [`visible_lines`]: text with lines (an answer, reasoning, command output). `\n` stays a line break, `\r\n`
+//!   and a bare `\r` become one (a bare `\r` would let a later line overwrite an earlier one), a `\r` ending the
+//!   text is dropped (its `\n` may come in the next delta), a tab becomes spaces to the next column of four.
+//! - [`strip_sgr`]: drops pure colour sequences (`ESC [ digits ; : m`), which only colour text; a command's output
+//!   goes through it before [`visible_lines`], so `ls --color` is not shown as noise while every other escape is.
 
-/// `text` with control, bidi and invisible characters replaced by `<U+XXXX>` (tabs included); one line.
-pub fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if is_hidden(c) {
-            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
-        } else {
-            out.push(c);
-        }
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Columns between tab stops when a tab becomes spaces.
+const TAB_STOP: usize = 4;
+
+/// `text` with control, bidi and invisible characters replaced by `<U+XXXX>` (newlines and tabs included); one
+/// line.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    let Some(first) = text.find(is_hidden) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    out.push_str(&text[..first]);
+    for c in text[first..].chars() {
+        push_visible(&mut out, c);
     }
-    out
+    Cow::Owned(out)
 }
 
-/// A character that would act on the terminal or hide itself instead of showing.
+/// `text` with its lines kept: `\n` stays, `\r\n` and a bare `\r` become `\n` (a `\r` at the very end is
+/// dropped), a tab becomes spaces to the next stop of four columns (counted from the last line break in `text`),
+/// and every other control, bidi or invisible character becomes `<U+XXXX>`.
+pub fn visible_lines(text: &str) -> Cow<'_, str> {
+    let Some(first) = text.find(|c| c != '\n' && is_hidden(c)) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    out.push_str(&text[..first]);
+    let mut column = text[..first]
+        .rsplit('\n')
+        .next()
+        .map_or(0, |line| line.chars().count());
+    let mut chars = text[first..].chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => {
+                out.push('\n');
+                column = 0;
+            }
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    continue;
+                }
+                if chars.peek().is_some() {
+                    out.push('\n');
+                    column = 0;
+                }
+            }
+            '\t' => {
+                let spaces = TAB_STOP - column % TAB_STOP;
+                out.extend(std::iter::repeat_n(' ', spaces));
+                column += spaces;
+            }
+            c if is_hidden(c) => {
+                let before = out.len();
+                push_visible(&mut out, c);
+                column += out.len() - before;
+            }
+            c => {
+                out.push(c);
+                column += 1;
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` without its pure SGR sequences (`ESC [` digits, `;` and `:` only, then `m`): colours a command printed.
+/// Every other escape is left for [`visible_lines`] to show.
+pub fn strip_sgr(text: &str) -> Cow<'_, str> {
+    if !text.contains('\x1b') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\x1b') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        match sgr_len(after) {
+            Some(len) => rest = &after[len..],
+            None => {
+                out.push('\x1b');
+                rest = &after[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    if out.len() == text.len() {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(out)
+}
+
+/// Bytes of the SGR sequence `text` starts with, if it starts with one.
+fn sgr_len(text: &str) -> Option<usize> {
+    let params = text.strip_prefix("\x1b[")?;
+    let end = params.find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))?;
+    params[end..].starts_with('m').then_some(2 + end + 1)
+}
+
+fn push_visible(out: &mut String, c: char) {
+    if is_hidden(c) {
+        let _ = write!(out, "<U+{:04X}>", u32::from(c));
+    } else {
+        out.push(c);
+    }
+}
+
+/// A character that would act on the terminal or hide itself instead of showing: C0 and C1 controls (ESC, CSI
+/// U+009B, OSC U+009D, BEL, CR, backspace, …), DEL, bidi overrides and isolates, zero-width and other invisible
+/// characters.
 pub fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(
@@ -33,3 +140,6 @@ pub fn is_hidden(c: char) -> bool {
                 | '\u{E0000}'..='\u{E007F}'
         )
 }
+
+#[cfg(test)]
+mod tests;

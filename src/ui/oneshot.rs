@@ -5,7 +5,7 @@ pub mod piped;
 pub mod plan_run;
 mod text_progress;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -17,8 +17,9 @@ use crate::agent::{
 use crate::app::session::{Input, Ran, Session};
 use crate::llm::Usage;
 use crate::protocol::plan::RunWithoutReview;
-use crate::text::{Lang, Msg, labelled, notice_text, tr, trf};
+use crate::text::{Lang, Msg, labelled, tr, trf, visible_lines};
 use crate::ui::hints::{Frontend, hint_text};
+use crate::ui::render::notice_line;
 use text_progress::TextProgress;
 
 /// Exit code: the task finished.
@@ -120,13 +121,16 @@ pub async fn run(
     let reviewer = RunWithoutReview;
     let ran = match (printing.format, plan) {
         (OutputFormat::Text, false) => {
-            let progress = TextProgress::new(lang);
+            let progress = TextProgress::new(lang, std::io::stdout().is_terminal());
             let ran = session.run_input(input, &progress, cancel, &reviewer).await;
             progress.finish();
             ran
         }
         (OutputFormat::Text, true) => {
-            let sink = plan_run::TextPlan { lang };
+            let sink = plan_run::TextPlan {
+                lang,
+                screen_stdout: std::io::stdout().is_terminal(),
+            };
             session.run_input(input, &sink, cancel, &reviewer).await
         }
         (OutputFormat::Json, _) => {
@@ -168,7 +172,7 @@ fn print_turn(report: &TurnReport, printing: &Printing, at: &Ended<'_>) -> i32 {
     match printing.format {
         OutputFormat::Text => {
             for line in stderr_summary(&report.outcome, lang, key_source) {
-                eprintln!("{line}");
+                eprintln!("{}", visible_lines(&line));
             }
             if nothing_done(report) {
                 eprintln!("paicli: {}", tr(lang, Msg::AllDenied));
@@ -301,7 +305,7 @@ struct NoticesOnly {
 impl EventSink for NoticesOnly {
     fn emit(&self, event: AgentEvent) {
         if let AgentEvent::Notice { notice } = event {
-            eprintln!("! {}", notice_text(self.lang, &notice));
+            eprintln!("! {}", notice_line(self.lang, &notice));
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Terminal rendering of agent events: streaming Markdown, tool-call lines, diffs and the status line.
-//! Everything here builds strings; only [`TerminalSink`] writes, so the pieces are snapshot-testable.
+//! Everything here builds strings; only [`TerminalSink`] writes, so the pieces are snapshot-testable. Untrusted
+//! text enters through [`screened`] (events) and the Markdown renderer (its parsed text), so no control sequence
+//! but paicli's own colours reaches the terminal.
 
 mod diff;
 mod expand;
@@ -12,6 +14,7 @@ mod status;
 mod style;
 mod table;
 mod tool_line;
+mod untrusted;
 mod wrap;
 
 pub use diff::{render_diff, render_diff_in, unified_diff};
@@ -27,6 +30,7 @@ pub use tool_line::{
     PREVIEW_LINES, ToolResultView, diagnostics_line, tool_finished_line, tool_result_lines,
     tool_started_line,
 };
+pub use untrusted::{notice_line, screened};
 pub use wrap::{fold_words, marked, pack, visible_width, wrap, wrap_hanging, wrap_plain};
 
 /// How output reaches the screen: colours on or off, width, and the line ending (`\r\n` while raw mode may be on).

@@ -85,7 +85,7 @@ pub fn render_request(
     let tag = task.map(|id| task_label(&visible(id))).unwrap_or_default();
     writeln!(out, "\n{}", style.yellow(&format!("⚠ {tag}{header}")))?;
     let why = match &request.note {
-        Some(note) => visible(note),
+        Some(note) => visible(note).into_owned(),
         None => look.tr(Msg::ApprovalAskMode).to_string(),
     };
     // A reason is prose: it wraps at word boundaries under its own start, never mid-word at the screen's edge.
@@ -103,7 +103,10 @@ pub fn render_request(
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let lines: Vec<String> = fold(&text).lines().map(visible).collect();
+        let lines: Vec<String> = fold(&text)
+            .lines()
+            .map(|l| visible(l).into_owned())
+            .collect();
         match lines.as_slice() {
             [] => writeln!(out, "  {}: \"\"", visible(key))?,
             [one] => writeln!(out, "  {}: {one}", visible(key))?,

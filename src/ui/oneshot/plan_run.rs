@@ -10,7 +10,10 @@ use super::{
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::{PlanError, PlanReport};
 use crate::protocol::plan::{Plan, PlanTaskOutcome, TaskState};
-use crate::text::{Lang, Msg, notice_text, task_count, tr, trf};
+use std::io::IsTerminal;
+
+use crate::text::{Lang, Msg, task_count, tr, trf, visible_lines};
+use crate::ui::render::{notice_line, screened};
 
 /// The final object of `json` and `stream-json` output for a plan run.
 #[derive(Debug, Serialize)]
@@ -46,7 +49,11 @@ pub(super) fn print_plan(
             Ok(report) => print_results(lang, report),
             Err(e) => eprintln!(
                 "paicli: {}",
-                trf(lang, Msg::PlanNotMade, &[("error", &e.to_string())])
+                trf(
+                    lang,
+                    Msg::PlanNotMade,
+                    &[("error", &visible_lines(&e.to_string()))]
+                )
             ),
         },
         OutputFormat::Json | OutputFormat::StreamJson => {
@@ -90,8 +97,14 @@ fn print_results(lang: Lang, report: &PlanReport) {
     if report.cancelled {
         eprintln!("paicli: {}", tr(lang, Msg::PlanCancelled));
     }
+    let screen = std::io::stdout().is_terminal();
     for o in &report.outcomes {
-        println!("[{}] {}: {}", o.task_id, o.title, o.summary.trim());
+        let line = format!("[{}] {}: {}", o.task_id, o.title, o.summary.trim());
+        if screen {
+            println!("{}", visible_lines(&line));
+        } else {
+            println!("{line}");
+        }
     }
     let count = |state| report.outcomes.iter().filter(|o| o.state == state).count();
     eprintln!(
@@ -133,14 +146,20 @@ pub fn plan_lines(lang: Lang, plan: &Plan, revision: u32) -> Vec<String> {
     lines
 }
 
-/// Text output: the plan on stdout, task progress on stderr.
+/// Text output: the plan on stdout, task progress on stderr. Progress always passes the terminal sanitizer; the
+/// plan on stdout does when stdout is a terminal.
 pub(super) struct TextPlan {
     pub(super) lang: Lang,
+    pub(super) screen_stdout: bool,
 }
 
 impl EventSink for TextPlan {
     fn emit(&self, event: AgentEvent) {
         let lang = self.lang;
+        let event = match event {
+            event @ AgentEvent::PlanProposed { .. } if !self.screen_stdout => event,
+            event => screened(event),
+        };
         match event {
             AgentEvent::PlanProposed { plan, revision } => {
                 for line in plan_lines(lang, &plan, revision) {
@@ -173,11 +192,11 @@ impl EventSink for TextPlan {
             AgentEvent::PlanTaskEvent { task_id, event } => match *event {
                 AgentEvent::ToolCallStarted { name, .. } => eprintln!("  [{task_id}] → {name}"),
                 AgentEvent::Notice { notice } => {
-                    eprintln!("  [{task_id}] paicli: {}", notice_text(lang, &notice))
+                    eprintln!("  [{task_id}] paicli: {}", notice_line(lang, &notice))
                 }
                 _ => {}
             },
-            AgentEvent::Notice { notice } => eprintln!("paicli: {}", notice_text(lang, &notice)),
+            AgentEvent::Notice { notice } => eprintln!("paicli: {}", notice_line(lang, &notice)),
             _ => {}
         }
     }

@@ -1,11 +1,13 @@
-//! Text output of `-p`: answer text to stdout as it streams, progress lines to stderr.
+//! Text output of `-p`: answer text to stdout as it streams, progress lines to stderr. Progress is for people: its
+//! names, reasons and notices always pass the terminal sanitizer (`render::screened`). The answer does too when
+//! stdout is a terminal; piped or redirected, it is the model's text byte for byte, as scripts expect.
 
 use std::io::Write;
 use std::sync::Mutex;
 
 use crate::agent::{AgentEvent, EventSink, ToolStatus};
-use crate::text::{Lang, Msg, notice_text, tr, trf};
-use crate::ui::render::compaction_line;
+use crate::text::{Lang, Msg, tr, trf};
+use crate::ui::render::{compaction_line, notice_line, screened};
 
 /// Longest argument preview on a tool line.
 const ARGS_PREVIEW_CHARS: usize = 120;
@@ -22,14 +24,17 @@ struct State {
 pub(super) struct TextProgress {
     state: Mutex<State>,
     lang: Lang,
+    /// stdout is a terminal: the answer is shown with its control characters made visible.
+    screen_answer: bool,
 }
 
 impl TextProgress {
-    /// Progress worded in `lang`.
-    pub(super) fn new(lang: Lang) -> Self {
+    /// Progress worded in `lang`; `screen_answer` when stdout is a terminal.
+    pub(super) fn new(lang: Lang, screen_answer: bool) -> Self {
         TextProgress {
             state: Mutex::default(),
             lang,
+            screen_answer,
         }
     }
 
@@ -75,6 +80,10 @@ impl TextProgress {
 
 impl EventSink for TextProgress {
     fn emit(&self, event: AgentEvent) {
+        let event = match event {
+            AgentEvent::TextDelta { text } if !self.screen_answer => AgentEvent::TextDelta { text },
+            event => screened(event),
+        };
         let mut state = self.lock();
         match event {
             AgentEvent::ReasoningDelta { text } => {
@@ -126,7 +135,7 @@ impl EventSink for TextProgress {
             AgentEvent::Notice { notice } => {
                 self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
-                eprintln!("! {}", notice_text(self.lang, &notice));
+                eprintln!("! {}", notice_line(self.lang, &notice));
             }
             AgentEvent::Compacted {
                 stage,
@@ -163,12 +172,9 @@ impl EventSink for TextProgress {
     }
 }
 
-/// One line, control characters made visible, cut to a readable length.
+/// One line (already made visible by `screened`), cut to a readable length.
 fn preview(text: &str) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let flat = text.replace('\n', " ");
     let mut cut: String = flat.chars().take(ARGS_PREVIEW_CHARS).collect();
     if flat.chars().count() > ARGS_PREVIEW_CHARS {
         cut.push('…');

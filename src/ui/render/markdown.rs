@@ -1,10 +1,13 @@
 //! Markdown → terminal lines: headings, nested lists, quotes, code blocks and width-fitted tables.
 
+use std::borrow::Cow;
+
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::Style;
 use super::table::render_table;
 use super::wrap::{Token, tokens, visible_width};
+use crate::text::{visible, visible_lines};
 
 /// Renders complete Markdown blocks as lines (no line endings). Every top-level block is followed by one blank
 /// line, so rendering a document in block-aligned pieces gives the same lines as rendering it whole.
@@ -17,6 +20,14 @@ pub fn render_markdown(text: &str, width: usize, style: Style) -> Vec<String> {
     }
     r.flush_line();
     r.lines
+}
+
+/// Parsed text outside code blocks, made visible on one line (a decoded `&#10;` is a space, not a raw break).
+fn inline(text: &str) -> Cow<'_, str> {
+    match visible_lines(text) {
+        Cow::Borrowed(t) if !t.contains('\n') => Cow::Borrowed(t),
+        shown => Cow::Owned(shown.replace('\n', " ")),
+    }
 }
 
 #[derive(Default)]
@@ -229,8 +240,12 @@ impl Renderer {
         match event {
             Event::Start(tag) => self.start(tag),
             Event::End(tag) => self.end(tag),
-            Event::Text(t) => self.text(&t),
+            // The parser decodes entities (`&#27;` is ESC), so its text is made visible here, after parsing and
+            // before any colour is added; code blocks keep their lines.
+            Event::Text(t) if self.code.is_some() => self.text(&visible_lines(&t)),
+            Event::Text(t) => self.text(&inline(&t)),
             Event::Code(t) => {
+                let t = inline(&t);
                 if let Some(table) = &mut self.table {
                     table.cell.push_str(&t);
                 } else if self.style.color() {
@@ -239,7 +254,7 @@ impl Renderer {
                     self.push_wrapped(&format!("`{t}`"), &Paint::Code);
                 }
             }
-            Event::Html(t) | Event::InlineHtml(t) => self.text(&t),
+            Event::Html(t) | Event::InlineHtml(t) => self.text(&inline(&t)),
             Event::SoftBreak | Event::HardBreak => {
                 if let Some(t) = &mut self.table {
                     t.cell.push(' ');
@@ -254,8 +269,8 @@ impl Renderer {
                 self.blank();
             }
             Event::TaskListMarker(done) => self.text(if done { "[x] " } else { "[ ] " }),
-            Event::FootnoteReference(t) => self.text(&format!("[^{t}]")),
-            Event::InlineMath(t) | Event::DisplayMath(t) => self.text(&t),
+            Event::FootnoteReference(t) => self.text(&format!("[^{}]", inline(&t))),
+            Event::InlineMath(t) | Event::DisplayMath(t) => self.text(&inline(&t)),
         }
     }
 
@@ -276,7 +291,7 @@ impl Renderer {
             Tag::CodeBlock(kind) => {
                 self.flush_line();
                 let lang = match kind {
-                    CodeBlockKind::Fenced(lang) => lang.to_string(),
+                    CodeBlockKind::Fenced(lang) => visible(&lang).into_owned(),
                     CodeBlockKind::Indented => String::new(),
                 };
                 self.code = Some((lang, String::new()));
@@ -323,11 +338,11 @@ impl Renderer {
             Tag::Strikethrough => self.inline.push(Inline::Strike),
             Tag::Link { dest_url, .. } => {
                 self.inline.push(Inline::Link);
-                self.links.push(dest_url.to_string());
+                self.links.push(visible(&dest_url).into_owned());
             }
             Tag::Image { dest_url, .. } => {
                 self.text("[image: ");
-                self.links.push(dest_url.to_string());
+                self.links.push(visible(&dest_url).into_owned());
             }
             _ => {}
         }

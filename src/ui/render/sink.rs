@@ -16,11 +16,11 @@ use super::live::{Phase, WorkingLine};
 use super::plan_view::PlanView;
 use super::tool_line::{ToolResultView, diagnostics_line, shown_summary, tool_result_lines};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
-use super::{MarkdownStream, Surface, render_diff, tool_started_line};
+use super::{MarkdownStream, Surface, notice_line, render_diff, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
 use crate::protocol::ToolKind;
-use crate::text::{Lang, Msg, labelled, notice_text, tr, trf};
+use crate::text::{Lang, Msg, labelled, tr, trf};
 
 /// How often the working line's spinner and clock move.
 const TICK: Duration = Duration::from_millis(100);
@@ -502,7 +502,7 @@ impl Inner {
             }
             AgentEvent::Notice { notice } => {
                 self.flush_answer();
-                let text = notice_text(self.lang, &notice);
+                let text = notice_line(self.lang, &notice);
                 self.write_marked("!", &text, |l| style.yellow(l));
             }
             AgentEvent::Compacted {
@@ -550,6 +550,8 @@ impl Inner {
 
 impl EventSink for TerminalSink {
     fn emit(&self, event: AgentEvent) {
+        // The boundary: nothing below sees an event's text before its control characters are made visible.
+        let event = super::screened(event);
         let mut inner = self.lock();
         inner.emit(event);
         inner.draw_live();

@@ -5,7 +5,7 @@ use unicode_width::UnicodeWidthChar;
 use super::wrap::{fold_words, wrap_plain};
 use super::{Style, format_count};
 use crate::agent::{DiagnosticsFile, ToolStatus};
-use crate::text::{Lang, Msg, tr};
+use crate::text::{Lang, Msg, tr, visible};
 
 /// Output lines shown under a command's result line.
 pub const PREVIEW_LINES: usize = 3;
@@ -16,10 +16,11 @@ const REASON_LINES: usize = 3;
 const ARGS_COLUMNS: usize = 100;
 
 /// `● name summary` for a call that is about to run; `summary` is what its tool picked to sum it up
-/// (`AgentEvent::ToolCallStarted::summary`), folded to one short line here.
+/// (`AgentEvent::ToolCallStarted::summary`), folded to one short line here. Both are shown as the approval prompt
+/// shows them: a newline, an escape or a bidi override is a visible mark, so a command cannot draw a line of its own.
 pub fn tool_started_line(name: &str, summary: &str, style: Style) -> String {
     let args = shown_summary(summary);
-    let head = format!("{} {}", style.green("●"), style.bold(name));
+    let head = format!("{} {}", style.green("●"), style.bold(&visible(name)));
     if args.is_empty() {
         head
     } else {
@@ -183,7 +184,7 @@ fn format_duration_ms(ms: u64) -> String {
 
 /// A call's summary as the tool line shows it: on one line, at most `ARGS_COLUMNS` wide.
 pub(super) fn shown_summary(summary: &str) -> String {
-    fold_words(&one_line(summary), ARGS_COLUMNS)
+    fold_words(&one_line(&visible(summary)), ARGS_COLUMNS)
 }
 
 fn one_line(text: &str) -> String {

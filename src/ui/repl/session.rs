@@ -103,7 +103,8 @@ impl Session {
         });
         let say = |line: &str| {
             let width = Surface::detect(no_color).width;
-            for row in crate::ui::render::wrap_hanging(line, width, 2) {
+            let line = crate::text::visible_lines(line);
+            for row in crate::ui::render::wrap_hanging(&line, width, 2) {
                 println!("{row}");
             }
         };
@@ -209,10 +210,12 @@ impl Session {
     }
 
     /// Prints `text` wrapped at word boundaries to the terminal's width, lines after the first indented by
-    /// `indent`; `paint` colours each line after wrapping, so colour codes never count as width.
+    /// `indent`; `paint` colours each line after wrapping, so colour codes never count as width. `text` may quote
+    /// what came from outside: its control characters are made visible before any colour is added.
     pub fn say_fitted(&self, text: &str, indent: usize, paint: impl Fn(&str) -> String) {
         let width = self.surface().width;
-        let lines: Vec<String> = crate::ui::render::wrap_hanging(text, width, indent)
+        let text = crate::text::visible_lines(text);
+        let lines: Vec<String> = crate::ui::render::wrap_hanging(&text, width, indent)
             .iter()
             .map(|l| paint(l))
             .collect();
@@ -229,7 +232,8 @@ impl Session {
     /// Prints a warning (`! text`) in yellow, wrapped at word boundaries under its first word.
     pub fn say_notice(&self, text: &str) {
         let surface = self.surface();
-        let lines: Vec<String> = crate::ui::render::marked("!", text, surface.width)
+        let text = crate::text::visible_lines(text);
+        let lines: Vec<String> = crate::ui::render::marked("!", &text, surface.width)
             .iter()
             .map(|l| surface.style.yellow(l))
             .collect();

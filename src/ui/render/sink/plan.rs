@@ -7,12 +7,11 @@ use super::super::markdown::render_markdown;
 use super::super::plan_view::{PlanView, summary_lines, task_row, task_tag};
 use super::super::tool_line::{ToolResultView, shown_summary, tool_result_lines};
 use super::super::wrap::{visible_width, wrap_hanging};
-use super::super::{render_diff, tool_started_line};
+use super::super::{notice_line, render_diff, tool_started_line};
 use super::Inner;
 use crate::agent::AgentEvent;
 use crate::plan::CallTasks;
 use crate::protocol::plan::TaskState;
-use crate::text::notice_text;
 
 /// Rows kept free under the task list for the working line and its previews.
 const ROWS_FOR_THE_REST: usize = 6;
@@ -151,7 +150,7 @@ impl Inner {
                 self.set_phase(Phase::Working);
             }
             AgentEvent::Notice { notice } => {
-                let text = notice_text(self.lang, &notice);
+                let text = notice_line(self.lang, &notice);
                 self.write_lines(&[format!("{tag}{}", style.yellow(&format!("! {text}")))]);
             }
             AgentEvent::TurnFailed { error } => {
