@@ -228,6 +228,7 @@ mod output;
 mod plan;
 mod safety_cmds;
 mod sandbox_keys;
+mod screen_escapes;
 mod services_cmds;
 mod sessions_cmds;
 mod skill_cmds;

@@ -42,6 +42,29 @@ impl Terminal {
         env: &[(&str, &str)],
         args: &[&str],
     ) -> Terminal {
+        Terminal::launch(server, project, home, env, args, None)
+    }
+
+    /// [`Terminal::start_with_args`], every byte the pane receives appended to `log` from the first one on (the
+    /// pipe is set in the same tmux command as the session, so no output comes before it).
+    pub fn start_logged(
+        server: &ScriptedServer,
+        project: &Path,
+        home: &Path,
+        args: &[&str],
+        log: &Path,
+    ) -> Terminal {
+        Terminal::launch(server, project, home, &[], args, Some(log))
+    }
+
+    fn launch(
+        server: &ScriptedServer,
+        project: &Path,
+        home: &Path,
+        env: &[(&str, &str)],
+        args: &[&str],
+        log: Option<&Path>,
+    ) -> Terminal {
         require_tmux();
         let socket = format!(
             "paicli-test-{}-{:08x}",
@@ -77,7 +100,8 @@ impl Terminal {
             extra.join(" "),
         );
         let terminal = Terminal { socket };
-        let out = terminal.tmux(&[
+        let pipe = log.map(|log| format!("cat >> {}", quote(&log.display().to_string())));
+        let mut tmux_args = vec![
             "-f",
             "/dev/null",
             "new-session",
@@ -96,7 +120,11 @@ impl Terminal {
             "t",
             "remain-on-exit",
             "on",
-        ]);
+        ];
+        if let Some(pipe) = &pipe {
+            tmux_args.extend([";", "pipe-pane", "-t", "t", "-O", pipe.as_str()]);
+        }
+        let out = terminal.tmux(&tmux_args);
         assert!(
             out.status.success(),
             "tmux new-session failed: {}",
@@ -173,6 +201,12 @@ impl Terminal {
             .trim()
             .parse()
             .expect("pane pid")
+    }
+
+    /// The pane's title (what an OSC 0 / OSC 2 sequence would set).
+    pub fn title(&self) -> String {
+        let out = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_title}"]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     /// Whether the pane's process has exited.
