@@ -430,3 +430,87 @@ mod streaming_props {
         }
     }
 }
+
+/// A turn whose every untrusted text carries escapes, rendered in colour as the REPL renders it.
+fn hostile_turn(lang: Lang) -> String {
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let file = out.reopen().unwrap();
+    let surface = Surface {
+        style: Style::new(true),
+        ..Surface::plain(60)
+    };
+    let sink = TerminalSink::new(surface, lang, Box::new(file));
+    sink.emit(AgentEvent::ReasoningDelta {
+        text: "Plan \x1b]0;title\x07 with \x1b]8;;https://evil.example\x07a link\x1b]8;;\x1b\\".into(),
+    });
+    sink.emit(AgentEvent::ToolCallStarted {
+        id: "c1".into(),
+        name: "execute_command".into(),
+        arguments: String::new(),
+        kind: paicli::protocol::ToolKind::Execute,
+        summary: "echo PWNED > pwned.txt #\x1b[2K\x1b[1G● execute_command cargo test --quiet".into(),
+    });
+    sink.emit(AgentEvent::ToolCallFinished {
+        id: "c1".into(),
+        name: "execute_command".into(),
+        status: ToolStatus::Failed,
+        detail: "exit 1\n\x1b[31mred\x1b[0m \x1b]52;c;eA==\x07\rover\u{202E}txt".into(),
+        duration_ms: 5,
+        output_chars: 0,
+        diff: None,
+    });
+    sink.emit(AgentEvent::ToolCallStarted {
+        id: "c2".into(),
+        name: "write_file".into(),
+        arguments: String::new(),
+        kind: paicli::protocol::ToolKind::Edit,
+        summary: "src/\u{202E}txt.rs".into(),
+    });
+    sink.emit(AgentEvent::ToolCallFinished {
+        id: "c2".into(),
+        name: "write_file".into(),
+        status: ToolStatus::Ok,
+        detail: String::new(),
+        duration_ms: 1,
+        output_chars: 3,
+        diff: Some("@@ -1 +1 @@\n-a\n+b\x1b[2J\tc\n".into()),
+    });
+    sink.emit(AgentEvent::Notice {
+        notice: Notice::McpServerFailed {
+            server: "srv\x1b]0;x\x07".into(),
+            error: "down\u{9b}2J".into(),
+        },
+    });
+    for piece in [
+        "# Done \x1b]52;c;cHduZWQ=\x07\n\nClear \x1b[2J, entity &#27;]0;t&#7; and `code \x1b[H`.\n\n",
+        "```sh\nprintf \x1b[31m\tx\n```\n",
+    ] {
+        sink.emit(AgentEvent::TextDelta { text: piece.into() });
+    }
+    sink.emit(AgentEvent::TurnFinished {
+        text: String::new(),
+    });
+    drop(sink);
+    std::fs::read_to_string(out.path()).unwrap()
+}
+
+#[test]
+fn untrusted_text_reaches_the_screen_with_its_escapes_shown_and_only_paicli_colours_raw() {
+    for lang in [Lang::En, Lang::Zh] {
+        let out = hostile_turn(lang);
+        // Every raw escape left is a colour paicli added.
+        for (i, _) in out.match_indices('\x1b') {
+            let rest = &out[i + 1..];
+            let end = rest.find('m').unwrap();
+            assert!(
+                rest.starts_with('[') && rest[1..end].chars().all(|c| c.is_ascii_digit() || c == ';'),
+                "{:?}",
+                &rest[..rest.len().min(12)]
+            );
+        }
+        assert!(!out.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c) || c == '\x07' || c == '\r'));
+        assert!(!out.contains('\u{202E}'));
+        assert!(!out.lines().any(|l| l.starts_with("● execute_command cargo")));
+    }
+    insta::assert_snapshot!(visible_escapes(&hostile_turn(Lang::En)));
+}
