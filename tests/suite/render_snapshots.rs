@@ -441,14 +441,16 @@ fn hostile_turn(lang: Lang) -> String {
     };
     let sink = TerminalSink::new(surface, lang, Box::new(file));
     sink.emit(AgentEvent::ReasoningDelta {
-        text: "Plan \x1b]0;title\x07 with \x1b]8;;https://evil.example\x07a link\x1b]8;;\x1b\\".into(),
+        text: "Plan \x1b]0;title\x07 with \x1b]8;;https://evil.example\x07a link\x1b]8;;\x1b\\"
+            .into(),
     });
     sink.emit(AgentEvent::ToolCallStarted {
         id: "c1".into(),
         name: "execute_command".into(),
         arguments: String::new(),
         kind: paicli::protocol::ToolKind::Execute,
-        summary: "echo PWNED > pwned.txt #\x1b[2K\x1b[1G● execute_command cargo test --quiet".into(),
+        summary: "echo PWNED > pwned.txt #\x1b[2K\x1b[1G● execute_command cargo test --quiet"
+            .into(),
     });
     sink.emit(AgentEvent::ToolCallFinished {
         id: "c1".into(),
@@ -503,14 +505,21 @@ fn untrusted_text_reaches_the_screen_with_its_escapes_shown_and_only_paicli_colo
             let rest = &out[i + 1..];
             let end = rest.find('m').unwrap();
             assert!(
-                rest.starts_with('[') && rest[1..end].chars().all(|c| c.is_ascii_digit() || c == ';'),
+                rest.starts_with('[')
+                    && rest[1..end].chars().all(|c| c.is_ascii_digit() || c == ';'),
                 "{:?}",
                 &rest[..rest.len().min(12)]
             );
         }
-        assert!(!out.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c) || c == '\x07' || c == '\r'));
+        assert!(
+            !out.chars()
+                .any(|c| ('\u{80}'..='\u{9f}').contains(&c) || c == '\x07' || c == '\r')
+        );
         assert!(!out.contains('\u{202E}'));
-        assert!(!out.lines().any(|l| l.starts_with("● execute_command cargo")));
+        assert!(
+            !out.lines()
+                .any(|l| l.starts_with("● execute_command cargo"))
+        );
     }
     insta::assert_snapshot!(visible_escapes(&hostile_turn(Lang::En)));
 }

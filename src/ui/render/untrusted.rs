@@ -161,7 +161,7 @@ fn screened_plan(Plan { goal, tasks }: Plan) -> Plan {
 
 /// One line, as the approval prompt shows it (newlines and tabs as marks too).
 fn line(text: String) -> String {
-    changed(text, |t| visible(t))
+    changed(text, visible)
 }
 
 /// Text with lines (see `text::visible_lines`).

@@ -78,7 +78,14 @@ fn is_paicli_own(sequence: &str) -> bool {
 /// Nothing in the pane's raw bytes can set the clipboard, a link or the title, clear the screen, draw a forged
 /// line or act as a C1 control: every escape that reached it is of paicli's own kind.
 fn assert_nothing_raw(raw: &str) {
-    for bad in ["\x1b]", "\x1b[2J", "\x1b[2K\x1b[1G●", "\u{9b}", "\u{9d}", "\x07"] {
+    for bad in [
+        "\x1b]",
+        "\x1b[2J",
+        "\x1b[2K\x1b[1G●",
+        "\u{9b}",
+        "\u{9d}",
+        "\x07",
+    ] {
         assert!(
             !raw.contains(bad),
             "raw {bad:?} reached the pane; sequences: {:?}",
@@ -91,7 +98,10 @@ fn assert_nothing_raw(raw: &str) {
         .filter(|s| !is_paicli_own(s))
         .map(|s| s.chars().take(12).collect())
         .collect();
-    assert!(foreign.is_empty(), "escapes paicli does not write: {foreign:?}");
+    assert!(
+        foreign.is_empty(),
+        "escapes paicli does not write: {foreign:?}"
+    );
 }
 
 fn read_log(log: &std::path::Path) -> String {
@@ -103,7 +113,13 @@ fn escapes_from_the_model_and_a_command_are_shown_not_obeyed_in_the_repl() {
     let sandbox = Sandbox::new();
     let server = server();
     let log = sandbox.home.path().join("pane.log");
-    let t = Terminal::start_logged(&server, sandbox.project.path(), sandbox.home.path(), &[], &log);
+    let t = Terminal::start_logged(
+        &server,
+        sandbox.project.path(),
+        sandbox.home.path(),
+        &[],
+        &log,
+    );
     t.wait_prompt(1, terminal::DEADLINE);
     t.submit("run the tests");
     let screen = t.wait_prompt(2, terminal::DEADLINE);
@@ -116,15 +132,25 @@ fn escapes_from_the_model_and_a_command_are_shown_not_obeyed_in_the_repl() {
         "a forged tool line:\n{screen}"
     );
     assert!(
-        screen.contains("echo PWNED > pwned.txt #<U+001B>[2K<U+001B>[1G● execute_command cargo test"),
+        screen
+            .contains("echo PWNED > pwned.txt #<U+001B>[2K<U+001B>[1G● execute_command cargo test"),
         "{screen}"
     );
     // The command's output preview, the answer and the reasoning show their escapes as marks.
     assert!(screen.contains("<U+001B>]52;c;eA==<U+0007>"), "{screen}");
     assert!(screen.contains("red-output"), "{screen}");
-    assert!(screen.contains("<U+001B>]52;c;cHduZWQ=<U+0007>"), "{screen}");
-    assert!(screen.contains("<U+001B>]8;;https://evil.example<U+0007>"), "{screen}");
-    assert!(screen.contains(&format!("<U+001B>]0;{TITLE}<U+0007>")), "{screen}");
+    assert!(
+        screen.contains("<U+001B>]52;c;cHduZWQ=<U+0007>"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("<U+001B>]8;;https://evil.example<U+0007>"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("<U+001B>]0;{TITLE}<U+0007>")),
+        "{screen}"
+    );
     assert!(screen.contains("<U+009D>0;"), "{screen}");
     assert_ne!(t.title(), TITLE);
     assert_nothing_raw(&read_log(&log));
@@ -145,7 +171,10 @@ fn print_mode_on_a_terminal_shows_the_escapes_and_piped_keeps_the_raw_text() {
     t.wait_until("-p to end", terminal::DEADLINE, |_| t.exited());
     let screen = t.screen();
     assert!(screen.contains("end-of-answer."), "{screen}");
-    assert!(screen.contains("<U+001B>]52;c;cHduZWQ=<U+0007>"), "{screen}");
+    assert!(
+        screen.contains("<U+001B>]52;c;cHduZWQ=<U+0007>"),
+        "{screen}"
+    );
     assert_ne!(t.title(), TITLE);
     let raw = read_log(&log);
     assert_nothing_raw(&raw);
@@ -167,6 +196,9 @@ fn print_mode_on_a_terminal_shows_the_escapes_and_piped_keeps_the_raw_text() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stdout.contains("Result \x1b]52;c;cHduZWQ=\x07"), "{stdout:?}");
+    assert!(
+        stdout.contains("Result \x1b]52;c;cHduZWQ=\x07"),
+        "{stdout:?}"
+    );
     assert!(!stderr.contains('\x1b'), "{stderr:?}");
 }
