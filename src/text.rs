@@ -26,7 +26,7 @@ pub use notices::{
     git_link_refusal, project_trusted, refused_setting, sandbox_shortfall, start_notice_text,
 };
 pub use skipped_mention::mention_skipped;
-pub use visible::{is_hidden, strip_sgr, visible, visible_lines};
+pub use visible::{is_hidden, strip_sgr, visible, visible_lines, visible_lines_but_sgr};
 
 /// A text with a fixed wording per language: one row of the message table (`Msg::Name`).
 #[derive(Clone, Copy, PartialEq, Eq)]

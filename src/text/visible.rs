@@ -35,6 +35,16 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 /// dropped), a tab becomes spaces to the next stop of four columns (counted from the last line break in `text`),
 /// and every other control, bidi or invisible character becomes `<U+XXXX>`.
 pub fn visible_lines(text: &str) -> Cow<'_, str> {
+    lines_shown(text, false)
+}
+
+/// [`visible_lines`] that lets pure SGR sequences through: for lines paicli has already coloured, which may quote
+/// text from outside. Only colours pass; a clear, a cursor move, an OSC or a C1 control is shown.
+pub fn visible_lines_but_sgr(text: &str) -> Cow<'_, str> {
+    lines_shown(text, true)
+}
+
+fn lines_shown(text: &str, keep_sgr: bool) -> Cow<'_, str> {
     let Some(first) = text.find(|c| c != '\n' && is_hidden(c)) else {
         return Cow::Borrowed(text);
     };
@@ -44,15 +54,19 @@ pub fn visible_lines(text: &str) -> Cow<'_, str> {
         .rsplit('\n')
         .next()
         .map_or(0, |line| line.chars().count());
-    let mut chars = text[first..].chars().peekable();
-    while let Some(c) = chars.next() {
+    let rest = &text[first..];
+    // Whether anything but a kept colour was rewritten.
+    let mut changed = false;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
         match c {
             '\n' => {
                 out.push('\n');
                 column = 0;
             }
             '\r' => {
-                if chars.peek() == Some(&'\n') {
+                changed = true;
+                if chars.peek().is_some_and(|&(_, next)| next == '\n') {
                     continue;
                 }
                 if chars.peek().is_some() {
@@ -61,11 +75,20 @@ pub fn visible_lines(text: &str) -> Cow<'_, str> {
                 }
             }
             '\t' => {
+                changed = true;
                 let spaces = TAB_STOP - column % TAB_STOP;
                 out.extend(std::iter::repeat_n(' ', spaces));
                 column += spaces;
             }
+            '\x1b' if keep_sgr && sgr_len(&rest[at..]).is_some() => {
+                let len = sgr_len(&rest[at..]).unwrap_or(1);
+                out.push_str(&rest[at..at + len]);
+                while chars.peek().is_some_and(|&(next, _)| next < at + len) {
+                    chars.next();
+                }
+            }
             c if is_hidden(c) => {
+                changed = true;
                 let before = out.len();
                 push_visible(&mut out, c);
                 column += out.len() - before;
@@ -75,6 +98,10 @@ pub fn visible_lines(text: &str) -> Cow<'_, str> {
                 column += 1;
             }
         }
+    }
+    if !changed {
+        // Only colours were found, and kept.
+        return Cow::Borrowed(text);
     }
     Cow::Owned(out)
 }

@@ -117,3 +117,21 @@ fn nothing_hidden_survives_any_input() {
     assert!(inert(&visible_lines(&strip_sgr(&nasty))));
     assert!(!visible(&nasty).chars().any(is_hidden));
 }
+
+#[test]
+fn lines_paicli_coloured_keep_their_colours_and_nothing_else() {
+    let painted = "\x1b[2mmemory: x\x1b]0;t\x07 \x1b[2J\x1b[0m";
+    assert_eq!(
+        visible_lines_but_sgr(painted),
+        "\x1b[2mmemory: x<U+001B>]0;t<U+0007> <U+001B>[2J\x1b[0m"
+    );
+    assert!(matches!(
+        visible_lines_but_sgr("\x1b[1mbold\x1b[0m\nnext"),
+        Cow::Borrowed(_)
+    ));
+}
+
+#[test]
+fn a_tab_that_becomes_one_space_still_counts_as_a_change() {
+    assert_eq!(visible_lines_but_sgr("abc\t\x1b[1mx"), "abc \x1b[1mx");
+}

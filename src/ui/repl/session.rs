@@ -203,8 +203,10 @@ impl Session {
         tr(self.lang, msg)
     }
 
-    /// Prints `text` line by line.
+    /// Prints `text` line by line. It may quote text from outside (a memory, a skill, a server's status): every
+    /// control sequence but a colour is made visible (`say_fitted` and friends make colours in it visible too).
     pub fn say(&self, text: &str) {
+        let text = crate::text::visible_lines_but_sgr(text);
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
         TerminalSink::stdout(self.surface(), self.lang).print_lines(&lines);
     }
