@@ -99,12 +99,11 @@ impl EventSink for TextProgress {
                 let _ = out.flush();
                 state.stdout_mid_line = !text.ends_with('\n');
             }
-            AgentEvent::ToolCallStarted {
-                name, arguments, ..
-            } => {
+            // The call as the approval prompt shows it: its summary (the command, the path), escapes as marks.
+            AgentEvent::ToolCallStarted { name, summary, .. } => {
                 self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
-                eprintln!("→ {name} {}", preview(&arguments));
+                eprintln!("→ {name} {}", preview(&summary));
             }
             AgentEvent::ToolCallFinished {
                 name,

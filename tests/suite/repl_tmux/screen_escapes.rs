@@ -201,4 +201,10 @@ fn print_mode_on_a_terminal_shows_the_escapes_and_piped_keeps_the_raw_text() {
         "{stdout:?}"
     );
     assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert!(
+        stderr.contains(
+            "→ execute_command echo PWNED > pwned.txt #<U+001B>[2K<U+001B>[1G● execute_command"
+        ),
+        "{stderr}"
+    );
 }
