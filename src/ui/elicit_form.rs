@@ -11,7 +11,7 @@ use serde_json::Map;
 
 use crate::mcp::elicit::{self, Field, ValueError};
 use crate::mcp::{ElicitAnswer, ElicitRequest, Elicitor};
-use crate::text::{Lang, Msg, tr, trf};
+use crate::text::{self, Lang, Msg, tr, trf};
 use crate::ui::approval_prompt::{Edited, KeySource, edit_line};
 use crate::ui::keyboard::{Input, Keyboard};
 use crate::ui::render::{Style, Surface};
@@ -41,10 +41,15 @@ pub fn fill_form(
     style: Style,
     width: usize,
 ) -> io::Result<ElicitAnswer> {
+    // The server names itself and writes the message: both are shown with their control characters visible.
+    let server = text::visible(&request.server);
     let asks = trf(
         lang,
         Msg::ElicitAsks,
-        &[("server", &request.server), ("message", &request.message)],
+        &[
+            ("server", &server),
+            ("message", &text::visible_lines(&request.message)),
+        ],
     );
     writeln!(out, "{}", style.yellow(&format!("? {asks}")))?;
     writeln!(out, "  {}", style.dim(tr(lang, Msg::ElicitKeys)))?;
@@ -84,19 +89,20 @@ pub fn fill_form(
     writeln!(
         out,
         "  {}",
-        style.dim(&trf(lang, Msg::ElicitSent, &[("server", &request.server)]))
+        style.dim(&trf(lang, Msg::ElicitSent, &[("server", &server)]))
     )?;
     Ok(ElicitAnswer::Accept(values))
 }
 
 fn field_prompt(field: &Field, lang: Lang) -> String {
+    // Titles, descriptions and choices come from the server's schema.
     let label = field.title.as_deref().unwrap_or(&field.name);
-    let mut prompt = format!("  {label}");
+    let mut prompt = format!("  {}", text::visible(label));
     if let Some(about) = field.description.as_deref().filter(|d| *d != label) {
-        prompt.push_str(&format!(" — {about}"));
+        prompt.push_str(&format!(" — {}", text::visible(about)));
     }
     if !field.choices.is_empty() {
-        prompt.push_str(&format!(" [{}]", field.choices.join("/")));
+        prompt.push_str(&format!(" [{}]", text::visible(&field.choices.join("/"))));
     }
     if field.required {
         prompt.push_str(&format!(" ({})", tr(lang, Msg::ElicitRequired)));
@@ -248,5 +254,37 @@ mod tests {
         assert_eq!(run("\x1b").0, ElicitAnswer::Decline);
         assert_eq!(run("41\n\x03").0, ElicitAnswer::Cancel);
         assert_eq!(run("").0, ElicitAnswer::Decline);
+    }
+
+    #[test]
+    fn the_servers_words_reach_the_screen_with_their_escapes_shown() {
+        let hostile = ElicitRequest {
+            server: "srv\x1b]0;owned\x07".into(),
+            message: "Who\x1b[2J are you?\x1b]52;c;eA==\x07".into(),
+            schema: json!({"type": "object", "properties": {
+                "name": {"type": "string", "title": "Na\x1b[8mme", "description": "hid\u{202E}den"}
+            }}),
+        };
+        let mut out = Vec::new();
+        fill_form(
+            &hostile,
+            &mut typed("x\n"),
+            &mut out,
+            Lang::En,
+            Style::new(false),
+            80,
+        )
+        .unwrap();
+        let shown = String::from_utf8_lossy(&out);
+        // The form itself only echoes typed keys with plain escapes of its own line editor; none of the server's.
+        for raw in ["\x1b]", "\x1b[2J", "\x1b[8m", "\u{202E}"] {
+            assert!(
+                !shown.contains(raw),
+                "{raw:?} reached the screen: {shown:?}"
+            );
+        }
+        assert!(shown.contains("<U+001B>]52;c;eA==<U+0007>"), "{shown:?}");
+        assert!(shown.contains("Na<U+001B>[8mme"), "{shown:?}");
+        assert!(shown.contains("hid<U+202E>den"), "{shown:?}");
     }
 }

@@ -147,7 +147,7 @@ fn draw(plan: &Plan, expanded: bool, out: &mut impl Write, look: &Look) -> io::R
     let style = look.style;
     let heading = tr(look.lang, Msg::PlanReviewHeading)
         .replace("{n}", &task_count(look.lang, plan.tasks.len()))
-        .replace("{goal}", plan.goal.trim());
+        .replace("{goal}", &crate::text::visible(plan.goal.trim()));
     let mut lines: Vec<String> = wrap_hanging(&heading, look.width.saturating_sub(1), 2)
         .iter()
         .map(|l| style.bold(l))

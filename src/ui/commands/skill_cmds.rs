@@ -112,7 +112,8 @@ fn show(session: &Session, name: &str) {
             dir.display()
         ));
     }
-    session.say(&text);
+    // A skill's text is someone else's (a project's file): no colour of its own reaches the screen either.
+    session.say(&crate::text::visible_lines(&text));
 }
 
 fn switch(session: &mut Session, name: &str, on: bool) {

@@ -100,7 +100,8 @@ fn log(session: &mut Session, id: u64) {
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
     {
         if let Some(text) = event_line(&line) {
-            session.say(&text);
+            // The log holds the model's and the tools' words: shown without any escape of their own.
+            session.say(&crate::text::visible_lines(&text));
         }
     }
 }

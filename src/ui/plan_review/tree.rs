@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::protocol::plan::Plan;
+use crate::text;
 use crate::text::{Lang, Msg, tr};
 use crate::ui::render::{Style, visible_width, wrap};
 
@@ -137,9 +138,11 @@ impl Draw<'_> {
             .saturating_sub(1)
             .saturating_sub(visible_width(first))
             .max(MIN_TEXT);
-        let mut label = format!("{}  {}", task.id, task.title.trim());
+        // The planner (a model) wrote the ids, titles and descriptions: shown with their control characters visible.
+        let mut label = text::visible(&format!("{}  {}", task.id, task.title.trim())).into_owned();
         if let Some(others) = self.layout.also_after.get(&i) {
-            let after = tr(self.lang, Msg::PlanAfter).replace("{ids}", &others.join(", "));
+            let after =
+                tr(self.lang, Msg::PlanAfter).replace("{ids}", &text::visible(&others.join(", ")));
             label.push_str(&format!(" ({after})"));
         }
         let style = self.style;
@@ -152,7 +155,8 @@ impl Draw<'_> {
             };
             out.push(format!("{}{line}", style.dim(lead)));
         }
-        let description = task.description.trim();
+        let description = text::visible_lines(task.description.trim());
+        let description = description.as_ref();
         if self.expanded && !description.is_empty() {
             let columns = self
                 .width
