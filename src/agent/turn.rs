@@ -13,6 +13,7 @@ mod rounds;
 pub mod runaway;
 mod scopes;
 mod sinks;
+mod unrun_arguments;
 mod usage;
 
 use tokio_util::sync::CancellationToken;
