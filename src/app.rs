@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::agent::context::prompt::{self, PromptFacts};
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
-use crate::config::{Config, ConfigError};
+use crate::config::{ApprovalMode, Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
 use crate::guard::network::PageRules;
@@ -399,7 +399,10 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     agent.add_turn_hook(Arc::new(ExposurePolicy::new(
         Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>
     )));
-    agent.add_turn_hook(Arc::new(MemoryGuardHook));
+    let mode = hook.clone();
+    agent.add_turn_hook(Arc::new(MemoryGuardHook::new(Arc::new(move || {
+        mode.mode() == ApprovalMode::Full
+    }))));
     // Every page the browser is asked to open (inert for sessions without the browser's tools).
     agent.add_turn_hook(Arc::new(PageUrlHook::new(PageRules::new(
         config.browser.allow_local,

@@ -60,9 +60,15 @@ mod tests {
         assert_eq!((c.id.as_str(), c.name.as_str()), ("call_1", "write_file"));
         let value: serde_json::Value = serde_json::from_str(&c.arguments).unwrap();
         let note = value[OMITTED_KEY].as_str().unwrap();
-        assert!(note.contains("100025 bytes") && note.contains("refused"), "{note}");
+        assert!(
+            note.contains("100025 bytes") && note.contains("refused"),
+            "{note}"
+        );
         assert!(c.arguments.len() < 200);
-        assert!(text.starts_with("denied") && text.contains("too large"), "{text}");
+        assert!(
+            text.starts_with("denied") && text.contains("too large"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -544,7 +544,11 @@ impl Walker<'_> {
                 let at_root = self.cwd.as_ref().is_some_and(|c| c.as_os_str().is_empty());
                 at_root.then(|| {
                     let text = old.display().to_string();
-                    if text.is_empty() { ".".to_string() } else { text }
+                    if text.is_empty() {
+                        ".".to_string()
+                    } else {
+                        text
+                    }
                 })
             })
         });

@@ -158,7 +158,8 @@ fn plain_expansion(t: &str) -> Option<&str> {
         .strip_prefix("${")
         .and_then(|t| t.strip_suffix('}'))
         .or_else(|| t.strip_prefix('$'))?;
-    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then_some(name)
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then_some(name)
 }
 
 /// A place variable's value, or the variable itself (dynamic) when it is not known. Like `~`, a word that starts
@@ -304,7 +305,10 @@ fn expand_tilde(pieces: &mut Vec<Piece>, places: &Places) -> bool {
         pieces.splice(0..end, [Piece::Dynamic(source)]);
         return false;
     };
-    let home: Vec<Piece> = home.chars().map(|c| Piece::Char { c, quoted: true }).collect();
+    let home: Vec<Piece> = home
+        .chars()
+        .map(|c| Piece::Char { c, quoted: true })
+        .collect();
     pieces.splice(0..end, home);
     true
 }
@@ -424,11 +428,11 @@ mod tests {
 
     #[test]
     fn a_user_s_home_comes_from_the_passwd_line() {
-        let text = "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/sh\n";
+        let text =
+            "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/sh\n";
         assert_eq!(home_in_passwd(text, "alice"), Some("/home/alice".into()));
         assert_eq!(home_in_passwd(text, "root"), Some("/root".into()));
         assert_eq!(home_in_passwd(text, "bob"), None);
         assert_eq!(user_home("a:b"), None);
     }
 }
-

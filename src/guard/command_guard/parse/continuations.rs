@@ -86,7 +86,10 @@ mod tests {
     #[test]
     fn a_continuation_is_joined_inside_a_word_and_between_words() {
         assert_eq!(join("r\\\nm -rf x"), "rm -rf x");
-        assert_eq!(join("cargo build \\\n  --release"), "cargo build   --release");
+        assert_eq!(
+            join("cargo build \\\n  --release"),
+            "cargo build   --release"
+        );
         assert_eq!(join("echo \"a\\\nb\""), "echo \"ab\"");
     }
 
@@ -101,6 +104,9 @@ mod tests {
         assert_eq!(join("ls # note \\\nrm x"), "ls # note \\\nrm x");
         let quoted = "cat <<'EOF'\nfoo\\\nEOF\nrm -rf x\nEOF\n";
         assert_eq!(join(quoted), quoted);
-        assert_eq!(join("cat <<EOF\nfoo\\\nbar\nEOF\n"), "cat <<EOF\nfoobar\nEOF\n");
+        assert_eq!(
+            join("cat <<EOF\nfoo\\\nbar\nEOF\n"),
+            "cat <<EOF\nfoobar\nEOF\n"
+        );
     }
 }

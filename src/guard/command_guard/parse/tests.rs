@@ -87,10 +87,17 @@ fn words_are_resolved_statically() {
 #[test]
 fn places_follow_cd_and_the_root() {
     let root = std::env::temp_dir();
-    let s = parse_at("echo $PWD; cd / && echo $PWD $OLDPWD ~- ~+", Some(PathBuf::new()), Some(&root));
+    let s = parse_at(
+        "echo $PWD; cd / && echo $PWD $OLDPWD ~- ~+",
+        Some(PathBuf::new()),
+        Some(&root),
+    );
     let root = root.display().to_string();
     assert_eq!(words(&s)[0], ["echo", root.as_str()]);
-    assert_eq!(words(&s)[2], ["echo", "/", root.as_str(), root.as_str(), "/"]);
+    assert_eq!(
+        words(&s)[2],
+        ["echo", "/", root.as_str(), root.as_str(), "/"]
+    );
     let s = parse_at("PWD=/x; echo $PWD", Some(PathBuf::new()), None);
     assert!(s.pipelines[0].commands[0].words[1].dynamic);
 }
@@ -109,7 +116,10 @@ fn a_bare_redirection_is_a_command_without_words() {
 
 #[test]
 fn line_continuations_are_joined_before_parsing() {
-    assert_eq!(words(&parse("r\\\nm -r\\\nf x")), vec![vec!["rm", "-rf", "x"]]);
+    assert_eq!(
+        words(&parse("r\\\nm -r\\\nf x")),
+        vec![vec!["rm", "-rf", "x"]]
+    );
 }
 
 #[test]

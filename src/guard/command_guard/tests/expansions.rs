@@ -26,7 +26,10 @@ const CASES: &[(&str, V)] = &[
     ("cd src && rm -rf \"$PWD/..\"", Refused("rm-recursive-root")),
     ("cd .. && rm -rf \"$OLDPWD\"", Refused("rm-recursive-root")),
     ("cd src && rm -rf \"$OLDPWD\"", Refused("rm-recursive-root")),
-    ("cd /tmp; rm -rf \"${OLDPWD}\"", Refused("rm-recursive-root")),
+    (
+        "cd /tmp; rm -rf \"${OLDPWD}\"",
+        Refused("rm-recursive-root"),
+    ),
     ("cd src && cd - && rm -rf .", Refused("rm-recursive-root")),
     ("cd /tmp && cd - && rm -rf src", Allowed),
     ("cd .. && rm -rf ~-", Refused("rm-recursive-root")),
@@ -39,7 +42,10 @@ const CASES: &[(&str, V)] = &[
     ("rm -rf ${PWD}/target/debug", Allowed),
     ("echo x > \"$PWD/out.txt\"", Allowed),
     ("cd src && rm -rf \"$OLDPWD/target\"", Allowed),
-    ("echo x > \"$PWD/../leak\"", Refused("write-outside-project")),
+    (
+        "echo x > \"$PWD/../leak\"",
+        Refused("write-outside-project"),
+    ),
     ("cp a \"$(pwd)/../leak\"", Refused("write-outside-project")),
     // other users' homes
     ("rm -rf ~root", Refused("rm-recursive-root")),
@@ -57,8 +63,14 @@ const CASES: &[(&str, V)] = &[
     (": > {outside}/x", Refused("write-outside-project")),
     ("<<<x cat >{outside}/y", Refused("write-outside-project")),
     ("<<<x >{outside}/y cat", Refused("write-outside-project")),
-    ("<<EOF >{outside}/y\nx\nEOF", Refused("write-outside-project")),
-    ("<<EOF cat >{outside}/y\nx\nEOF", Refused("write-outside-project")),
+    (
+        "<<EOF >{outside}/y\nx\nEOF",
+        Refused("write-outside-project"),
+    ),
+    (
+        "<<EOF cat >{outside}/y\nx\nEOF",
+        Refused("write-outside-project"),
+    ),
     (">out.txt", Allowed),
     (": > out.txt", Allowed),
     ("<<<x cat >out.txt", Allowed),
@@ -93,7 +105,10 @@ fn issue_35_guard_gaps_are_refused() {
         // `{out\⏎side}` spells the outside folder with a line continuation inside the word.
         let line = line.replace(
             "{out\\\nside}",
-            &outside.display().to_string().replacen("outside", "out\\\nside", 1),
+            &outside
+                .display()
+                .to_string()
+                .replacen("outside", "out\\\nside", 1),
         );
         let got = g.check(&line);
         if verdict(got.clone()) != *expected {
