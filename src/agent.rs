@@ -24,9 +24,7 @@ pub use crate::protocol::{AgentEvent, DiagnosticsFile, EventLog, EventSink, Tool
 pub use crate::protocol::{Notice, ToolFilter, TurnHook, TurnScope};
 use context::compaction;
 pub use context::compaction::{CompactionError, Thresholds};
-pub use context::memory_guard::{
-    MEMORY_EXTERNAL_CONTEXT, MEMORY_GLOBAL_UNTRUSTED, MemoryGuardHook,
-};
+pub use context::memory_guard::{MEMORY_EXTERNAL_CONTEXT, MemoryGuardHook};
 use context::resource_index;
 pub use turn::budget::{AgentBudget, DEFAULT_STAGNATION_WINDOW, ExitReason};
 pub use turn::runaway::RunawayGuard;

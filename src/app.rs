@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::agent::context::prompt::{self, PromptFacts};
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
-use crate::config::{ApprovalMode, Config, ConfigError};
+use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
 use crate::guard::network::PageRules;
@@ -34,7 +34,7 @@ use crate::policy::approval::{
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
-use crate::protocol::{Notice, ToolTraitsLookup};
+use crate::protocol::{MemoryTaint, Notice, ToolTraitsLookup};
 use crate::skills::SkillRoots;
 use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
 use crate::tools::browser::{BrowserController, PageTracker, PageUrlHook};
@@ -335,12 +335,17 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     );
     // One value for what the calls get and what the descriptions and the prompt say they get.
     let limits = tool_limits(config);
+    // What the session read that it did not write: the memory guard records it, the approval gate asks before a
+    // global save after it, `save_memory` stores it with the fact. Tools resolve write targets beneath the
+    // guard's root, so reads are compared beneath it too.
+    let memory_taint = Arc::new(MemoryTaint::new(guard.root()));
     let registry = Arc::new(ToolRegistry::with_tools(tools::builtin_tools(
         &tools::Builtins {
             limits: &limits,
             spill: &spill,
             web: &config.web,
             memory: &memory,
+            memory_taint: &memory_taint,
             skills: &skills,
             snapshots: &snapshots,
             index: index.as_ref(),
@@ -399,10 +404,8 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     agent.add_turn_hook(Arc::new(ExposurePolicy::new(
         Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>
     )));
-    let mode = hook.clone();
-    agent.add_turn_hook(Arc::new(MemoryGuardHook::new(Arc::new(move || {
-        mode.mode() == ApprovalMode::Full
-    }))));
+    agent.add_turn_hook(Arc::new(MemoryGuardHook::new(Arc::clone(&memory_taint))));
+    hook.watch_memory(memory_taint);
     // Every page the browser is asked to open (inert for sessions without the browser's tools).
     agent.add_turn_hook(Arc::new(PageUrlHook::new(PageRules::new(
         config.browser.allow_local,

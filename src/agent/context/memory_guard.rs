@@ -3,12 +3,13 @@
 //! for the rest of the turn unless the user's own text asked to remember something. (A page or a command's output
 //! could otherwise plant a "fact" that steers every later session.)
 //!
-//! Global memory follows the user into every other project, so it is held to more: once the turn has seen the
-//! project's files (a tool of kind read or search: `read_file`, `grep`, `glob`, …, which in a cloned repository
-//! are someone else's words) or any external content, a `global` save is refused in every approval mode but
-//! `full`, even when the user's text asked to remember (their message may quote the file that asks for it). The
-//! model is told to let the user save it themselves. Files the session wrote itself are counted too: telling
-//! them apart is not done yet.
+//! It also keeps the session's [`MemoryTaint`]: after each call it records what the call read that the session
+//! did not write itself (the project's files, read by a tool of kind read or search, which in a cloned repository
+//! are someone else's words; and any external content), and which files the call wrote. The approval gate reads
+//! the taint: a `global` save after such content is the person's to decide in every mode but `full` (global
+//! memory follows the user into every project, and their own "remember" may quote the file that asks for it);
+//! `save_memory` stores the reads with the fact. A turn's external content without the user asking to remember
+//! stays refused here first, in every scope and mode, as before.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
@@ -16,19 +17,14 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use regex::Regex;
+use serde_json::Value;
 
 use crate::guard::constant_regex::constant_regex;
-use crate::protocol::{CallGate, GateCall, GateVerdict, ToolKind, ToolOutcome};
+use crate::protocol::{CallGate, GateCall, GateVerdict, MemoryTaint, ToolKind, ToolOutcome};
 use crate::protocol::{TurnHook, TurnScope};
 
 /// Denial code for a memory save after external content.
 pub const MEMORY_EXTERNAL_CONTEXT: &str = "MEMORY_EXTERNAL_CONTEXT";
-
-/// Denial code for a `global` memory save after the project's files or external content.
-pub const MEMORY_GLOBAL_UNTRUSTED: &str = "MEMORY_GLOBAL_UNTRUSTED";
-
-/// Tells the gate whether the session runs in `full` approval mode now (it can change mid-session).
-pub type FullMode = Arc<dyn Fn() -> bool + Send + Sync>;
 
 const ASKS_TO_REMEMBER_PATTERN: &str = r"(?i)\b(remember|memori[sz]e|keep in mind|save (this|that|it) (to|in) memory|note (this|that) down)\b|记住|记下|记一下|牢记|保存到记忆|存到记忆";
 
@@ -45,15 +41,15 @@ pub fn prewarm() {
     LazyLock::force(&ASKS_TO_REMEMBER);
 }
 
-/// Adds the per-turn [`ExternalContextGate`].
+/// Adds the per-turn [`ExternalContextGate`], recording into the session's [`MemoryTaint`].
 pub struct MemoryGuardHook {
-    full_mode: FullMode,
+    taint: Arc<MemoryTaint>,
 }
 
 impl MemoryGuardHook {
-    /// A hook that asks `full_mode` whether a `global` save after the project's files may run.
-    pub fn new(full_mode: FullMode) -> Self {
-        MemoryGuardHook { full_mode }
+    /// A hook recording the session's reads in `taint` (the one the approval gate and `save_memory` share).
+    pub fn new(taint: Arc<MemoryTaint>) -> Self {
+        MemoryGuardHook { taint }
     }
 }
 
@@ -63,38 +59,24 @@ impl TurnHook for MemoryGuardHook {
             gates: vec![Arc::new(ExternalContextGate {
                 user_asked: asks_to_remember(submitted),
                 external_seen: AtomicBool::new(false),
-                files_seen: AtomicBool::new(false),
-                full_mode: Arc::clone(&self.full_mode),
+                taint: Arc::clone(&self.taint),
             })],
             ..TurnScope::default()
         }
     }
 }
 
-/// Refuses `save_memory` after external content in the same turn, unless the user asked to remember; refuses a
-/// `global` save after the project's files or external content unless the session runs in `full` mode.
+/// Refuses `save_memory` after external content in the same turn, unless the user asked to remember; records
+/// each call's reads and writes in the session's taint.
 pub struct ExternalContextGate {
     user_asked: bool,
     external_seen: AtomicBool,
-    files_seen: AtomicBool,
-    full_mode: FullMode,
+    taint: Arc<MemoryTaint>,
 }
 
 #[async_trait]
 impl CallGate for ExternalContextGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
-        let global = call.args.get("scope").and_then(|s| s.as_str()) == Some("global");
-        let untrusted_seen =
-            self.files_seen.load(Ordering::SeqCst) || self.external_seen.load(Ordering::SeqCst);
-        if call.traits.writes_memory && global && untrusted_seen && !(self.full_mode)() {
-            return GateVerdict::deny(
-                MEMORY_GLOBAL_UNTRUSTED,
-                "this turn read the project's files or outside content, which may have asked for this fact: \
-a global memory follows the user into every project, so it is not saved from here (even when the user's \
-message asked to remember). Save it with scope `project`, or tell the user the fact and let them save it \
-themselves; they can rerun with `--approval full` if they want the model to save global memory.",
-            );
-        }
         if call.traits.writes_memory
             && !self.user_asked
             && self.external_seen.load(Ordering::SeqCst)
@@ -109,14 +91,44 @@ learned from that content is not saved. Ask the user to confirm it first.",
     }
 
     async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, _duration: Duration) {
+        if !outcome.is_ok() {
+            return;
+        }
+        if call.traits.edits_files {
+            for path in call.write_targets {
+                self.taint.wrote(path);
+            }
+        }
         // Tools whose output comes from outside the user and the project files say so in their traits.
-        if call.traits.external_content && outcome.is_ok() {
+        if call.traits.external_content {
             self.external_seen.store(true, Ordering::SeqCst);
+            self.taint.read(&read_of(&call));
+            return;
         }
-        // The project's files (and their names) are someone else's words in a cloned repository.
-        if matches!(call.traits.kind, ToolKind::Read | ToolKind::Search) && outcome.is_ok() {
-            self.files_seen.store(true, Ordering::SeqCst);
+        // The project's files (and their names) are someone else's words in a cloned repository, unless this
+        // session wrote the file it reads.
+        if matches!(call.traits.kind, ToolKind::Read | ToolKind::Search) {
+            let own = call.traits.kind == ToolKind::Read
+                && call
+                    .args
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .is_some_and(|path| self.taint.written_by_session(path));
+            if !own {
+                self.taint.read(&read_of(&call));
+            }
         }
+    }
+}
+
+/// `tool target`: the call's name and the argument that says what it read, if it has one.
+fn read_of(call: &GateCall<'_>) -> String {
+    let target = ["path", "url", "command", "query", "pattern", "uri"]
+        .iter()
+        .find_map(|key| call.args.get(*key).and_then(Value::as_str));
+    match target {
+        Some(target) => format!("{} {target}", call.name),
+        None => call.name.to_string(),
     }
 }
 
