@@ -24,6 +24,7 @@ mod long_tasks;
 mod lsp_diagnostics;
 mod mcp_conformance;
 mod mcp_servers;
+mod memory_provenance_cli;
 mod model_told;
 mod one_host;
 mod oneshot_cli;
