@@ -60,4 +60,17 @@ fn a_refused_six_megabyte_write_sends_a_small_next_request() {
         .unwrap();
     let text = result["content"].to_string();
     assert!(text.contains("too large"), "{text}");
+    // Nor does the session file keep them: every file paicli wrote under its home stays small.
+    let mut files = vec![sandbox.paicli_home()];
+    let mut ledgers = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(size < 64 * 1024, "{} is {size} bytes", path.display());
+        ledgers += usize::from(path.extension().is_some_and(|e| e == "jsonl"));
+    }
+    assert!(ledgers > 0, "no session file was written");
 }

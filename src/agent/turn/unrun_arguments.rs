@@ -1,7 +1,8 @@
 //! Megabytes of arguments of a call that did nothing are not sent again with every later request (a provider
 //! rejects a request that large): a refused or failed call whose arguments pass [`KEPT_ARGUMENTS_MAX`] keeps
 //! its id and name, so the pairing with its result stays valid, but its arguments become a small JSON object
-//! saying what was dropped, and its result tells the model so.
+//! saying what was dropped, and its result tells the model so. The session file gets the same: a round holding
+//! such arguments is written to the ledger when it closes, not announced before the calls run.
 
 use crate::llm::ToolCall;
 use crate::tools::ToolOutcome;
@@ -11,6 +12,11 @@ pub const KEPT_ARGUMENTS_MAX: usize = 16 * 1024;
 
 /// The key of the placeholder object that stands for dropped arguments.
 pub const OMITTED_KEY: &str = "_paicli_omitted";
+
+/// True when a call's arguments are too large to keep should it be refused.
+pub fn any_too_large(calls: &[ToolCall]) -> bool {
+    calls.iter().any(|c| c.arguments.len() > KEPT_ARGUMENTS_MAX)
+}
 
 /// Replaces the arguments of `call` when it was refused or failed (`outcome`) and they are too large to keep;
 /// then appends a sentence saying so to the result `text`.
