@@ -34,7 +34,7 @@ use crate::policy::approval::{
 };
 use crate::policy::audit::AuditLog;
 use crate::policy::exposure::ExposurePolicy;
-use crate::protocol::{Notice, ToolTraitsLookup};
+use crate::protocol::{MemoryTaint, Notice, ToolTraitsLookup};
 use crate::skills::SkillRoots;
 use crate::snapshot::{SnapshotHook, SnapshotStore, StoreSettings};
 use crate::tools::browser::{BrowserController, PageTracker, PageUrlHook};
@@ -335,12 +335,17 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     );
     // One value for what the calls get and what the descriptions and the prompt say they get.
     let limits = tool_limits(config);
+    // What the session read that it did not write: the memory guard records it, the approval gate asks before a
+    // global save after it, `save_memory` stores it with the fact. Tools resolve write targets beneath the
+    // guard's root, so reads are compared beneath it too.
+    let memory_taint = Arc::new(MemoryTaint::new(guard.root()));
     let registry = Arc::new(ToolRegistry::with_tools(tools::builtin_tools(
         &tools::Builtins {
             limits: &limits,
             spill: &spill,
             web: &config.web,
             memory: &memory,
+            memory_taint: &memory_taint,
             skills: &skills,
             snapshots: &snapshots,
             index: index.as_ref(),
@@ -399,7 +404,8 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     agent.add_turn_hook(Arc::new(ExposurePolicy::new(
         Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>
     )));
-    agent.add_turn_hook(Arc::new(MemoryGuardHook));
+    agent.add_turn_hook(Arc::new(MemoryGuardHook::new(Arc::clone(&memory_taint))));
+    hook.watch_memory(memory_taint);
     // Every page the browser is asked to open (inert for sessions without the browser's tools).
     agent.add_turn_hook(Arc::new(PageUrlHook::new(PageRules::new(
         config.browser.allow_local,

@@ -48,6 +48,23 @@ impl std::str::FromStr for Scope {
     }
 }
 
+/// Where a saved fact came from, shown by `/memory`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemorySource {
+    /// The person saved or rewrote it (`/save`, `/memory replace`).
+    Person,
+    /// The model saved it when the session had read nothing it did not write: from the conversation.
+    Conversation,
+    /// The model saved it after the session read content it did not write: the first reads by name
+    /// (`read_file README.md`, `fetch_url https://…`) and how many more.
+    After {
+        read: Vec<String>,
+        #[serde(default)]
+        more: usize,
+    },
+}
+
 /// One saved fact.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryEntry {
@@ -58,6 +75,9 @@ pub struct MemoryEntry {
     pub created_at: i64,
     /// Unix seconds of the last save or `/memory verify`.
     pub verified_at: i64,
+    /// Where the fact came from; `None` for facts saved before paicli recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<MemorySource>,
 }
 
 impl MemoryEntry {
@@ -92,6 +112,8 @@ pub struct SaveOptions {
     pub replace_id: Option<String>,
     /// Keep the new fact beside conflicting ones (the user said both hold).
     pub keep_both: bool,
+    /// Where the fact comes from, stored with it (and with the replaced fact's new text).
+    pub source: Option<MemorySource>,
 }
 
 /// What a save did.
@@ -160,7 +182,7 @@ impl MemoryStore {
     ) -> Result<SaveOutcome, MemoryError> {
         let fact = checked_fact(fact)?;
         if let Some(id) = &options.replace_id {
-            let (old, new) = self.replace(id, &fact)?;
+            let (old, new) = self.replace(id, &fact, options.source.clone())?;
             return Ok(SaveOutcome::Replaced { old, new });
         }
         let now = now();
@@ -189,6 +211,7 @@ impl MemoryStore {
                 scope,
                 created_at: now,
                 verified_at: now,
+                source: options.source.clone(),
             };
             entries.push(entry.clone());
             Ok(SaveOutcome::Saved(entry))
@@ -230,14 +253,20 @@ impl MemoryStore {
         })
     }
 
-    /// Replaces the text of entry `id`; returns the old and the new entry.
-    pub fn replace(&self, id: &str, fact: &str) -> Result<(MemoryEntry, MemoryEntry), MemoryError> {
+    /// Replaces the text of entry `id`, which now comes from `source`; returns the old and the new entry.
+    pub fn replace(
+        &self,
+        id: &str,
+        fact: &str,
+        source: Option<MemorySource>,
+    ) -> Result<(MemoryEntry, MemoryEntry), MemoryError> {
         let fact = checked_fact(fact)?;
         let now = now();
         self.change_entry(id, |entries, i| {
             let old = entries[i].clone();
             entries[i].fact.clone_from(&fact);
             entries[i].verified_at = now;
+            entries[i].source.clone_from(&source);
             Ok((old, entries[i].clone()))
         })
     }

@@ -13,6 +13,7 @@ mod rounds;
 pub mod runaway;
 mod scopes;
 mod sinks;
+mod unrun_arguments;
 mod usage;
 
 use tokio_util::sync::CancellationToken;
@@ -148,9 +149,12 @@ impl Agent {
             }
             budget.record_tool_calls(&tool_calls);
             // The calls reach the ledger before the tools run and each result when it is known, so a crash
-            // mid-batch loses nothing that finished.
-            self.conversation
-                .announce_round(&response.content, reasoning.clone(), &tool_calls);
+            // mid-batch loses nothing that finished. A round with arguments too large to keep is written when it
+            // closes instead, once a refused call's arguments are replaced (a crash mid-round loses that round).
+            if !unrun_arguments::any_too_large(&tool_calls) {
+                self.conversation
+                    .announce_round(&response.content, reasoning.clone(), &tool_calls);
+            }
             let observer = EventToolObserver {
                 events,
                 ledger: self.conversation.ledger().cloned(),

@@ -130,6 +130,7 @@ mod tests {
             scope: super::super::Scope::Project,
             created_at: 0,
             verified_at: 0,
+            source: None,
         };
         let cost = crate::llm::tokens::estimate_text(fact) + 8;
         let query = "which 数据库 and migrations?";

@@ -160,7 +160,7 @@ fn delete_verify_replace_clear_and_errors() {
             .unwrap(),
     );
     assert_eq!(store.verify(&b.id).unwrap().id, b.id);
-    let (_, replaced) = store.replace(&b.id, "Prefer fd over find").unwrap();
+    let (_, replaced) = store.replace(&b.id, "Prefer fd over find", None).unwrap();
     assert_eq!(replaced.fact, "Prefer fd over find");
     assert_eq!(store.delete(&a.id).unwrap().id, a.id);
     assert!(matches!(store.delete(&a.id), Err(MemoryError::NotFound(_))));
@@ -202,6 +202,7 @@ fn stale_after_thirty_days_unverified() {
         scope: Scope::Project,
         created_at: 0,
         verified_at: 1_000,
+        source: None,
     };
     assert!(!entry.is_stale_at(1_000 + STALE_AFTER_SECS));
     assert!(entry.is_stale_at(1_001 + STALE_AFTER_SECS));
@@ -264,4 +265,36 @@ fn concurrent_writers_from_threads_lose_nothing() {
     }
     let store = MemoryStore::new(&home, Path::new("/srv/example-project"));
     assert_eq!(store.list(None).unwrap().len(), 60);
+}
+
+#[test]
+fn a_memory_file_from_before_sources_still_loads_and_new_facts_keep_theirs() {
+    let (_home, store) = store();
+    std::fs::create_dir_all(store.global.parent().unwrap()).unwrap();
+    std::fs::write(
+        &store.global,
+        r#"{"version":1,"entries":[{"id":"m1","fact":"Uses tabs","scope":"global","created_at":1,"verified_at":1}]}"#,
+    )
+    .unwrap();
+    let source = MemorySource::After {
+        read: vec!["read_file README.md".to_string()],
+        more: 2,
+    };
+    let options = SaveOptions {
+        source: Some(source.clone()),
+        ..SaveOptions::default()
+    };
+    saved(
+        store
+            .save("The build uses make", Scope::Global, &options)
+            .unwrap(),
+    );
+    let entries = store.list(Some(Scope::Global)).unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!((entries[0].id.as_str(), &entries[0].source), ("m1", &None));
+    assert_eq!(entries[1].source, Some(source));
+    let (_, replaced) = store
+        .replace("m1", "Uses spaces", Some(MemorySource::Person))
+        .unwrap();
+    assert_eq!(replaced.source, Some(MemorySource::Person));
 }

@@ -23,7 +23,8 @@ impl Risk {
 }
 
 /// What kind of action a call is, as a person sees it: editors pick an icon by it (ACP's `ToolKind`), the terminal
-/// shows a command's line by itself. Display only: no gate reads it.
+/// shows a command's line by itself. Mostly display: the one gate that reads it is the memory guard, which
+/// counts `Read` and `Search` calls as reading the project (see `MemoryTaint`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolKind {

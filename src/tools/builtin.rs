@@ -12,6 +12,7 @@ use super::{
 use crate::config::WebSettings;
 use crate::index::CodeIndex;
 use crate::memory::MemoryStore;
+use crate::protocol::MemoryTaint;
 use crate::snapshot::SnapshotHook;
 
 /// What the built-in tools are made from: the settings their descriptions state and the services some stand on.
@@ -22,6 +23,8 @@ pub struct Builtins<'a> {
     pub spill: &'a SpillStore,
     pub web: &'a WebSettings,
     pub memory: &'a Arc<MemoryStore>,
+    /// What the session read that it did not write: `save_memory` stores it with each fact.
+    pub memory_taint: &'a Arc<MemoryTaint>,
     pub skills: &'a Arc<SkillLibrary>,
     /// `revert_turn` is offered only when the hook has a store.
     pub snapshots: &'a SnapshotHook,
@@ -32,7 +35,10 @@ pub struct Builtins<'a> {
 /// Every built-in tool the session offers, with descriptions built from `parts`.
 pub fn builtin_tools(parts: &Builtins<'_>) -> Vec<Arc<dyn Tool>> {
     let mut tools = core_tools(parts.limits, parts.spill);
-    tools.push(Arc::new(memory::SaveMemory::new(Arc::clone(parts.memory))));
+    tools.push(Arc::new(memory::SaveMemory::with_provenance(
+        Arc::clone(parts.memory),
+        Arc::clone(parts.memory_taint),
+    )));
     tools.extend(web::web_tools(parts.web));
     tools.push(Arc::new(skill::LoadSkill::new(Arc::clone(parts.skills))));
     tools.push(Arc::new(project::CreateProject));

@@ -6,21 +6,46 @@ use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
 use super::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
-use crate::memory::{MemoryEntry, MemoryStore, SaveOptions, SaveOutcome, Scope};
-use crate::protocol::Risk;
+use crate::memory::{MemoryEntry, MemorySource, MemoryStore, SaveOptions, SaveOutcome, Scope};
+use crate::protocol::{MemoryTaint, Risk};
 
 /// Outcome code when a new fact may contradict saved ones and the user has to choose.
 pub const MEMORY_CONFLICT: &str = "MEMORY_CONFLICT";
 
+/// Outcome code when `replace_id` names a global fact but the call's scope is not `global` (the approval gate
+/// judges a call by its scope, so a global fact is only rewritten by a call that says so).
+pub const MEMORY_SCOPE_MISMATCH: &str = "MEMORY_SCOPE_MISMATCH";
+
 /// Saves long-term facts.
 pub struct SaveMemory {
     store: Arc<MemoryStore>,
+    taint: Option<Arc<MemoryTaint>>,
 }
 
 impl SaveMemory {
-    /// The tool writing to `store`.
+    /// The tool writing to `store`, with no record of where facts come from.
     pub fn new(store: Arc<MemoryStore>) -> Self {
-        SaveMemory { store }
+        SaveMemory { store, taint: None }
+    }
+
+    /// The tool writing to `store`, storing with each fact what the session had read (`taint`) before it.
+    pub fn with_provenance(store: Arc<MemoryStore>, taint: Arc<MemoryTaint>) -> Self {
+        SaveMemory {
+            store,
+            taint: Some(taint),
+        }
+    }
+
+    fn source(&self) -> Option<MemorySource> {
+        let reads = self.taint.as_ref()?.reads();
+        Some(if reads.is_empty() {
+            MemorySource::Conversation
+        } else {
+            MemorySource::After {
+                read: reads.named,
+                more: reads.more,
+            }
+        })
     }
 }
 
@@ -88,12 +113,28 @@ replace_id (replace the old one) or keep_both=true."
                 .filter(|s| !s.is_empty())
                 .map(str::to_string),
             keep_both: args.bool("keep_both").unwrap_or(false),
+            source: self.source(),
         };
         let store = Arc::clone(&self.store);
         // File locks block: keep them off the async workers.
-        let result = tokio::task::spawn_blocking(move || store.save(&fact, scope, &options)).await;
+        let result = tokio::task::spawn_blocking(move || {
+            if let Some(id) = &options.replace_id
+                && scope != Scope::Global
+                && store.list(Some(Scope::Global))?.iter().any(|e| &e.id == id)
+            {
+                return Ok(Err(id.clone()));
+            }
+            store.save(&fact, scope, &options).map(Ok)
+        })
+        .await;
         match result {
-            Ok(Ok(outcome)) => outcome_for(outcome),
+            Ok(Ok(Ok(outcome))) => outcome_for(outcome),
+            Ok(Ok(Err(id))) => ToolOutcome::denied(
+                MEMORY_SCOPE_MISMATCH,
+                format!(
+                    "[{id}] is a global fact: to replace it, call save_memory again with scope \"global\""
+                ),
+            ),
             Ok(Err(e)) => ToolOutcome::failed(e.to_string()),
             Err(e) => ToolOutcome::failed(format!("memory task failed: {e}")),
         }

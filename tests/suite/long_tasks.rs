@@ -5,6 +5,7 @@
 
 mod budget_exits;
 mod memory;
+mod memory_provenance;
 mod overflow;
 mod session;
 mod window_guarantee;

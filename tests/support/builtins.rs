@@ -39,6 +39,7 @@ pub fn session_builtins(project: &Path, env: &[(&str, &str)]) -> Vec<Arc<dyn Too
         spill: &spill,
         web: &config.web,
         memory: &Arc::new(MemoryStore::new(&config.home, root)),
+        memory_taint: &Arc::new(paicli::protocol::MemoryTaint::new(root)),
         skills: &skills,
         snapshots: &snapshots,
         index: index.as_ref(),

@@ -5,6 +5,8 @@ use crate::agent::Agent;
 use crate::llm::{ContentPart, ToolCall};
 use crate::tools::{ToolCallResult, ToolOutcome};
 
+use super::unrun_arguments::drop_unrun_arguments;
+
 impl Agent {
     /// Keeps what the user saw of an interrupted answer, marked, so the model knows it was stopped.
     pub(super) fn append_interrupted_answer(&mut self, partial: &str) {
@@ -30,14 +32,16 @@ impl Agent {
         let mut round = Vec::with_capacity(calls.len());
         // The executor answers every call in call order; a call it did not answer is still answered here.
         let mut results = results.into_iter();
-        for call in calls {
+        for mut call in calls {
             let text = match results.next() {
                 Some(result) => {
                     if let ToolOutcome::Ok(output) = &result.outcome {
                         images.extend(output.images.iter().cloned());
                         follow_ups.extend(output.follow_up.iter().cloned());
                     }
-                    result.content
+                    let mut text = result.content;
+                    drop_unrun_arguments(&mut call, &result.outcome, &mut text);
+                    text
                 }
                 None => ToolOutcome::failed("the call did not run").model_text(),
             };

@@ -2,6 +2,11 @@
 //! with its words resolved statically (see [`super::words`]), its redirections, the directory it runs in
 //! (`cd X && …`, `;` and subshells are followed), and whether its stdin comes from a pipe.
 //!
+//! `$PWD`, `${PWD}`, `~+`, `$(pwd)` and, after a `cd`, `$OLDPWD` and `~-` stand for the directory the command
+//! runs in (see [`words::Places`]), unless the line assigns the variable; a `cd` to a directory that does not
+//! exist leaves the place unknown (the `cd` fails and the next command after `;` runs where the last one did).
+//! Line continuations are joined first ([`continuations`]).
+//!
 //! It never fails: a line the grammar cannot fully read is marked [`Script::incomplete`], and the commands it
 //! could read are still listed so the rules see them.
 
@@ -9,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node, Parser};
 
-use super::words;
+use super::words::{self, Places};
+
+mod continuations;
 
 /// How a command substitution stands in a word's `text` (its command line is in `substitutions`).
 pub const SUBSTITUTION: &str = "$(…)";
@@ -26,7 +33,8 @@ pub struct Word {
     pub process_substitution: bool,
     /// Inner lines of its `>(…)`: they read what the command writes there.
     pub fed: Vec<String>,
-    /// It starts with `~`, `$HOME` or `${HOME}`, expanded in `text`.
+    /// It starts with `~`, `~user`, `$HOME`, `$PWD`, `$OLDPWD` or `$(pwd)`, expanded in `text` (so it is not a
+    /// literal `/tmp/…` path).
     pub from_home: bool,
 }
 
@@ -114,6 +122,13 @@ pub fn parse(line: &str) -> Script {
 
 /// Parses `line`, run from `cwd`.
 pub fn parse_in(line: &str, cwd: Cwd) -> Script {
+    parse_at(line, cwd, None)
+}
+
+/// Parses `line`, run from `cwd` (relative to `root` when that is known, so `$PWD` becomes an absolute path).
+pub fn parse_at(line: &str, cwd: Cwd, root: Option<&Path>) -> Script {
+    let joined = continuations::join(line);
+    let line = joined.as_ref();
     let mut parser = Parser::new();
     let tree = parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())
@@ -125,18 +140,24 @@ pub fn parse_in(line: &str, cwd: Cwd) -> Script {
             ..Script::default()
         };
     };
-    let root = tree.root_node();
+    let node = tree.root_node();
     let mut walker = Walker {
         src: line,
         cwd,
+        oldpwd: None,
+        root: root.map(Path::to_path_buf),
+        pinned: Pinned {
+            pwd: names_bare(line, "PWD"),
+            oldpwd: names_bare(line, "OLDPWD"),
+        },
         script: Script {
-            incomplete: root.has_error(),
+            incomplete: node.has_error(),
             ..Script::default()
         },
         brace_prefix: false,
         depth: 0,
     };
-    walker.statement(root);
+    walker.statement(node);
     walker.script
 }
 
@@ -163,6 +184,11 @@ const WORD_KINDS: [&str; 13] = [
 struct Walker<'s> {
     src: &'s str,
     cwd: Cwd,
+    /// The directory before the last `cd` in the line (`None`: not known, as at the start).
+    oldpwd: Cwd,
+    /// The project root, when known: `$PWD` is then absolute.
+    root: Option<PathBuf>,
+    pinned: Pinned,
     script: Script,
     /// A `{` the grammar split off the next command's name (`{rm,-rf,X}` at the start of a statement).
     brace_prefix: bool,
@@ -176,7 +202,7 @@ impl Walker<'_> {
     }
 
     fn resolve(&mut self, node: Node) -> Vec<Word> {
-        let words = words::resolve(node, self.src);
+        let words = words::resolve(node, self.src, &self.places());
         self.record(&words);
         words
     }
@@ -217,9 +243,9 @@ impl Walker<'_> {
             "pipeline" => self.pipeline(node),
             "redirected_statement" => self.redirected(node),
             "subshell" => {
-                let saved = self.cwd.clone();
+                let saved = self.saved();
                 self.children(node);
-                self.cwd = saved;
+                self.restore(saved);
             }
             "function_definition" => {
                 let name = node
@@ -231,11 +257,11 @@ impl Walker<'_> {
                     name,
                     body: body.map(|b| self.text(b).to_string()).unwrap_or_default(),
                 });
-                let saved = self.cwd.clone();
+                let saved = self.saved();
                 if let Some(body) = body {
                     self.statement(body);
                 }
-                self.cwd = saved;
+                self.restore(saved);
             }
             // A name the grammar could not attach to a command (`{rm,-rf,X}` at the start of a statement).
             "command_name" => {
@@ -273,7 +299,7 @@ impl Walker<'_> {
 
     /// Elements of a pipeline run in subshells: a `cd` in one does not move the others.
     fn pipeline(&mut self, node: Node) {
-        let saved = self.cwd.clone();
+        let saved = self.saved();
         let mut commands = Vec::new();
         let mut cursor = node.walk();
         let elements: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -285,7 +311,7 @@ impl Walker<'_> {
                 c.piped |= i > 0;
                 commands.push(c);
             }
-            self.cwd = saved.clone();
+            self.restore(saved.clone());
         }
         self.emit(commands);
     }
@@ -324,8 +350,16 @@ impl Walker<'_> {
                 command.redirects.extend(redirects.iter().cloned());
             }
         }
+        if self.script.pipelines.len() == start && !redirects.is_empty() {
+            // A bare redirection (`> f`, `2>> f`, `<<<x > f`) still opens, and truncates, its target.
+            self.emit(vec![SimpleCommand {
+                redirects: redirects.clone(),
+                cwd: self.cwd.clone(),
+                ..SimpleCommand::default()
+            }]);
+        }
         if !piped_after.is_empty() {
-            let saved = self.cwd.clone();
+            let saved = self.saved();
             let mut commands: Vec<SimpleCommand> = self
                 .script
                 .pipelines
@@ -340,7 +374,7 @@ impl Walker<'_> {
                     c.piped = true;
                     c
                 }));
-                self.cwd = saved.clone();
+                self.restore(saved.clone());
             }
             self.emit(commands);
         }
@@ -402,7 +436,7 @@ impl Walker<'_> {
     /// The words of a command's name, with a `{` the grammar split off put back.
     fn name_words(&mut self, word: Node) -> Vec<Word> {
         if std::mem::take(&mut self.brace_prefix) {
-            let words = words::resolve_prefixed(word, self.src, "{");
+            let words = words::resolve_prefixed(word, self.src, "{", &self.places());
             self.record(&words);
             words
         } else {
@@ -449,13 +483,14 @@ impl Walker<'_> {
         command
     }
 
-    /// `cd X` / `pushd X` move the commands after it; `cd -`, `popd` and computed targets make the place unknown.
+    /// `cd X` / `pushd X` move the commands after it (and set `$OLDPWD`); `cd -` goes back; `popd`, computed
+    /// targets and directories that do not exist make the place unknown.
     fn follow_cd(&mut self, words: &[Word]) {
         let Some(first) = words.first() else { return };
         match first.text.as_str() {
             "cd" | "pushd" => {}
             "popd" => {
-                self.cwd = None;
+                self.oldpwd = self.cwd.take();
                 return;
             }
             _ => return,
@@ -463,12 +498,88 @@ impl Walker<'_> {
         let target = words[1..]
             .iter()
             .find(|w| !(w.text.starts_with('-') && w.text.len() > 1) || w.text == "-");
-        self.cwd = match target {
+        let next = match target {
             None => dirs::home_dir(),
-            Some(w) if w.dynamic || w.text == "-" => None,
+            Some(w) if w.text == "-" && !w.dynamic => self.oldpwd.clone(),
+            Some(w) if w.dynamic => None,
             Some(w) => self.cwd.as_ref().map(|cwd| cwd.join(Path::new(&w.text))),
         };
+        let next = next.filter(|dir| self.exists(dir));
+        self.oldpwd = std::mem::replace(&mut self.cwd, next);
     }
+
+    /// False when `dir` (relative to the root) is known not to be a directory now: a `cd` there fails.
+    fn exists(&self, dir: &Path) -> bool {
+        match &self.root {
+            Some(root) => root.join(dir).is_dir(),
+            None => dir.is_relative() || dir.is_dir(),
+        }
+    }
+
+    fn saved(&self) -> (Cwd, Cwd) {
+        (self.cwd.clone(), self.oldpwd.clone())
+    }
+
+    fn restore(&mut self, (cwd, oldpwd): (Cwd, Cwd)) {
+        self.cwd = cwd;
+        self.oldpwd = oldpwd;
+    }
+
+    /// What `$PWD` and `$OLDPWD` hold where the next word is read.
+    fn places(&self) -> Places {
+        let absolute = |place: &Path| match &self.root {
+            _ if place.is_absolute() => Some(place.display().to_string()),
+            Some(root) if place.as_os_str().is_empty() => Some(root.display().to_string()),
+            Some(root) => Some(root.join(place).display().to_string()),
+            None => None,
+        };
+        let pwd = match &self.cwd {
+            // The directory the command runs in is `.`, wherever that is.
+            Some(cwd) => absolute(cwd).unwrap_or_else(|| ".".to_string()),
+            None => ".".to_string(),
+        };
+        let oldpwd = self.oldpwd.as_deref().and_then(|old| {
+            absolute(old).or_else(|| {
+                // Without the root, a place relative to it can only be named from the root itself.
+                let at_root = self.cwd.as_ref().is_some_and(|c| c.as_os_str().is_empty());
+                at_root.then(|| {
+                    let text = old.display().to_string();
+                    if text.is_empty() {
+                        ".".to_string()
+                    } else {
+                        text
+                    }
+                })
+            })
+        });
+        Places {
+            pwd: (!self.pinned.pwd).then_some(pwd),
+            oldpwd: oldpwd.filter(|_| !self.pinned.oldpwd),
+        }
+    }
+}
+
+/// Variables whose value the line may set itself.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pinned {
+    pwd: bool,
+    oldpwd: bool,
+}
+
+/// True when `line` names the variable `name` other than as `$name` or `${name}` (an assignment, `read`,
+/// `unset`, `export`, `for … in`, `${name:-…}`, …): its value is then only known when the line runs.
+fn names_bare(line: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(name).any(|(at, _)| {
+        let before = &line[..at];
+        let after = &line[at + name.len()..];
+        if before.ends_with(is_word) || after.starts_with(is_word) {
+            return false;
+        }
+        let plain = before.ends_with('$');
+        let braced = before.ends_with("${") && after.starts_with('}');
+        !(plain || braced)
+    })
 }
 
 #[cfg(test)]

@@ -52,7 +52,8 @@ impl<'a> Checker<'a> {
                 "the command nests shells or substitutions too deeply to be checked",
             ));
         }
-        self.script(parse::parse_in(line, cwd.clone()), cwd, depth)
+        let root = Some(self.fence.root());
+        self.script(parse::parse_at(line, cwd.clone(), root), cwd, depth)
     }
 
     fn script(
@@ -73,7 +74,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             // `tee >(sh)`: the inner line reads what the outer command writes into it.
-            let mut fed = parse::parse_in(inner, cwd.clone());
+            let mut fed = parse::parse_at(inner, cwd.clone(), Some(self.fence.root()));
             for pipeline in &mut fed.pipelines {
                 if let Some(first) = pipeline.commands.first_mut() {
                     first.piped = true;

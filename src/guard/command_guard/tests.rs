@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 
+mod expansions;
 mod variants;
 
 /// The verdict table: `None` = allowed, `Some(rule)` = denied by that rule.

@@ -1,5 +1,6 @@
 //! Turns a word node of the bash grammar into the text the shell would pass: quotes removed, backslash escapes
-//! and ANSI-C `$'…'` decoded, `~` / `$HOME` / `${HOME}` expanded, and brace expansion (`{rm,-rf,X}`) applied.
+//! and ANSI-C `$'…'` decoded, `~` / `$HOME` / `${HOME}` expanded, the shell's places (`$PWD`, `~+`, `$(pwd)`,
+//! `$OLDPWD`, `~-`) and other users' homes (`~root`) expanded, and brace expansion (`{rm,-rf,X}`) applied.
 //! Anything else that is only known when the line runs (`$X`, `$(…)`, `` `…` ``) marks the word as dynamic.
 
 use tree_sitter::Node;
@@ -24,17 +25,27 @@ struct Collected {
     from_home: bool,
 }
 
+/// What the shell's own place variables hold where a word is read, as path text; `None` when only known when
+/// the line runs.
+#[derive(Clone, Debug, Default)]
+pub struct Places {
+    /// `$PWD`, `${PWD}`, `~+`, `$(pwd)`.
+    pub pwd: Option<String>,
+    /// `$OLDPWD`, `${OLDPWD}`, `~-`.
+    pub oldpwd: Option<String>,
+}
+
 /// The words `node` stands for (several after brace expansion).
-pub fn resolve(node: Node, src: &str) -> Vec<Word> {
-    resolve_prefixed(node, src, "")
+pub fn resolve(node: Node, src: &str, places: &Places) -> Vec<Word> {
+    resolve_prefixed(node, src, "", places)
 }
 
 /// Like [`resolve`], with unquoted `prefix` text in front (a `{` the grammar split off).
-pub fn resolve_prefixed(node: Node, src: &str, prefix: &str) -> Vec<Word> {
+pub fn resolve_prefixed(node: Node, src: &str, prefix: &str, places: &Places) -> Vec<Word> {
     let mut c = Collected::default();
     push_str(&mut c, prefix, false);
-    collect(node, src, &mut c);
-    c.from_home |= expand_tilde(&mut c.pieces);
+    collect(node, src, places, &mut c);
+    c.from_home |= expand_tilde(&mut c.pieces, places);
     expand_braces(&c.pieces)
         .into_iter()
         .map(|pieces| word_of(&pieces, &c))
@@ -64,7 +75,7 @@ fn push_str(c: &mut Collected, s: &str, quoted: bool) {
         .extend(s.chars().map(|ch| Piece::Char { c: ch, quoted }));
 }
 
-fn collect(node: Node, src: &str, c: &mut Collected) {
+fn collect(node: Node, src: &str, places: &Places, c: &mut Collected) {
     match node.kind() {
         "word" => unquoted(text(node, src), c),
         "raw_string" => {
@@ -89,26 +100,42 @@ fn collect(node: Node, src: &str, c: &mut Collected) {
                 if child.kind() == "string_content" {
                     push_str(c, &unescape_double_quoted(text(child, src)), true);
                 } else {
-                    collect(child, src, c);
+                    collect(child, src, places, c);
                 }
             }
         }
         "concatenation" => {
             let mut cursor = node.walk();
             for child in node.children(&mut cursor) {
-                collect(child, src, c);
+                collect(child, src, places, c);
             }
         }
-        "simple_expansion" | "expansion" => match home_of(node, src) {
-            Some(home) => {
-                c.from_home |= c.pieces.is_empty();
-                push_str(c, &home, true)
+        "simple_expansion" | "expansion" => {
+            let t = text(node, src);
+            match plain_expansion(t).unwrap_or_default() {
+                "HOME" => match dirs::home_dir() {
+                    Some(home) => {
+                        c.from_home |= c.pieces.is_empty();
+                        push_str(c, &home.display().to_string(), true)
+                    }
+                    None => c.pieces.push(Piece::Dynamic(t.to_string())),
+                },
+                "PWD" => push_place(c, places.pwd.as_deref(), t),
+                "OLDPWD" => push_place(c, places.oldpwd.as_deref(), t),
+                _ => c.pieces.push(Piece::Dynamic(t.to_string())),
             }
-            None => c.pieces.push(Piece::Dynamic(text(node, src).to_string())),
-        },
+        }
         "command_substitution" => {
-            c.substitutions.push(inner_text(node, src));
-            c.pieces.push(Piece::Dynamic(SUBSTITUTION.to_string()));
+            let inner = inner_text(node, src);
+            let prints_pwd = matches!(
+                inner.split_whitespace().collect::<Vec<_>>()[..],
+                ["pwd"] | ["pwd", "-L" | "-P"] | ["/bin/pwd"] | ["builtin", "pwd"]
+            );
+            c.substitutions.push(inner);
+            match places.pwd.as_deref() {
+                Some(pwd) if prints_pwd => push_place(c, Some(pwd), ""),
+                _ => c.pieces.push(Piece::Dynamic(SUBSTITUTION.to_string())),
+            }
         }
         "process_substitution" => {
             let inner = inner_text(node, src);
@@ -125,13 +152,26 @@ fn collect(node: Node, src: &str, c: &mut Collected) {
     }
 }
 
-/// `$HOME` and `${HOME}` (nothing else) expand to the user's home directory.
-fn home_of(node: Node, src: &str) -> Option<String> {
-    let t = text(node, src);
-    if t != "$HOME" && t != "${HOME}" {
-        return None;
+/// The name in `$NAME` or `${NAME}`, nothing more (`${PWD:-x}`, `${PWD%/*}` are only known when the line runs).
+fn plain_expansion(t: &str) -> Option<&str> {
+    let name = t
+        .strip_prefix("${")
+        .and_then(|t| t.strip_suffix('}'))
+        .or_else(|| t.strip_prefix('$'))?;
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then_some(name)
+}
+
+/// A place variable's value, or the variable itself (dynamic) when it is not known. Like `~`, a word that starts
+/// with one is not a literal `/tmp/…` path (see `WriteFence::judge`).
+fn push_place(c: &mut Collected, value: Option<&str>, source: &str) {
+    match value {
+        Some(value) => {
+            c.from_home |= c.pieces.is_empty();
+            push_str(c, value, true)
+        }
+        None => c.pieces.push(Piece::Dynamic(source.to_string())),
     }
-    dirs::home_dir().map(|h| h.display().to_string())
 }
 
 /// An unquoted word: `\x` is a quoted `x`, `\<newline>` disappears.
@@ -229,28 +269,79 @@ pub fn decode_ansi_c(t: &str) -> String {
     out
 }
 
-/// A leading unquoted `~` (alone or before `/`) is the home directory; `~user` is only known at run time.
-/// True when it expanded.
-fn expand_tilde(pieces: &mut Vec<Piece>) -> bool {
+/// A leading unquoted `~` (alone or before `/`) is the home directory, `~+` and `~-` are `$PWD` and `$OLDPWD`,
+/// `~user` is that user's home (from the user database); anything else is only known at run time. True when it
+/// expanded.
+fn expand_tilde(pieces: &mut Vec<Piece>, places: &Places) -> bool {
     if !pieces.first().is_some_and(|p| is_unquoted(p, '~')) {
         return false;
     }
-    let rest_ok = matches!(pieces.get(1), None | Some(Piece::Char { c: '/', .. }));
-    if !rest_ok {
-        pieces[0] = Piece::Dynamic("~".to_string());
-        return false;
-    }
-    let Some(home) = dirs::home_dir() else {
+    let end = pieces
+        .iter()
+        .position(|p| matches!(p, Piece::Char { c: '/', .. }))
+        .unwrap_or(pieces.len());
+    let name: Option<String> = pieces[1..end]
+        .iter()
+        .map(|p| match p {
+            Piece::Char { c, quoted: false } => Some(*c),
+            _ => None,
+        })
+        .collect();
+    let home = match name.as_deref() {
+        Some("") => dirs::home_dir().map(|h| h.display().to_string()),
+        Some("+") => places.pwd.clone(),
+        Some("-") => places.oldpwd.clone(),
+        Some(user) => user_home(user).map(|h| h.display().to_string()),
+        None => None,
+    };
+    let Some(home) = home else {
+        let source: String = pieces[..end]
+            .iter()
+            .map(|p| match p {
+                Piece::Char { c, .. } => c.to_string(),
+                Piece::Dynamic(s) => s.clone(),
+            })
+            .collect();
+        pieces.splice(0..end, [Piece::Dynamic(source)]);
         return false;
     };
     let home: Vec<Piece> = home
-        .display()
-        .to_string()
         .chars()
         .map(|c| Piece::Char { c, quoted: true })
         .collect();
-    pieces.splice(0..1, home);
+    pieces.splice(0..end, home);
     true
+}
+
+/// Bytes of the user database read at most (it is a few kilobytes on any real system).
+const PASSWD_CAP: u64 = 4 << 20;
+
+/// The home directory of user `name`, from `/etc/passwd`; `None` when there is no such user there.
+pub fn user_home(name: &str) -> Option<std::path::PathBuf> {
+    use std::io::Read;
+    if name.is_empty() || name.contains([':', '/', '\n']) {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open("/etc/passwd")
+        .ok()?
+        .take(PASSWD_CAP)
+        .read_to_string(&mut text)
+        .ok()?;
+    home_in_passwd(&text, name)
+}
+
+/// The home field of `name`'s line in passwd-format `text`.
+fn home_in_passwd(text: &str, name: &str) -> Option<std::path::PathBuf> {
+    text.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        match fields[..] {
+            [user, _, _, _, _, home, ..] if user == name && home.starts_with('/') => {
+                Some(std::path::PathBuf::from(home))
+            }
+            _ => None,
+        }
+    })
 }
 
 fn is_unquoted(p: &Piece, want: char) -> bool {
@@ -333,5 +424,15 @@ mod tests {
         assert_eq!(decode_ansi_c(r"\162\155"), "rm");
         assert_eq!(decode_ansi_c(r"a\tb\\"), "a\tb\\");
         assert_eq!(decode_ansi_c(r"\u0072"), "r");
+    }
+
+    #[test]
+    fn a_user_s_home_comes_from_the_passwd_line() {
+        let text =
+            "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/sh\n";
+        assert_eq!(home_in_passwd(text, "alice"), Some("/home/alice".into()));
+        assert_eq!(home_in_passwd(text, "root"), Some("/root".into()));
+        assert_eq!(home_in_passwd(text, "bob"), None);
+        assert_eq!(user_home("a:b"), None);
     }
 }

@@ -22,7 +22,7 @@ use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::{
     CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED, ToolOutcome,
 };
-use crate::protocol::{OpenPage, TurnHook, TurnScope};
+use crate::protocol::{MemoryTaint, OpenPage, TurnHook, TurnScope};
 
 /// Consecutive auto-mode denials in one turn after which a person is asked instead.
 pub const ESCALATE_AFTER_DENIALS: u32 = 3;
@@ -65,6 +65,8 @@ struct Shared {
     session: Mutex<RuleSet>,
     /// The browser page calls that act on a page land on (set once the session has a browser).
     pages: Mutex<Option<Arc<dyn OpenPage>>>,
+    /// What the session read that it did not write (set once the session keeps a taint).
+    memory: Mutex<Option<Arc<MemoryTaint>>>,
 }
 
 /// Approval for every turn of a session.
@@ -91,6 +93,7 @@ impl ApprovalHook {
                 }),
                 session: Mutex::new(RuleSet::default()),
                 pages: Mutex::new(None),
+                memory: Mutex::new(None),
             }),
         }
     }
@@ -124,6 +127,12 @@ impl ApprovalHook {
     /// they need the person in every mode but `full`.
     pub fn watch_pages(&self, pages: Arc<dyn OpenPage>) {
         *lock(&self.shared.pages) = Some(pages);
+    }
+
+    /// Judges `global` memory saves by `taint`: after content the session did not write, they need the person
+    /// in every mode but `full`.
+    pub fn watch_memory(&self, taint: Arc<MemoryTaint>) {
+        *lock(&self.shared.memory) = Some(taint);
     }
 
     /// The rules saved this session with `a`.
@@ -454,7 +463,8 @@ impl TurnGate {
             call.write_targets,
             options.control_files.as_ref(),
         )
-        .or_else(|| self.page_sensitivity(&call));
+        .or_else(|| self.page_sensitivity(&call))
+        .or_else(|| self.memory_sensitivity(&call));
         if let Some(sensitive) = sensitive {
             return self.check_sensitive(&call, mode, sensitive).await;
         }
@@ -495,6 +505,23 @@ impl TurnGate {
         }
         let pages = lock(&self.shared.pages).clone()?;
         sensitive::page_sensitivity(&pages.open_page()?)
+    }
+
+    /// Why a memory save needs the person, if it does: it is `global` and the session read content it did not
+    /// write (`save_memory` refuses to replace a global fact without `scope: global`, so the scope is enough).
+    fn memory_sensitivity(&self, call: &GateCall<'_>) -> Option<Sensitive> {
+        let global = call
+            .args
+            .get("scope")
+            .and_then(Value::as_str)
+            .is_some_and(|scope| scope.trim().eq_ignore_ascii_case("global"));
+        if !call.traits.writes_memory || !global {
+            return None;
+        }
+        let reads = lock(&self.shared.memory).as_ref()?.reads();
+        (!reads.is_empty()).then(|| Sensitive::UntrustedMemory {
+            read: reads.describe(),
+        })
     }
 
     /// Writes the audit entry of a call that reached the gate.

@@ -20,6 +20,8 @@ pub enum Sensitive {
     ControlFile { path: String },
     /// The call acts on a browser page that looks like a login, payment or account page.
     BrowserPage { kind: PageKind, url: String },
+    /// The call saves a fact to global memory after the session read content it did not write (`read`: what).
+    UntrustedMemory { read: String },
 }
 
 impl Sensitive {
@@ -43,6 +45,11 @@ impl Sensitive {
                     PageKind::Payment => "支付",
                     PageKind::Account => "账户",
                 }
+            ),
+            Sensitive::UntrustedMemory { read } => format!(
+                "this saves a fact to global memory, which every later session in every project sees, after this \
+                 session read content it did not write ({read}), which may have asked for it; \
+                 此操作会保存全局记忆（之后所有项目的会话都会看到），而本会话此前读取了并非它写入的内容（{read}），该内容可能要求了保存它"
             ),
         }
     }
@@ -197,6 +204,19 @@ mod tests {
             title: "Dynamic".to_string(),
         };
         assert_eq!(page_sensitivity(&plain), None);
+    }
+
+    #[test]
+    fn an_untrusted_global_memory_note_names_what_was_read_in_both_languages() {
+        let note = Sensitive::UntrustedMemory {
+            read: "read_file README.md".to_string(),
+        }
+        .note();
+        assert!(
+            note.contains("global memory") && note.contains("read_file README.md"),
+            "{note}"
+        );
+        assert!(note.contains("全局记忆"), "{note}");
     }
 
     #[test]

@@ -31,6 +31,7 @@ fn builtins() -> ToolRegistry {
         spill: &SpillStore::new(root, true, 32_000),
         web: &web,
         memory: &Arc::new(MemoryStore::new(home, root)),
+        memory_taint: &Arc::new(crate::protocol::MemoryTaint::new(root)),
         skills: &Arc::new(SkillLibrary::load(roots, &[], ReadRoots::default())),
         snapshots: &SnapshotHook::off(None),
         index: None,

@@ -21,6 +21,12 @@ messages! {
         en: "this deletes every saved memory (this project's and the global ones); run /memory clear --yes",
         zh: "这会删除所有记忆（本项目和全局）；确认请运行 /memory clear --yes",
     MemoryStale => en: "(stale: /memory verify to keep it)", zh: "（已过期：用 /memory verify 保留）",
+    MemorySourcePerson => en: "saved by you", zh: "你亲自保存",
+    MemorySourceConversation =>
+        en: "saved by the model from the conversation (the session had read nothing it did not write)",
+        zh: "模型根据对话保存（此前本会话没有读取非它写入的内容）",
+    MemorySourceAfter => en: "saved after reading: {read}", zh: "保存前读取了：{read}",
+    MemorySourceMore => en: " (+{n} more)", zh: "（另有 {n} 项）",
     MemoryFailed => en: "the memory store failed: {error}", zh: "记忆存储出错：{error}",
     SaveUsage =>
         en: "usage: /save [--global|--project] [--force] <fact>",

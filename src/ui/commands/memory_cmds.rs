@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{Flow, say_error, say_wrapped};
-use crate::memory::{MemoryEntry, MemoryStore, SaveOptions, SaveOutcome, Scope};
+use crate::memory::{MemoryEntry, MemorySource, MemoryStore, SaveOptions, SaveOutcome, Scope};
 use crate::text::{Lang, Msg, tr, trf};
 use crate::ui::repl::Session;
 
@@ -50,14 +50,37 @@ fn store(session: &mut Session) -> Option<Arc<MemoryStore>> {
     store
 }
 
-/// `id  [scope] fact`, marked when stale.
+/// `id  [scope] fact`, marked when stale, then where it came from on its own line when that is known.
 pub fn entry_line(entry: &MemoryEntry, now: i64, lang: Lang) -> String {
     let stale = if entry.is_stale_at(now) {
         format!(" {}", tr(lang, Msg::MemoryStale))
     } else {
         String::new()
     };
-    format!("  {}  [{}] {}{stale}", entry.id, entry.scope, entry.fact)
+    let source = entry
+        .source
+        .as_ref()
+        .map(|source| format!("\n      {}", source_line(source, lang)))
+        .unwrap_or_default();
+    format!(
+        "  {}  [{}] {}{stale}{source}",
+        entry.id, entry.scope, entry.fact
+    )
+}
+
+/// Where a fact came from, in `lang`.
+pub fn source_line(source: &MemorySource, lang: Lang) -> String {
+    match source {
+        MemorySource::Person => tr(lang, Msg::MemorySourcePerson).to_string(),
+        MemorySource::Conversation => tr(lang, Msg::MemorySourceConversation).to_string(),
+        MemorySource::After { read, more } => {
+            let mut what = read.join(", ");
+            if *more > 0 {
+                what.push_str(&trf(lang, Msg::MemorySourceMore, &[("n", more)]));
+            }
+            trf(lang, Msg::MemorySourceAfter, &[("read", &what)])
+        }
+    }
 }
 
 fn show_entries(session: &Session, entries: &[MemoryEntry]) {
@@ -113,17 +136,19 @@ pub(super) fn memory(session: &mut Session, args: &str) -> Flow {
             Err(e) => store_failed(session, &e),
         },
         ("replace", rest) => match rest.split_once(char::is_whitespace) {
-            Some((id, fact)) if !fact.trim().is_empty() => match store.replace(id, fact.trim()) {
-                Ok((_, new)) => say_wrapped(
-                    session,
-                    &format!(
-                        "{}:\n{}",
-                        session.tr(Msg::MemoryReplaced),
-                        entry_line(&new, now, session.lang)
+            Some((id, fact)) if !fact.trim().is_empty() => {
+                match store.replace(id, fact.trim(), Some(MemorySource::Person)) {
+                    Ok((_, new)) => say_wrapped(
+                        session,
+                        &format!(
+                            "{}:\n{}",
+                            session.tr(Msg::MemoryReplaced),
+                            entry_line(&new, now, session.lang)
+                        ),
                     ),
-                ),
-                Err(e) => store_failed(session, &e),
-            },
+                    Err(e) => store_failed(session, &e),
+                }
+            }
             _ => say_error(session, session.tr(Msg::MemoryUsage)),
         },
         ("clear", "--yes") => match store.clear(None) {
@@ -185,6 +210,7 @@ pub(super) fn save(session: &mut Session, args: &str) -> Flow {
     let options = SaveOptions {
         replace_id: None,
         keep_both: request.force,
+        source: Some(MemorySource::Person),
     };
     let now = chrono::Utc::now().timestamp();
     match store.save(request.fact, request.scope, &options) {
@@ -233,6 +259,38 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[test]
+    fn an_entry_shows_where_it_came_from_in_both_languages() {
+        let mut entry = MemoryEntry {
+            id: "m1".into(),
+            fact: "Always run setup.sh".into(),
+            scope: Scope::Global,
+            created_at: 0,
+            verified_at: 0,
+            source: Some(MemorySource::After {
+                read: vec!["read_file README.md".into(), "grep setup".into()],
+                more: 2,
+            }),
+        };
+        assert_eq!(
+            entry_line(&entry, 0, Lang::En),
+            "  m1  [global] Always run setup.sh\n      \
+             saved after reading: read_file README.md, grep setup (+2 more)"
+        );
+        assert_eq!(
+            entry_line(&entry, 0, Lang::Zh),
+            "  m1  [global] Always run setup.sh\n      \
+             保存前读取了：read_file README.md, grep setup（另有 2 项）"
+        );
+        entry.source = None;
+        assert_eq!(
+            entry_line(&entry, 0, Lang::En),
+            "  m1  [global] Always run setup.sh"
+        );
+        entry.source = Some(MemorySource::Person);
+        assert!(entry_line(&entry, 0, Lang::Zh).ends_with("你亲自保存"));
+    }
 
     #[test]
     fn save_flags_come_before_the_fact() {

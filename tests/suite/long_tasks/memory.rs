@@ -12,6 +12,7 @@ use paicli::agent::{
 };
 use paicli::llm::{Message, Role};
 use paicli::memory::{MemoryStore, SaveOptions, SaveOutcome, Scope};
+use paicli::protocol::MemoryTaint;
 use paicli::tools::memory::SaveMemory;
 
 use super::{FnClient, Project, answer, calls};
@@ -21,11 +22,12 @@ fn agent_with_memory(
     client: Arc<FnClient>,
     store: &Arc<MemoryStore>,
 ) -> paicli::agent::Agent {
+    let taint = Arc::new(MemoryTaint::new(&project.root));
     let mut agent = project.agent(
         client,
         AgentOptions::default(),
         vec![Arc::new(SaveMemory::new(Arc::clone(store)))],
-        vec![Arc::new(MemoryGuardHook)],
+        vec![Arc::new(MemoryGuardHook::new(taint))],
     );
     agent.set_memory(Arc::clone(store));
     agent

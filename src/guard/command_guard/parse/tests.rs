@@ -78,8 +78,48 @@ fn words_are_resolved_statically() {
     assert_eq!(words(&s)[0][..3], ["rm", "-rf", "x"]);
     let s = parse(r"echo $'a\tb' r''m a{b,c}d");
     assert_eq!(words(&s), vec![vec!["echo", "a\tb", "rm", "abd", "acd"]]);
-    let c = parse("echo ~nobody $X").pipelines[0].commands[0].clone();
+    let c = parse("echo ~no-such-user-paicli $X").pipelines[0].commands[0].clone();
     assert!(c.words[1].dynamic && c.words[2].dynamic);
+    let c = parse("echo ~root/x $PWD ${PWD}/y").pipelines[0].commands[0].clone();
+    assert_eq!(c.texts(), ["echo", "/root/x", ".", "./y"]);
+}
+
+#[test]
+fn places_follow_cd_and_the_root() {
+    let root = std::env::temp_dir();
+    let s = parse_at(
+        "echo $PWD; cd / && echo $PWD $OLDPWD ~- ~+",
+        Some(PathBuf::new()),
+        Some(&root),
+    );
+    let root = root.display().to_string();
+    assert_eq!(words(&s)[0], ["echo", root.as_str()]);
+    assert_eq!(
+        words(&s)[2],
+        ["echo", "/", root.as_str(), root.as_str(), "/"]
+    );
+    let s = parse_at("PWD=/x; echo $PWD", Some(PathBuf::new()), None);
+    assert!(s.pipelines[0].commands[0].words[1].dynamic);
+}
+
+#[test]
+fn a_bare_redirection_is_a_command_without_words() {
+    let s = parse("> out.txt; 2>>err.log");
+    let redirects: Vec<(&str, &str)> = s
+        .commands()
+        .flat_map(|c| &c.redirects)
+        .map(|r| (r.op.as_str(), r.target.text.as_str()))
+        .collect();
+    assert_eq!(redirects, [(">", "out.txt"), (">>", "err.log")]);
+    assert!(s.commands().all(|c| c.words.is_empty()));
+}
+
+#[test]
+fn line_continuations_are_joined_before_parsing() {
+    assert_eq!(
+        words(&parse("r\\\nm -r\\\nf x")),
+        vec![vec!["rm", "-rf", "x"]]
+    );
 }
 
 #[test]

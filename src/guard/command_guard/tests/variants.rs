@@ -6,7 +6,7 @@ use std::path::Path;
 use super::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum V {
+pub(super) enum V {
     Refused(&'static str),
     Opaque,
     Control,
@@ -167,7 +167,7 @@ const CASES: &[(&str, V)] = &[
     ("rm -rf \"$BUILD_DIR\"", Opaque),
     ("echo x > \"$OUT\"", Opaque),
     ("for f in *.o; do rm $f; done", Opaque),
-    ("rm -rf ~nobody", Opaque),
+    ("rm -rf ~no-such-user-paicli", Opaque),
     // symlinks under /tmp are followed
     (
         "echo x > {tmplink}/passwd",
@@ -263,15 +263,15 @@ const CASES: &[(&str, V)] = &[
     ("export PATH=\"$PWD/bin:$PATH\" && make", Allowed),
 ];
 
-struct Fixture {
+pub(super) struct Fixture {
     _dir: tempfile::TempDir,
     _tmp_link: tempfile::TempDir,
-    root: std::path::PathBuf,
-    home: std::path::PathBuf,
+    pub(super) root: std::path::PathBuf,
+    pub(super) home: std::path::PathBuf,
     tmp_link: std::path::PathBuf,
 }
 
-fn fixture() -> Fixture {
+pub(super) fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("proj");
     std::fs::create_dir_all(root.join("src")).unwrap();
@@ -291,7 +291,7 @@ fn fixture() -> Fixture {
     }
 }
 
-fn verdict(got: Result<CommandAssessment, GuardDenial>) -> V {
+pub(super) fn verdict(got: Result<CommandAssessment, GuardDenial>) -> V {
     match got {
         Err(d) => Refused(d.rule),
         Ok(CommandAssessment::Known) => Allowed,
@@ -300,7 +300,7 @@ fn verdict(got: Result<CommandAssessment, GuardDenial>) -> V {
     }
 }
 
-fn fill(line: &str, f: &Fixture) -> String {
+pub(super) fn fill(line: &str, f: &Fixture) -> String {
     let parent = f.root.parent().unwrap_or(Path::new("/"));
     line.replace("{root}", &f.root.display().to_string())
         .replace("{parent}", &parent.display().to_string())
