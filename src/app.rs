@@ -89,6 +89,8 @@ pub struct Services {
     pub index: Option<Arc<CodeIndex>>,
     /// The browser behind the browser tools and `/browser` (`None` when mcp.json disables `chrome-devtools`).
     pub browser: Option<Arc<BrowserController>>,
+    /// What the session read that it did not write (the approval gate asks before a global memory save after it).
+    pub memory_taint: Arc<MemoryTaint>,
 }
 
 impl Services {
@@ -114,6 +116,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
         snapshots,
         skills,
         index,
+        memory_taint,
     } = build_agent_on(config, hook.clone())?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
@@ -141,6 +144,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             skills,
             index,
             browser,
+            memory_taint,
         },
     ))
 }
@@ -304,6 +308,7 @@ struct AgentParts {
     snapshots: SnapshotHook,
     skills: Arc<SkillLibrary>,
     index: Option<Arc<CodeIndex>>,
+    memory_taint: Arc<MemoryTaint>,
 }
 
 /// The agent with the built-in tools, and the parts a session keeps beside it.
@@ -405,7 +410,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         Arc::clone(&registry) as Arc<dyn ToolTraitsLookup>
     )));
     agent.add_turn_hook(Arc::new(MemoryGuardHook::new(Arc::clone(&memory_taint))));
-    hook.watch_memory(memory_taint);
+    hook.watch_memory(Arc::clone(&memory_taint));
     // Every page the browser is asked to open (inert for sessions without the browser's tools).
     agent.add_turn_hook(Arc::new(PageUrlHook::new(PageRules::new(
         config.browser.allow_local,
@@ -419,6 +424,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         snapshots,
         skills,
         index,
+        memory_taint,
     })
 }
 

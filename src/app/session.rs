@@ -98,6 +98,7 @@ impl Session {
             }
         };
         services.snapshots.set_session(&started.id);
+        note_resumed_reads(&services, &started);
         Ok(Session {
             model: agent.model().to_string(),
             config,
@@ -170,6 +171,7 @@ impl Session {
     /// Continues another recorded session of this project in place of this one (`/resume`).
     pub fn resume(&mut self, options: &StartOptions) -> Result<&Started, StartError> {
         let started = start_session(&self.config, self.agent.get_mut(), options)?;
+        note_resumed_reads(&self.services, &started);
         self.id.clone_from(&started.id);
         self.started = started;
         Ok(&self.started)
@@ -187,5 +189,13 @@ impl Session {
         let agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
         self.services.shutdown().await;
+    }
+}
+
+/// A resumed history may hold what earlier turns read (a cloned repository's README saying "remember …"): the
+/// session's memory taint counts it, so a global save still asks as it would have before the restart.
+fn note_resumed_reads(services: &Services, started: &Started) {
+    if started.resumed.is_some() {
+        services.memory_taint.read("the resumed session's history");
     }
 }

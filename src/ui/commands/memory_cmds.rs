@@ -62,9 +62,12 @@ pub fn entry_line(entry: &MemoryEntry, now: i64, lang: Lang) -> String {
         .as_ref()
         .map(|source| format!("\n      {}", source_line(source, lang)))
         .unwrap_or_default();
+    // A fact may have come from a page or a file: one line, its control characters (colours too) visible.
     format!(
         "  {}  [{}] {}{stale}{source}",
-        entry.id, entry.scope, entry.fact
+        entry.id,
+        entry.scope,
+        crate::text::visible(&entry.fact)
     )
 }
 
@@ -78,7 +81,11 @@ pub fn source_line(source: &MemorySource, lang: Lang) -> String {
             if *more > 0 {
                 what.push_str(&trf(lang, Msg::MemorySourceMore, &[("n", more)]));
             }
-            trf(lang, Msg::MemorySourceAfter, &[("read", &what)])
+            trf(
+                lang,
+                Msg::MemorySourceAfter,
+                &[("read", &crate::text::visible(&what))],
+            )
         }
     }
 }
