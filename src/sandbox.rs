@@ -38,6 +38,13 @@ pub fn harden_process() {
     }
 }
 
+/// The git directories the `.git` file of the project at `root` links to, when they provably belong to it (a
+/// linked worktree's own directory and its common one): their config and hooks are control paths too.
+pub fn linked_git_dirs(root: &Path, paicli_home: Option<&Path>) -> Vec<std::path::PathBuf> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    policy::linked_git(&root, paicli_home).dirs
+}
+
 /// Why a command cannot run as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
