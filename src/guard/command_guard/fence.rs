@@ -94,12 +94,15 @@ impl WriteFence {
                 )
             });
         };
-        if let Some(hit) = self.control.find(&real) {
+        let in_home = self.home.as_ref().is_some_and(|h| real.starts_with(h));
+        if let Some(hit) = self.control.find(&real)
+            && (!in_home || hit.kind == ControlKind::Settings)
+        {
             return Place::Control(hit.path.display().to_string(), hit.kind);
         }
-        // paicli's own state (its caches and snapshot store included) is never a command's to write: the
-        // sandbox keeps it read-only too.
-        if self.home.as_ref().is_some_and(|h| real.starts_with(h)) {
+        // paicli's own state (its caches, snapshot store, skills and commands included) is never a command's to
+        // write: the sandbox keeps it read-only too. Only its settings files may be written, with the person.
+        if in_home {
             return Place::Outside(real.display().to_string());
         }
         // Only a literal `/tmp/…` counts as scratch space: a relative or `~` path that happens to land in /tmp (a
