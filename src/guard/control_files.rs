@@ -103,7 +103,12 @@ impl ControlFiles {
                     control.add(entry, &home, &home, format!("$PAICLI_HOME/{}", entry.path));
                 }
                 Base::GitDir => {
-                    control.add(entry, &root.join(".git"), &root, format!(".git/{}", entry.path));
+                    control.add(
+                        entry,
+                        &root.join(".git"),
+                        &root,
+                        format!(".git/{}", entry.path),
+                    );
                 }
             }
         }
@@ -115,12 +120,7 @@ impl ControlFiles {
     pub fn with_git_dirs(mut self, dirs: &[PathBuf]) -> Self {
         for dir in dirs {
             for entry in ENTRIES.iter().filter(|e| e.base == Base::GitDir) {
-                self.add(
-                    entry,
-                    dir,
-                    dir,
-                    format!("{}/{}", dir.display(), entry.path),
-                );
+                self.add(entry, dir, dir, format!("{}/{}", dir.display(), entry.path));
             }
         }
         self

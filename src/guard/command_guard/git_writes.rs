@@ -73,7 +73,9 @@ pub fn check(checker: &mut Checker<'_>, args: &[Word], cwd: &Cwd) -> Result<(), 
             let init = rest.iter().any(|w| w.text == "--init");
             matches!(
                 first,
-                Some("add" | "init" | "sync" | "set-url" | "set-branch" | "deinit" | "absorbgitdirs")
+                Some(
+                    "add" | "init" | "sync" | "set-url" | "set-branch" | "deinit" | "absorbgitdirs"
+                )
             )
             .then_some(Scope::Local)
             .or((first == Some("update") && init).then_some(Scope::Local))
@@ -172,7 +174,12 @@ fn note(checker: &mut Checker<'_>, scope: Scope, cwd: &Cwd, elsewhere: bool) {
         Scope::Global => "~/.gitconfig (git's global config)".to_string(),
         Scope::System => "/etc/gitconfig".to_string(),
         Scope::Local | Scope::Worktree if !elsewhere && !in_project(checker, cwd) => return,
-        Scope::Local => checker.fence.root().join(".git/config").display().to_string(),
+        Scope::Local => checker
+            .fence
+            .root()
+            .join(".git/config")
+            .display()
+            .to_string(),
         Scope::Worktree => checker
             .fence
             .root()

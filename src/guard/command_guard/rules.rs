@@ -3,11 +3,11 @@
 //! collected as findings for the assessment.
 
 use super::destructive;
-use crate::guard::control_files::ControlKind;
 use super::fence::{Place, WriteFence};
 use super::parse::{self, Cwd, Pipeline, SimpleCommand, Word};
 use super::unwrap::{ShellRun, program_name, shell_run, unwrap};
 use super::{CommandAssessment, GuardDenial};
+use crate::guard::control_files::ControlKind;
 
 /// Nesting of `bash -c` / `$(...)` / `eval` beyond which a line is refused rather than analysed.
 const MAX_DEPTH: usize = 8;

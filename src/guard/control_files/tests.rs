@@ -91,7 +91,12 @@ fn instruction_files_skills_commands_and_agents_are_instructions() {
     ] {
         assert_eq!(kind(&c, &root.path().join(rel)), read, "{rel}");
     }
-    for rel in ["PAI.md", "skills/x/SKILL.md", "commands/x.md", "agents/x.md"] {
+    for rel in [
+        "PAI.md",
+        "skills/x/SKILL.md",
+        "commands/x.md",
+        "agents/x.md",
+    ] {
         assert_eq!(kind(&c, &home.path().join(rel)), read, "{rel}");
     }
 }

@@ -29,7 +29,10 @@ fn writes_into_control_paths_are_control_writes() {
         ("ln -sf ../../evil .git/hooks/pre-push", runs),
         ("sed -i 's/a/b/' AGENTS.md", read),
         ("cat x >> CLAUDE.md", read),
-        ("mkdir -p .paicli/skills/x && cp s.md .paicli/skills/x/SKILL.md", read),
+        (
+            "mkdir -p .paicli/skills/x && cp s.md .paicli/skills/x/SKILL.md",
+            read,
+        ),
         ("cd .claude && echo x > commands/x.md", read),
         ("mv evil .vscode", runs),
         ("rm -rf .git", runs),
@@ -98,6 +101,9 @@ fn a_git_config_elsewhere_is_not_the_project_s() {
     let dir = tempfile::tempdir().unwrap();
     let other = tempfile::tempdir_in("/tmp").unwrap();
     let g = guard(dir.path());
-    let line = format!("cd {} && git config core.fsmonitor x", other.path().display());
+    let line = format!(
+        "cd {} && git config core.fsmonitor x",
+        other.path().display()
+    );
     assert_eq!(kind_of(&g, &line), None, "{line}");
 }
