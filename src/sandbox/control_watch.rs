@@ -340,7 +340,12 @@ mod tests {
         std::os::unix::fs::symlink(&victim, &config).unwrap();
         assert_eq!(watch.undo(), vec![Undone::Restored(config.clone())]);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine");
-        assert!(!std::fs::symlink_metadata(&config).unwrap().file_type().is_symlink());
+        assert!(
+            !std::fs::symlink_metadata(&config)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(std::fs::read_to_string(&config).unwrap(), "[core]\n");
     }
 }

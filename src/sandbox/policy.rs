@@ -220,15 +220,25 @@ impl Policy {
                 .paicli_home
                 .map_or_else(|| root.join(".paicli"), Path::to_path_buf);
             let table = ControlFiles::new(&home, &root).with_git_dirs(&git_dirs);
-            policy.split_control(&table);
+            policy.split_control(&table, &root);
         }
         policy
     }
 
     /// Sorts the table's paths that a command could write (beneath a writable folder, outside the read-only
     /// ones) into those to mount read-only and those to watch.
-    fn split_control(&mut self, table: &ControlFiles) {
+    fn split_control(&mut self, table: &ControlFiles, root: &Path) {
+        // A repository the command makes itself (`git init` where there was none) is its own: its config and
+        // hooks are git's defaults plus what the same command wrote, and undoing them would break `git init`.
+        let fresh_git = root.join(".git");
+        let fresh_git = (std::fs::symlink_metadata(&fresh_git).is_err()).then_some(fresh_git);
         for control in table.paths() {
+            if fresh_git
+                .as_ref()
+                .is_some_and(|g| control.path.starts_with(g))
+            {
+                continue;
+            }
             let path = resolve_existing(&control.path);
             let writable = self.writable.iter().any(|r| path.starts_with(&r.path))
                 && !self.read_only.iter().any(|r| path.starts_with(r))

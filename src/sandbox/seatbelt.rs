@@ -35,7 +35,12 @@ pub fn profile(policy: &Policy) -> String {
         p.push_str(")\n");
     }
     let control = policy.control.iter().chain(&policy.control_watch);
-    for path in policy.protected.iter().chain(&policy.read_only).chain(control) {
+    for path in policy
+        .protected
+        .iter()
+        .chain(&policy.read_only)
+        .chain(control)
+    {
         let _ = writeln!(p, "(deny file-write* (subpath {}))", quote(path));
     }
     if !policy.network {
