@@ -18,22 +18,46 @@ pub(super) fn control_lines(lang: Lang) -> Vec<String> {
         ))
     )];
     for kind in ControlKind::ALL {
-        let names: Vec<String> = ENTRIES
+        let names = ENTRIES
             .iter()
             .filter(|e| e.kind == kind)
             .map(|e| match e.base {
                 Base::Project => e.path.to_string(),
                 Base::Home => format!("~/.paicli/{}", e.path),
                 Base::GitDir => format!(".git/{}", e.path),
-            })
-            .collect();
-        lines.push(format!(
-            "    {}: {}",
-            pick(kind.heading()),
-            names.join(", ")
-        ));
+            });
+        lines.push(format!("    {}: {}", pick(kind.heading()), grouped(names)));
     }
     lines
+}
+
+/// The names with a shared first folder written once: `.vscode/{tasks.json, launch.json}`, in table order.
+fn grouped(names: impl Iterator<Item = String>) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for name in names {
+        let (folder, rest) = match name.rsplit_once('/').filter(|(_, last)| !last.is_empty()) {
+            Some((folder, last)) => (format!("{folder}/"), last.to_string()),
+            None => match name.trim_end_matches('/').rsplit_once('/') {
+                Some((folder, last)) => (format!("{folder}/"), format!("{last}/")),
+                None => (String::new(), name.clone()),
+            },
+        };
+        match groups
+            .iter_mut()
+            .find(|(f, _)| !f.is_empty() && *f == folder)
+        {
+            Some((_, members)) => members.push(rest),
+            None => groups.push((folder, vec![rest])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(folder, members)| match members.as_slice() {
+            [one] => format!("{folder}{one}"),
+            _ => format!("{folder}{{{}}}", members.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -45,17 +69,24 @@ mod tests {
         let en = control_lines(Lang::En);
         assert_eq!(en.len(), 1 + ControlKind::ALL.len());
         assert!(
-            en[1].starts_with("    paicli settings: ~/.paicli/config.toml"),
+            en[1].starts_with("    paicli settings: ~/.paicli/{config.toml, mcp.json, "),
             "{}",
             en[1]
         );
         assert!(
-            en[2].starts_with("    runs code: .git/config, .git/config.worktree, .git/hooks/"),
+            en[2].starts_with(
+                "    runs code: .git/{config, config.worktree, hooks/, info/}, .gitmodules"
+            ),
             "{}",
             en[2]
         );
         assert!(
-            en[3].contains("AGENTS.md") && en[3].contains(".claude/commands/"),
+            en[2].contains(".vscode/{tasks.json, launch.json, settings.json}"),
+            "{}",
+            en[2]
+        );
+        assert!(
+            en[3].contains("AGENTS.md") && en[3].contains(".claude/{skills/, commands/, agents/}"),
             "{}",
             en[3]
         );
