@@ -238,8 +238,8 @@ fn restored(path: &Path, done: bool) -> Undone {
     }
 }
 
-/// True when `path` is a regular file with these bytes and mode (without keeping bytes: unchanged size is enough
-/// to say nothing can be done anyway).
+/// True when `path` is a regular file with these bytes and mode (when the bytes were too large to keep, a regular
+/// file with the same mode is all that can be told).
 fn file_matches(path: &Path, bytes: Option<&[u8]>, mode: u32) -> bool {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return false;

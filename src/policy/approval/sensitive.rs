@@ -185,6 +185,27 @@ mod tests {
     }
 
     #[test]
+    fn the_note_says_what_the_control_file_does_in_both_languages() {
+        let hook = Sensitive::ControlFile {
+            path: ".git/hooks/pre-commit".to_string(),
+            kind: ControlKind::RunsCode,
+        };
+        let note = hook.note();
+        assert!(note.contains(".git/hooks/pre-commit"), "{note}");
+        assert!(note.contains("makes code run later"), "{note}");
+        assert!(note.contains("会让代码在之后运行"), "{note}");
+        let agents = Sensitive::ControlFile {
+            path: "AGENTS.md".to_string(),
+            kind: ControlKind::Instructions,
+        };
+        assert!(
+            agents.note().contains("reads as instructions"),
+            "{}",
+            agents.note()
+        );
+    }
+
+    #[test]
     fn a_login_page_is_sensitive_an_ordinary_page_is_not() {
         let login = PageInfo {
             url: "https://example.com/login".to_string(),
