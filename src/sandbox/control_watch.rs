@@ -25,10 +25,11 @@ const MAX_DEPTH: usize = 8;
 enum Held {
     Absent,
     Link(PathBuf),
-    /// A regular file: its bytes (`None` when too large to keep) and permission bits.
+    /// A regular file: its bytes (`None` when too large to keep), permission bits, length and modification time.
     File {
         bytes: Option<Vec<u8>>,
         mode: u32,
+        stamp: (u64, Option<std::time::SystemTime>),
     },
     /// A folder and what it held (`None` when it held too much to record).
     Dir(Option<BTreeMap<OsString, Held>>),
@@ -145,6 +146,7 @@ fn record(path: &Path, depth: usize, budget: &mut usize) -> Held {
         return Held::File {
             bytes,
             mode: meta.permissions().mode() & 0o7777,
+            stamp: (meta.len(), meta.modified().ok()),
         };
     }
     if !kind.is_dir() {
@@ -189,8 +191,8 @@ fn put_back(path: &Path, held: &Held, out: &mut Vec<Undone>) {
                 out.push(restored(path, done));
             }
         }
-        Held::File { bytes, mode } => {
-            if file_matches(path, bytes.as_deref(), *mode) {
+        Held::File { bytes, mode, stamp } => {
+            if file_matches(path, bytes.as_deref(), *mode, *stamp) {
                 return;
             }
             let Some(bytes) = bytes else {
@@ -238,9 +240,14 @@ fn restored(path: &Path, done: bool) -> Undone {
     }
 }
 
-/// True when `path` is a regular file with these bytes and mode (when the bytes were too large to keep, a regular
-/// file with the same mode is all that can be told).
-fn file_matches(path: &Path, bytes: Option<&[u8]>, mode: u32) -> bool {
+/// True when `path` is a regular file with these bytes and mode (when the bytes were too large to keep: with the
+/// same length and modification time).
+fn file_matches(
+    path: &Path,
+    bytes: Option<&[u8]>,
+    mode: u32,
+    stamp: (u64, Option<std::time::SystemTime>),
+) -> bool {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return false;
     };
@@ -249,7 +256,7 @@ fn file_matches(path: &Path, bytes: Option<&[u8]>, mode: u32) -> bool {
     }
     match bytes {
         Some(bytes) => std::fs::read(path).is_ok_and(|now| now == bytes),
-        None => true,
+        None => (meta.len(), meta.modified().ok()) == stamp,
     }
 }
 
