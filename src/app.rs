@@ -254,7 +254,11 @@ pub fn build_approval_hook(
             Arc::new(guard),
             Some(config.home.clone()),
         )),
-        control_files: Some(ControlFiles::new(&config.home, &config.project_root)),
+        control_files: Some(
+            ControlFiles::new(&config.home, &config.project_root).with_git_dirs(
+                &crate::sandbox::linked_git_dirs(&config.project_root, Some(&config.home)),
+            ),
+        ),
         project_rules: Some(ProjectRuleStore {
             home: config.home.clone(),
             root: config.project_root.clone(),

@@ -4,6 +4,7 @@
 
 #[cfg(target_os = "linux")]
 mod contain;
+pub mod control_watch;
 mod detect;
 mod explain;
 mod git_link;
@@ -13,7 +14,7 @@ mod policy;
 pub mod seatbelt;
 mod sockets;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use crate::config::{SandboxMode, SandboxSettings};
 pub use crate::protocol::Confinement;
@@ -36,6 +37,13 @@ pub fn harden_process() {
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
+}
+
+/// The git directories the `.git` file of the project at `root` links to, when they provably belong to it (a
+/// linked worktree's own directory and its common one): their config and hooks are control paths too.
+pub fn linked_git_dirs(root: &Path, paicli_home: Option<&Path>) -> Vec<std::path::PathBuf> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    policy::linked_git(&root, paicli_home).dirs
 }
 
 /// Why a command cannot run as asked.
@@ -142,7 +150,12 @@ impl Sandbox {
             tool_caches: &self.tool_caches,
             ..places
         };
-        Policy::build(&self.settings, places, confinement == Confinement::ReadOnly)
+        Policy::build(
+            &self.settings,
+            places,
+            confinement == Confinement::ReadOnly,
+            confinement == Confinement::ControlWritable,
+        )
     }
 
     /// How to launch `program` for one command: confined, or plainly when the mode is off, the person chose to
@@ -200,6 +213,20 @@ pub enum Launch {
 }
 
 impl Launch {
+    /// Records the control paths this launch cannot keep read-only (not there yet, symlinks, or all of them
+    /// without mount namespaces), to undo after the command ends; `None` when there are none.
+    pub fn watch_control(&self) -> Option<control_watch::ControlWatch> {
+        let Launch::Confined { policy, confined } = self else {
+            return None;
+        };
+        let mut paths = policy.control_watch.clone();
+        if !confined.enforces_control() {
+            paths.extend(policy.control.iter().cloned());
+        }
+        let watch = control_watch::ControlWatch::before(&paths);
+        (!watch.is_empty()).then_some(watch)
+    }
+
     /// True when the command runs in the sandbox.
     pub fn is_confined(&self) -> bool {
         matches!(self, Launch::Confined { .. })
@@ -232,8 +259,16 @@ impl Confined {
         match support {
             #[cfg(target_os = "linux")]
             Support::Landlock { abi } => {
+                // The control paths that exist are mounted read-only like paicli's state (Landlock alone cannot
+                // carve them out of the project without stopping new files at its top; see `control_watch`).
+                let read_only: Vec<PathBuf> = policy
+                    .read_only
+                    .iter()
+                    .chain(&policy.control)
+                    .cloned()
+                    .collect();
                 let containment =
-                    contain::Containment::new(&policy.read_only, &policy.masked_sockets, true);
+                    contain::Containment::new(&read_only, &policy.masked_sockets, true);
                 // Without mounts, Landlock carves paicli's state out of the roots itself.
                 let mut split = policy.protected.clone();
                 if !containment.mounts_read_only() {
@@ -244,6 +279,15 @@ impl Confined {
             }
             Support::Seatbelt => Ok(Confined::Seatbelt(seatbelt::profile(policy))),
             other => Err(SandboxError::Unavailable(other.describe())),
+        }
+    }
+
+    /// True when the control paths that exist are read-only to the command (mounts, or Seatbelt's rules).
+    fn enforces_control(&self) -> bool {
+        match self {
+            #[cfg(target_os = "linux")]
+            Confined::Landlock { containment, .. } => containment.mounts_read_only(),
+            Confined::Seatbelt(_) => true,
         }
     }
 

@@ -10,6 +10,7 @@ mod browser;
 mod browser_connect;
 mod browser_urls;
 mod code_index;
+mod control_paths;
 mod conversation;
 mod executor;
 mod fs_tools;

@@ -8,12 +8,14 @@
 //! inside the project root, `/tmp` and `$PAICLI_HOME`'s caches, judged after resolving symlinks.
 //!
 //! What cannot be known before the line runs (a computed command name or target, `eval`, a script fed to a
-//! shell on stdin, an alias) is not refused but reported as [`CommandAssessment::Opaque`], and a write to one of
-//! paicli's control files as [`CommandAssessment::ControlFile`]: the approval gate decides who may run those.
+//! shell on stdin, an alias) is not refused but reported as [`CommandAssessment::Opaque`], and a write to a control
+//! path (git config or hooks, editor tasks, instruction files, paicli's settings, …; `git config`, `git remote add`
+//! included) as [`CommandAssessment::ControlFile`]: the approval gate decides who may run those.
 //! It is a helper, not the main defence: real isolation needs the sandbox.
 
 mod destructive;
 mod fence;
+mod git_writes;
 pub mod parse;
 mod rules;
 pub mod unwrap;
@@ -22,6 +24,7 @@ mod words;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::guard::control_files::ControlKind;
 use crate::guard::path_guard::PathGuard;
 
 pub use fence::WriteFence;
@@ -64,8 +67,8 @@ pub enum CommandAssessment {
     /// Something cannot be known before it runs (a substitution as the command name, `eval`, a script fed to a
     /// shell on stdin, process substitution, an alias): never auto-run; `why` says what, for the person.
     Opaque { why: String },
-    /// It writes one of paicli's control files (see [`crate::guard::control_files`]).
-    ControlFile { path: String },
+    /// It writes a control path (see [`crate::guard::control_files`]): `path` as the person should read it.
+    ControlFile { path: String, kind: ControlKind },
 }
 
 /// Checks command lines before they run.

@@ -1,90 +1,184 @@
-//! Files that steer paicli itself: settings, MCP servers, trust and approval stores. A tool or command that writes
-//! one could change how the next session runs (its provider URL, approval mode, servers), so such writes need the
-//! person in every approval mode but `full`.
+//! Control paths: files and folders that run code later or steer a later session — paicli's settings, git config
+//! and hooks, editor tasks, CI workflows, `.envrc`, devcontainers, agent hooks, and the instruction files, skills,
+//! commands and agent definitions paicli (or another agent) reads. A tool or command that writes one changes what
+//! runs after it, outside any sandbox, so such writes need the person in every approval mode but `full`; the
+//! sandbox keeps them read-only to confined commands. The list is declared once, in [`table`].
+
+pub mod table;
 
 use std::path::{Path, PathBuf};
 
 use super::path_guard::{normalize_lexically, resolve_existing};
+use table::{Base, ENTRIES, Entry};
 
-/// Under `$PAICLI_HOME`.
-const HOME_FILES: &[&str] = &[
-    "config.toml",
-    "mcp.json",
-    "mcp-trust.json",
-    "project-trust.json",
-    "approvals.json",
-    ".env",
-];
+/// What a control path does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ControlKind {
+    /// paicli's own settings, MCP servers, trust and approval stores.
+    Settings,
+    /// Runs code later: git config and hooks, editor tasks, CI, `.envrc`, devcontainers, agent hooks.
+    RunsCode,
+    /// Read into a later session as instructions: AGENTS.md and the like, skills, commands, agent definitions.
+    Instructions,
+}
 
-/// Under the project root.
-const PROJECT_FILES: &[&str] = &[
-    ".paicli/config.toml",
-    ".paicli/mcp.json",
-    ".mcp.json",
-    ".env",
-];
+impl ControlKind {
+    /// Every kind, in the order `/policy` lists them.
+    pub const ALL: [ControlKind; 3] = [
+        ControlKind::Settings,
+        ControlKind::RunsCode,
+        ControlKind::Instructions,
+    ];
 
-/// The control files of one session: `$PAICLI_HOME`'s and the project's.
+    /// What such a file does, in English and Chinese, for the note shown to the person.
+    pub fn what(self) -> (&'static str, &'static str) {
+        match self {
+            ControlKind::Settings => (
+                "a file that controls how paicli runs (settings, MCP servers, trust or approvals)",
+                "控制 paicli 运行方式的文件（设置、MCP 服务器、信任或审批）",
+            ),
+            ControlKind::RunsCode => (
+                "a file that makes code run later, outside this call (git config or hooks, editor tasks, CI, \
+                 .envrc, devcontainer, agent hooks)",
+                "会让代码在之后运行的文件（git 配置或钩子、编辑器任务、CI、.envrc、开发容器、代理钩子）",
+            ),
+            ControlKind::Instructions => (
+                "a file a later session reads as instructions (AGENTS.md, CLAUDE.md, PAI.md, skills, commands, \
+                 agent definitions)",
+                "之后的会话会当作指令读取的文件（AGENTS.md、CLAUDE.md、PAI.md、技能、命令、代理定义）",
+            ),
+        }
+    }
+
+    /// A short heading for `/policy`, in English and Chinese.
+    pub fn heading(self) -> (&'static str, &'static str) {
+        match self {
+            ControlKind::Settings => ("paicli settings", "paicli 设置"),
+            ControlKind::RunsCode => ("runs code", "会运行代码"),
+            ControlKind::Instructions => ("instructions", "指令"),
+        }
+    }
+}
+
+/// One control path of a session, absolute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControlPath {
+    /// The file, or the folder when `folder` (everything beneath it counts).
+    pub path: PathBuf,
+    pub folder: bool,
+    pub kind: ControlKind,
+    /// How the table names it (`.git/hooks/`, `$PAICLI_HOME/config.toml`), for `/policy`.
+    pub label: String,
+    /// The folder it hangs from: a write to a folder between `anchor` and `path` (`.vscode`, `.git`) replaces
+    /// it too; `anchor` itself (the project root) does not count.
+    anchor: PathBuf,
+}
+
+/// A write target that is a control path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControlHit {
+    /// The target, resolved through symlinks.
+    pub path: PathBuf,
+    pub kind: ControlKind,
+}
+
+/// The control paths of one session: `$PAICLI_HOME`'s, the project's, and its git directories'.
 #[derive(Clone, Debug)]
 pub struct ControlFiles {
-    files: Vec<PathBuf>,
+    paths: Vec<ControlPath>,
 }
 
 impl ControlFiles {
-    /// The control files under `home` (`$PAICLI_HOME`) and `root` (the project). Both are canonicalized when they
-    /// exist, so a path given through a symlinked folder still matches.
+    /// The control paths under `home` (`$PAICLI_HOME`), `root` (the project) and the project's `.git`. Both are
+    /// canonicalized when they exist, and each path is kept both as spelled and resolved through existing
+    /// symlinks, so a path given through a symlinked folder still matches.
     pub fn new(home: &Path, root: &Path) -> Self {
         let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| normalize_lexically(p));
         let (home, root) = (canon(home), canon(root));
-        let files = HOME_FILES
-            .iter()
-            .map(|f| home.join(f))
-            .chain(PROJECT_FILES.iter().map(|f| root.join(f)))
-            .collect();
-        ControlFiles { files }
+        let mut control = ControlFiles { paths: Vec::new() };
+        for entry in ENTRIES {
+            match entry.base {
+                Base::Project => control.add(entry, &root, &root, entry.path.to_string()),
+                Base::Home => {
+                    control.add(entry, &home, &home, format!("$PAICLI_HOME/{}", entry.path));
+                }
+                Base::GitDir => {
+                    control.add(
+                        entry,
+                        &root.join(".git"),
+                        &root,
+                        format!(".git/{}", entry.path),
+                    );
+                }
+            }
+        }
+        control
     }
 
-    /// True when `path` (absolute) names a control file. The path is resolved through existing symlinks first
-    /// (its parent, when the file itself does not exist yet), so `link/config.toml` cannot slip past.
-    pub fn is_control(&self, path: &Path) -> bool {
+    /// Adds the git directories the project's `.git` file links to (a linked worktree's own and its common
+    /// directory, found by the sandbox's link check).
+    pub fn with_git_dirs(mut self, dirs: &[PathBuf]) -> Self {
+        for dir in dirs {
+            for entry in ENTRIES.iter().filter(|e| e.base == Base::GitDir) {
+                self.add(entry, dir, dir, format!("{}/{}", dir.display(), entry.path));
+            }
+        }
+        self
+    }
+
+    fn add(&mut self, entry: &Entry, base: &Path, anchor: &Path, label: String) {
+        let spelled = normalize_lexically(&base.join(entry.relative()));
+        let resolved = resolve_existing(&spelled);
+        let mut push = |path: PathBuf| {
+            if !self.paths.iter().any(|p| p.path == path) {
+                self.paths.push(ControlPath {
+                    path,
+                    folder: entry.is_folder(),
+                    kind: entry.kind,
+                    label: label.clone(),
+                    anchor: anchor.to_path_buf(),
+                });
+            }
+        };
+        push(spelled.clone());
+        if resolved != spelled {
+            push(resolved);
+        }
+    }
+
+    /// The control path `path` (absolute) writes, if any: the path itself, a file beneath a control folder, or a
+    /// folder holding a control path (below the project root). It is judged as spelled and resolved through
+    /// existing symlinks (its parent, when it does not exist yet), so `link/config.toml` cannot slip past.
+    pub fn find(&self, path: &Path) -> Option<ControlHit> {
         let resolved = resolve_existing(path);
-        self.files.contains(&resolved)
+        let spelled = normalize_lexically(path);
+        [&resolved, &spelled].into_iter().find_map(|candidate| {
+            self.paths
+                .iter()
+                .find(|c| {
+                    *candidate == c.path
+                        || (c.folder && candidate.starts_with(&c.path))
+                        || (c.path.starts_with(candidate)
+                            && candidate.starts_with(&c.anchor)
+                            && *candidate != c.anchor)
+                })
+                .map(|c| ControlHit {
+                    path: resolved.clone(),
+                    kind: c.kind,
+                })
+        })
     }
 
-    /// Every control file, for messages and `/policy`.
-    pub fn files(&self) -> &[PathBuf] {
-        &self.files
+    /// True when `path` (absolute) writes a control path (see [`ControlFiles::find`]).
+    pub fn is_control(&self, path: &Path) -> bool {
+        self.find(path).is_some()
+    }
+
+    /// Every control path, for the sandbox and `/policy`.
+    pub fn paths(&self) -> &[ControlPath] {
+        &self.paths
     }
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_home_and_project_files_and_nothing_else() {
-        let home = tempfile::tempdir().unwrap();
-        let root = tempfile::tempdir().unwrap();
-        let c = ControlFiles::new(home.path(), root.path());
-        assert!(c.is_control(&home.path().join("config.toml")));
-        assert!(c.is_control(&home.path().join("mcp-trust.json")));
-        assert!(c.is_control(&root.path().join(".paicli/config.toml")));
-        assert!(c.is_control(&root.path().join(".mcp.json")));
-        assert!(c.is_control(&root.path().join("src/../.env")));
-        assert!(!c.is_control(&root.path().join("src/config.toml")));
-        assert!(!c.is_control(&home.path().join("logs/config.toml")));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_symlinked_folder_does_not_hide_a_control_file() {
-        let home = tempfile::tempdir().unwrap();
-        let root = tempfile::tempdir().unwrap();
-        std::fs::create_dir(root.path().join(".paicli")).unwrap();
-        std::os::unix::fs::symlink(root.path().join(".paicli"), root.path().join("innocent"))
-            .unwrap();
-        let c = ControlFiles::new(home.path(), root.path());
-        assert!(c.is_control(&root.path().join("innocent/config.toml")));
-    }
-}
+mod tests;

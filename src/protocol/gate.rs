@@ -80,4 +80,7 @@ pub enum Confinement {
     ReadOnly,
     /// Outside the sandbox, this once: the person chose `u` at the prompt.
     Unsandboxed,
+    /// In the sandbox, with the control paths writable: the person approved the command's control-file write
+    /// (or `full` mode ran it).
+    ControlWritable,
 }

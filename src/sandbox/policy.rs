@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use super::git_link::{self, GitLink, GitLinkRefusal, Protected};
 use super::sockets::daemon_sockets;
 use crate::config::SandboxSettings;
+use crate::guard::control_files::ControlFiles;
+use crate::guard::path_guard::resolve_existing;
 
 /// Device files every command may write: programs write to `/dev/null` all the time.
 const DEVICES: [&str; 7] = [
@@ -142,6 +144,13 @@ pub struct Policy {
     pub git_link_refused: Option<GitLinkRefusal>,
     /// Sockets of daemons outside the sandbox the command must not reach (see `sockets`).
     pub masked_sockets: Vec<PathBuf>,
+    /// Control paths beneath a writable folder that exist (canonical; see [`crate::guard::control_files`]):
+    /// read-only to the command — bind-mounted where the machine has mount namespaces, denied by Seatbelt —
+    /// unless the person approved its control-file write.
+    pub control: Vec<PathBuf>,
+    /// Control paths beneath a writable folder that cannot be mounted (they do not exist yet, or are symlinks):
+    /// what the command leaves there is undone after it ends (see `control_watch`).
+    pub control_watch: Vec<PathBuf>,
 }
 
 /// The places a policy is built from.
@@ -156,8 +165,14 @@ pub struct Places<'a> {
 }
 
 impl Policy {
-    /// The policy for `places` under `settings`; `read_only` (plan mode) leaves only the devices writable.
-    pub fn build(settings: &SandboxSettings, places: Places<'_>, read_only: bool) -> Policy {
+    /// The policy for `places` under `settings`; `read_only` (plan mode) leaves only the devices writable, and
+    /// `control_writable` (the person approved a control-file write) leaves the control paths writable.
+    pub fn build(
+        settings: &SandboxSettings,
+        places: Places<'_>,
+        read_only: bool,
+        control_writable: bool,
+    ) -> Policy {
         let devices = existing(DEVICES.iter().map(PathBuf::from));
         let root = canonical(places.root);
         let mut policy = Policy {
@@ -185,12 +200,14 @@ impl Policy {
                 .map(|r| (r.clone(), Origin::UserSetting)),
         );
         let git = root.join(".git");
+        let mut git_dirs = Vec::new();
         if settings.protect_git {
             if git.exists() {
                 policy.protected.push(git);
             }
         } else {
             let link = linked_git(&root, places.paicli_home);
+            git_dirs.clone_from(&link.dirs);
             roots.extend(link.dirs.into_iter().map(|d| (d, Origin::LinkedGitDir)));
             policy.git_link_refused = link.refused;
         }
@@ -198,7 +215,45 @@ impl Policy {
         if let Some(home) = places.paicli_home {
             policy.read_only = state_beneath_roots(home, &policy.writable);
         }
+        if !control_writable {
+            let home = places
+                .paicli_home
+                .map_or_else(|| root.join(".paicli"), Path::to_path_buf);
+            let table = ControlFiles::new(&home, &root).with_git_dirs(&git_dirs);
+            policy.split_control(&table, &root);
+        }
         policy
+    }
+
+    /// Sorts the table's paths that a command could write (beneath a writable folder, outside the read-only
+    /// ones) into those to mount read-only and those to watch.
+    fn split_control(&mut self, table: &ControlFiles, root: &Path) {
+        // A repository the command makes itself (`git init` where there was none) is its own: its config and
+        // hooks are git's defaults plus what the same command wrote, and undoing them would break `git init`.
+        let fresh_git = root.join(".git");
+        let fresh_git = (std::fs::symlink_metadata(&fresh_git).is_err()).then_some(fresh_git);
+        for control in table.paths() {
+            if fresh_git
+                .as_ref()
+                .is_some_and(|g| control.path.starts_with(g))
+            {
+                continue;
+            }
+            let path = resolve_existing(&control.path);
+            let writable = self.writable.iter().any(|r| path.starts_with(&r.path))
+                && !self.read_only.iter().any(|r| path.starts_with(r))
+                && !self.protected.iter().any(|r| path.starts_with(r));
+            if !writable {
+                continue;
+            }
+            let list = match std::fs::symlink_metadata(&path) {
+                Ok(meta) if !meta.file_type().is_symlink() => &mut self.control,
+                _ => &mut self.control_watch,
+            };
+            if !list.contains(&path) {
+                list.push(path);
+            }
+        }
     }
 
     /// The writable folders' paths.

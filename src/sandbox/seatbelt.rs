@@ -10,7 +10,8 @@ use super::Policy;
 pub const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
 
 /// The profile text for `policy`. Everything is allowed except writing outside the writable folders and devices
-/// (later rules win in Seatbelt), writing to protected and read-only paths (`$PAICLI_HOME`), and, with the
+/// (later rules win in Seatbelt), writing to protected and read-only paths (`$PAICLI_HOME`, the control paths,
+/// whether they exist yet or not), and, with the
 /// network off, IP connect and bind
 /// (Unix sockets stay usable).
 pub fn profile(policy: &Policy) -> String {
@@ -33,7 +34,13 @@ pub fn profile(policy: &Policy) -> String {
         }
         p.push_str(")\n");
     }
-    for path in policy.protected.iter().chain(&policy.read_only) {
+    let control = policy.control.iter().chain(&policy.control_watch);
+    for path in policy
+        .protected
+        .iter()
+        .chain(&policy.read_only)
+        .chain(control)
+    {
         let _ = writeln!(p, "(deny file-write* (subpath {}))", quote(path));
     }
     if !policy.network {

@@ -226,6 +226,8 @@ fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
         network: false,
         git_link_refused: None,
         masked_sockets: Vec::new(),
+        control: vec![PathBuf::from("/Users/me/p/.vscode/tasks.json")],
+        control_watch: vec![PathBuf::from("/Users/me/p/.envrc")],
     };
     assert_eq!(
         seatbelt::profile(&policy),
@@ -235,6 +237,8 @@ fn the_seatbelt_profile_denies_writes_outside_the_roots_and_protects_git() {
          (allow file-write*\n    (subpath \"/Users/me/p\")\n    (subpath \"/private/tmp\")\n    (subpath \"/dev/null\"))\n\
          (deny file-write* (subpath \"/Users/me/p/.git\"))\n\
          (deny file-write* (subpath \"/private/tmp/h/.paicli\"))\n\
+         (deny file-write* (subpath \"/Users/me/p/.vscode/tasks.json\"))\n\
+         (deny file-write* (subpath \"/Users/me/p/.envrc\"))\n\
          (deny network-outbound (remote ip))\n\
          (deny network-bind (local ip))\n"
     );
@@ -307,4 +311,44 @@ fn protecting_git_splits_the_project_into_its_other_entries_and_skips_symlinks()
     let mut expected = vec![root.join("Cargo.toml"), root.join("src"), other];
     expected.sort();
     assert_eq!(split, expected);
+}
+
+#[test]
+fn control_paths_that_exist_are_read_only_and_the_others_watched_unless_approved() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+    std::fs::write(root.join(".git/config"), "[core]\n").unwrap();
+    std::fs::write(root.join("AGENTS.md"), "Be kind.\n").unwrap();
+    let sandbox = Sandbox::new(SandboxSettings::default(), Vec::new());
+    let policy = sandbox.policy(places(&root), Confinement::Sandboxed);
+    for existing in [".git/config", ".git/hooks", "AGENTS.md"] {
+        assert!(
+            policy.control.contains(&root.join(existing)),
+            "{existing}: {policy:?}"
+        );
+    }
+    for absent in [
+        ".envrc",
+        ".vscode/tasks.json",
+        ".github/workflows",
+        ".git/info",
+    ] {
+        assert!(
+            policy.control_watch.contains(&root.join(absent)),
+            "{absent}: {policy:?}"
+        );
+    }
+    // Nothing outside the writable folders: those are read-only anyway.
+    assert!(
+        policy
+            .control
+            .iter()
+            .chain(&policy.control_watch)
+            .all(|p| p.starts_with(&root))
+    );
+    let approved = sandbox.policy(places(&root), Confinement::ControlWritable);
+    assert!(approved.control.is_empty() && approved.control_watch.is_empty());
+    let plan = sandbox.policy(places(&root), Confinement::ReadOnly);
+    assert!(plan.control.is_empty() && plan.control_watch.is_empty());
 }

@@ -194,6 +194,36 @@ impl SnapshotStore {
         Ok(report)
     }
 
+    /// The files (relative, `/`-separated) a restore to `target` would write or remove now, without writing
+    /// anything in the project: for the approval gate, which asks the person before a revert rewrites a control
+    /// file.
+    pub fn preview(&self, target: &Target) -> Result<Vec<String>, SnapshotError> {
+        let _held = self.exclusive();
+        let current = self.stage()?;
+        let snapshots = self.list_locked()?;
+        let to = match target {
+            Target::Seq(seq) => snapshots
+                .iter()
+                .find(|s| s.seq == *seq)
+                .ok_or_else(|| SnapshotError::NotFound(format!("there is no snapshot {seq}")))?,
+            Target::BeforeChange(n) => before_change(&snapshots, *n)?,
+        };
+        let out = self.git.run(&[
+            "diff-tree",
+            "-r",
+            "-z",
+            "--no-renames",
+            "--name-only",
+            &current,
+            &to.tree,
+        ])?;
+        Ok(String::from_utf8_lossy(&out)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect())
+    }
+
     /// Removes every snapshot and the objects they held.
     pub fn clean(&self) -> Result<(), SnapshotError> {
         let _held = self.exclusive();

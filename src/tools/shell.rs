@@ -16,6 +16,7 @@ use super::{
 };
 use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::protocol::{Risk, SANDBOX_REQUIRED, ToolKind};
+use crate::sandbox::control_watch::{self, ControlWatch};
 use crate::sandbox::{Launch, SandboxError, explain_denial};
 use process::{Ending, RunSpec};
 
@@ -121,7 +122,11 @@ impl Tool for ExecuteCommand {
             progress: &ctx.progress,
             launch: &launch,
         };
-        let run = match process::run(spec).await {
+        // What the sandbox cannot keep read-only among the control paths, recorded to undo afterwards.
+        let watch = launch.watch_control();
+        let run = process::run(spec).await;
+        let undone = watch.map(ControlWatch::undo).unwrap_or_default();
+        let run = match run {
             Ok(run) => run,
             Err(e) => return ToolOutcome::failed(format!("could not start bash: {e}")),
         };
@@ -147,6 +152,10 @@ impl Tool for ExecuteCommand {
             && matches!(run.ending, Ending::Exited(code) if code != 0)
             && let Some(note) = explain_denial(&run.output, !policy.network)
         {
+            shown.push('\n');
+            shown.push_str(&note);
+        }
+        if let Some(note) = control_watch::describe(&undone, ctx.guard.root()) {
             shown.push('\n');
             shown.push_str(&note);
         }

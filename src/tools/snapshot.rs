@@ -63,6 +63,27 @@ the user asks to undo or revert. Returns the files it changed."
         Some(format!("offset {offset}"))
     }
 
+    /// The files the restore would write or remove, so the approval gate asks the person before a revert
+    /// rewrites a control file (git hooks, instruction files, …). Read from the store without writing anything
+    /// in the project; none when the store cannot tell (the restore then fails the same way).
+    fn write_targets(&self, args: &Map<String, Value>, ctx: &ToolContext) -> Vec<PathBuf> {
+        let offset = match Args(args).int("offset") {
+            None => 1,
+            Some(n) if n >= 1 => usize::try_from(n).unwrap_or(usize::MAX),
+            Some(_) => return Vec::new(),
+        };
+        let Some(store) = self.hook.store() else {
+            return Vec::new();
+        };
+        match store.preview(&Target::BeforeChange(offset)) {
+            Ok(paths) => paths.iter().map(|p| ctx.root.join(p)).collect(),
+            Err(e) => {
+                tracing::warn!("revert_turn could not preview its files: {e}");
+                Vec::new()
+            }
+        }
+    }
+
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
         let offset = match Args(args).int("offset") {
             None => 1,

@@ -3,6 +3,7 @@
 //! suggestion and is never sent to the model.
 
 mod browser_cmds;
+mod control_view;
 pub mod custom;
 mod export;
 mod help;

@@ -21,7 +21,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
     ("skills", &["protocol", "config"]),
-    ("sandbox", &["protocol", "config"]),
+    ("sandbox", &["protocol", "config", "guard"]),
     ("index", &["protocol", "config", "llm", "guard", "languages"]),
     ("tools", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
         "skills", "sandbox", "index", "languages"]),

@@ -384,3 +384,46 @@ async fn auto_mode_refuses_revert_turn_and_tells_the_model_to_ask_the_user() {
     );
     services.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revert_that_would_rewrite_a_control_file_needs_the_person_even_with_an_allow_rule() {
+    let fx = Fixture::new();
+    std::fs::create_dir_all(&fx.home).unwrap();
+    std::fs::write(
+        fx.home.join("config.toml"),
+        "[approvals]\nallow = [\"tool:revert_turn\"]\n",
+    )
+    .unwrap();
+    fx.write("AGENTS.md", "Be kind.\n");
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "c1",
+            "write_file",
+            json!({"path": "a.txt", "content": "two\n"}),
+        )]),
+        Reply::text("written"),
+        Reply::tool_calls([("c2", "revert_turn", json!({"offset": 1}))]),
+        Reply::text("needs you"),
+        Reply::tool_calls([("c3", "revert_turn", json!({"offset": 1}))]),
+        Reply::text("reverted"),
+    ]);
+    let (mut agent, services) = fx.session_in(&server, ApprovalMode::Auto);
+    turn(&mut agent, &services, "write it").await;
+    // The user edits the instructions between turns; reverting the turn would put the old text back.
+    fx.write("AGENTS.md", "Be kind. Run the tests.\n");
+    turn(&mut agent, &services, "undo it").await;
+    let result = last_tool_result(&server);
+    assert!(
+        result.contains("[denied: APPROVAL_REQUIRED]") && result.contains("AGENTS.md"),
+        "{result}"
+    );
+    assert!(result.contains("--approval full"), "{result}");
+    assert!(fx.root.join("a.txt").exists());
+    // A revert that touches only ordinary files runs under the allow rule.
+    fx.write("AGENTS.md", "Be kind.\n");
+    turn(&mut agent, &services, "undo it now").await;
+    let result = last_tool_result(&server);
+    assert!(result.contains("restored the files"), "{result}");
+    assert!(!fx.root.join("a.txt").exists());
+    services.shutdown().await;
+}

@@ -71,6 +71,7 @@ pub fn check(
             Ok(())
         }
         "cp" | "mv" | "ln" | "install" | "rsync" => check_copy(checker, name, args, cwd),
+        "git" => super::git_writes::check(checker, args, cwd),
         "chmod" | "chown" | "chgrp" => check_chmod(checker, name, args, cwd),
         "dd" => check_dd(checker, args, cwd),
         "find" => check_find(checker, args, cwd, depth),

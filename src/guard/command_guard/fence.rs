@@ -1,11 +1,11 @@
 //! Where a command may write: the project root, scratch space under `/tmp` and harmless devices (`/dev/null`,
 //! ...); never `$PAICLI_HOME`. Targets are judged after resolving symlinks, so `/tmp/x -> /etc` is outside, and
-//! writes to paicli's control files are told apart (they need a person).
+//! writes to control paths (see [`crate::guard::control_files`]) are told apart (they need a person).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::guard::control_files::ControlFiles;
+use crate::guard::control_files::{ControlFiles, ControlKind};
 use crate::guard::path_guard::{PathGuard, normalize_lexically, resolve_existing};
 
 use super::parse::{Cwd, Word};
@@ -23,8 +23,8 @@ const HARMLESS_DEVICES: [&str; 5] = [
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
     Allowed,
-    /// One of paicli's control files (the resolved path).
-    Control(String),
+    /// A control path (the resolved path) and what it does.
+    Control(String, ControlKind),
     /// Outside the fence (the resolved path).
     Outside(String),
     /// Only known when the line runs (why).
@@ -94,12 +94,15 @@ impl WriteFence {
                 )
             });
         };
-        if self.control.is_control(&real) {
-            return Place::Control(real.display().to_string());
+        let in_home = self.home.as_ref().is_some_and(|h| real.starts_with(h));
+        if let Some(hit) = self.control.find(&real)
+            && (!in_home || hit.kind == ControlKind::Settings)
+        {
+            return Place::Control(hit.path.display().to_string(), hit.kind);
         }
-        // paicli's own state (its caches and snapshot store included) is never a command's to write: the
-        // sandbox keeps it read-only too.
-        if self.home.as_ref().is_some_and(|h| real.starts_with(h)) {
+        // paicli's own state (its caches, snapshot store, skills and commands included) is never a command's to
+        // write: the sandbox keeps it read-only too. Only its settings files may be written, with the person.
+        if in_home {
             return Place::Outside(real.display().to_string());
         }
         // Only a literal `/tmp/…` counts as scratch space: a relative or `~` path that happens to land in /tmp (a

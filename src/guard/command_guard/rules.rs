@@ -7,6 +7,7 @@ use super::fence::{Place, WriteFence};
 use super::parse::{self, Cwd, Pipeline, SimpleCommand, Word};
 use super::unwrap::{ShellRun, program_name, shell_run, unwrap};
 use super::{CommandAssessment, GuardDenial};
+use crate::guard::control_files::ControlKind;
 
 /// Nesting of `bash -c` / `$(...)` / `eval` beyond which a line is refused rather than analysed.
 const MAX_DEPTH: usize = 8;
@@ -18,7 +19,7 @@ const ELEVATORS: [&str; 5] = ["sudo", "doas", "su", "pkexec", "run0"];
 pub struct Checker<'a> {
     pub fence: &'a WriteFence,
     opaque: Option<String>,
-    control: Option<String>,
+    control: Option<(String, ControlKind)>,
 }
 
 impl<'a> Checker<'a> {
@@ -33,7 +34,7 @@ impl<'a> Checker<'a> {
     /// What was found besides refusals: a control-file write weighs more than an unknown.
     pub fn assessment(self) -> CommandAssessment {
         match (self.control, self.opaque) {
-            (Some(path), _) => CommandAssessment::ControlFile { path },
+            (Some((path, kind)), _) => CommandAssessment::ControlFile { path, kind },
             (None, Some(why)) => CommandAssessment::Opaque { why },
             (None, None) => CommandAssessment::Known,
         }
@@ -42,6 +43,11 @@ impl<'a> Checker<'a> {
     /// Notes something that cannot be known before the line runs (the first reason is kept).
     pub fn opaque(&mut self, why: impl Into<String>) {
         self.opaque.get_or_insert_with(|| why.into());
+    }
+
+    /// Notes a write to a control path, named as the person should read it (the first is kept).
+    pub fn control_write(&mut self, path: impl Into<String>, kind: ControlKind) {
+        self.control.get_or_insert_with(|| (path.into(), kind));
     }
 
     /// Checks `line`, run from `cwd`.
@@ -95,8 +101,8 @@ impl<'a> Checker<'a> {
     pub fn write(&mut self, target: &Word, cwd: &Cwd, action: &str) -> Result<(), GuardDenial> {
         match self.fence.judge(target, cwd) {
             Place::Allowed => Ok(()),
-            Place::Control(path) => {
-                self.control.get_or_insert(path);
+            Place::Control(path, kind) => {
+                self.control_write(path, kind);
                 Ok(())
             }
             Place::Unknown(why) => {

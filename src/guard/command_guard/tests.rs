@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 
+mod control_writes;
 mod expansions;
 mod variants;
 
@@ -188,6 +189,7 @@ fn nothing_in_paicli_home_is_writable() {
                 .join(control)
                 .display()
                 .to_string(),
+            kind: crate::guard::control_files::ControlKind::Settings,
         };
         assert_eq!(g.check(&line), Ok(expected), "{line}");
     }

@@ -342,12 +342,21 @@ impl TurnGate {
             .sensitive
             .insert(call.id.to_string(), why.clone());
         let interactive = self.shared.options.approver.is_interactive();
-        match sensitive::route(mode, interactive, call.name, &why) {
+        let verdict = match sensitive::route(mode, interactive, call.name, &why) {
             Route::Run => self.decide(call, ApprovedBy::Policy, GateVerdict::Allow),
             Route::Ask { note } => self.ask_person(call, Some(note), false).await,
             Route::Deny { code, reason } => {
                 self.decide(call, ApprovedBy::Policy, GateVerdict::deny(code, reason))
             }
+        };
+        // A command approved as a control-file write runs without the sandbox's control carve-outs.
+        match verdict {
+            GateVerdict::Allow
+                if call.traits.runs_commands && matches!(why, Sensitive::ControlFile { .. }) =>
+            {
+                GateVerdict::AllowConfined(Confinement::ControlWritable)
+            }
+            other => other,
         }
     }
 

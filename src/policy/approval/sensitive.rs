@@ -1,5 +1,6 @@
 //! Calls that need the person whatever the rules say (issue 12): command lines the guard could not see through
-//! (`Opaque`), and writes to paicli's control files, by a file tool or a command. No `[approvals] allow` rule, no
+//! (`Opaque`), and writes to control paths (files that run code later or steer a later session, see
+//! [`crate::guard::control_files`]), by a file tool, `revert_turn` or a command. No `[approvals] allow` rule, no
 //! rule saved with `a`, and no classifier runs them; `full` mode does, `plan` refuses them, and the other modes
 //! ask a person, or refuse naming `--approval full` when nobody can be asked.
 
@@ -7,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::config::ApprovalMode;
 use crate::guard::command_guard::CommandAssessment;
-use crate::guard::control_files::ControlFiles;
+use crate::guard::control_files::{ControlFiles, ControlKind};
 use crate::guard::sensitive_page::{PageKind, sensitive_page};
 use crate::protocol::PageInfo;
 
@@ -16,8 +17,8 @@ use crate::protocol::PageInfo;
 pub enum Sensitive {
     /// The guard could not know what the command line runs or writes; `why` says what.
     Opaque { why: String },
-    /// The call writes this control file.
-    ControlFile { path: String },
+    /// The call writes this control path, which does what `kind` says.
+    ControlFile { path: String, kind: ControlKind },
     /// The call acts on a browser page that looks like a login, payment or account page.
     BrowserPage { kind: PageKind, url: String },
     /// The call saves a fact to global memory after the session read content it did not write (`read`: what).
@@ -33,10 +34,10 @@ impl Sensitive {
                     "what this command runs cannot be known before it runs: {why}; 无法预先确定此命令会执行什么"
                 )
             }
-            Sensitive::ControlFile { path } => format!(
-                "this writes {path}, a file that controls how paicli runs (settings, MCP servers, trust or \
-                 approvals); 此操作会修改 paicli 的控制文件"
-            ),
+            Sensitive::ControlFile { path, kind } => {
+                let (en, zh) = kind.what();
+                format!("this writes {path}, {en}; 此操作会修改 {path}：{zh}")
+            }
             Sensitive::BrowserPage { kind, url } => format!(
                 "this acts on {url}, which looks like a {} page; 此操作作用于疑似{}页面",
                 kind.label(),
@@ -66,17 +67,21 @@ pub fn sensitivity(
         Some(CommandAssessment::Opaque { why }) => {
             return Some(Sensitive::Opaque { why: why.clone() });
         }
-        Some(CommandAssessment::ControlFile { path }) => {
-            return Some(Sensitive::ControlFile { path: path.clone() });
+        Some(CommandAssessment::ControlFile { path, kind }) => {
+            return Some(Sensitive::ControlFile {
+                path: path.clone(),
+                kind: *kind,
+            });
         }
         Some(CommandAssessment::Known) | None => {}
     }
     let control = control?;
     write_targets
         .iter()
-        .find(|path| control.is_control(path))
-        .map(|path| Sensitive::ControlFile {
-            path: path.display().to_string(),
+        .find_map(|path| control.find(path))
+        .map(|hit| Sensitive::ControlFile {
+            path: hit.path.display().to_string(),
+            kind: hit.kind,
         })
 }
 
@@ -149,13 +154,15 @@ mod tests {
         assert_eq!(
             sensitivity(
                 Some(&CommandAssessment::ControlFile {
-                    path: ".mcp.json".to_string()
+                    path: ".mcp.json".to_string(),
+                    kind: ControlKind::Settings,
                 }),
                 &[],
                 None
             ),
             Some(Sensitive::ControlFile {
-                path: ".mcp.json".to_string()
+                path: ".mcp.json".to_string(),
+                kind: ControlKind::Settings,
             })
         );
         assert_eq!(
@@ -175,12 +182,33 @@ mod tests {
             Some(&control),
         );
         assert!(
-            matches!(&found, Some(Sensitive::ControlFile { path }) if path.ends_with(".paicli/config.toml")),
+            matches!(&found, Some(Sensitive::ControlFile { path, kind: ControlKind::Settings }) if path.ends_with(".paicli/config.toml")),
             "{found:?}"
         );
         assert_eq!(
             sensitivity(None, &[root.path().join("src/a.rs")], Some(&control)),
             None
+        );
+    }
+
+    #[test]
+    fn the_note_says_what_the_control_file_does_in_both_languages() {
+        let hook = Sensitive::ControlFile {
+            path: ".git/hooks/pre-commit".to_string(),
+            kind: ControlKind::RunsCode,
+        };
+        let note = hook.note();
+        assert!(note.contains(".git/hooks/pre-commit"), "{note}");
+        assert!(note.contains("makes code run later"), "{note}");
+        assert!(note.contains("会让代码在之后运行"), "{note}");
+        let agents = Sensitive::ControlFile {
+            path: "AGENTS.md".to_string(),
+            kind: ControlKind::Instructions,
+        };
+        assert!(
+            agents.note().contains("reads as instructions"),
+            "{}",
+            agents.note()
         );
     }
 

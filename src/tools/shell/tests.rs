@@ -318,7 +318,10 @@ async fn opaque_and_control_file_lines_run_once_the_gate_let_them_through() {
         ok_text(run(&ctx, "echo 'echo piped' | sh").await),
         "piped\n"
     );
-    ok_text(run(&ctx, "echo 'X=1' > .env").await);
+    // The gate lets a control-file write run with the control paths writable.
+    let mut approved = ctx.clone();
+    approved.limits.confinement = crate::protocol::Confinement::ControlWritable;
+    ok_text(run(&approved, "echo 'X=1' > .env").await);
     assert_eq!(
         std::fs::read_to_string(dir.path().join(".env")).unwrap(),
         "X=1\n"

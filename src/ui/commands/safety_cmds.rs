@@ -199,6 +199,7 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
         .collect();
     lines.extend(list(&learned));
     lines.extend(super::sandbox_view::sandbox_lines(session));
+    lines.extend(super::control_view::control_lines(session.lang));
     lines.push(style.dim(session.tr(Msg::PolicyGuards)));
     session.say(&lines.join("\n"));
     Flow::Continue

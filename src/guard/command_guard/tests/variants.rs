@@ -348,7 +348,8 @@ fn a_control_file_write_names_the_file() {
     assert_eq!(
         g.check("echo x > .env"),
         Ok(CommandAssessment::ControlFile {
-            path: f.root.join(".env").display().to_string()
+            path: f.root.join(".env").display().to_string(),
+            kind: crate::guard::control_files::ControlKind::Settings,
         })
     );
 }
