@@ -7,7 +7,8 @@
 mod agent;
 mod approvals;
 pub mod browser;
-pub mod capped_read;
+pub mod beneath;
+pub mod safe_read;
 mod env;
 mod index;
 pub mod json_store;
