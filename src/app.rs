@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crate::agent::context::prompt::{self, PromptFacts};
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
+use crate::config::safe_read::FileNotice;
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
@@ -89,6 +90,8 @@ pub struct Services {
     pub index: Option<Arc<CodeIndex>>,
     /// The browser behind the browser tools and `/browser` (`None` when mcp.json disables `chrome-devtools`).
     pub browser: Option<Arc<BrowserController>>,
+    /// Instruction files refused or cut while the system prompt was built; the front-ends say each once.
+    pub file_notices: Vec<FileNotice>,
 }
 
 impl Services {
@@ -114,13 +117,20 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
         snapshots,
         skills,
         index,
+        file_notices,
     } = build_agent_on(config, hook.clone())?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
     }
     let pages = Arc::new(PageTracker::default());
-    let mcp = start_mcp_observed(config, Arc::clone(&registry), Some(Arc::clone(&pages)));
+    let mut file_notices = file_notices;
+    let mcp = start_mcp_observed(
+        config,
+        Arc::clone(&registry),
+        Some(Arc::clone(&pages)),
+        &mut file_notices,
+    );
     agent.set_resource_index(mcp.clone());
     let browser = build_browser(config, &mcp, &registry, &pages);
     if browser.is_some() {
@@ -141,6 +151,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             skills,
             index,
             browser,
+            file_notices,
         },
     ))
 }
@@ -167,7 +178,7 @@ fn build_browser(
 
 /// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
 pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
-    start_mcp_observed(config, registry, None)
+    start_mcp_observed(config, registry, None, &mut Vec::new())
 }
 
 /// [`start_mcp`], with the browser server's tools reporting the pages they see to `pages`.
@@ -175,9 +186,11 @@ fn start_mcp_observed(
     config: &Config,
     registry: Arc<ToolRegistry>,
     pages: Option<Arc<PageTracker>>,
+    file_notices: &mut Vec<FileNotice>,
 ) -> McpManager {
     let lookup = |name: &str| config.env.get(name).map(str::to_string);
-    let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    let mut servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    file_notices.append(&mut servers.file_notices);
     let publisher = match pages {
         Some(pages) => crate::tools::mcp::RegistryPublisher::with_pages(registry, pages),
         None => crate::tools::mcp::RegistryPublisher::new(registry),
@@ -304,6 +317,7 @@ struct AgentParts {
     snapshots: SnapshotHook,
     skills: Arc<SkillLibrary>,
     index: Option<Arc<CodeIndex>>,
+    file_notices: Vec<FileNotice>,
 }
 
 /// The agent with the built-in tools, and the parts a session keeps beside it.
@@ -364,8 +378,10 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
             ..ExecutorOptions::default()
         },
     );
+    let mut file_notices = Vec::new();
+    let facts = PromptFacts::of(&limits, &spill);
     let system_prompt = prompt::with_skill_catalog(
-        prompt::build_system_prompt(&root, &config.home, &PromptFacts::of(&limits, &spill)),
+        prompt::build_system_prompt(&root, &config.home, &facts, &mut file_notices),
         &skills.catalog(),
     );
     let ctx = ToolContext {
@@ -413,6 +429,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         snapshots,
         skills,
         index,
+        file_notices,
     })
 }
 

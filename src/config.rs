@@ -305,6 +305,9 @@ declare_settings! {
         pub trusted_project: bool,
         /// Settings the project's own files tried to set and that were ignored; the front-ends show them.
         pub refused: Vec<RefusedSetting>,
+        /// Config and `.env` files refused by the safe reader (a link out of their folder, not a regular file,
+        /// too large); the front-ends show them.
+        pub file_notices: Vec<safe_read::FileNotice>,
     }
 }
 

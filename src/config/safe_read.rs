@@ -44,7 +44,7 @@ pub enum ReadRefused {
     #[error("it does not exist")]
     Missing,
     /// The file, or a folder on its path, is a symbolic link leading out of `base`.
-    #[error("it is a symbolic link that leads out of {}", base.display())]
+    #[error("it lies outside {} (a symbolic link or `..` leads out of it)", base.display())]
     LinkOut { base: PathBuf },
     /// A folder, FIFO, socket or device.
     #[error("it is not a regular file")]

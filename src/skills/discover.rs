@@ -5,14 +5,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::frontmatter;
+use crate::config::safe_read::{FileNotice, SKILL_CAP, read_whole_noticed};
 use super::{Discovery, Layer, Skill, Skipped, builtin};
 
 /// Longest name the format allows.
 const MAX_NAME_CHARS: usize = 64;
 /// Longest description the format allows.
 const MAX_DESCRIPTION_CHARS: usize = 1024;
-/// A SKILL.md larger than this is skipped: it is meant to be read into a conversation.
-const MAX_SKILL_FILE_BYTES: u64 = 256 * 1024;
 
 /// The directories the layers live under.
 #[derive(Clone, Debug)]
@@ -46,6 +45,7 @@ impl SkillRoots {
 pub fn discover(roots: &SkillRoots, disabled: &[String]) -> Discovery {
     let mut by_name: BTreeMap<String, Skill> = BTreeMap::new();
     let mut skipped = Vec::new();
+    let mut file_notices = Vec::new();
     for (name, text) in builtin::ALL {
         match parse_skill(text, name) {
             Ok((description, body)) => {
@@ -72,7 +72,8 @@ pub fn discover(roots: &SkillRoots, disabled: &[String]) -> Discovery {
             continue;
         };
         for folder in skill_folders(&dir) {
-            match read_skill(&folder, layer) {
+            let base = skill_base(roots, layer, &folder);
+            match read_skill(&base, &folder, layer, &mut file_notices) {
                 Ok(Some(skill)) => {
                     by_name.insert(skill.name.clone(), skill);
                 }
@@ -87,6 +88,7 @@ pub fn discover(roots: &SkillRoots, disabled: &[String]) -> Discovery {
     let mut found = Discovery {
         skills: by_name.into_values().collect(),
         skipped,
+        file_notices,
     };
     found.apply_disabled(disabled);
     found
@@ -107,25 +109,34 @@ fn skill_folders(dir: &Path) -> Vec<PathBuf> {
     folders
 }
 
-/// The skill in `folder`; `Ok(None)` when the folder holds no SKILL.md (it is not a skill).
-fn read_skill(folder: &Path, layer: Layer) -> Result<Option<Skill>, Skipped> {
+/// The folder a layer's SKILL.md must lie beneath: a project's skills stay inside the project (a cloned
+/// repository's link out of it is refused); a user's skill folder may be a link to a shared one (users link
+/// skills in), but its SKILL.md stays inside that folder.
+fn skill_base(roots: &SkillRoots, layer: Layer, folder: &Path) -> PathBuf {
+    match layer {
+        Layer::ProjectAgents | Layer::ProjectClaude | Layer::ProjectPaicli => {
+            roots.project_root.clone()
+        }
+        _ => folder.to_path_buf(),
+    }
+}
+
+/// The skill in `folder`, its SKILL.md read beneath `base` by the safe reader; `Ok(None)` when the folder holds
+/// no SKILL.md (it is not a skill) or the reader refused it (a notice in `notices`).
+fn read_skill(
+    base: &Path,
+    folder: &Path,
+    layer: Layer,
+    notices: &mut Vec<FileNotice>,
+) -> Result<Option<Skill>, Skipped> {
     let file = folder.join("SKILL.md");
     let skip = |problem: String| Skipped {
         path: file.clone(),
         problem,
     };
-    let meta = match std::fs::metadata(&file) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(skip(format!("cannot read it: {e}"))),
+    let Some(text) = read_whole_noticed(base, &file, SKILL_CAP, notices) else {
+        return Ok(None);
     };
-    if meta.len() > MAX_SKILL_FILE_BYTES {
-        return Err(skip(format!(
-            "it is {} bytes; a SKILL.md may have at most {MAX_SKILL_FILE_BYTES}",
-            meta.len()
-        )));
-    }
-    let text = std::fs::read_to_string(&file).map_err(|e| skip(format!("cannot read it: {e}")))?;
     let folder_name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
