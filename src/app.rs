@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::agent::context::prompt::{self, PromptFacts};
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
-use crate::config::safe_read::FileNotice;
+use crate::config::safe_read::{FileIssue, FileNotice};
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
@@ -361,8 +361,14 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         },
     )));
 
-    if let Err(e) = tools::spill::remove_stale(&root, tools::spill::STALE_AFTER) {
-        tracing::warn!("could not clean old tool outputs: {e}");
+    let mut file_notices = Vec::new();
+    match tools::spill::remove_stale(&guard, tools::spill::STALE_AFTER) {
+        Err(tools::spill::SpillFolderError::Linked(_)) => file_notices.push(FileNotice {
+            path: root.join(tools::spill::SPILL_DIR),
+            issue: FileIssue::SpillFolderLinked,
+        }),
+        Err(e) => tracing::warn!("could not clean old tool outputs: {e}"),
+        Ok(_) => {}
     }
     // Temp files of writes a kill interrupted; a bounded walk, off the path to the first request.
     let sweep_guard = guard.clone();
@@ -378,7 +384,6 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
             ..ExecutorOptions::default()
         },
     );
-    let mut file_notices = Vec::new();
     let facts = PromptFacts::of(&limits, &spill);
     let system_prompt = prompt::with_skill_catalog(
         prompt::build_system_prompt(&root, &config.home, &facts, &mut file_notices),

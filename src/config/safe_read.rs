@@ -75,6 +75,9 @@ pub enum FileIssue {
     Refused(ReadRefused),
     /// Only its first `cap` bytes were read.
     Cut { cap: u64 },
+    /// The spill folder for large tool outputs (`.paicli/tool-outputs`) is, or lies behind, a symbolic link: it
+    /// is not used, and large outputs are cut instead.
+    SpillFolderLinked,
 }
 
 impl std::fmt::Display for FileNotice {
@@ -85,6 +88,12 @@ impl std::fmt::Display for FileNotice {
             FileIssue::Cut { cap } => write!(
                 f,
                 "read only the first {cap} bytes of {}; the rest was left out",
+                self.path.display()
+            ),
+            FileIssue::SpillFolderLinked => write!(
+                f,
+                "large tool outputs are not saved in {}: it is a symbolic link or lies behind one, which paicli \
+                 does not follow; they are cut instead",
                 self.path.display()
             ),
         }

@@ -62,6 +62,7 @@ pub fn file_notice(lang: Lang, notice: &FileNotice) -> String {
     let file = ("file", &file as &dyn std::fmt::Display);
     match &notice.issue {
         FileIssue::Cut { cap } => trf(lang, Msg::FileCut, &[file, ("cap", cap)]),
+        FileIssue::SpillFolderLinked => trf(lang, Msg::SpillFolderLinked, &[file]),
         FileIssue::Refused(why) => match why {
             ReadRefused::Missing => trf(lang, Msg::FileRefusedMissing, &[file]),
             ReadRefused::LinkOut { base } => {

@@ -65,4 +65,8 @@ messages! {
     FileCut =>
         en: "read only the first {cap} bytes of {file}; the rest was left out",
         zh: "只读取了 {file} 的前 {cap} 字节，其余部分已略去",
+    SpillFolderLinked =>
+        en: "large tool outputs are not saved in {file}: it is a symbolic link or lies behind one, which paicli \
+             does not follow; they are cut instead",
+        zh: "大型工具输出不会保存到 {file}：它是符号链接或位于符号链接之后，paicli 不会跟随；输出将被截断",
 }
