@@ -6,9 +6,8 @@
 
 mod agent;
 mod approvals;
-pub mod browser;
 pub mod beneath;
-pub mod safe_read;
+pub mod browser;
 mod env;
 mod index;
 pub mod json_store;
@@ -24,6 +23,7 @@ pub mod project_id;
 mod provenance;
 mod provider;
 pub mod providers;
+pub mod safe_read;
 pub mod sandbox;
 pub mod saved_rules;
 pub mod served;

@@ -33,7 +33,8 @@ impl Config {
 
         let user_env = env::read_dotenv(&home, &home.join(".env"), &mut file_notices)?;
         let project_env_path = project_root.join(".env");
-        let mut project_env = env::read_dotenv(&project_root, &project_env_path, &mut file_notices)?;
+        let mut project_env =
+            env::read_dotenv(&project_root, &project_env_path, &mut file_notices)?;
         project::filter_env(
             &project_env_path,
             &mut project_env,

@@ -25,11 +25,16 @@ impl Layers {
     fn read(config: &Config) -> Layers {
         let files = [
             (&config.home, config.home.join("config.toml")),
-            (&config.project_root, config.project_root.join(".paicli/config.toml")),
+            (
+                &config.project_root,
+                config.project_root.join(".paicli/config.toml"),
+            ),
         ]
         .into_iter()
         .filter_map(|(base, path)| {
-            let file = ConfigFile::read(base, &path, &mut Vec::new()).ok().flatten()?;
+            let file = ConfigFile::read(base, &path, &mut Vec::new())
+                .ok()
+                .flatten()?;
             Some((path, file))
         })
         .collect();

@@ -65,7 +65,11 @@ fn content_hash(project: &Path) -> String {
     for rel in [".paicli/config.toml", ".env"] {
         // The same reader the loader uses, so what is trusted is what is loaded (and a link to /dev/zero costs
         // at most the cap).
-        match super::safe_read::read_whole_beneath(project, Path::new(rel), super::safe_read::SETTINGS_CAP) {
+        match super::safe_read::read_whole_beneath(
+            project,
+            Path::new(rel),
+            super::safe_read::SETTINGS_CAP,
+        ) {
             Ok(text) => {
                 hasher.update(b"present\0");
                 hasher.update((text.len() as u64).to_le_bytes());

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::frontmatter;
-use crate::config::safe_read::{FileNotice, SKILL_CAP, read_whole_noticed};
 use super::{Discovery, Layer, Skill, Skipped, builtin};
+use crate::config::safe_read::{FileNotice, SKILL_CAP, read_whole_noticed};
 
 /// Longest name the format allows.
 const MAX_NAME_CHARS: usize = 64;

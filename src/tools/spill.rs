@@ -11,8 +11,8 @@ mod preview;
 use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rustix::fs::Mode;
@@ -137,9 +137,7 @@ impl SpillStore {
 
     fn spill(&self, tool: &str, text: &str, head_chars: usize) -> String {
         match self.write(tool, text) {
-            Ok(rel) => {
-                preview::render_offloaded(tool, text, &rel.to_string_lossy(), head_chars)
-            }
+            Ok(rel) => preview::render_offloaded(tool, text, &rel.to_string_lossy(), head_chars),
             Err(e) => preview::render_truncated(
                 tool,
                 text,

@@ -40,6 +40,8 @@ fn link_all(sandbox: &CliSandbox, target: &Path) {
 
 /// One `-p` run that ends with a text answer: its status, stderr and the peak memory of the child (KiB). Killed
 /// and failed after a minute: a read that never ends must not hang the suite.
+// Reaped by `wait4`, which also reports the child's own peak memory.
+#[allow(clippy::zombie_processes)]
 fn run_bounded(mut cmd: Command) -> (bool, String, i64) {
     let mut child = cmd
         .args(["-p", "say hi"])
@@ -101,7 +103,11 @@ fn files_linked_out_of_the_project_never_reach_a_request_and_each_is_named() {
     let sandbox = CliSandbox::new();
     link_all(&sandbox, &secret);
     let server = answer_server();
-    let out = sandbox.against(&server).args(["-p", "say hi"]).output().unwrap();
+    let out = sandbox
+        .against(&server)
+        .args(["-p", "say hi"])
+        .output()
+        .unwrap();
     let err = stderr_of(&out);
     assert!(out.status.success(), "{err}");
     assert_eq!(server.chat_requests().len(), 1);
@@ -112,10 +118,12 @@ fn files_linked_out_of_the_project_never_reach_a_request_and_each_is_named() {
         );
     }
     for rel in LINKED {
-        let named = err
-            .lines()
-            .any(|l| l.contains(&format!("did not read {}", sandbox.project.path().join(rel).display()))
-                && l.contains("lies outside"));
+        let named = err.lines().any(|l| {
+            l.contains(&format!(
+                "did not read {}",
+                sandbox.project.path().join(rel).display()
+            )) && l.contains("lies outside")
+        });
         assert!(named, "no notice names {rel}:\n{err}");
     }
 }
@@ -136,14 +144,24 @@ fn files_linked_to_dev_zero_or_a_fifo_are_refused_in_bounded_memory() {
     let server = answer_server();
     let (success, err, peak_kib) = run_bounded(sandbox.against(&server));
     assert!(success, "{err}");
-    assert!(largest_request(&server) < 100_000, "{}", largest_request(&server));
+    assert!(
+        largest_request(&server) < 100_000,
+        "{}",
+        largest_request(&server)
+    );
     // Reading any of them to its end would take gigabytes; a run that reads at most the caps stays far below.
     assert!(peak_kib < 1024 * 1024, "peak RSS {peak_kib} KiB");
     for rel in LINKED {
-        assert!(err.contains(&format!("{}:", sandbox.project.path().join(rel).display())), "{rel}:\n{err}");
+        assert!(
+            err.contains(&format!("{}:", sandbox.project.path().join(rel).display())),
+            "{rel}:\n{err}"
+        );
     }
     assert!(
-        err.contains(&format!("did not read {}: it is not a regular file", fifo.display())),
+        err.contains(&format!(
+            "did not read {}: it is not a regular file",
+            fifo.display()
+        )),
         "{err}"
     );
 }
@@ -162,13 +180,17 @@ fn a_50_mb_claude_md_is_cut_with_a_notice_and_the_request_stays_small() {
     assert!(body.len() < 100_000, "{}", body.len());
     let claude = sandbox.project.path().join("CLAUDE.md");
     assert!(
-        err.contains(&format!("read only the first 40000 bytes of {}", claude.display())),
+        err.contains(&format!(
+            "read only the first 40000 bytes of {}",
+            claude.display()
+        )),
         "{err}"
     );
 }
 
 #[test]
-fn a_symlinked_spill_folder_is_neither_written_nor_pruned_and_the_model_is_told_the_output_was_cut() {
+fn a_symlinked_spill_folder_is_neither_written_nor_pruned_and_the_model_is_told_the_output_was_cut()
+{
     let outside = tempfile::tempdir().unwrap();
     let old = outside.path().join("session-old");
     std::fs::create_dir(&old).unwrap();
@@ -182,12 +204,20 @@ fn a_symlinked_spill_folder_is_neither_written_nor_pruned_and_the_model_is_told_
     let row = format!("{}\n", "x".repeat(99));
     sandbox.project_file("big.txt", &row.repeat(1000));
     std::fs::create_dir_all(sandbox.project.path().join(".paicli")).unwrap();
-    symlink(outside.path(), sandbox.project.path().join(".paicli/tool-outputs")).unwrap();
+    symlink(
+        outside.path(),
+        sandbox.project.path().join(".paicli/tool-outputs"),
+    )
+    .unwrap();
     let server = ScriptedServer::with_replies([
         Reply::tool_calls([("c1", "read_file", json!({"path": "big.txt"}))]),
         Reply::text("read it"),
     ]);
-    let out = sandbox.against(&server).args(["-p", "read big.txt"]).output().unwrap();
+    let out = sandbox
+        .against(&server)
+        .args(["-p", "read big.txt"])
+        .output()
+        .unwrap();
     let err = stderr_of(&out);
     assert!(out.status.success(), "{err}");
 
@@ -197,7 +227,10 @@ fn a_symlinked_spill_folder_is_neither_written_nor_pruned_and_the_model_is_told_
         .collect();
     left.sort();
     assert_eq!(left, ["session-old"], "nothing written outside");
-    assert!(old.join("001-read_file.txt").exists(), "nothing deleted outside");
+    assert!(
+        old.join("001-read_file.txt").exists(),
+        "nothing deleted outside"
+    );
 
     let requests = server.chat_requests();
     assert_eq!(requests.len(), 2);
@@ -216,8 +249,7 @@ fn a_symlinked_spill_folder_is_neither_written_nor_pruned_and_the_model_is_told_
     assert!(result.contains("is a symbolic link"), "{result}");
     assert!(result.len() < 20_000, "{}", result.len());
     assert!(
-        err.contains("large tool outputs are not saved in")
-            && err.contains(".paicli/tool-outputs"),
+        err.contains("large tool outputs are not saved in") && err.contains(".paicli/tool-outputs"),
         "{err}"
     );
 }

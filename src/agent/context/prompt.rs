@@ -134,7 +134,10 @@ pub fn project_instructions(
     }
     let dirs = dirs_from_git_root(project_root);
     // The enclosing repository is the project's boundary: no instruction file is read through a link out of it.
-    let base = dirs.first().cloned().unwrap_or_else(|| project_root.to_path_buf());
+    let base = dirs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| project_root.to_path_buf());
     for dir in &dirs {
         for name in PROJECT_FILES {
             let path = dir.join(name);
@@ -227,7 +230,12 @@ mod tests {
         let labels: Vec<&str> = found.iter().map(|(l, _)| l.as_str()).collect();
         assert_eq!(labels, ["~/.paicli/PAI.md", "AGENTS.md"]);
         assert_eq!(found[1].1, "Use tabs.\nMax 80 columns.\n");
-        let prompt = build_system_prompt(dir.path(), home.path(), &rules::tests::facts(), &mut Vec::new());
+        let prompt = build_system_prompt(
+            dir.path(),
+            home.path(),
+            &rules::tests::facts(),
+            &mut Vec::new(),
+        );
         assert!(prompt.contains("# Project instructions"));
         assert!(prompt.contains("Max 80 columns."));
     }
@@ -255,7 +263,8 @@ mod tests {
                 "CLAUDE.local.md".into()
             ]
         );
-        let prompt = build_system_prompt(&root, home.path(), &rules::tests::facts(), &mut Vec::new());
+        let prompt =
+            build_system_prompt(&root, home.path(), &rules::tests::facts(), &mut Vec::new());
         assert!(prompt.contains("Run make check."), "{prompt}");
         assert!(prompt.contains("My local note."), "{prompt}");
     }
@@ -281,9 +290,15 @@ mod tests {
             .unwrap();
         std::fs::write(dir.path().join("AGENTS.md"), "x".repeat(100_000)).unwrap();
         // A link that stays inside the project is followed.
-        std::os::unix::fs::symlink(dir.path().join("AGENTS.md"), dir.path().join("PAI.md")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("AGENTS.md"), dir.path().join("PAI.md"))
+            .unwrap();
         let mut notices = Vec::new();
-        let prompt = build_system_prompt(dir.path(), home.path(), &rules::tests::facts(), &mut notices);
+        let prompt = build_system_prompt(
+            dir.path(),
+            home.path(),
+            &rules::tests::facts(),
+            &mut notices,
+        );
         assert!(!prompt.contains("PRIVATE KEY"));
         assert!(prompt.contains("[... file cut at 40000 bytes]"));
         assert!(prompt.len() < 100_000, "{}", prompt.len());
@@ -297,7 +312,9 @@ mod tests {
                 ("AGENTS.md".as_ref(), &FileIssue::Cut { cap: 40_000 }),
                 (
                     "CLAUDE.md".as_ref(),
-                    &FileIssue::Refused(ReadRefused::LinkOut { base: dir.path().to_path_buf() })
+                    &FileIssue::Refused(ReadRefused::LinkOut {
+                        base: dir.path().to_path_buf()
+                    })
                 ),
                 ("PAI.md".as_ref(), &FileIssue::Cut { cap: 40_000 }),
             ]
@@ -338,8 +355,18 @@ mod tests {
     fn prompt_is_stable_within_a_session() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(
-            build_system_prompt(dir.path(), dir.path(), &rules::tests::facts(), &mut Vec::new()),
-            build_system_prompt(dir.path(), dir.path(), &rules::tests::facts(), &mut Vec::new())
+            build_system_prompt(
+                dir.path(),
+                dir.path(),
+                &rules::tests::facts(),
+                &mut Vec::new()
+            ),
+            build_system_prompt(
+                dir.path(),
+                dir.path(),
+                &rules::tests::facts(),
+                &mut Vec::new()
+            )
         );
     }
 

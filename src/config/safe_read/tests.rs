@@ -16,10 +16,19 @@ fn a_regular_file_beneath_the_base_is_read_whole_under_the_cap() {
     std::fs::create_dir(project.path().join("docs")).unwrap();
     std::fs::write(project.path().join("docs/a.md"), "hello").unwrap();
     let read = read_beneath(project.path(), Path::new("docs/a.md"), 100).unwrap();
-    assert_eq!(read, Capped { text: "hello".into(), cut: false });
+    assert_eq!(
+        read,
+        Capped {
+            text: "hello".into(),
+            cut: false
+        }
+    );
     // An absolute path beneath the base reads the same file.
     let absolute = project.path().join("docs/a.md");
-    assert_eq!(read_beneath(project.path(), &absolute, 100).unwrap().text, "hello");
+    assert_eq!(
+        read_beneath(project.path(), &absolute, 100).unwrap().text,
+        "hello"
+    );
 }
 
 #[test]
@@ -30,7 +39,12 @@ fn a_link_out_of_the_base_is_refused_and_a_link_inside_it_is_followed() {
     symlink(root.join("AGENTS.md"), root.join("CLAUDE.md")).unwrap();
     symlink(outside.path().join("id_rsa"), root.join("PAI.md")).unwrap();
     symlink(outside.path(), root.join("dir")).unwrap();
-    assert_eq!(read_beneath(root, Path::new("CLAUDE.md"), 100).unwrap().text, "rules");
+    assert_eq!(
+        read_beneath(root, Path::new("CLAUDE.md"), 100)
+            .unwrap()
+            .text,
+        "rules"
+    );
     for out in ["PAI.md", "dir/id_rsa", "../id_rsa"] {
         let err = read_beneath(root, Path::new(out), 100).unwrap_err();
         assert!(
@@ -71,7 +85,10 @@ fn devices_fifos_and_folders_are_refused_without_blocking() {
         read_beneath(root, Path::new("folder.md"), 100),
         Err(ReadRefused::NotRegular)
     );
-    assert_eq!(read_beneath(root, Path::new(""), 100), Err(ReadRefused::NotRegular));
+    assert_eq!(
+        read_beneath(root, Path::new(""), 100),
+        Err(ReadRefused::NotRegular)
+    );
     assert_eq!(
         read_beneath(root, Path::new("absent.md"), 100),
         Err(ReadRefused::Missing)
@@ -85,7 +102,13 @@ fn a_long_file_is_cut_at_the_cap_on_a_whole_character() {
     // 'é' is two bytes: a cap of 3 falls inside the second one.
     std::fs::write(root.join("long.md"), "éé and more").unwrap();
     let read = read_beneath(root, Path::new("long.md"), 3).unwrap();
-    assert_eq!(read, Capped { text: "é".into(), cut: true });
+    assert_eq!(
+        read,
+        Capped {
+            text: "é".into(),
+            cut: true
+        }
+    );
     assert_eq!(
         read_whole_beneath(root, Path::new("long.md"), 3),
         Err(ReadRefused::TooLarge { cap: 3 })
@@ -104,23 +127,39 @@ fn notices_name_refused_and_cut_files_but_not_missing_ones() {
     symlink(outside.path().join("id_rsa"), root.join("CLAUDE.md")).unwrap();
     std::fs::write(root.join("AGENTS.md"), "0123456789").unwrap();
     let mut notices = Vec::new();
-    assert_eq!(read_noticed(root, Path::new("CLAUDE.md"), 5, &mut notices), None);
+    assert_eq!(
+        read_noticed(root, Path::new("CLAUDE.md"), 5, &mut notices),
+        None
+    );
     assert_eq!(
         read_noticed(root, Path::new("AGENTS.md"), 5, &mut notices).as_deref(),
         Some("01234")
     );
-    assert_eq!(read_noticed(root, Path::new("PAI.md"), 5, &mut notices), None);
-    assert_eq!(read_whole_noticed(root, Path::new("AGENTS.md"), 5, &mut notices), None);
+    assert_eq!(
+        read_noticed(root, Path::new("PAI.md"), 5, &mut notices),
+        None
+    );
+    assert_eq!(
+        read_whole_noticed(root, Path::new("AGENTS.md"), 5, &mut notices),
+        None
+    );
     let issues: Vec<(String, FileIssue)> = notices
         .into_iter()
-        .map(|n| (n.path.file_name().unwrap().to_string_lossy().into_owned(), n.issue))
+        .map(|n| {
+            (
+                n.path.file_name().unwrap().to_string_lossy().into_owned(),
+                n.issue,
+            )
+        })
         .collect();
     assert_eq!(
         issues,
         [
             (
                 "CLAUDE.md".to_string(),
-                FileIssue::Refused(ReadRefused::LinkOut { base: root.to_path_buf() })
+                FileIssue::Refused(ReadRefused::LinkOut {
+                    base: root.to_path_buf()
+                })
             ),
             ("AGENTS.md".to_string(), FileIssue::Cut { cap: 5 }),
             (

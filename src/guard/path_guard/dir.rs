@@ -73,7 +73,7 @@ impl DirHandle {
 
     /// When this directory's entries last changed (its own modification time).
     pub fn modified(&self) -> io::Result<std::time::SystemTime> {
-        Ok(File::from(self.fd.try_clone()?).metadata()?.modified()?)
+        File::from(self.fd.try_clone()?).metadata()?.modified()
     }
 
     /// Opens the entry `name` for reading without following a symlink; FIFOs open without blocking.

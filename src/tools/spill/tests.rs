@@ -210,7 +210,10 @@ fn remove_stale_deletes_only_old_session_folders() {
     let outside = TempDir::new().unwrap();
     fs::write(outside.path().join("keep.txt"), "keep").unwrap();
     symlink(outside.path(), old.join("link")).unwrap();
-    fs::File::open(&old).unwrap().set_modified(long_ago).unwrap();
+    fs::File::open(&old)
+        .unwrap()
+        .set_modified(long_ago)
+        .unwrap();
 
     assert_eq!(remove_stale(&guard, STALE_AFTER).unwrap(), 1);
     assert!(outside.path().join("keep.txt").exists());
@@ -238,7 +241,10 @@ fn linked_spill_folder(link_paicli: bool) -> (TempDir, TempDir, PathBuf) {
     fs::create_dir_all(&old).unwrap();
     fs::write(old.join("001-x.txt"), "x").unwrap();
     let long_ago = SystemTime::now() - Duration::from_secs(10 * 24 * 60 * 60);
-    fs::File::open(&old).unwrap().set_modified(long_ago).unwrap();
+    fs::File::open(&old)
+        .unwrap()
+        .set_modified(long_ago)
+        .unwrap();
     if link_paicli {
         symlink(outside.path(), dir.path().join(".paicli")).unwrap();
     } else {
@@ -267,7 +273,10 @@ fn a_linked_spill_folder_is_neither_written_nor_pruned_and_the_output_is_cut_inl
             out.starts_with("[output truncated: the full output could not be saved to a file ("),
             "{out}"
         );
-        assert!(out.contains("is a symbolic link, which paicli does not follow"), "{out}");
+        assert!(
+            out.contains("is a symbolic link, which paicli does not follow"),
+            "{out}"
+        );
         assert!(out.chars().count() < 4000);
         let mut written: Vec<_> = fs::read_dir(outside.path().join("tool-outputs"))
             .unwrap()
