@@ -217,6 +217,32 @@ mod tests {
     }
 
     #[test]
+    fn a_project_command_linked_out_of_the_project_or_to_a_device_is_ignored_with_why() {
+        let home = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "SECRET").unwrap();
+        let folder = project.path().join(".claude/commands");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), folder.join("leak.md"))
+            .unwrap();
+        std::os::unix::fs::symlink("/dev/zero", folder.join("zero.md")).unwrap();
+        let found = CustomCommands::load(home.path(), project.path());
+        assert!(found.is_empty());
+        let problems: Vec<String> = found
+            .ignored
+            .iter()
+            .map(|i| match i {
+                Ignored::Broken { problem, .. } => problem.clone(),
+                Ignored::Shadows { name, .. } => name.clone(),
+            })
+            .collect();
+        // The link to a device is not even listed (not a file); the link out is named.
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("lies outside"), "{problems:?}");
+    }
+
+    #[test]
     fn later_folders_win_and_built_ins_are_never_shadowed() {
         let home = tempfile::tempdir().unwrap();
         let project = tempfile::tempdir().unwrap();
