@@ -209,6 +209,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_projects_skill_linked_out_is_refused_and_a_users_linked_skill_folder_still_loads() {
+        use crate::config::safe_read::{FileIssue, ReadRefused};
+        use std::os::unix::fs::symlink;
+        let home = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let shared = tempfile::tempdir().unwrap();
+        let skill = |dir: &Path, name: &str| {
+            std::fs::create_dir_all(dir.join(name)).unwrap();
+            let text = format!("---\nname: {name}\ndescription: Does {name}.\n---\nSteps\n");
+            std::fs::write(dir.join(name).join("SKILL.md"), text).unwrap();
+        };
+        skill(shared.path(), "shared");
+        skill(shared.path(), "planted");
+        std::fs::create_dir_all(home.path().join("skills")).unwrap();
+        symlink(
+            shared.path().join("shared"),
+            home.path().join("skills/shared"),
+        )
+        .unwrap();
+        let project_skills = project.path().join(".paicli/skills");
+        std::fs::create_dir_all(project_skills.join("leak")).unwrap();
+        symlink(
+            shared.path().join("planted"),
+            project_skills.join("planted"),
+        )
+        .unwrap();
+        symlink("/dev/zero", project_skills.join("leak/SKILL.md")).unwrap();
+        let roots = SkillRoots {
+            user_home: None,
+            paicli_home: home.path().to_path_buf(),
+            project_root: project.path().to_path_buf(),
+        };
+        let found = discover(&roots, &[]);
+        assert!(found.get("shared").is_some());
+        assert!(found.get("planted").is_none() && found.get("leak").is_none());
+        let mut refused: Vec<(String, bool)> = found
+            .file_notices
+            .iter()
+            .map(|n| {
+                let skill = n.path.parent().unwrap().file_name().unwrap();
+                let link_out = matches!(n.issue, FileIssue::Refused(ReadRefused::LinkOut { .. }));
+                (skill.to_string_lossy().into_owned(), link_out)
+            })
+            .collect();
+        refused.sort();
+        assert_eq!(
+            refused,
+            [("leak".to_string(), true), ("planted".to_string(), true)]
+        );
+    }
+
+    #[test]
     fn names_follow_the_format() {
         for good in ["pdf", "code-review", "a1-b2", &"x".repeat(64)] {
             assert!(check_name(good).is_ok(), "{good}");
