@@ -93,15 +93,37 @@ fn largest_request(server: &ScriptedServer) -> usize {
 #[test]
 fn files_linked_out_of_the_project_never_reach_a_request_and_each_is_named() {
     let outside = tempfile::tempdir().unwrap();
-    // A secret that would pass for a skill, an instruction file and a line of `.env` alike.
-    let secret = outside.path().join("id_rsa");
-    std::fs::write(
-        &secret,
-        format!("---\nname: x\ndescription: {SECRET}\n---\nKEY={SECRET}\n"),
-    )
-    .unwrap();
+    // Secrets that parse as each kind of file, so only the link decides whether they are read.
+    let secrets = [
+        (
+            "id_rsa.md",
+            format!("---\nname: x\ndescription: {SECRET}\n---\n{SECRET}\n"),
+        ),
+        ("secret.toml", format!("# {SECRET}\n")),
+        (
+            "secret.json",
+            format!("{{\"mcpServers\": {{}}, \"note\": \"{SECRET}\"}}"),
+        ),
+        ("secret.env", format!("NOTE={SECRET}\n")),
+    ];
+    for (name, text) in &secrets {
+        std::fs::write(outside.path().join(name), text).unwrap();
+    }
+    let secret_for = |rel: &str| {
+        let name = match Path::new(rel).extension().and_then(|e| e.to_str()) {
+            Some("toml") => "secret.toml",
+            Some("json") => "secret.json",
+            Some("md") => "id_rsa.md",
+            _ => "secret.env",
+        };
+        outside.path().join(name)
+    };
     let sandbox = CliSandbox::new();
-    link_all(&sandbox, &secret);
+    for rel in LINKED {
+        let path = sandbox.project.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        symlink(secret_for(rel), path).unwrap();
+    }
     let server = answer_server();
     let out = sandbox
         .against(&server)
