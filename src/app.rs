@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crate::agent::context::prompt::{self, PromptFacts};
 use crate::agent::{Agent, AgentOptions, MemoryGuardHook};
+use crate::config::safe_read::{FileIssue, FileNotice};
 use crate::config::{Config, ConfigError};
 use crate::guard::command_guard::CommandGuard;
 use crate::guard::control_files::ControlFiles;
@@ -91,6 +92,8 @@ pub struct Services {
     pub browser: Option<Arc<BrowserController>>,
     /// What the session read that it did not write (the approval gate asks before a global memory save after it).
     pub memory_taint: Arc<MemoryTaint>,
+    /// Instruction files refused or cut while the system prompt was built; the front-ends say each once.
+    pub file_notices: Vec<FileNotice>,
 }
 
 impl Services {
@@ -117,13 +120,20 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
         skills,
         index,
         memory_taint,
+        file_notices,
     } = build_agent_on(config, hook.clone())?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
         agent.set_diagnostics(Arc::clone(lsp) as Arc<dyn crate::lsp::DiagnosticsSource>);
     }
     let pages = Arc::new(PageTracker::default());
-    let mcp = start_mcp_observed(config, Arc::clone(&registry), Some(Arc::clone(&pages)));
+    let mut file_notices = file_notices;
+    let mcp = start_mcp_observed(
+        config,
+        Arc::clone(&registry),
+        Some(Arc::clone(&pages)),
+        &mut file_notices,
+    );
     agent.set_resource_index(mcp.clone());
     let browser = build_browser(config, &mcp, &registry, &pages);
     if browser.is_some() {
@@ -145,6 +155,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             index,
             browser,
             memory_taint,
+            file_notices,
         },
     ))
 }
@@ -171,7 +182,7 @@ fn build_browser(
 
 /// Loads the `mcp.json` files and starts their servers in the background, adding tools to `registry`.
 pub fn start_mcp(config: &Config, registry: Arc<ToolRegistry>) -> McpManager {
-    start_mcp_observed(config, registry, None)
+    start_mcp_observed(config, registry, None, &mut Vec::new())
 }
 
 /// [`start_mcp`], with the browser server's tools reporting the pages they see to `pages`.
@@ -179,9 +190,11 @@ fn start_mcp_observed(
     config: &Config,
     registry: Arc<ToolRegistry>,
     pages: Option<Arc<PageTracker>>,
+    file_notices: &mut Vec<FileNotice>,
 ) -> McpManager {
     let lookup = |name: &str| config.env.get(name).map(str::to_string);
-    let servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    let mut servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    file_notices.append(&mut servers.file_notices);
     let publisher = match pages {
         Some(pages) => crate::tools::mcp::RegistryPublisher::with_pages(registry, pages),
         None => crate::tools::mcp::RegistryPublisher::new(registry),
@@ -313,6 +326,7 @@ struct AgentParts {
     skills: Arc<SkillLibrary>,
     index: Option<Arc<CodeIndex>>,
     memory_taint: Arc<MemoryTaint>,
+    file_notices: Vec<FileNotice>,
 }
 
 /// The agent with the built-in tools, and the parts a session keeps beside it.
@@ -361,8 +375,14 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         },
     )));
 
-    if let Err(e) = tools::spill::remove_stale(&root, tools::spill::STALE_AFTER) {
-        tracing::warn!("could not clean old tool outputs: {e}");
+    let mut file_notices = Vec::new();
+    match tools::spill::remove_stale(&guard, tools::spill::STALE_AFTER) {
+        Err(tools::spill::SpillFolderError::Linked(_)) => file_notices.push(FileNotice {
+            path: root.join(tools::spill::SPILL_DIR),
+            issue: FileIssue::SpillFolderLinked,
+        }),
+        Err(e) => tracing::warn!("could not clean old tool outputs: {e}"),
+        Ok(_) => {}
     }
     // Temp files of writes a kill interrupted; a bounded walk, off the path to the first request.
     let sweep_guard = guard.clone();
@@ -378,8 +398,9 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
             ..ExecutorOptions::default()
         },
     );
+    let facts = PromptFacts::of(&limits, &spill);
     let system_prompt = prompt::with_skill_catalog(
-        prompt::build_system_prompt(&root, &config.home, &PromptFacts::of(&limits, &spill)),
+        prompt::build_system_prompt(&root, &config.home, &facts, &mut file_notices),
         &skills.catalog(),
     );
     let ctx = ToolContext {
@@ -429,6 +450,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         skills,
         index,
         memory_taint,
+        file_notices,
     })
 }
 

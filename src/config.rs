@@ -6,8 +6,8 @@
 
 mod agent;
 mod approvals;
+pub mod beneath;
 pub mod browser;
-pub mod capped_read;
 mod env;
 mod index;
 pub mod json_store;
@@ -23,6 +23,7 @@ pub mod project_id;
 mod provenance;
 mod provider;
 pub mod providers;
+pub mod safe_read;
 pub mod sandbox;
 pub mod saved_rules;
 pub mod served;
@@ -304,6 +305,9 @@ declare_settings! {
         pub trusted_project: bool,
         /// Settings the project's own files tried to set and that were ignored; the front-ends show them.
         pub refused: Vec<RefusedSetting>,
+        /// Config and `.env` files refused by the safe reader (a link out of their folder, not a regular file,
+        /// too large); the front-ends show them.
+        pub file_notices: Vec<safe_read::FileNotice>,
     }
 }
 

@@ -300,6 +300,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             HostError::Start(e) => StartError::Sessions(sessions::start_error_text(lang, &e)),
         })?
     };
+    for file in session.file_notices() {
+        eprintln!("paicli: {}", text::file_notice(lang, &file));
+    }
     for line in sessions::started_lines(lang, session.started()) {
         eprintln!("paicli: {line}");
     }

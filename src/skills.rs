@@ -101,6 +101,9 @@ pub struct Skipped {
 pub struct Discovery {
     pub skills: Vec<Skill>,
     pub skipped: Vec<Skipped>,
+    /// SKILL.md files the safe reader refused (a link out of the project or of the skill's folder, not a regular
+    /// file, too large, not UTF-8); the front-ends say each once.
+    pub file_notices: Vec<crate::config::safe_read::FileNotice>,
 }
 
 impl Discovery {

@@ -23,7 +23,8 @@ pub use approval_mode::{mode_help, mode_label};
 pub use fill::{fill, labelled, placeholders, task_count, trf};
 pub use lang::Lang;
 pub use notices::{
-    git_link_refusal, project_trusted, refused_setting, sandbox_shortfall, start_notice_text,
+    file_notice, git_link_refusal, project_trusted, refused_setting, sandbox_shortfall,
+    start_notice_text,
 };
 pub use skipped_mention::mention_skipped;
 pub use visible::{is_hidden, strip_sgr, visible, visible_lines, visible_lines_but_sgr};

@@ -47,4 +47,5 @@ mod snapshot_undo;
 mod sse_fixtures;
 mod sse_props;
 mod traits;
+mod untrusted_files_cli;
 mod web;

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::sessions::{StartError, StartOptions, Started, fork_running, start_session};
 use super::{Services, SetupError, build_approval_hook, build_session};
 use crate::agent::{Agent, TurnReport};
+use crate::config::safe_read::FileNotice;
 use crate::config::{ApprovalMode, Config};
 use crate::guard::path_guard::PathGuard;
 use crate::plan::{PlanError, PlanReport};
@@ -111,6 +112,15 @@ impl Session {
             unrecorded_mode: Mutex::new(None),
             mcp_waited: AtomicBool::new(false),
         })
+    }
+
+    /// Settings and instruction files refused or cut by the safe reader at start-up (config files, `.env`,
+    /// instruction files, mcp.json, SKILL.md): the front-ends say each once.
+    pub fn file_notices(&self) -> Vec<FileNotice> {
+        let mut all = self.config.file_notices.clone();
+        all.extend(self.services.file_notices.iter().cloned());
+        all.extend(self.services.skills.snapshot().file_notices);
+        all
     }
 
     /// The ledger's session id.

@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::ConfigError;
+use super::safe_read::{FileNotice, SETTINGS_CAP, read_whole_noticed};
 
 /// Merged environment variables.
 #[derive(Clone, Debug, Default)]
@@ -20,8 +21,8 @@ impl EnvVars {
         home: &Path,
         process_env: Vec<(String, String)>,
     ) -> Result<EnvVars, ConfigError> {
-        let user = read_dotenv(&home.join(".env"))?;
-        let project = read_dotenv(&project_root.join(".env"))?;
+        let user = read_dotenv(home, &home.join(".env"), &mut Vec::new())?;
+        let project = read_dotenv(project_root, &project_root.join(".env"), &mut Vec::new())?;
         Ok(Self::from_layers(user, project, process_env, true))
     }
 
@@ -84,20 +85,22 @@ impl EnvVars {
     }
 }
 
-/// The pairs of one `.env` file; a missing file has none.
-pub(super) fn read_dotenv(path: &Path) -> Result<Vec<(String, String)>, ConfigError> {
-    if !path.is_file() {
+/// The pairs of one `.env` file, read beneath `base` by the safe reader; a missing file has none, a refused one
+/// none and a notice.
+pub(super) fn read_dotenv(
+    base: &Path,
+    path: &Path,
+    notices: &mut Vec<FileNotice>,
+) -> Result<Vec<(String, String)>, ConfigError> {
+    let Some(text) = read_whole_noticed(base, path, SETTINGS_CAP, notices) else {
         return Ok(Vec::new());
-    }
-    let iter = dotenvy::from_path_iter(path).map_err(|e| ConfigError::Parse {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
-    iter.map(|item| {
-        item.map_err(|e| ConfigError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
+    };
+    dotenvy::from_read_iter(text.as_bytes())
+        .map(|item| {
+            item.map_err(|e| ConfigError::Parse {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })
         })
-    })
-    .collect()
+        .collect()
 }

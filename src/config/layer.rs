@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::safe_read::{FileNotice, SETTINGS_CAP, read_whole_noticed};
 use super::settings::{self, Row};
 use super::{Config, ConfigError};
 
@@ -28,17 +29,15 @@ struct Problem {
 }
 
 impl ConfigFile {
-    /// Reads and checks `path`; `Ok(None)` when it does not exist.
-    pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(ConfigError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                });
-            }
+    /// Reads (beneath `base`, through the safe reader) and checks `path`; `Ok(None)` when it does not exist or
+    /// was refused, which adds a notice to `notices`.
+    pub fn read(
+        base: &Path,
+        path: &Path,
+        notices: &mut Vec<FileNotice>,
+    ) -> Result<Option<ConfigFile>, ConfigError> {
+        let Some(text) = read_whole_noticed(base, path, SETTINGS_CAP, notices) else {
+            return Ok(None);
         };
         Self::parse(&text)
             .map(Some)

@@ -28,10 +28,13 @@ impl Config {
         let home = paicli_home(&process_env);
         let trusted = ProjectTrust::load(&home).is_trusted(&project_root);
         let mut refused = Vec::new();
+        // Each file is read beneath its own folder: the user's beneath $PAICLI_HOME, the project's beneath it.
+        let mut file_notices = Vec::new();
 
-        let user_env = env::read_dotenv(&home.join(".env"))?;
+        let user_env = env::read_dotenv(&home, &home.join(".env"), &mut file_notices)?;
         let project_env_path = project_root.join(".env");
-        let mut project_env = env::read_dotenv(&project_env_path)?;
+        let mut project_env =
+            env::read_dotenv(&project_root, &project_env_path, &mut file_notices)?;
         project::filter_env(
             &project_env_path,
             &mut project_env,
@@ -42,9 +45,9 @@ impl Config {
         let env = EnvVars::from_layers(user_env, project_env, process_env, !trusted);
 
         let user_path = home.join("config.toml");
-        let user_file = ConfigFile::read(&user_path)?;
+        let user_file = ConfigFile::read(&home, &user_path, &mut file_notices)?;
         let project_path = project_root.join(".paicli/config.toml");
-        let project_file = ConfigFile::read(&project_path)?;
+        let project_file = ConfigFile::read(&project_root, &project_path, &mut file_notices)?;
 
         let mut config = Config::defaults(project_root, home, env);
         if let Some(file) = user_file {
@@ -60,6 +63,7 @@ impl Config {
         }
         config.trusted_project = trusted;
         config.refused = refused;
+        config.file_notices = file_notices;
         config.apply_env()?;
         config.apply_overrides(overrides)?;
         config.validate()?;

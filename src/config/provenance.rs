@@ -24,12 +24,17 @@ struct Layers {
 impl Layers {
     fn read(config: &Config) -> Layers {
         let files = [
-            config.home.join("config.toml"),
-            config.project_root.join(".paicli/config.toml"),
+            (&config.home, config.home.join("config.toml")),
+            (
+                &config.project_root,
+                config.project_root.join(".paicli/config.toml"),
+            ),
         ]
         .into_iter()
-        .filter_map(|path| {
-            let file = ConfigFile::read(&path).ok().flatten()?;
+        .filter_map(|(base, path)| {
+            let file = ConfigFile::read(base, &path, &mut Vec::new())
+                .ok()
+                .flatten()?;
             Some((path, file))
         })
         .collect();

@@ -63,11 +63,17 @@ fn key(project: &Path) -> String {
 fn content_hash(project: &Path) -> String {
     let mut hasher = Sha256::new();
     for rel in [".paicli/config.toml", ".env"] {
-        match std::fs::read(project.join(rel)) {
-            Ok(bytes) => {
+        // The same reader the loader uses, so what is trusted is what is loaded (and a link to /dev/zero costs
+        // at most the cap).
+        match super::safe_read::read_whole_beneath(
+            project,
+            Path::new(rel),
+            super::safe_read::SETTINGS_CAP,
+        ) {
+            Ok(text) => {
                 hasher.update(b"present\0");
-                hasher.update((bytes.len() as u64).to_le_bytes());
-                hasher.update(&bytes);
+                hasher.update((text.len() as u64).to_le_bytes());
+                hasher.update(text.as_bytes());
             }
             Err(_) => hasher.update(b"absent\0"),
         }

@@ -10,11 +10,12 @@
 //! refuses every symlink on the way.
 
 mod access;
-mod beneath;
 mod dir;
 mod read_roots;
 
 pub use dir::{DirEntry, DirHandle, EntryKind, EntryMeta};
+// The open-beneath primitives live in `config` so its safe reader shares them; the guard's modules use them here.
+use crate::config::beneath;
 pub use read_roots::ReadRoots;
 
 use std::io;

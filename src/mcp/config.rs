@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::oauth::OAuthSettings;
+use crate::config::safe_read::{FileNotice, SETTINGS_CAP, read_whole_noticed};
 
 /// Where a server's entry came from; project entries need the user's approval before they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,8 +79,11 @@ pub struct ServerConfig {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct McpConfig {
     pub servers: Vec<ServerConfig>,
-    /// Files that could not be read or parsed; their servers are skipped.
+    /// Files that could not be parsed; their servers are skipped.
     pub file_errors: Vec<String>,
+    /// Files the safe reader refused (a link out of their folder, not a regular file, too large); the front-ends
+    /// say each once, with the other refused settings files.
+    pub file_notices: Vec<FileNotice>,
 }
 
 /// The files read, lowest precedence first.
@@ -99,18 +103,19 @@ pub fn load(
 ) -> McpConfig {
     let mut merged: BTreeMap<String, (Value, Origin, PathBuf)> = BTreeMap::new();
     let mut file_errors = Vec::new();
+    let mut file_notices = Vec::new();
     for (path, origin) in config_files(home, project_root) {
         // The user file may also be the project's (paicli run in $HOME); read it once, as the user's.
         if origin == Origin::Project && path == home.join("mcp.json") {
             continue;
         }
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                file_errors.push(format!("cannot read {}: {e}", path.display()));
-                continue;
-            }
+        // Each file beneath its own folder, by the one safe reader: a project's link out of it is refused.
+        let base = match origin {
+            Origin::User => home,
+            Origin::Project => project_root,
+        };
+        let Some(text) = read_whole_noticed(base, &path, SETTINGS_CAP, &mut file_notices) else {
+            continue;
         };
         match parse_file(&text) {
             Ok(servers) => {
@@ -135,6 +140,7 @@ pub fn load(
     McpConfig {
         servers,
         file_errors,
+        file_notices,
     }
 }
 

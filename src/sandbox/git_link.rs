@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::capped_read::read_regular_capped as read_capped;
+use crate::config::safe_read::read_regular_capped as read_capped;
 
 /// Bytes read from a `.git` file or a link file: they hold one path.
 const LINK_FILE_CAP: u64 = 4096;

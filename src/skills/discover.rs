@@ -6,13 +6,12 @@ use std::path::{Path, PathBuf};
 
 use super::frontmatter;
 use super::{Discovery, Layer, Skill, Skipped, builtin};
+use crate::config::safe_read::{FileNotice, SKILL_CAP, read_whole_noticed};
 
 /// Longest name the format allows.
 const MAX_NAME_CHARS: usize = 64;
 /// Longest description the format allows.
 const MAX_DESCRIPTION_CHARS: usize = 1024;
-/// A SKILL.md larger than this is skipped: it is meant to be read into a conversation.
-const MAX_SKILL_FILE_BYTES: u64 = 256 * 1024;
 
 /// The directories the layers live under.
 #[derive(Clone, Debug)]
@@ -46,6 +45,7 @@ impl SkillRoots {
 pub fn discover(roots: &SkillRoots, disabled: &[String]) -> Discovery {
     let mut by_name: BTreeMap<String, Skill> = BTreeMap::new();
     let mut skipped = Vec::new();
+    let mut file_notices = Vec::new();
     for (name, text) in builtin::ALL {
         match parse_skill(text, name) {
             Ok((description, body)) => {
@@ -72,7 +72,8 @@ pub fn discover(roots: &SkillRoots, disabled: &[String]) -> Discovery {
             continue;
         };
         for folder in skill_folders(&dir) {
-            match read_skill(&folder, layer) {
+            let base = skill_base(roots, layer, &folder);
+            match read_skill(&base, &folder, layer, &mut file_notices) {
                 Ok(Some(skill)) => {
                     by_name.insert(skill.name.clone(), skill);
                 }
@@ -87,6 +88,7 @@ pub fn discover(roots: &SkillRoots, disabled: &[String]) -> Discovery {
     let mut found = Discovery {
         skills: by_name.into_values().collect(),
         skipped,
+        file_notices,
     };
     found.apply_disabled(disabled);
     found
@@ -107,25 +109,34 @@ fn skill_folders(dir: &Path) -> Vec<PathBuf> {
     folders
 }
 
-/// The skill in `folder`; `Ok(None)` when the folder holds no SKILL.md (it is not a skill).
-fn read_skill(folder: &Path, layer: Layer) -> Result<Option<Skill>, Skipped> {
+/// The folder a layer's SKILL.md must lie beneath: a project's skills stay inside the project (a cloned
+/// repository's link out of it is refused); a user's skill folder may be a link to a shared one (users link
+/// skills in), but its SKILL.md stays inside that folder.
+fn skill_base(roots: &SkillRoots, layer: Layer, folder: &Path) -> PathBuf {
+    match layer {
+        Layer::ProjectAgents | Layer::ProjectClaude | Layer::ProjectPaicli => {
+            roots.project_root.clone()
+        }
+        _ => folder.to_path_buf(),
+    }
+}
+
+/// The skill in `folder`, its SKILL.md read beneath `base` by the safe reader; `Ok(None)` when the folder holds
+/// no SKILL.md (it is not a skill) or the reader refused it (a notice in `notices`).
+fn read_skill(
+    base: &Path,
+    folder: &Path,
+    layer: Layer,
+    notices: &mut Vec<FileNotice>,
+) -> Result<Option<Skill>, Skipped> {
     let file = folder.join("SKILL.md");
     let skip = |problem: String| Skipped {
         path: file.clone(),
         problem,
     };
-    let meta = match std::fs::metadata(&file) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(skip(format!("cannot read it: {e}"))),
+    let Some(text) = read_whole_noticed(base, &file, SKILL_CAP, notices) else {
+        return Ok(None);
     };
-    if meta.len() > MAX_SKILL_FILE_BYTES {
-        return Err(skip(format!(
-            "it is {} bytes; a SKILL.md may have at most {MAX_SKILL_FILE_BYTES}",
-            meta.len()
-        )));
-    }
-    let text = std::fs::read_to_string(&file).map_err(|e| skip(format!("cannot read it: {e}")))?;
     let folder_name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -196,6 +207,58 @@ fn check_name(name: &str) -> Result<(), String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_projects_skill_linked_out_is_refused_and_a_users_linked_skill_folder_still_loads() {
+        use crate::config::safe_read::{FileIssue, ReadRefused};
+        use std::os::unix::fs::symlink;
+        let home = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let shared = tempfile::tempdir().unwrap();
+        let skill = |dir: &Path, name: &str| {
+            std::fs::create_dir_all(dir.join(name)).unwrap();
+            let text = format!("---\nname: {name}\ndescription: Does {name}.\n---\nSteps\n");
+            std::fs::write(dir.join(name).join("SKILL.md"), text).unwrap();
+        };
+        skill(shared.path(), "shared");
+        skill(shared.path(), "planted");
+        std::fs::create_dir_all(home.path().join("skills")).unwrap();
+        symlink(
+            shared.path().join("shared"),
+            home.path().join("skills/shared"),
+        )
+        .unwrap();
+        let project_skills = project.path().join(".paicli/skills");
+        std::fs::create_dir_all(project_skills.join("leak")).unwrap();
+        symlink(
+            shared.path().join("planted"),
+            project_skills.join("planted"),
+        )
+        .unwrap();
+        symlink("/dev/zero", project_skills.join("leak/SKILL.md")).unwrap();
+        let roots = SkillRoots {
+            user_home: None,
+            paicli_home: home.path().to_path_buf(),
+            project_root: project.path().to_path_buf(),
+        };
+        let found = discover(&roots, &[]);
+        assert!(found.get("shared").is_some());
+        assert!(found.get("planted").is_none() && found.get("leak").is_none());
+        let mut refused: Vec<(String, bool)> = found
+            .file_notices
+            .iter()
+            .map(|n| {
+                let skill = n.path.parent().unwrap().file_name().unwrap();
+                let link_out = matches!(n.issue, FileIssue::Refused(ReadRefused::LinkOut { .. }));
+                (skill.to_string_lossy().into_owned(), link_out)
+            })
+            .collect();
+        refused.sort();
+        assert_eq!(
+            refused,
+            [("leak".to_string(), true), ("planted".to_string(), true)]
+        );
+    }
 
     #[test]
     fn names_follow_the_format() {

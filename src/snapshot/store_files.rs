@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::SnapshotError;
-use crate::config::capped_read::read_regular_capped;
+use crate::config::safe_read::read_regular_capped;
 
 /// The store's `config`, as paicli writes it. Every other setting is given on git's command line.
 pub const CONFIG: &str = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";

@@ -2,6 +2,7 @@
 //! notices of starting a session, images the model cannot take.
 
 use super::{Lang, Msg, tr, trf};
+use crate::config::safe_read::{FileIssue, FileNotice, ReadRefused};
 use crate::config::{Refusal, RefusedSetting};
 use crate::sandbox::Shortfall;
 use crate::session::ledger::{LoadNotice, StartNotice};
@@ -54,6 +55,32 @@ pub fn git_link_refusal(lang: Lang, why: &crate::sandbox::GitLinkRefusal) -> Str
     )
 }
 
+/// The notice for an instruction or settings file that was refused or read only in part. Its paths are the
+/// project's own text: shown with their control characters made visible.
+pub fn file_notice(lang: Lang, notice: &FileNotice) -> String {
+    let file = super::visible(&notice.path.display().to_string());
+    let file = ("file", &file as &dyn std::fmt::Display);
+    match &notice.issue {
+        FileIssue::Cut { cap } => trf(lang, Msg::FileCut, &[file, ("cap", cap)]),
+        FileIssue::SpillFolderLinked => trf(lang, Msg::SpillFolderLinked, &[file]),
+        FileIssue::Refused(why) => match why {
+            ReadRefused::Missing => trf(lang, Msg::FileRefusedMissing, &[file]),
+            ReadRefused::LinkOut { base } => {
+                let base = super::visible(&base.display().to_string());
+                trf(lang, Msg::FileRefusedLinkOut, &[file, ("base", &base)])
+            }
+            ReadRefused::NotRegular => trf(lang, Msg::FileRefusedNotRegular, &[file]),
+            ReadRefused::TooLarge { cap } => {
+                trf(lang, Msg::FileRefusedTooLarge, &[file, ("cap", cap)])
+            }
+            ReadRefused::NotUtf8 => trf(lang, Msg::FileRefusedNotUtf8, &[file]),
+            ReadRefused::Unreadable(error) => {
+                trf(lang, Msg::FileRefusedUnreadable, &[file, ("error", error)])
+            }
+        },
+    }
+}
+
 /// A notice from starting a session (loading its ledger, or failing to open one).
 pub fn start_notice_text(lang: Lang, notice: &StartNotice) -> String {
     match notice {
@@ -77,6 +104,24 @@ pub fn start_notice_text(lang: Lang, notice: &StartNotice) -> String {
 mod tests {
     use super::*;
     use crate::sandbox::GitLinkRefusal;
+
+    #[test]
+    fn a_file_notice_is_worded_in_both_languages_like_its_english_display() {
+        let notice = FileNotice {
+            path: "/p/CLAUDE.md".into(),
+            issue: FileIssue::Refused(ReadRefused::LinkOut { base: "/p".into() }),
+        };
+        assert_eq!(file_notice(Lang::En, &notice), notice.to_string());
+        assert!(file_notice(Lang::Zh, &notice).contains("/p/CLAUDE.md"));
+        let cut = FileNotice {
+            path: "/p/AGENTS\u{1b}[2J.md".into(),
+            issue: FileIssue::Cut { cap: 40_000 },
+        };
+        assert_eq!(
+            file_notice(Lang::En, &cut),
+            "read only the first 40000 bytes of /p/AGENTS<U+001B>[2J.md; the rest was left out"
+        );
+    }
 
     #[test]
     fn a_refused_git_link_shows_the_projects_path_with_its_escapes_made_visible() {

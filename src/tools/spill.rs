@@ -1,18 +1,25 @@
 //! Large tool outputs go to `<project>/.paicli/tool-outputs/session-…/NNN-<tool>.txt`; the model keeps a preview.
 //!
 //! Writes are small synchronous file writes (at most a few MB, once per large result); they run on the caller's
-//! thread rather than paying a blocking-pool hop for every result.
+//! thread rather than paying a blocking-pool hop for every result. Every create, write and delete goes through
+//! the path guard's directory handles (`folder`): a symlinked spill folder is refused, and the output is cut
+//! inline instead, with the model told so.
 
+mod folder;
 mod preview;
 
-use std::fs;
-use std::io;
+use std::ffi::OsStr;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, SystemTime};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use crate::guard::path_guard::normalize_lexically;
+use rustix::fs::Mode;
+
+use crate::guard::path_guard::{DirHandle, PathGuard, normalize_lexically};
+
+pub use folder::{SpillFolderError, remove_stale};
 
 /// Default spill threshold in chars.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 32_000;
@@ -43,10 +50,12 @@ pub enum SpillRule {
 #[derive(Debug)]
 pub struct SpillStore {
     root: PathBuf,
+    /// The root opened once; `None` when it cannot be (every large output is then cut inline).
+    guard: Option<PathGuard>,
     enabled: bool,
     threshold_chars: usize,
-    /// This store's session folder, created on first use.
-    session: Mutex<Option<PathBuf>>,
+    /// This store's session folder (its handle and its path below the root), created on first use.
+    session: Mutex<Option<(Arc<DirHandle>, PathBuf)>>,
     counter: AtomicUsize,
 }
 
@@ -55,6 +64,7 @@ impl SpillStore {
     pub fn new(root: &Path, enabled: bool, threshold_chars: usize) -> Self {
         SpillStore {
             root: root.to_path_buf(),
+            guard: PathGuard::new(root).ok(),
             enabled,
             threshold_chars: threshold_chars.max(MIN_THRESHOLD_CHARS),
             session: Mutex::new(None),
@@ -127,82 +137,53 @@ impl SpillStore {
 
     fn spill(&self, tool: &str, text: &str, head_chars: usize) -> String {
         match self.write(tool, text) {
-            Ok(path) => {
-                let rel = path.strip_prefix(&self.root).unwrap_or(&path);
-                preview::render_offloaded(tool, text, &rel.to_string_lossy(), head_chars)
-            }
+            Ok(rel) => preview::render_offloaded(tool, text, &rel.to_string_lossy(), head_chars),
             Err(e) => preview::render_truncated(
                 tool,
                 text,
                 head_chars,
-                &format!("the full output could not be saved to a file ({e})"),
+                &format!(
+                    "the full output could not be saved to a file ({e}); only the part below is in context, \
+                     so narrow the call (a range, a filter) to see the rest"
+                ),
             ),
         }
     }
 
-    /// Writes `text` to the next numbered file of this session and returns its path.
-    fn write(&self, tool: &str, text: &str) -> io::Result<PathBuf> {
-        let dir = self.session_dir()?;
+    /// Writes `text` to the next numbered file of this session and returns its path below the root.
+    fn write(&self, tool: &str, text: &str) -> Result<PathBuf, SpillFolderError> {
+        let (dir, rel) = self.session_dir()?;
         let n = self.counter.fetch_add(1, Ordering::Relaxed) + 1;
-        let path = dir.join(format!("{n:03}-{}.txt", file_safe_name(tool)));
-        fs::write(&path, text)?;
-        Ok(path)
+        let name = format!("{n:03}-{}.txt", file_safe_name(tool));
+        let mut file = dir.create_new(OsStr::new(&name), Mode::from_raw_mode(0o644))?;
+        file.write_all(text.as_bytes())?;
+        Ok(rel.join(name))
     }
 
-    /// The session folder, created (with the `.gitignore` beside it) on first use.
-    fn session_dir(&self) -> io::Result<PathBuf> {
+    /// The session folder, created (with the `.gitignore` beside it) on first use, beneath the root only.
+    fn session_dir(&self) -> Result<(Arc<DirHandle>, PathBuf), SpillFolderError> {
         let mut session = self
             .session
             .lock()
             .map_err(|_| io::Error::other("spill store lock poisoned"))?;
-        if let Some(dir) = session.as_ref() {
-            return Ok(dir.clone());
+        if let Some((dir, rel)) = session.as_ref() {
+            return Ok((Arc::clone(dir), rel.clone()));
         }
-        let base = self.spill_dir();
-        fs::create_dir_all(&base)?;
-        let gitignore = base.join(".gitignore");
-        if !gitignore.exists() {
-            fs::write(&gitignore, "*\n")?;
-        }
+        let guard = self
+            .guard
+            .as_ref()
+            .ok_or_else(|| io::Error::other("the project root cannot be opened"))?;
+        folder::open(guard, true)?;
         let name = format!(
             "session-{}-{:06x}",
             chrono::Local::now().format("%Y%m%d-%H%M%S"),
             fastrand::u32(..0x100_0000)
         );
-        let dir = base.join(name);
-        fs::create_dir_all(&dir)?;
-        *session = Some(dir.clone());
-        Ok(dir)
+        let rel = Path::new(SPILL_DIR).join(name);
+        let dir = Arc::new(guard.create_dir_all(&guard.root().join(&rel))?);
+        *session = Some((Arc::clone(&dir), rel.clone()));
+        Ok((dir, rel))
     }
-}
-
-/// Deletes spill session folders under `<root>/.paicli/tool-outputs` last modified more than `max_age` ago.
-/// Returns how many were removed; folders that cannot be removed are skipped.
-pub fn remove_stale(root: &Path, max_age: Duration) -> io::Result<usize> {
-    let dir = root.join(SPILL_DIR);
-    let entries = match fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e),
-    };
-    let now = SystemTime::now();
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let is_session = entry.file_name().to_string_lossy().starts_with("session-");
-        // file_type does not follow symlinks: a symlink named session-* is never followed or removed.
-        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        if !is_session || !is_dir {
-            continue;
-        }
-        let age = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .map(|modified| now.duration_since(modified).unwrap_or_default());
-        if age.is_ok_and(|age| age > max_age) && fs::remove_dir_all(entry.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    Ok(removed)
 }
 
 /// True when `text` has more than `limit` chars (without counting all of a huge text).

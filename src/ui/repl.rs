@@ -160,6 +160,9 @@ fn print_banner(session: &Session) {
         let notice = crate::text::refused_setting(session.lang, refused);
         session.say_notice(&notice);
     }
+    for file in session.file_notices() {
+        session.say_notice(&crate::text::file_notice(session.lang, &file));
+    }
     for notice in startup_skill_notices(session) {
         session.say_notice(&notice);
     }

@@ -57,6 +57,7 @@ fn start(servers: Vec<ServerConfig>, init_timeout: Duration, call_timeout: Durat
         McpConfig {
             servers,
             file_errors: Vec::new(),
+            file_notices: Vec::new(),
         },
         paicli::tools::mcp::RegistryPublisher::new(Arc::clone(&registry)),
         StartOptions {

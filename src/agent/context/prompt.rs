@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::safe_read::{FileNotice, INSTRUCTIONS_CAP, read_noticed};
 use crate::mcp::RemoteResource;
 
 mod rules;
@@ -23,12 +24,14 @@ const PROJECT_FILES: &[&str] = &[
     ".paicli/PAI.local.md",
 ];
 
-/// Largest instruction file taken in (bytes); more is cut with a note.
-const MAX_INSTRUCTION_BYTES: usize = 40_000;
-
 /// Builds the system prompt for a session in `project_root`, with `home` = `$PAICLI_HOME`; its rules state the
-/// limits in `facts`.
-pub fn build_system_prompt(project_root: &Path, home: &Path, facts: &PromptFacts) -> String {
+/// limits in `facts`. Instruction files refused or cut add a notice to `notices`.
+pub fn build_system_prompt(
+    project_root: &Path,
+    home: &Path,
+    facts: &PromptFacts,
+    notices: &mut Vec<FileNotice>,
+) -> String {
     let mut prompt = rules::base_rules(facts);
     prompt.push_str("\n\n# Environment\n");
     prompt.push_str(&format!(
@@ -45,7 +48,7 @@ pub fn build_system_prompt(project_root: &Path, home: &Path, facts: &PromptFacts
         chrono::Local::now().format("%Y-%m-%d")
     ));
 
-    let instructions = project_instructions(project_root, home);
+    let instructions = project_instructions(project_root, home, notices);
     if !instructions.is_empty() {
         prompt.push_str(
             "\n# Project instructions\nFollow these instructions from the user's files.\n",
@@ -118,17 +121,27 @@ pub fn with_resource_index(prompt: &str, resources: &[(String, Vec<RemoteResourc
 }
 
 /// The instruction files that exist: the user's global `PAI.md`, then each directory from the git root down to
-/// the project root.
-pub fn project_instructions(project_root: &Path, home: &Path) -> Vec<(String, String)> {
+/// the project root. Each is read by the one safe reader (beneath its base, a regular file, at most
+/// [`INSTRUCTIONS_CAP`] bytes); a refused or cut file adds a notice to `notices`.
+pub fn project_instructions(
+    project_root: &Path,
+    home: &Path,
+    notices: &mut Vec<FileNotice>,
+) -> Vec<(String, String)> {
     let mut found = Vec::new();
-    let global = home.join("PAI.md");
-    if let Some(text) = read_instructions(&global) {
+    if let Some(text) = read_instructions(home, Path::new("PAI.md"), notices) {
         found.push(("~/.paicli/PAI.md".to_string(), text));
     }
-    for dir in dirs_from_git_root(project_root) {
+    let dirs = dirs_from_git_root(project_root);
+    // The enclosing repository is the project's boundary: no instruction file is read through a link out of it.
+    let base = dirs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| project_root.to_path_buf());
+    for dir in &dirs {
         for name in PROJECT_FILES {
             let path = dir.join(name);
-            if let Some(text) = read_instructions(&path) {
+            if let Some(text) = read_instructions(&base, &path, notices) {
                 let label = path
                     .strip_prefix(project_root)
                     .map(Path::to_path_buf)
@@ -153,44 +166,38 @@ fn dirs_from_git_root(project_root: &Path) -> Vec<PathBuf> {
     vec![project_root.to_path_buf()]
 }
 
-/// Reads one instruction file, expanding lines that consist only of `@relative/file.md` (one level deep, inside
-/// the file's directory).
-fn read_instructions(path: &Path) -> Option<String> {
-    let text = read_capped(path)?;
-    let base = path.parent().unwrap_or(Path::new("."));
+/// Reads one instruction file beneath `base`, expanding lines that consist only of `@relative/file.md` (one
+/// level deep, beneath the file's own directory; any other import stays as text).
+fn read_instructions(base: &Path, path: &Path, notices: &mut Vec<FileNotice>) -> Option<String> {
+    let text = read_one(base, path, notices)?;
+    let dir = base.join(path);
+    let dir = dir.parent().unwrap_or(base);
     let mut out = String::new();
     for line in text.lines() {
         let trimmed = line.trim();
         let import = trimmed
             .strip_prefix('@')
-            .filter(|rest| !rest.is_empty() && !rest.contains(char::is_whitespace));
-        match import.map(|rel| base.join(rel)) {
-            Some(target) if is_inside(&target, base) => match read_capped(&target) {
-                Some(imported) => out.push_str(imported.trim_end()),
-                None => out.push_str(line),
-            },
-            _ => out.push_str(line),
+            .filter(|rest| !rest.is_empty() && !rest.contains(char::is_whitespace))
+            .map(Path::new)
+            .filter(|rel| rel.is_relative());
+        match import.and_then(|rel| read_one(dir, rel, notices)) {
+            Some(imported) => out.push_str(imported.trim_end()),
+            None => out.push_str(line),
         }
         out.push('\n');
     }
     (!out.trim().is_empty()).then_some(out)
 }
 
-fn read_capped(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
-    let mut text =
-        String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_INSTRUCTION_BYTES)]).into_owned();
-    if bytes.len() > MAX_INSTRUCTION_BYTES {
-        text.push_str("\n[... file cut at 40000 bytes]\n");
+/// One instruction file or import, with a line telling the model where a long one was cut.
+fn read_one(base: &Path, path: &Path, notices: &mut Vec<FileNotice>) -> Option<String> {
+    let before = notices.len();
+    let mut text = read_noticed(base, path, INSTRUCTIONS_CAP, notices)?;
+    // A file read with a notice is a file cut at the cap.
+    if notices.len() > before {
+        text.push_str(&format!("\n[... file cut at {INSTRUCTIONS_CAP} bytes]\n"));
     }
     Some(text)
-}
-
-fn is_inside(target: &Path, base: &Path) -> bool {
-    match (target.canonicalize(), base.canonicalize()) {
-        (Ok(t), Ok(b)) => t.starts_with(b),
-        _ => false,
-    }
 }
 
 /// True when two system prompts differ at most in their date line: a prompt stored by a session started on
@@ -219,11 +226,16 @@ mod tests {
         std::fs::create_dir(dir.path().join("docs")).unwrap();
         std::fs::write(dir.path().join("docs/style.md"), "Max 80 columns.").unwrap();
         std::fs::write(home.path().join("PAI.md"), "Global rule.").unwrap();
-        let found = project_instructions(dir.path(), home.path());
+        let found = project_instructions(dir.path(), home.path(), &mut Vec::new());
         let labels: Vec<&str> = found.iter().map(|(l, _)| l.as_str()).collect();
         assert_eq!(labels, ["~/.paicli/PAI.md", "AGENTS.md"]);
         assert_eq!(found[1].1, "Use tabs.\nMax 80 columns.\n");
-        let prompt = build_system_prompt(dir.path(), home.path(), &rules::tests::facts());
+        let prompt = build_system_prompt(
+            dir.path(),
+            home.path(),
+            &rules::tests::facts(),
+            &mut Vec::new(),
+        );
         assert!(prompt.contains("# Project instructions"));
         assert!(prompt.contains("Max 80 columns."));
     }
@@ -239,7 +251,7 @@ mod tests {
         std::fs::write(dir.path().join("sub/CLAUDE.local.md"), "My local note.").unwrap();
         std::fs::write(dir.path().join("sub/PAI.md"), "Sub rule.").unwrap();
         let root = dir.path().join("sub");
-        let found = project_instructions(&root, home.path());
+        let found = project_instructions(&root, home.path(), &mut Vec::new());
         let labels: Vec<String> = found.iter().map(|(l, _)| l.clone()).collect();
         let top = |name: &str| dir.path().join(name).display().to_string();
         assert_eq!(
@@ -251,7 +263,8 @@ mod tests {
                 "CLAUDE.local.md".into()
             ]
         );
-        let prompt = build_system_prompt(&root, home.path(), &rules::tests::facts());
+        let prompt =
+            build_system_prompt(&root, home.path(), &rules::tests::facts(), &mut Vec::new());
         assert!(prompt.contains("Run make check."), "{prompt}");
         assert!(prompt.contains("My local note."), "{prompt}");
     }
@@ -261,9 +274,51 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let home = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("PAI.md"), "@../secret.md\n").unwrap();
-        let found = project_instructions(dir.path(), home.path());
+        let found = project_instructions(dir.path(), home.path(), &mut Vec::new());
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "@../secret.md\n");
+    }
+
+    #[test]
+    fn a_link_out_of_the_project_is_not_read_and_a_long_file_is_cut_each_with_a_notice() {
+        use crate::config::safe_read::{FileIssue, ReadRefused};
+        let dir = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("id_rsa"), "PRIVATE KEY").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("id_rsa"), dir.path().join("CLAUDE.md"))
+            .unwrap();
+        std::fs::write(dir.path().join("AGENTS.md"), "x".repeat(100_000)).unwrap();
+        // A link that stays inside the project is followed.
+        std::os::unix::fs::symlink(dir.path().join("AGENTS.md"), dir.path().join("PAI.md"))
+            .unwrap();
+        let mut notices = Vec::new();
+        let prompt = build_system_prompt(
+            dir.path(),
+            home.path(),
+            &rules::tests::facts(),
+            &mut notices,
+        );
+        assert!(!prompt.contains("PRIVATE KEY"));
+        assert!(prompt.contains("[... file cut at 40000 bytes]"));
+        assert!(prompt.len() < 100_000, "{}", prompt.len());
+        let issues: Vec<(&std::ffi::OsStr, &FileIssue)> = notices
+            .iter()
+            .map(|n| (n.path.file_name().unwrap(), &n.issue))
+            .collect();
+        assert_eq!(
+            issues,
+            [
+                ("AGENTS.md".as_ref(), &FileIssue::Cut { cap: 40_000 }),
+                (
+                    "CLAUDE.md".as_ref(),
+                    &FileIssue::Refused(ReadRefused::LinkOut {
+                        base: dir.path().to_path_buf()
+                    })
+                ),
+                ("PAI.md".as_ref(), &FileIssue::Cut { cap: 40_000 }),
+            ]
+        );
     }
 
     #[test]
@@ -300,8 +355,18 @@ mod tests {
     fn prompt_is_stable_within_a_session() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(
-            build_system_prompt(dir.path(), dir.path(), &rules::tests::facts()),
-            build_system_prompt(dir.path(), dir.path(), &rules::tests::facts())
+            build_system_prompt(
+                dir.path(),
+                dir.path(),
+                &rules::tests::facts(),
+                &mut Vec::new()
+            ),
+            build_system_prompt(
+                dir.path(),
+                dir.path(),
+                &rules::tests::facts(),
+                &mut Vec::new()
+            )
         );
     }
 

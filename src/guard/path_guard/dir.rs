@@ -71,6 +71,11 @@ impl DirHandle {
         &self.path
     }
 
+    /// When this directory's entries last changed (its own modification time).
+    pub fn modified(&self) -> io::Result<std::time::SystemTime> {
+        File::from(self.fd.try_clone()?).metadata()?.modified()
+    }
+
     /// Opens the entry `name` for reading without following a symlink; FIFOs open without blocking.
     pub fn open_file(&self, name: &OsStr) -> io::Result<File> {
         let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY;

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::safe_read::read_regular_capped;
 use crate::protocol::message::{Message, ToolSpec};
 
 /// The ledger format this build writes and reads; a ledger with a higher number is refused.
@@ -71,6 +72,10 @@ pub enum Record {
     Mode { mode: String },
 }
 
+/// Most bytes read of a `.git` link or `HEAD`: both are one short line, and either may be a project's planted link
+/// to a device that never ends.
+const GIT_FILE_CAP: u64 = 4096;
+
 /// The git branch checked out at `root` or the nearest folder above it with a `.git`, read from `HEAD` (no
 /// child process: this runs before the first request).
 pub fn git_branch(root: &Path) -> Option<String> {
@@ -80,13 +85,13 @@ pub fn git_branch(root: &Path) -> Option<String> {
         .find(|g| g.exists())?;
     let dir = if git.is_file() {
         // A worktree or submodule: `.git` is a file naming the real folder.
-        let text = std::fs::read_to_string(&git).ok()?;
+        let text = read_regular_capped(&git, GIT_FILE_CAP)?;
         let target = text.trim().strip_prefix("gitdir:")?.trim();
         git.parent()?.join(target)
     } else {
         git
     };
-    let head = std::fs::read_to_string(dir.join("HEAD")).ok()?;
+    let head = read_regular_capped(&dir.join("HEAD"), GIT_FILE_CAP)?;
     let head = head.trim();
     match head.strip_prefix("ref: refs/heads/") {
         Some(branch) => Some(branch.to_string()),

@@ -1,4 +1,5 @@
-//! Starting paicli: the flags, the task of `-p`, project trust and project instructions.
+//! Starting paicli: the flags, the task of `-p`, project trust, project instructions and the settings and
+//! instruction files that were refused or cut.
 
 messages! {
     TrustNextSession =>
@@ -47,4 +48,25 @@ messages! {
     InitFoundNone =>
         en: "no project instructions found (AGENTS.md, CLAUDE.md, PAI.md, .paicli/PAI.md)",
         zh: "未找到项目说明文件（AGENTS.md、CLAUDE.md、PAI.md、.paicli/PAI.md）",
+    FileRefusedMissing => en: "did not read {file}: it does not exist", zh: "未读取 {file}：文件不存在",
+    FileRefusedLinkOut =>
+        en: "did not read {file}: it lies outside {base} (a symbolic link or `..` leads out of it)",
+        zh: "未读取 {file}：它位于 {base} 之外（符号链接或 `..` 指向了外面）",
+    FileRefusedNotRegular =>
+        en: "did not read {file}: it is not a regular file",
+        zh: "未读取 {file}：它不是普通文件",
+    FileRefusedTooLarge =>
+        en: "did not read {file}: it is larger than {cap} bytes",
+        zh: "未读取 {file}：它超过 {cap} 字节",
+    FileRefusedNotUtf8 =>
+        en: "did not read {file}: it is not UTF-8 text",
+        zh: "未读取 {file}：它不是 UTF-8 文本",
+    FileRefusedUnreadable => en: "did not read {file}: {error}", zh: "未读取 {file}：{error}",
+    FileCut =>
+        en: "read only the first {cap} bytes of {file}; the rest was left out",
+        zh: "只读取了 {file} 的前 {cap} 字节，其余部分已略去",
+    SpillFolderLinked =>
+        en: "large tool outputs are not saved in {file}: it is a symbolic link or lies behind one, which paicli \
+             does not follow; they are cut instead",
+        zh: "大型工具输出不会保存到 {file}：它是符号链接或位于符号链接之后，paicli 不会跟随；输出将被截断",
 }

@@ -1,5 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::time::SystemTime;
+
 use super::*;
 use pretty_assertions::assert_eq;
 use tempfile::TempDir;
@@ -186,7 +190,8 @@ fn recognises_paths_inside_the_spill_dir() {
 #[test]
 fn remove_stale_deletes_only_old_session_folders() {
     let dir = TempDir::new().unwrap();
-    assert_eq!(remove_stale(dir.path(), STALE_AFTER).unwrap(), 0);
+    let guard = PathGuard::new(dir.path()).unwrap();
+    assert_eq!(remove_stale(&guard, STALE_AFTER).unwrap(), 0);
 
     let base = dir.path().join(SPILL_DIR);
     let old = base.join("session-20200101-000000-abcdef");
@@ -201,7 +206,17 @@ fn remove_stale_deletes_only_old_session_folders() {
         fs::File::open(d).unwrap().set_modified(long_ago).unwrap();
     }
 
-    assert_eq!(remove_stale(dir.path(), STALE_AFTER).unwrap(), 1);
+    // A link inside an old folder is removed as a link; what it points at stays.
+    let outside = TempDir::new().unwrap();
+    fs::write(outside.path().join("keep.txt"), "keep").unwrap();
+    symlink(outside.path(), old.join("link")).unwrap();
+    fs::File::open(&old)
+        .unwrap()
+        .set_modified(long_ago)
+        .unwrap();
+
+    assert_eq!(remove_stale(&guard, STALE_AFTER).unwrap(), 1);
+    assert!(outside.path().join("keep.txt").exists());
     assert!(!old.exists());
     assert!(fresh.exists());
     assert!(other.exists());
@@ -216,4 +231,58 @@ fn previews_an_existing_spill_file_without_copying_it() {
     let out = s.preview_existing("read_file", &"p".repeat(3000), path);
     assert!(out.contains(&format!("file: {path}\n")));
     assert!(!dir.path().join(".paicli").exists());
+}
+
+/// A project whose `.paicli` (or `.paicli/tool-outputs`) links to `outside`, which holds an old session folder.
+fn linked_spill_folder(link_paicli: bool) -> (TempDir, TempDir, PathBuf) {
+    let dir = TempDir::new().unwrap();
+    let outside = TempDir::new().unwrap();
+    let old = outside.path().join("tool-outputs/session-old");
+    fs::create_dir_all(&old).unwrap();
+    fs::write(old.join("001-x.txt"), "x").unwrap();
+    let long_ago = SystemTime::now() - Duration::from_secs(10 * 24 * 60 * 60);
+    fs::File::open(&old)
+        .unwrap()
+        .set_modified(long_ago)
+        .unwrap();
+    if link_paicli {
+        symlink(outside.path(), dir.path().join(".paicli")).unwrap();
+    } else {
+        fs::create_dir(dir.path().join(".paicli")).unwrap();
+        symlink(
+            outside.path().join("tool-outputs"),
+            dir.path().join(SPILL_DIR),
+        )
+        .unwrap();
+    }
+    (dir, outside, old)
+}
+
+#[test]
+fn a_linked_spill_folder_is_neither_written_nor_pruned_and_the_output_is_cut_inline() {
+    for link_paicli in [true, false] {
+        let (dir, outside, old) = linked_spill_folder(link_paicli);
+        let guard = PathGuard::new(dir.path()).unwrap();
+        let err = remove_stale(&guard, STALE_AFTER).unwrap_err();
+        assert!(matches!(err, SpillFolderError::Linked(_)), "{err}");
+        assert!(old.exists());
+
+        let s = store(&dir, 2000);
+        let out = s.offload("read_file", &"z".repeat(100_000));
+        assert!(
+            out.starts_with("[output truncated: the full output could not be saved to a file ("),
+            "{out}"
+        );
+        assert!(
+            out.contains("is a symbolic link, which paicli does not follow"),
+            "{out}"
+        );
+        assert!(out.chars().count() < 4000);
+        let mut written: Vec<_> = fs::read_dir(outside.path().join("tool-outputs"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        written.sort();
+        assert_eq!(written, ["session-old"], "link_paicli={link_paicli}");
+    }
 }

@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::config::safe_read::read_whole_beneath;
 use crate::skills::frontmatter;
 use crate::text::{Lang, Msg, trf};
 
@@ -47,21 +48,22 @@ pub struct CustomCommands {
 impl CustomCommands {
     /// Reads the command folders of `paicli_home` (user) and `project_root`, lowest precedence first.
     pub fn load(paicli_home: &Path, project_root: &Path) -> CustomCommands {
+        // Each folder with the base its files are read beneath (a project's link out of it is refused).
         let folders = [
-            paicli_home.join("commands"),
-            project_root.join(".claude/commands"),
-            project_root.join(".paicli/commands"),
+            (paicli_home, paicli_home.join("commands")),
+            (project_root, project_root.join(".claude/commands")),
+            (project_root, project_root.join(".paicli/commands")),
         ];
         let mut found = CustomCommands::default();
-        for folder in folders {
+        for (base, folder) in folders {
             for path in markdown_files(&folder) {
-                found.add(path);
+                found.add(base, path);
             }
         }
         found
     }
 
-    fn add(&mut self, path: PathBuf) {
+    fn add(&mut self, base: &Path, path: PathBuf) {
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().to_ascii_lowercase())
@@ -77,7 +79,7 @@ impl CustomCommands {
             self.ignored.push(Ignored::Shadows { path, name });
             return;
         }
-        match read_command(&path) {
+        match read_command(base, &path) {
             Ok((description, template)) => {
                 self.commands.insert(
                     name.clone(),
@@ -128,14 +130,10 @@ fn markdown_files(folder: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn read_command(path: &Path) -> Result<(Option<String>, String), String> {
-    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(format!(
-            "it is {size} bytes; at most {MAX_FILE_BYTES} are read"
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+/// A command file's description and template, read beneath `base` by the one safe reader.
+fn read_command(base: &Path, path: &Path) -> Result<(Option<String>, String), String> {
+    let text =
+        read_whole_beneath(base, path, MAX_FILE_BYTES).map_err(|refused| refused.to_string())?;
     let (front, body) = frontmatter::parse_optional(&text).map_err(|e| e.to_string())?;
     let description = front
         .description
@@ -216,6 +214,32 @@ mod tests {
             "Summarize.\n\nARGUMENTS: x y"
         );
         assert_eq!(command("Summarize.").expand(""), "Summarize.");
+    }
+
+    #[test]
+    fn a_project_command_linked_out_of_the_project_or_to_a_device_is_ignored_with_why() {
+        let home = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "SECRET").unwrap();
+        let folder = project.path().join(".claude/commands");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), folder.join("leak.md"))
+            .unwrap();
+        std::os::unix::fs::symlink("/dev/zero", folder.join("zero.md")).unwrap();
+        let found = CustomCommands::load(home.path(), project.path());
+        assert!(found.is_empty());
+        let problems: Vec<String> = found
+            .ignored
+            .iter()
+            .map(|i| match i {
+                Ignored::Broken { problem, .. } => problem.clone(),
+                Ignored::Shadows { name, .. } => name.clone(),
+            })
+            .collect();
+        // The link to a device is not even listed (not a file); the link out is named.
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("lies outside"), "{problems:?}");
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub(super) fn init(session: &mut Session, args: &str) -> Flow {
     let found: Vec<String> = crate::agent::context::prompt::project_instructions(
         &session.config.project_root,
         &session.config.home,
+        // Said once at start-up already.
+        &mut Vec::new(),
     )
     .into_iter()
     .map(|(label, _)| label)

@@ -1,9 +1,9 @@
-//! Opening a path beneath a directory handle without following any symlink, so a name checked by the guard
-//! cannot be swapped for a link to the outside before it is opened.
+//! Opening a path beneath a directory handle without following any symlink, so a name checked by the path guard
+//! (or by the safe reader of instruction and settings files) cannot be swapped for a link to the outside before it is opened.
 //!
 //! Linux ≥ 5.6 does it in one call (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`); elsewhere, and where
 //! a seccomp filter hides `openat2`, the path is walked one component at a time with `openat(O_NOFOLLOW)`.
-//! Both refuse every symlink, so callers pass the guard's *resolved* path, in which the symlinks that existed
+//! Both refuse every symlink, so callers pass a *resolved* path, in which the symlinks that existed
 //! at check time (inside ones included) are already replaced by their targets.
 
 use std::ffi::OsStr;
@@ -14,14 +14,14 @@ use std::path::{Component, Path};
 use rustix::fs::{Mode, OFlags, openat};
 
 /// Flags for a directory handle used to reach entries below it.
-pub(super) fn dir_flags() -> OFlags {
+pub fn dir_flags() -> OFlags {
     OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC
 }
 
 /// Opens `rel` (plain names only, no `.`/`..`) beneath `dir`, refusing symlinks on every component.
 ///
 /// An empty `rel` opens `dir` itself again with `flags`.
-pub(super) fn open_beneath(
+pub fn open_beneath(
     dir: BorrowedFd<'_>,
     rel: &Path,
     flags: OFlags,
@@ -46,7 +46,7 @@ pub(super) fn open_beneath(
 }
 
 /// The portable walk: every component opened with `O_NOFOLLOW` relative to the one before.
-pub(super) fn walk_beneath(
+pub fn walk_beneath(
     dir: BorrowedFd<'_>,
     names: &[&OsStr],
     flags: OFlags,
@@ -65,7 +65,7 @@ pub(super) fn walk_beneath(
 }
 
 /// The components of a path relative to a handle; anything but plain names is refused.
-pub(super) fn plain_names(rel: &Path) -> io::Result<Vec<&OsStr>> {
+pub fn plain_names(rel: &Path) -> io::Result<Vec<&OsStr>> {
     rel.components()
         .map(|component| match component {
             Component::Normal(name) => Ok(name),
@@ -81,7 +81,7 @@ pub(super) fn plain_names(rel: &Path) -> io::Result<Vec<&OsStr>> {
 }
 
 /// Opens the directory `rel` beneath `dir`, creating each missing component (never through a symlink).
-pub(super) fn create_dirs_beneath(dir: BorrowedFd<'_>, rel: &Path) -> io::Result<OwnedFd> {
+pub fn create_dirs_beneath(dir: BorrowedFd<'_>, rel: &Path) -> io::Result<OwnedFd> {
     let mut current = openat(dir, ".", dir_flags(), Mode::empty())?;
     for name in plain_names(rel)? {
         let next = match open_subdir(current.as_fd(), name) {
@@ -100,7 +100,7 @@ pub(super) fn create_dirs_beneath(dir: BorrowedFd<'_>, rel: &Path) -> io::Result
 }
 
 /// Opens the directory `name` in `dir` without following it; a symlink there fails with `ELOOP`.
-pub(super) fn open_subdir(dir: BorrowedFd<'_>, name: &OsStr) -> io::Result<OwnedFd> {
+pub fn open_subdir(dir: BorrowedFd<'_>, name: &OsStr) -> io::Result<OwnedFd> {
     open_nofollow(dir, name, dir_flags(), Mode::empty())
 }
 
@@ -127,7 +127,7 @@ fn is_symlink_at(dir: BorrowedFd<'_>, name: &OsStr) -> bool {
 }
 
 /// True for the errors a refused symlink produces (`ELOOP`; `EXDEV` when `openat2` saw an escape).
-pub(super) fn is_symlink_refusal(err: &io::Error) -> bool {
+pub fn is_symlink_refusal(err: &io::Error) -> bool {
     err.raw_os_error().is_some_and(|code| {
         code == rustix::io::Errno::LOOP.raw_os_error()
             || code == rustix::io::Errno::XDEV.raw_os_error()
