@@ -58,7 +58,7 @@ pub fn git_link_refusal(lang: Lang, why: &crate::sandbox::GitLinkRefusal) -> Str
 /// The notice for an instruction or settings file that was refused or read only in part. Its paths are the
 /// project's own text: shown with their control characters made visible.
 pub fn file_notice(lang: Lang, notice: &FileNotice) -> String {
-    let file = super::visible(&notice.path.display().to_string());
+    let file = super::visible(&notice.path.display().to_string()).into_owned();
     let file = ("file", &file as &dyn std::fmt::Display);
     match &notice.issue {
         FileIssue::Cut { cap } => trf(lang, Msg::FileCut, &[file, ("cap", cap)]),
@@ -66,7 +66,7 @@ pub fn file_notice(lang: Lang, notice: &FileNotice) -> String {
         FileIssue::Refused(why) => match why {
             ReadRefused::Missing => trf(lang, Msg::FileRefusedMissing, &[file]),
             ReadRefused::LinkOut { base } => {
-                let base = super::visible(&base.display().to_string());
+                let base = super::visible(&base.display().to_string()).into_owned();
                 trf(lang, Msg::FileRefusedLinkOut, &[file, ("base", &base)])
             }
             ReadRefused::NotRegular => trf(lang, Msg::FileRefusedNotRegular, &[file]),
