@@ -17,7 +17,10 @@ pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveAppr
 pub use browser::{OpenPage, PageInfo};
 pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use files::{FileAccess, FileAccessError};
-pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};
+pub use gate::{
+    CallGate, Confinement, GateCall, GateVerdict, HOOK_DENIED, HookPermission, HookPermissions,
+    SANDBOX_REQUIRED,
+};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 pub use notice::{Notice, SkipReason};

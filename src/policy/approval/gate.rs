@@ -20,7 +20,8 @@ use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::guard::control_files::ControlFiles;
 use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::{
-    CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED, ToolOutcome,
+    CallGate, Confinement, GateCall, GateVerdict, HookPermission, HookPermissions,
+    SANDBOX_REQUIRED, ToolOutcome,
 };
 use crate::protocol::{OpenPage, TurnHook, TurnScope};
 
@@ -65,6 +66,8 @@ struct Shared {
     session: Mutex<RuleSet>,
     /// The browser page calls that act on a page land on (set once the session has a browser).
     pages: Mutex<Option<Arc<dyn OpenPage>>>,
+    /// What `PreToolUse` hooks said about each call (set once the session has hooks).
+    hooks: Mutex<Option<Arc<dyn HookPermissions>>>,
 }
 
 /// Approval for every turn of a session.
@@ -91,6 +94,7 @@ impl ApprovalHook {
                 }),
                 session: Mutex::new(RuleSet::default()),
                 pages: Mutex::new(None),
+                hooks: Mutex::new(None),
             }),
         }
     }
@@ -124,6 +128,11 @@ impl ApprovalHook {
     /// they need the person in every mode but `full`.
     pub fn watch_pages(&self, pages: Arc<dyn OpenPage>) {
         *lock(&self.shared.pages) = Some(pages);
+    }
+
+    /// Takes the `PreToolUse` hooks' `ask` and (user-level) `allow` into account for every call.
+    pub fn watch_hooks(&self, hooks: Arc<dyn HookPermissions>) {
+        *lock(&self.shared.hooks) = Some(hooks);
     }
 
     /// The rules saved this session with `a`.
@@ -455,8 +464,20 @@ impl TurnGate {
             options.control_files.as_ref(),
         )
         .or_else(|| self.page_sensitivity(&call));
+        let hooks = lock(&self.shared.hooks).clone();
+        let said = hooks.and_then(|h| h.take(call.id));
         if let Some(sensitive) = sensitive {
             return self.check_sensitive(&call, mode, sensitive).await;
+        }
+        match said {
+            Some((HookPermission::Ask, reason)) => {
+                let note = format!("a PreToolUse hook asks you: {reason}");
+                return self.ask_person(&call, Some(note), true).await;
+            }
+            Some((HookPermission::Allow, _)) => {
+                return self.decide(&call, ApprovedBy::Hook, GateVerdict::Allow);
+            }
+            None => {}
         }
         if options.allow.allowing(call.name, command).is_some() {
             return self.decide(&call, ApprovedBy::Config, GateVerdict::Allow);
@@ -523,6 +544,7 @@ impl TurnGate {
         // A guard inside the tool decides on its own, whoever let the call through.
         let by = match code.as_deref() {
             Some(COMMAND_GUARD | "PATH_OUT_OF_BOUNDS") => ApprovedBy::Policy,
+            Some(crate::protocol::HOOK_DENIED) => ApprovedBy::Hook,
             _ => by.unwrap_or(ApprovedBy::None),
         };
         let mode = *lock(&self.shared.mode);
