@@ -74,8 +74,9 @@ struct Cli {
     #[arg(long, help = flag_help("--trust-project-mcp"))]
     trust_project_mcp: bool,
 
-    /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers; remembered
-    /// per project and file contents in $PAICLI_HOME/project-trust.json (a changed file needs trusting again).
+    /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers, and its
+    /// hooks; remembered per project and file contents in $PAICLI_HOME/project-trust.json (a changed file or hook
+    /// needs trusting again).
     #[arg(long)]
     trust_project: bool,
 
@@ -211,6 +212,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     if cli.trust_project {
         ProjectTrust::load(&config.home)
             .trust(&config.project_root)
+            .map_err(StartError::Trust)?;
+        // The project's hooks as they are now, too (see docs/hooks.md).
+        paicli::hooks::trust::trust_project_hooks(&paicli::app::hook_paths(&config))
             .map_err(StartError::Trust)?;
         eprintln!(
             "paicli: {}",

@@ -14,6 +14,7 @@ mod conversation;
 mod executor;
 mod fs_tools;
 mod gates;
+mod hooks;
 mod io_cli;
 mod layers;
 mod live_output;

@@ -4,6 +4,7 @@
 //! servers. Front-ends differ only in the event sink they show events with, the `Approver` and the
 //! `PlanReviewer` that ask the person.
 
+mod hook_events;
 mod input;
 mod modes;
 mod plan;
@@ -49,6 +50,10 @@ pub enum Ran {
     Turn(TurnReport),
     /// The input was planned, reviewed and (when approved) run.
     Plan(Result<PlanReport, PlanError>),
+    /// A `UserPromptSubmit` hook blocked the input: nothing was sent to the model.
+    Blocked {
+        reason: String,
+    },
 }
 
 /// One running session with at most one input at a time (a second waits for the first).
@@ -70,6 +75,8 @@ pub struct Session {
     unrecorded_mode: Mutex<Option<ApprovalMode>>,
     /// The first input waits for MCP servers still starting; later ones do not.
     mcp_waited: AtomicBool,
+    /// The `source` of the `SessionStart` hooks the next input fires (`startup`, `resume`).
+    pending_start: Mutex<Option<&'static str>>,
 }
 
 impl Session {
@@ -98,7 +105,12 @@ impl Session {
             }
         };
         services.snapshots.set_session(&started.id);
-        Ok(Session {
+        let start_source = if started.resumed.is_some() {
+            "resume"
+        } else {
+            "startup"
+        };
+        let session = Session {
             model: agent.model().to_string(),
             config,
             services,
@@ -109,7 +121,12 @@ impl Session {
             guard,
             unrecorded_mode: Mutex::new(None),
             mcp_waited: AtomicBool::new(false),
-        })
+            pending_start: Mutex::new(Some(start_source)),
+        };
+        if let Ok(agent) = session.agent.try_lock() {
+            session.update_hook_facts(&agent);
+        }
+        Ok(session)
     }
 
     /// The ledger's session id.
@@ -135,18 +152,31 @@ impl Session {
     ) -> Ran {
         let mut agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
+        self.update_hook_facts(&agent);
+        let mut context = self.session_start_context(sink).await;
+        match self.prompt_hooks(&input.text, sink).await {
+            Ok(more) => context.extend(more),
+            Err(reason) => {
+                sink.emit(crate::protocol::AgentEvent::Notice {
+                    notice: crate::protocol::Notice::Note {
+                        text: format!("prompt blocked by a UserPromptSubmit hook: {reason}"),
+                    },
+                });
+                return Ran::Blocked { reason };
+            }
+        }
         let plan = input.plan_mode(self.approval_mode());
         let text = self
             .prepare(&mut agent, &input, plan.is_none(), sink, &cancel)
             .await;
+        let text = hook_events::with_context(text, &context);
         match plan {
             Some(mode) => Ran::Plan(
                 self.run_plan(&mut agent, text, mode, sink, cancel, reviewer)
                     .await,
             ),
             None => Ran::Turn(
-                agent
-                    .run_expanded_turn(&input.text, &text, sink, cancel)
+                self.run_turn_with_stop_hooks(&mut agent, &input.text, &text, sink, cancel)
                     .await,
             ),
         }
@@ -172,6 +202,10 @@ impl Session {
         let started = start_session(&self.config, self.agent.get_mut(), options)?;
         self.id.clone_from(&started.id);
         self.started = started;
+        *self
+            .pending_start
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some("resume");
         Ok(&self.started)
     }
 

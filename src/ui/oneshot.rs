@@ -147,6 +147,10 @@ pub async fn run(
     match ran {
         Ran::Turn(report) => print_turn(&report, &printing, &at),
         Ran::Plan(result) => plan_run::print_plan(&result, &printing, &at),
+        Ran::Blocked { reason } => {
+            eprintln!("paicli: {reason}");
+            1
+        }
     }
 }
 

@@ -7,7 +7,12 @@ use crate::ui::repl::Session;
 
 pub(super) fn trust(session: &mut Session, _args: &str) -> Flow {
     let root = session.config.project_root.clone();
-    match ProjectTrust::load(&session.config.home).trust(&root) {
+    let trusted = ProjectTrust::load(&session.config.home)
+        .trust(&root)
+        .and_then(|()| {
+            crate::hooks::trust::trust_project_hooks(&crate::app::hook_paths(&session.config))
+        });
+    match trusted {
         Ok(()) => {
             say_wrapped(session, &project_trusted(session.lang, &root));
             if !session.config.refused.is_empty() {
