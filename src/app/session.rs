@@ -215,11 +215,12 @@ impl Session {
         Ok(&self.id)
     }
 
-    /// Waits for a running input to end (cancel it first), so its tool results reach the ledger, then stops the
-    /// session's MCP and language servers.
+    /// Waits for a running input to end (cancel it first), so its tool results reach the ledger, fires the
+    /// `SessionEnd` hooks, then stops the session's MCP and language servers.
     pub async fn shutdown(&self) {
         let agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
+        self.end_hooks("other").await;
         self.services.shutdown().await;
     }
 }

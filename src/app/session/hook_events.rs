@@ -161,7 +161,7 @@ impl Session {
     }
 
     /// Fires `SessionEnd` with `reason` (`prompt_input_exit`, `clear`, `logout`, `other`).
-    pub async fn end_hooks(&self, reason: &str) {
+    pub(super) async fn end_hooks(&self, reason: &str) {
         let hooks = &self.services.hooks;
         if hooks.has(HookEvent::SessionEnd) {
             hooks
