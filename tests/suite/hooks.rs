@@ -367,3 +367,68 @@ fn a_hanging_hook_is_killed_at_its_timeout_and_garbage_output_does_not_block() {
         "kept"
     );
 }
+
+#[test]
+fn pre_tool_use_hooks_see_read_only_calls_too_and_block_reading_env() {
+    let f = Fixture::new();
+    std::fs::write(f.project().join(".env"), "TOKEN=hunter2\n").unwrap();
+    std::fs::write(f.project().join("notes.txt"), "plain notes\n").unwrap();
+    // Claude's name and field in ~/.claude/settings.json, paicli's in config.toml.
+    let claude = f.script(
+        "no-env.py",
+        "#!/usr/bin/env python3\nimport json, sys\nd = json.load(sys.stdin)\n\
+         if d['tool_input']['file_path'].endswith('.env'):\n    \
+         print('claude hook: .env is private', file=sys.stderr)\n    sys.exit(2)\n",
+    );
+    f.user_claude(&[("PreToolUse", "Read", &claude, 10)]);
+    let paicli = f.script(
+        "no-env.sh",
+        "#!/bin/bash\nif cat | grep -q '\"path\":\".env\"'; then\n  \
+         echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\
+         \"permissionDecisionReason\":\"paicli hook: .env is private\"}}'\nfi\n",
+    );
+    f.paicli_toml("PreToolUse", "read_file", &paicli, 10);
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([
+            ("r1", "read_file", json!({"path": ".env"})),
+            ("r2", "read_file", json!({"path": "notes.txt"})),
+        ]),
+        Reply::text("done"),
+    ]);
+    let out = f.run(&server, &["-p", "read"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Both hooks ran (both files are named); the exit-2 block is the reason given.
+    let denied = tool_result(&server, "r1");
+    assert!(
+        denied.contains("HOOK_DENIED")
+            && denied.contains("config.toml")
+            && denied.contains("settings.json")
+            && denied.contains("claude hook: .env is private")
+            && !denied.contains("hunter2"),
+        "{denied}"
+    );
+    assert!(tool_result(&server, "r2").contains("plain notes"));
+}
+
+#[test]
+fn a_pre_tool_use_ask_on_a_read_only_call_is_refused_with_nobody_to_ask() {
+    let f = Fixture::new();
+    std::fs::write(f.project().join("notes.txt"), "plain notes\n").unwrap();
+    let ask = f.script(
+        "ask.sh",
+        "#!/bin/bash\ncat >/dev/null\necho '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\
+         \"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"check reads first\"}}'\n",
+    );
+    f.user_claude(&[("PreToolUse", "Read", &ask, 10)]);
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("r1", "read_file", json!({"path": "notes.txt"}))]),
+        Reply::text("done"),
+    ]);
+    let out = f.run(&server, &["-p", "read"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = tool_result(&server, "r1");
+    assert!(
+        !result.contains("plain notes") && result.contains("denied"),
+        "{result}"
+    );
+}

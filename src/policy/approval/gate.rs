@@ -384,8 +384,16 @@ impl TurnGate {
 #[async_trait]
 impl CallGate for TurnGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
+        // Taken for every call, so a hook's word is used once and not kept.
+        let said = lock(&self.shared.hooks)
+            .clone()
+            .and_then(|h| h.take(call.id));
         // A parallel-safe tool that still names a file it writes is judged like any other.
         if call.traits.parallel_safe && call.write_targets.is_empty() {
+            // A PreToolUse hook's `ask` reaches the person even for a read-only call.
+            if let Some((HookPermission::Ask, reason)) = said {
+                return self.ask_for_hook(&call, reason).await;
+            }
             return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
         }
         let options = &self.shared.options;
@@ -402,9 +410,9 @@ impl CallGate for TurnGate {
         }
         let mode = *lock(&self.shared.mode);
         if mode == ApprovalMode::Plan && call.traits.runs_commands && options.sandboxed_commands {
-            return self.check_read_only(call).await;
+            return self.check_read_only(call, said).await;
         }
-        self.check_in(call, mode).await
+        self.check_in(call, mode, said).await
     }
 
     async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
@@ -412,11 +420,20 @@ impl CallGate for TurnGate {
     }
 }
 
+/// What a `PreToolUse` hook said about a call, with its reason.
+type HookSaid = (HookPermission, String);
+
 impl TurnGate {
+    /// A `PreToolUse` hook wants the person asked (in `-p`, with nobody to ask, the call is refused).
+    async fn ask_for_hook(&self, call: &GateCall<'_>, reason: String) -> GateVerdict {
+        let note = format!("a PreToolUse hook asks you: {reason}");
+        self.ask_person(call, Some(note), true).await
+    }
+
     /// Plan mode with the sandbox on: a command is judged as in `auto` and runs with nothing writable. Edited
     /// arguments are not run (the edit would drop the read-only confinement).
-    async fn check_read_only(&self, call: GateCall<'_>) -> GateVerdict {
-        match self.check_in(call, ApprovalMode::Auto).await {
+    async fn check_read_only(&self, call: GateCall<'_>, said: Option<HookSaid>) -> GateVerdict {
+        match self.check_in(call, ApprovalMode::Auto, said).await {
             GateVerdict::Allow | GateVerdict::AllowConfined(_) => {
                 GateVerdict::AllowConfined(Confinement::ReadOnly)
             }
@@ -430,7 +447,12 @@ impl TurnGate {
     }
 
     /// The decision for a call after its deny rules, in `mode`.
-    async fn check_in(&self, call: GateCall<'_>, mode: ApprovalMode) -> GateVerdict {
+    async fn check_in(
+        &self,
+        call: GateCall<'_>,
+        mode: ApprovalMode,
+        said: Option<HookSaid>,
+    ) -> GateVerdict {
         let options = &self.shared.options;
         if mode == ApprovalMode::Plan {
             let reason = format!(
@@ -464,16 +486,11 @@ impl TurnGate {
             options.control_files.as_ref(),
         )
         .or_else(|| self.page_sensitivity(&call));
-        let hooks = lock(&self.shared.hooks).clone();
-        let said = hooks.and_then(|h| h.take(call.id));
         if let Some(sensitive) = sensitive {
             return self.check_sensitive(&call, mode, sensitive).await;
         }
         match said {
-            Some((HookPermission::Ask, reason)) => {
-                let note = format!("a PreToolUse hook asks you: {reason}");
-                return self.ask_person(&call, Some(note), true).await;
-            }
+            Some((HookPermission::Ask, reason)) => return self.ask_for_hook(&call, reason).await,
             Some((HookPermission::Allow, _)) => {
                 return self.decide(&call, ApprovedBy::Hook, GateVerdict::Allow);
             }
