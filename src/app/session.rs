@@ -158,8 +158,8 @@ impl Session {
             Ok(more) => context.extend(more),
             Err(reason) => {
                 sink.emit(crate::protocol::AgentEvent::Notice {
-                    notice: crate::protocol::Notice::Note {
-                        text: format!("prompt blocked by a UserPromptSubmit hook: {reason}"),
+                    notice: crate::protocol::Notice::HookPromptBlocked {
+                        reason: reason.clone(),
                     },
                 });
                 return Ran::Blocked { reason };

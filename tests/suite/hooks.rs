@@ -338,6 +338,14 @@ fn project_hooks_run_only_once_the_project_is_trusted() {
     let out = f.run(&server, &["-p", "hello"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!marker.exists(), "an untrusted project hook ran");
+    // The person is told which hook waits and how to trust it.
+    let told = stderr(&out);
+    assert!(
+        told.contains("UserPromptSubmit")
+            && told.contains(&command)
+            && told.contains("--trust-project"),
+        "{told}"
+    );
     let out = f.run(&server, &["--trust-project", "-p", "hello"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(marker.exists(), "a trusted project hook did not run");

@@ -20,10 +20,8 @@ fn fields(value: Value) -> Map<String, Value> {
     }
 }
 
-fn note(sink: &dyn EventSink, text: String) {
-    sink.emit(AgentEvent::Notice {
-        notice: Notice::Note { text },
-    });
+fn notify(sink: &dyn EventSink, notice: Notice) {
+    sink.emit(AgentEvent::Notice { notice });
 }
 
 /// The hooks' context as the model reads it below the person's text.
@@ -51,7 +49,22 @@ impl Session {
     pub(super) fn tell_hook_messages(&self, sink: &dyn EventSink, mut messages: Vec<String>) {
         messages.extend(self.services.hooks.take_messages());
         for text in messages {
-            note(sink, format!("hook: {text}"));
+            notify(sink, Notice::HookMessage { text });
+        }
+    }
+
+    /// Names each project hook that waits for the person's trust, as project MCP servers are named. The command
+    /// is the project's text: shown with its control characters made visible.
+    fn tell_untrusted_hooks(&self, sink: &dyn EventSink) {
+        for hook in self.services.hooks.untrusted() {
+            notify(
+                sink,
+                Notice::HookNeedsTrust {
+                    event: hook.event.name().to_string(),
+                    source: crate::text::visible(&hook.source.path.display().to_string()),
+                    command: crate::text::visible(&hook.command),
+                },
+            );
         }
     }
 
@@ -66,6 +79,9 @@ impl Session {
             return Vec::new();
         };
         let hooks = &self.services.hooks;
+        if source == "startup" {
+            self.tell_untrusted_hooks(sink);
+        }
         if !hooks.has(HookEvent::SessionStart) {
             return Vec::new();
         }
@@ -138,19 +154,21 @@ impl Session {
                 break;
             };
             if continued == MAX_STOP_CONTINUATIONS {
-                note(
+                notify(
                     sink,
-                    format!(
-                        "Stop hooks kept the agent working {MAX_STOP_CONTINUATIONS} times; the turn ends here \
-                         ({reason})"
-                    ),
+                    Notice::HookStopLimit {
+                        times: MAX_STOP_CONTINUATIONS,
+                        reason,
+                    },
                 );
                 break;
             }
             continued += 1;
-            note(
+            notify(
                 sink,
-                format!("a Stop hook keeps the agent working: {reason}"),
+                Notice::HookStopContinues {
+                    reason: reason.clone(),
+                },
             );
             report = agent
                 .run_expanded_turn(&reason, &reason, sink, cancel.clone())
