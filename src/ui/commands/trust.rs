@@ -15,9 +15,13 @@ pub(super) fn trust(session: &mut Session, _args: &str) -> Flow {
     match trusted {
         Ok(()) => {
             say_wrapped(session, &project_trusted(session.lang, &root));
+            let style = session.surface().style;
             if !session.config.refused.is_empty() {
-                let style = session.surface().style;
                 session.say(&style.dim(session.tr(Msg::TrustNextSession)));
+            }
+            // The session's hooks were loaded at its start.
+            if !session.services.hooks.untrusted().is_empty() {
+                session.say(&style.dim(session.tr(Msg::HooksTrustNextSession)));
             }
         }
         Err(e) => say_error(
