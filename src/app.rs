@@ -430,6 +430,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     hooks.set_permission_mode(crate::hooks::permission_mode_name(hook.mode().name()));
     agent.add_turn_hook(Arc::new(crate::hooks::gate::ToolHooks::new(hooks.clone())));
     hook.watch_hooks(Arc::new(hooks.clone()));
+    agent.set_lifecycle(Arc::new(hooks.clone()));
     agent.add_turn_hook(Arc::new(hook));
     // After approval: only a call that will run is worth a snapshot.
     agent.add_turn_hook(Arc::new(snapshots.clone()));

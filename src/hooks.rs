@@ -9,7 +9,9 @@
 pub mod config;
 pub mod event;
 pub mod gate;
+pub mod lifecycle;
 pub mod matcher;
+pub mod permissions;
 pub mod reply;
 pub mod runner;
 pub mod trust;
@@ -20,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::{HookPermission, HookPermissions};
+use crate::protocol::HookPermission;
 use crate::tools::claude_names;
 
 pub use config::{HookCommand, HookPaths, HookSource, LoadProblem, Origin};
@@ -287,12 +289,6 @@ impl Hooks {
             map.extend(fields.clone());
         }
         input.to_string()
-    }
-}
-
-impl HookPermissions for Hooks {
-    fn take(&self, call_id: &str) -> Option<(HookPermission, String)> {
-        lock(&self.inner.permissions).remove(call_id)
     }
 }
 

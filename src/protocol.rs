@@ -7,6 +7,7 @@ pub mod events;
 pub mod files;
 pub mod gate;
 pub mod hooks;
+pub mod lifecycle;
 pub mod message;
 pub mod notice;
 pub mod outcome;
@@ -18,10 +19,11 @@ pub use browser::{OpenPage, PageInfo};
 pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
 pub use files::{FileAccess, FileAccessError};
 pub use gate::{
-    CallGate, Confinement, GateCall, GateVerdict, HOOK_DENIED, HookPermission, HookPermissions,
-    SANDBOX_REQUIRED,
+    CallGate, Confinement, GateCall, GateVerdict, HOOK_DENIED, HookAnswer, HookPermission,
+    HookPermissions, SANDBOX_REQUIRED,
 };
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
+pub use lifecycle::{CompactTrigger, Lifecycle};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 pub use notice::{Notice, SkipReason};
 pub use outcome::{FileDiff, ToolOutcome, ToolOutput};

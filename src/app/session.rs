@@ -197,6 +197,15 @@ impl Session {
         self.agent.lock().await.history().to_vec()
     }
 
+    /// Forgets the conversation (`/clear`); the next input fires `SessionStart` with source `clear`.
+    pub fn clear_history(&mut self) {
+        self.agent.get_mut().clear_history();
+        *self
+            .pending_start
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some("clear");
+    }
+
     /// Continues another recorded session of this project in place of this one (`/resume`).
     pub fn resume(&mut self, options: &StartOptions) -> Result<&Started, StartError> {
         let started = start_session(&self.config, self.agent.get_mut(), options)?;

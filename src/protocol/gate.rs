@@ -82,10 +82,27 @@ pub enum HookPermission {
     Ask,
 }
 
-/// The permissions hooks gave this turn's calls, by call id; the approval gate takes each once.
+/// A `PermissionRequest` hook's answer in place of the person's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HookAnswer {
+    Allow,
+    Deny { reason: String },
+}
+
+/// What hooks say around the approval gate: the permissions `PreToolUse` hooks gave this turn's calls (by call
+/// id, each taken once), the answer of `PermissionRequest` hooks, and the `Notification` that a person is asked.
+#[async_trait]
 pub trait HookPermissions: Send + Sync {
     /// Takes what the hooks said about call `call_id`, with their reason.
     fn take(&self, call_id: &str) -> Option<(HookPermission, String)>;
+
+    /// The person would be asked about `call` now: `PermissionRequest` hooks may answer instead.
+    async fn permission_request(&self, _call: &GateCall<'_>) -> Option<HookAnswer> {
+        None
+    }
+
+    /// The person is being asked about the call to `tool` (`Notification` hooks, type `permission_prompt`).
+    async fn asking_person(&self, _tool: &str) {}
 }
 
 /// The denial code of a call a `PreToolUse` hook blocked.

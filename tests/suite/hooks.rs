@@ -79,6 +79,11 @@ impl Fixture {
     }
 
     fn run(&self, server: &ScriptedServer, extra: &[&str]) -> Output {
+        self.run_in("full", server, extra)
+    }
+
+    /// A run in approval mode `mode`.
+    fn run_in(&self, mode: &str, server: &ScriptedServer, extra: &[&str]) -> Output {
         let mut cmd = Command::cargo_bin("paicli").unwrap();
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -88,7 +93,7 @@ impl Fixture {
             .arg("-C")
             .arg(self.project())
             .args(["--base-url", &server.url(), "--model", "scripted-model"])
-            .args(["--approval", "full"])
+            .args(["--approval", mode])
             .args(extra)
             .stdin(Stdio::null());
         cmd.output().unwrap()
@@ -439,4 +444,164 @@ fn a_pre_tool_use_ask_on_a_read_only_call_is_refused_with_nobody_to_ask() {
         !result.contains("plain notes") && result.contains("denied"),
         "{result}"
     );
+}
+
+const SOURCE_CONTEXT_PY: &str = "#!/usr/bin/env python3\nimport json, sys\nd = json.load(sys.stdin)\n\
+    print(json.dumps({'hookSpecificOutput': {'hookEventName': 'SessionStart', \
+    'additionalContext': 'session source ' + d['source']}}))\n";
+
+#[test]
+fn session_start_fires_with_source_resume_when_a_session_is_continued() {
+    let f = Fixture::new();
+    let hook = f.script("start.py", SOURCE_CONTEXT_PY);
+    f.user_claude(&[("SessionStart", "", &hook, 10)]);
+    let server = ScriptedServer::with_replies([Reply::text("hi"), Reply::text("again")]);
+    let out = f.run(&server, &["-p", "hello"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = f.run(&server, &["--continue", "-p", "and again"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let texts = user_texts(&server, 1);
+    assert!(texts[0].contains("session source startup"), "{texts:?}");
+    assert!(
+        texts.last().unwrap().contains("session source resume"),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn automatic_compaction_fires_pre_compact_auto_and_session_start_compact() {
+    use paicli::agent::context::compaction::REQUIRED_HEADINGS;
+    let f = Fixture::new();
+    let big: String = (0..120)
+        .map(|l| format!("line {l} of a long source file\n"))
+        .collect();
+    std::fs::write(f.project().join("big.txt"), big).unwrap();
+    std::fs::write(f.project().join("small.txt"), "small\n").unwrap();
+    let pre = f.script(
+        "pre-compact.sh",
+        "#!/bin/bash\ncat > \"$CLAUDE_PROJECT_DIR/pre-compact.json\"\n",
+    );
+    let start = f.script("start.py", SOURCE_CONTEXT_PY);
+    f.user_claude(&[
+        ("PreCompact", "auto", &pre, 10),
+        ("SessionStart", "compact", &start, 10),
+    ]);
+    let summary = REQUIRED_HEADINGS
+        .iter()
+        .map(|h| format!("{h}\n- read big.txt"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("c1", "read_file", json!({"path": "big.txt"}))]),
+        Reply::tool_calls([("c2", "read_file", json!({"path": "small.txt"}))]),
+        Reply::status(
+            400,
+            r#"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#,
+        ),
+        Reply::text(summary),
+        Reply::text("finished after compaction"),
+    ]);
+    let out = f.run(&server, &["-p", "summarize the files"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let input: Value = serde_json::from_str(
+        &std::fs::read_to_string(f.project().join("pre-compact.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(input["hook_event_name"], "PreCompact");
+    assert_eq!(input["trigger"], "auto");
+    let last = server.chat_requests().len() - 1;
+    let texts = user_texts(&server, last);
+    assert!(
+        texts.iter().any(|t| t.contains("session source compact")),
+        "{texts:?}"
+    );
+    // The startup source did not match the `compact` matcher.
+    assert!(!texts.iter().any(|t| t.contains("session source startup")));
+}
+
+const PERMISSION_PY: &str = "#!/usr/bin/env python3\nimport json, sys\nd = json.load(sys.stdin)\n\
+    assert d['hook_event_name'] == 'PermissionRequest' and d['tool_name'] == 'Write'\n\
+    ok = d['tool_input']['file_path'] == 'allowed.txt'\n\
+    decision = {'behavior': 'allow'} if ok else {'behavior': 'deny', 'message': 'not that file'}\n\
+    print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': decision}}))\n";
+
+#[test]
+fn permission_request_hooks_answer_in_the_persons_place_but_a_project_allow_does_not() {
+    let f = Fixture::new();
+    let hook = f.script("permission.py", PERMISSION_PY);
+    f.user_claude(&[("PermissionRequest", "Write", &hook, 10)]);
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([
+            (
+                "w1",
+                "write_file",
+                json!({"path": "allowed.txt", "content": "a"}),
+            ),
+            (
+                "w2",
+                "write_file",
+                json!({"path": "denied.txt", "content": "d"}),
+            ),
+        ]),
+        Reply::text("done"),
+    ]);
+    let out = f.run_in("ask", &server, &["-p", "write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(f.project().join("allowed.txt").exists(), "{}", stderr(&out));
+    assert!(!f.project().join("denied.txt").exists());
+    let denied = tool_result(&server, "w2");
+    assert!(
+        denied.contains("HOOK_DENIED") && denied.contains("not that file"),
+        "{denied}"
+    );
+
+    // The same allow from a trusted project hook does not skip the approval `ask` mode requires.
+    let f = Fixture::new();
+    let hook = f.script("permission.py", PERMISSION_PY);
+    f.project_claude(&[("PermissionRequest", "Write", &hook, 10)]);
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "w1",
+            "write_file",
+            json!({"path": "allowed.txt", "content": "a"}),
+        )]),
+        Reply::text("done"),
+    ]);
+    let out = f.run_in("ask", &server, &["--trust-project", "-p", "write"]);
+    // 4: nothing done, every action was denied.
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(!f.project().join("allowed.txt").exists());
+    assert!(tool_result(&server, "w1").contains("APPROVAL_REQUIRED"));
+}
+
+#[test]
+fn a_subagent_stop_hook_fires_for_each_plan_task_and_its_block_keeps_the_task_working() {
+    use crate::suite::plan::{PLANNER, plan_reply, task};
+    let f = Fixture::new();
+    let hook = f.script(
+        "subagent-stop.sh",
+        "#!/bin/bash\ncat >/dev/null\nlog=\"$CLAUDE_PROJECT_DIR/sub.log\"\n\
+         if [ ! -f \"$log\" ]; then echo first > \"$log\"; echo 'check your work again' >&2; exit 2; fi\n\
+         echo more >> \"$log\"\n",
+    );
+    f.user_claude(&[("SubagentStop", "", &hook, 10)]);
+    let server = ScriptedServer::start();
+    server.route_task(PLANNER, [plan_reply(&[("A", &[]), ("B", &["A"])])]);
+    server.route_task(
+        task("A"),
+        [Reply::text("A finished"), Reply::text("A checked")],
+    );
+    server.route_task(task("B"), [Reply::text("B finished")]);
+    let out = f.run(&server, &["-p", "Write A, then B", "--plan"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(f.project().join("sub.log")).unwrap(),
+        "first\nmore\nmore\n"
+    );
+    assert_eq!(server.remaining_task_replies(&task("A")), 0);
+    let continued = server
+        .chat_requests()
+        .iter()
+        .any(|r| r.body.to_string().contains("check your work again"));
+    assert!(continued);
 }

@@ -20,7 +20,7 @@ use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::guard::control_files::ControlFiles;
 use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::{
-    CallGate, Confinement, GateCall, GateVerdict, HookPermission, HookPermissions,
+    CallGate, Confinement, GateCall, GateVerdict, HookAnswer, HookPermission, HookPermissions,
     SANDBOX_REQUIRED, ToolOutcome,
 };
 use crate::protocol::{OpenPage, TurnHook, TurnScope};
@@ -237,6 +237,10 @@ impl TurnGate {
         remember: bool,
     ) -> GateVerdict {
         let options = &self.shared.options;
+        let hooks = lock(&self.shared.hooks).clone();
+        if let Some(answer) = self.hook_answer(hooks.as_deref(), call, remember).await {
+            return answer;
+        }
         if !options.approver.is_interactive() {
             let flag = allowing_flag(call.traits.risk);
             return self.decide(
@@ -280,6 +284,9 @@ impl TurnGate {
             let reason =
                 format!("{reason} (The user already refused this exact call in this task.)");
             return self.decide(call, ApprovedBy::Hitl, GateVerdict::deny(code, reason));
+        }
+        if let Some(hooks) = &hooks {
+            hooks.asking_person(call.name).await;
         }
         let verdict = match options.approver.ask(&request).await {
             ApprovalAnswer::Approve => GateVerdict::Allow,
@@ -424,6 +431,31 @@ impl CallGate for TurnGate {
 type HookSaid = (HookPermission, String);
 
 impl TurnGate {
+    /// What `PermissionRequest` hooks answer in the person's place. Their deny always counts; their allow
+    /// (only the person's own hooks can give one) not for a sensitive call (`remember` false), which needs
+    /// the person whatever the rules say.
+    async fn hook_answer(
+        &self,
+        hooks: Option<&dyn HookPermissions>,
+        call: &GateCall<'_>,
+        remember: bool,
+    ) -> Option<GateVerdict> {
+        match hooks?.permission_request(call).await? {
+            HookAnswer::Allow if remember => {
+                Some(self.decide(call, ApprovedBy::Hook, GateVerdict::Allow))
+            }
+            HookAnswer::Allow => None,
+            HookAnswer::Deny { reason } => Some(self.decide(
+                call,
+                ApprovedBy::Hook,
+                GateVerdict::deny(
+                    crate::protocol::HOOK_DENIED,
+                    format!("a PermissionRequest hook denied this call: {reason}"),
+                ),
+            )),
+        }
+    }
+
     /// A `PreToolUse` hook wants the person asked (in `-p`, with nobody to ask, the call is refused).
     async fn ask_for_hook(&self, call: &GateCall<'_>, reason: String) -> GateVerdict {
         let note = format!("a PreToolUse hook asks you: {reason}");
