@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::HookPermission;
+use crate::protocol::{AgentEvent, HookOutcome, HookPermission};
 use crate::tools::claude_names;
 
 pub use config::{HookCommand, HookPaths, HookSource, LoadProblem, Origin};
@@ -68,6 +68,8 @@ struct Inner {
     permissions: Mutex<HashMap<String, (HookPermission, String)>>,
     /// Messages for the person from hooks that ran inside a turn (gates cannot send events).
     pending: Mutex<Vec<String>>,
+    /// Where hook activity goes while an input runs (see [`Hooks::watch`]).
+    watcher: Mutex<Option<tokio::sync::mpsc::UnboundedSender<AgentEvent>>>,
 }
 
 /// The session's hooks.
@@ -109,6 +111,7 @@ impl Hooks {
                 facts: Mutex::default(),
                 permissions: Mutex::default(),
                 pending: Mutex::default(),
+                watcher: Mutex::default(),
             }),
         }
     }
@@ -153,6 +156,19 @@ impl Hooks {
     /// Sets the approval mode inputs name.
     pub fn set_permission_mode(&self, mode: &str) {
         lock(&self.inner.facts).permission_mode = mode.to_string();
+    }
+
+    /// Sends hook activity (started, finished) to `watcher` while it is set: the session host relays it to the
+    /// input's event sink (the working line, `--include-hook-events`).
+    pub fn watch(&self, watcher: Option<tokio::sync::mpsc::UnboundedSender<AgentEvent>>) {
+        *lock(&self.inner.watcher) = watcher;
+    }
+
+    fn tell(&self, event: AgentEvent) {
+        if let Some(watcher) = &*lock(&self.inner.watcher) {
+            // A closed receiver only means nobody shows it any more.
+            let _ = watcher.send(event);
+        }
     }
 
     /// Messages for the person from hooks run since the last call.
@@ -211,6 +227,11 @@ impl Hooks {
             let input = self.input_for(hook, event, &facts, &fields, tool);
             let root = root.clone();
             async move {
+                self.tell(AgentEvent::HookStarted {
+                    hook_event: event.name().to_string(),
+                    command: hook.command.clone(),
+                });
+                let started = std::time::Instant::now();
                 let env = [
                     ("CLAUDE_PROJECT_DIR", root.as_path()),
                     ("PAICLI_PROJECT_DIR", root.as_path()),
@@ -218,11 +239,11 @@ impl Hooks {
                 let output =
                     runner::run_command(&hook.command, input.as_bytes(), &root, &env, hook.timeout)
                         .await;
-                (hook, output)
+                (hook, output, started.elapsed())
             }
         });
         let mut fired = Fired::default();
-        for (hook, output) in futures_util::future::join_all(runs).await {
+        for (hook, output, took) in futures_util::future::join_all(runs).await {
             let label = format!(
                 "{} hook `{}` ({})",
                 event.name(),
@@ -251,6 +272,7 @@ impl Hooks {
                 reply.permission = None;
             }
             tracing::debug!("{label}: {reply:?}");
+            self.tell(finished_event(event, hook, &reply, took));
             fired.decision.add(&label, reply);
         }
         fired
@@ -289,6 +311,31 @@ impl Hooks {
             map.extend(fields.clone());
         }
         input.to_string()
+    }
+}
+
+/// The `hook_response` event of `hook` after its `reply`.
+fn finished_event(
+    event: HookEvent,
+    hook: &HookCommand,
+    reply: &reply::Reply,
+    took: std::time::Duration,
+) -> AgentEvent {
+    let denied = match &reply.permission {
+        Some((Permission::Deny, reason)) => Some(reason.clone()),
+        _ => None,
+    };
+    let (outcome, reason) = match (reply.block.clone().or(denied), &reply.error) {
+        (Some(reason), _) => (HookOutcome::Blocked, reason),
+        (None, Some(error)) => (HookOutcome::Error, error.clone()),
+        (None, None) => (HookOutcome::Success, String::new()),
+    };
+    AgentEvent::HookFinished {
+        hook_event: event.name().to_string(),
+        command: hook.command.clone(),
+        outcome,
+        reason,
+        duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
     }
 }
 

@@ -48,6 +48,10 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
 
+    /// With `--output-format stream-json`: also emit `hook_started` and `hook_response` events (see docs/hooks.md).
+    #[arg(long)]
+    include_hook_events: bool,
+
     /// Project directory to work in (default: the current directory).
     #[arg(short = 'C', long = "cwd", value_name = "DIR")]
     cwd: Option<PathBuf>,
@@ -295,6 +299,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         format: cli.output_format,
         lang,
         key_source: config.provider().ok().and_then(|p| p.key_source),
+        hook_events: cli.include_hook_events,
     };
     let session = {
         let _runtime = runtime.enter();
@@ -478,6 +483,7 @@ mod tests {
     const NOT_SETTINGS: &[&str] = &[
         "print",
         "output-format",
+        "include-hook-events",
         "plan",
         "team",
         "cwd",

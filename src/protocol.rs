@@ -16,7 +16,7 @@ pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
 pub use browser::{OpenPage, PageInfo};
-pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
+pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, HookOutcome, ToolStatus};
 pub use files::{FileAccess, FileAccessError};
 pub use gate::{
     CallGate, Confinement, GateCall, GateVerdict, HOOK_DENIED, HookAnswer, HookPermission,

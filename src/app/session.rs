@@ -150,6 +150,29 @@ impl Session {
         cancel: CancellationToken,
         reviewer: &dyn PlanReviewer,
     ) -> Ran {
+        let hooks = &self.services.hooks;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        hooks.watch(Some(tx));
+        let ran = hook_events::relaying(
+            self.run_input_watched(input, sink, cancel, reviewer),
+            &mut rx,
+            sink,
+        )
+        .await;
+        hooks.watch(None);
+        while let Ok(event) = rx.try_recv() {
+            sink.emit(event);
+        }
+        ran
+    }
+
+    async fn run_input_watched(
+        &self,
+        input: Input,
+        sink: &dyn EventSink,
+        cancel: CancellationToken,
+        reviewer: &dyn PlanReviewer,
+    ) -> Ran {
         let mut agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
         self.update_hook_facts(&agent);

@@ -605,3 +605,55 @@ fn a_subagent_stop_hook_fires_for_each_plan_task_and_its_block_keeps_the_task_wo
         .any(|r| r.body.to_string().contains("check your work again"));
     assert!(continued);
 }
+
+#[test]
+fn stream_json_emits_hook_events_only_with_include_hook_events() {
+    let f = Fixture::new();
+    let hook = f.script("block-grep.sh", BLOCK_GREP_BASH);
+    f.paicli_toml("PreToolUse", "execute_command", &hook, 10);
+    let replies = || {
+        ScriptedServer::with_replies([
+            Reply::tool_calls([("c1", "execute_command", json!({"command": "grep -r x ."}))]),
+            Reply::text("ok"),
+        ])
+    };
+    let lines = |out: &Output| -> Vec<Value> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let server = replies();
+    let out = f.run(
+        &server,
+        &[
+            "-p",
+            "search",
+            "--output-format",
+            "stream-json",
+            "--include-hook-events",
+        ],
+    );
+    let events = lines(&out);
+    let started = events
+        .iter()
+        .position(|e| e["type"] == "hook_started")
+        .unwrap_or_else(|| panic!("{events:?}"));
+    assert_eq!(events[started]["hook_event"], "PreToolUse");
+    assert_eq!(events[started]["command"], hook.as_str());
+    let response = events
+        .iter()
+        .find(|e| e["type"] == "hook_response")
+        .unwrap();
+    assert_eq!(response["outcome"], "blocked");
+    assert_eq!(response["reason"], "use rg instead of grep");
+    assert!(response["duration_ms"].is_u64());
+
+    let server = replies();
+    let out = f.run(&server, &["-p", "search", "--output-format", "stream-json"]);
+    assert!(
+        !lines(&out)
+            .iter()
+            .any(|e| e["type"] == "hook_started" || e["type"] == "hook_response")
+    );
+}

@@ -24,6 +24,23 @@ fn notify(sink: &dyn EventSink, notice: Notice) {
     sink.emit(AgentEvent::Notice { notice });
 }
 
+/// Runs `work`, emitting the hook activity that arrives on `rx` meanwhile (so a running hook shows while it
+/// runs); returns what `work` returned.
+pub(super) async fn relaying<T>(
+    work: impl std::future::Future<Output = T>,
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    sink: &dyn EventSink,
+) -> T {
+    tokio::pin!(work);
+    loop {
+        tokio::select! {
+            biased;
+            done = &mut work => return done,
+            Some(event) = rx.recv() => sink.emit(event),
+        }
+    }
+}
+
 /// The hooks' context as the model reads it below the person's text.
 pub(super) fn with_context(text: String, context: &[String]) -> String {
     if context.is_empty() {

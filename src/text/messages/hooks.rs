@@ -30,4 +30,6 @@ messages! {
     HooksTrustNextSession =>
         en: "the project's hooks run from the next session",
         zh: "项目的钩子从下次会话起运行",
+    HookRunningLabel => en: "hook {event}: {command}", zh: "钩子 {event}：{command}",
+    HookBlockedLine => en: "a {event} hook blocked: {reason}", zh: "{event} 钩子拦下了：{reason}",
 }
