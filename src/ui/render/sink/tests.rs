@@ -573,5 +573,8 @@ fn a_running_hook_shows_on_the_working_line_and_the_call_comes_back_after_it() {
     );
     sink.tick();
     let shown = screen(&output(&out));
-    assert!(shown.last().unwrap().contains("running make"), "{shown:?}");
+    assert!(
+        shown.last().is_some_and(|l| l.contains("running make")),
+        "{shown:?}"
+    );
 }
