@@ -92,6 +92,8 @@ pub struct Agent {
     pending_images: Vec<crate::llm::ContentPart>,
     /// The MCP resource index in the system prompt, when MCP servers are attached.
     resource_index: Option<resource_index::ResourceIndex>,
+    /// The person's hooks on compaction and sub-agents (shared with forks).
+    lifecycle: Option<Arc<dyn crate::protocol::Lifecycle>>,
 }
 
 impl Agent {
@@ -126,7 +128,13 @@ impl Agent {
             image_limits: crate::config::vision::DEFAULT_IMAGE_LIMITS,
             pending_images: Vec::new(),
             resource_index: None,
+            lifecycle: None,
         }
+    }
+
+    /// Tells `lifecycle` before and after the history is summarized and when a fork's turn ends.
+    pub fn set_lifecycle(&mut self, lifecycle: Arc<dyn crate::protocol::Lifecycle>) {
+        self.lifecycle = Some(lifecycle);
     }
 
     /// Recalls relevant long-term facts from `store` at the start of every turn.

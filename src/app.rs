@@ -94,6 +94,8 @@ pub struct Services {
     pub memory_taint: Arc<MemoryTaint>,
     /// Instruction files refused or cut while the system prompt was built; the front-ends say each once.
     pub file_notices: Vec<FileNotice>,
+    /// The person's hooks (`/hooks`); the session host fires the session events.
+    pub hooks: crate::hooks::Hooks,
 }
 
 impl Services {
@@ -121,6 +123,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
         index,
         memory_taint,
         file_notices,
+        hooks,
     } = build_agent_on(config, hook.clone())?;
     let lsp = build_lsp(config);
     if let Some(lsp) = &lsp {
@@ -156,6 +159,7 @@ pub fn build_session(config: &Config, hook: ApprovalHook) -> Result<(Agent, Serv
             browser,
             memory_taint,
             file_notices,
+            hooks,
         },
     ))
 }
@@ -327,6 +331,23 @@ struct AgentParts {
     index: Option<Arc<CodeIndex>>,
     memory_taint: Arc<MemoryTaint>,
     file_notices: Vec<FileNotice>,
+    hooks: crate::hooks::Hooks,
+}
+
+/// Where the session's hooks are declared.
+pub fn hook_paths(config: &Config) -> crate::hooks::HookPaths {
+    crate::hooks::HookPaths {
+        paicli_home: config.home.clone(),
+        user_home: config.env.get("HOME").map(std::path::PathBuf::from),
+        project_root: config.project_root.clone(),
+    }
+}
+
+/// The session's hooks: the user's, and the project's once trusted.
+pub fn build_hooks(config: &Config) -> crate::hooks::Hooks {
+    let paths = hook_paths(config);
+    let trusted = crate::hooks::trust::project_hooks_trusted(&paths);
+    crate::hooks::Hooks::load(&paths, trusted)
 }
 
 /// The agent with the built-in tools, and the parts a session keeps beside it.
@@ -440,6 +461,12 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     agent.add_turn_hook(Arc::new(PageUrlHook::new(PageRules::new(
         config.browser.allow_local,
     ))));
+    // PreToolUse hooks before approval: a hook's deny spares the person a question, its `ask` reaches them.
+    let hooks = build_hooks(config);
+    hooks.set_permission_mode(crate::hooks::permission_mode_name(hook.mode().name()));
+    agent.add_turn_hook(Arc::new(crate::hooks::gate::ToolHooks::new(hooks.clone())));
+    hook.watch_hooks(Arc::new(hooks.clone()));
+    agent.set_lifecycle(Arc::new(hooks.clone()));
     agent.add_turn_hook(Arc::new(hook));
     // After approval: only a call that will run is worth a snapshot.
     agent.add_turn_hook(Arc::new(snapshots.clone()));
@@ -451,6 +478,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         index,
         memory_taint,
         file_notices,
+        hooks,
     })
 }
 

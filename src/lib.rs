@@ -7,6 +7,7 @@ pub mod agent;
 pub mod app;
 pub mod config;
 pub mod guard;
+pub mod hooks;
 pub mod index;
 pub mod languages;
 pub mod llm;

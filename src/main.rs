@@ -48,6 +48,10 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
 
+    /// With `--output-format stream-json`: also emit `hook_started` and `hook_response` events (see docs/hooks.md).
+    #[arg(long)]
+    include_hook_events: bool,
+
     /// Project directory to work in (default: the current directory).
     #[arg(short = 'C', long = "cwd", value_name = "DIR")]
     cwd: Option<PathBuf>,
@@ -74,8 +78,9 @@ struct Cli {
     #[arg(long, help = flag_help("--trust-project-mcp"))]
     trust_project_mcp: bool,
 
-    /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers; remembered
-    /// per project and file contents in $PAICLI_HOME/project-trust.json (a changed file needs trusting again).
+    /// Trust this project's .paicli/config.toml and .env with provider endpoints and language servers, and its
+    /// hooks; remembered per project and file contents in $PAICLI_HOME/project-trust.json (a changed file or hook
+    /// needs trusting again).
     #[arg(long)]
     trust_project: bool,
 
@@ -212,6 +217,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         ProjectTrust::load(&config.home)
             .trust(&config.project_root)
             .map_err(StartError::Trust)?;
+        // The project's hooks as they are now, too (see docs/hooks.md).
+        paicli::hooks::trust::trust_project_hooks(&paicli::app::hook_paths(&config))
+            .map_err(StartError::Trust)?;
         eprintln!(
             "paicli: {}",
             text::project_trusted(lang, &config.project_root)
@@ -291,6 +299,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         format: cli.output_format,
         lang,
         key_source: config.provider().ok().and_then(|p| p.key_source),
+        hook_events: cli.include_hook_events,
     };
     let session = {
         let _runtime = runtime.enter();
@@ -477,6 +486,7 @@ mod tests {
     const NOT_SETTINGS: &[&str] = &[
         "print",
         "output-format",
+        "include-hook-events",
         "plan",
         "team",
         "cwd",

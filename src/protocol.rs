@@ -7,6 +7,7 @@ pub mod events;
 pub mod files;
 pub mod gate;
 pub mod hooks;
+pub mod lifecycle;
 pub mod memory_taint;
 pub mod message;
 pub mod notice;
@@ -16,10 +17,14 @@ pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
 pub use browser::{OpenPage, PageInfo};
-pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, ToolStatus};
+pub use events::{AgentEvent, DiagnosticsFile, EventLog, EventSink, HookOutcome, ToolStatus};
 pub use files::{FileAccess, FileAccessError};
-pub use gate::{CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED};
+pub use gate::{
+    CallGate, Confinement, GateCall, GateVerdict, HOOK_DENIED, HookAnswer, HookPermission,
+    HookPermissions, SANDBOX_REQUIRED,
+};
 pub use hooks::{ToolFilter, TurnHook, TurnScope};
+pub use lifecycle::{CompactTrigger, Lifecycle};
 pub use memory_taint::{MemoryTaint, Reads};
 pub use message::{ChatResponse, Content, ContentPart, Message, Role, ToolCall, ToolSpec, Usage};
 pub use notice::{Notice, SkipReason};

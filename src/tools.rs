@@ -5,6 +5,7 @@ pub mod boundary;
 pub mod browser;
 pub mod builtin;
 pub mod call_view;
+pub mod claude_names;
 pub mod edit;
 pub mod executor;
 pub mod fs;

@@ -9,6 +9,9 @@ use crate::llm::Usage;
 use crate::protocol::{AgentEvent, EventSink};
 use crate::session::Conversation;
 
+/// The most times `SubagentStop` hooks may keep one sub-agent working (as `Stop` hooks the lead).
+pub const MAX_SUBAGENT_CONTINUATIONS: u32 = 5;
+
 impl Agent {
     /// A sub-agent with its own conversation starting with `system_prompt`; everything else is shared with
     /// this agent, except turn hooks that stay with the lead (see [`TurnHook::carries_into_forks`]).
@@ -43,7 +46,33 @@ impl Agent {
             image_limits: self.image_limits,
             pending_images: Vec::new(),
             resource_index: None,
+            lifecycle: self.lifecycle.clone(),
         }
+    }
+
+    /// Runs a sub-agent's turn; while `SubagentStop` hooks keep it working (at most
+    /// [`MAX_SUBAGENT_CONTINUATIONS`] times), runs it again with their reason.
+    pub async fn run_subagent_turn(
+        &mut self,
+        request: &str,
+        events: &dyn EventSink,
+        cancel: tokio_util::sync::CancellationToken,
+    ) -> super::TurnReport {
+        let mut report = self.run_turn(request, events, cancel.clone()).await;
+        let Some(lifecycle) = self.lifecycle.clone() else {
+            return report;
+        };
+        let mut continued = 0;
+        while matches!(report.outcome, super::TurnOutcome::Finished { .. })
+            && continued < MAX_SUBAGENT_CONTINUATIONS
+        {
+            let Some(reason) = lifecycle.subagent_stopped(continued).await else {
+                break;
+            };
+            continued += 1;
+            report = self.run_turn(&reason, events, cancel.clone()).await;
+        }
+        report
     }
 
     /// The system prompt's text, for sub-agents that start from the lead's instructions.

@@ -4,6 +4,7 @@
 //! servers. Front-ends differ only in the event sink they show events with, the `Approver` and the
 //! `PlanReviewer` that ask the person.
 
+mod hook_events;
 mod input;
 mod modes;
 mod plan;
@@ -50,6 +51,10 @@ pub enum Ran {
     Turn(TurnReport),
     /// The input was planned, reviewed and (when approved) run.
     Plan(Result<PlanReport, PlanError>),
+    /// A `UserPromptSubmit` hook blocked the input: nothing was sent to the model.
+    Blocked {
+        reason: String,
+    },
 }
 
 /// One running session with at most one input at a time (a second waits for the first).
@@ -71,6 +76,8 @@ pub struct Session {
     unrecorded_mode: Mutex<Option<ApprovalMode>>,
     /// The first input waits for MCP servers still starting; later ones do not.
     mcp_waited: AtomicBool,
+    /// The `source` of the `SessionStart` hooks the next input fires (`startup`, `resume`).
+    pending_start: Mutex<Option<&'static str>>,
 }
 
 impl Session {
@@ -100,7 +107,12 @@ impl Session {
         };
         services.snapshots.set_session(&started.id);
         note_resumed_reads(&services, &started);
-        Ok(Session {
+        let start_source = if started.resumed.is_some() {
+            "resume"
+        } else {
+            "startup"
+        };
+        let session = Session {
             model: agent.model().to_string(),
             config,
             services,
@@ -111,7 +123,12 @@ impl Session {
             guard,
             unrecorded_mode: Mutex::new(None),
             mcp_waited: AtomicBool::new(false),
-        })
+            pending_start: Mutex::new(Some(start_source)),
+        };
+        if let Ok(agent) = session.agent.try_lock() {
+            session.update_hook_facts(&agent);
+        }
+        Ok(session)
     }
 
     /// Settings and instruction files refused or cut by the safe reader at start-up (config files, `.env`,
@@ -144,20 +161,56 @@ impl Session {
         cancel: CancellationToken,
         reviewer: &dyn PlanReviewer,
     ) -> Ran {
+        let hooks = &self.services.hooks;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        hooks.watch(Some(tx));
+        let ran = hook_events::relaying(
+            self.run_input_watched(input, sink, cancel, reviewer),
+            &mut rx,
+            sink,
+        )
+        .await;
+        hooks.watch(None);
+        while let Ok(event) = rx.try_recv() {
+            sink.emit(event);
+        }
+        ran
+    }
+
+    async fn run_input_watched(
+        &self,
+        input: Input,
+        sink: &dyn EventSink,
+        cancel: CancellationToken,
+        reviewer: &dyn PlanReviewer,
+    ) -> Ran {
         let mut agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
+        self.update_hook_facts(&agent);
+        let mut context = self.session_start_context(sink).await;
+        match self.prompt_hooks(&input.text, sink).await {
+            Ok(more) => context.extend(more),
+            Err(reason) => {
+                sink.emit(crate::protocol::AgentEvent::Notice {
+                    notice: crate::protocol::Notice::HookPromptBlocked {
+                        reason: reason.clone(),
+                    },
+                });
+                return Ran::Blocked { reason };
+            }
+        }
         let plan = input.plan_mode(self.approval_mode());
         let text = self
             .prepare(&mut agent, &input, plan.is_none(), sink, &cancel)
             .await;
+        let text = hook_events::with_context(text, &context);
         match plan {
             Some(mode) => Ran::Plan(
                 self.run_plan(&mut agent, text, mode, sink, cancel, reviewer)
                     .await,
             ),
             None => Ran::Turn(
-                agent
-                    .run_expanded_turn(&input.text, &text, sink, cancel)
+                self.run_turn_with_stop_hooks(&mut agent, &input.text, &text, sink, cancel)
                     .await,
             ),
         }
@@ -178,12 +231,25 @@ impl Session {
         self.agent.lock().await.history().to_vec()
     }
 
+    /// Forgets the conversation (`/clear`); the next input fires `SessionStart` with source `clear`.
+    pub fn clear_history(&mut self) {
+        self.agent.get_mut().clear_history();
+        *self
+            .pending_start
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some("clear");
+    }
+
     /// Continues another recorded session of this project in place of this one (`/resume`).
     pub fn resume(&mut self, options: &StartOptions) -> Result<&Started, StartError> {
         let started = start_session(&self.config, self.agent.get_mut(), options)?;
         note_resumed_reads(&self.services, &started);
         self.id.clone_from(&started.id);
         self.started = started;
+        *self
+            .pending_start
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some("resume");
         Ok(&self.started)
     }
 
@@ -193,11 +259,12 @@ impl Session {
         Ok(&self.id)
     }
 
-    /// Waits for a running input to end (cancel it first), so its tool results reach the ledger, then stops the
-    /// session's MCP and language servers.
+    /// Waits for a running input to end (cancel it first), so its tool results reach the ledger, fires the
+    /// `SessionEnd` hooks, then stops the session's MCP and language servers.
     pub async fn shutdown(&self) {
         let agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
+        self.end_hooks("other").await;
         self.services.shutdown().await;
     }
 }

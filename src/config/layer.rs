@@ -96,6 +96,10 @@ fn collect(
     out: &mut Vec<Entry>,
 ) -> Result<(), Problem> {
     for (name, value) in table {
+        // `[hooks]` (Claude Code's shape) is read by `hooks::config`, not as settings.
+        if path.is_empty() && name == "hooks" {
+            continue;
+        }
         path.push(name.clone());
         let parts: Vec<&str> = path.iter().map(String::as_str).collect();
         let key = path.join(".");

@@ -18,6 +18,9 @@ struct TrustFile {
     /// Project root → content hash of its config files when the user trusted it.
     #[serde(default)]
     projects: BTreeMap<String, String>,
+    /// Project root → content hash of its hooks when the user trusted them (see `hooks::trust`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    hooks: BTreeMap<String, String>,
 }
 
 /// The remembered project trust.
@@ -51,6 +54,22 @@ impl ProjectTrust {
         self.file
             .projects
             .insert(key(project), content_hash(project));
+        write_json_store(&self.path, &self.file)
+    }
+}
+
+impl ProjectTrust {
+    /// True when `project`'s hooks were trusted with exactly the content hash `hash`.
+    pub fn hooks_trusted(&self, project: &Path, hash: &str) -> bool {
+        self.file
+            .hooks
+            .get(&key(project))
+            .is_some_and(|h| h == hash)
+    }
+
+    /// Trusts `project`'s hooks with content hash `hash` and writes the store.
+    pub fn trust_hooks(&mut self, project: &Path, hash: &str) -> std::io::Result<()> {
+        self.file.hooks.insert(key(project), hash.to_string());
         write_json_store(&self.path, &self.file)
     }
 }

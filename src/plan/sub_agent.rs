@@ -35,7 +35,7 @@ impl TaskRunner for SubAgents<'_> {
             inner: events,
         };
         record_in_sidechain(self.lead, &mut agent, &task.id, &sink);
-        let report = agent.run_turn(&request, &sink, cancel).await;
+        let report = agent.run_subagent_turn(&request, &sink, cancel).await;
         result_of(report.outcome)
     }
 }

@@ -142,7 +142,9 @@ impl TaskRunner for Team<'_> {
         let mut request = request;
         let mut retries = 0;
         loop {
-            let report = worker.run_turn(&request, &log, cancel.clone()).await;
+            let report = worker
+                .run_subagent_turn(&request, &log, cancel.clone())
+                .await;
             let result = result_of(report.outcome);
             if result.state != TaskState::Done {
                 return result;

@@ -42,6 +42,8 @@ pub enum ApprovedBy {
     None,
     /// The person attached it by writing `@server:uri` (spec §6.4).
     Mention,
+    /// A `PreToolUse` hook (its source is named in the reason of a denial).
+    Hook,
 }
 
 /// One line of the log.

@@ -30,6 +30,15 @@ impl ToolStatus {
     }
 }
 
+/// How a hook ended (see [`AgentEvent::HookFinished`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookOutcome {
+    Success,
+    Blocked,
+    Error,
+}
+
 /// One event of a running turn. Serialized one per line by `--output-format stream-json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -88,6 +97,23 @@ pub enum AgentEvent {
     TurnCancelled,
     /// The turn failed (model or transport error).
     TurnFailed { error: String },
+    /// One of the person's hooks started (`--include-hook-events` in `stream-json`; the working line shows it).
+    HookStarted {
+        /// The hook event (`PreToolUse`, `Stop`, …).
+        hook_event: String,
+        command: String,
+    },
+    /// A hook ended: `outcome` is `success`, `blocked` (exit 2 or a JSON block/deny) or `error` (a non-blocking
+    /// failure); `reason` says why it blocked or failed.
+    #[serde(rename = "hook_response")]
+    HookFinished {
+        hook_event: String,
+        command: String,
+        outcome: HookOutcome,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        reason: String,
+        duration_ms: u64,
+    },
     // output: live progress and what a terminal can expand (sent only to sinks that ask for them).
     /// A line a running tool printed (a command's output), as it arrived.
     ToolOutput { id: String, line: String },

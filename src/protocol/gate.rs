@@ -65,7 +65,48 @@ pub trait CallGate: Send + Sync {
 
     /// Told how every call that reached the gates ended (including denials by this or an earlier gate).
     async fn after(&self, _call: GateCall<'_>, _outcome: &ToolOutcome, _duration: Duration) {}
+
+    /// Text to add after the result the model sees of a call that reached the gates (a `PostToolUse` hook's
+    /// context or block reason); asked after `after`.
+    async fn annotate(&self, _call: GateCall<'_>, _outcome: &ToolOutcome) -> Option<String> {
+        None
+    }
 }
+
+/// What a hook said about a call before the approval gate judges it (a deny is a gate's denial instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookPermission {
+    /// A user-level hook allowed it: no person is asked unless the call is sensitive.
+    Allow,
+    /// A hook wants the person asked, in every mode.
+    Ask,
+}
+
+/// A `PermissionRequest` hook's answer in place of the person's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HookAnswer {
+    Allow,
+    Deny { reason: String },
+}
+
+/// What hooks say around the approval gate: the permissions `PreToolUse` hooks gave this turn's calls (by call
+/// id, each taken once), the answer of `PermissionRequest` hooks, and the `Notification` that a person is asked.
+#[async_trait]
+pub trait HookPermissions: Send + Sync {
+    /// Takes what the hooks said about call `call_id`, with their reason.
+    fn take(&self, call_id: &str) -> Option<(HookPermission, String)>;
+
+    /// The person would be asked about `call` now: `PermissionRequest` hooks may answer instead.
+    async fn permission_request(&self, _call: &GateCall<'_>) -> Option<HookAnswer> {
+        None
+    }
+
+    /// The person is being asked about the call to `tool` (`Notification` hooks, type `permission_prompt`).
+    async fn asking_person(&self, _tool: &str) {}
+}
+
+/// The denial code of a call a `PreToolUse` hook blocked.
+pub const HOOK_DENIED: &str = "HOOK_DENIED";
 
 /// The denial code of a command refused because `[sandbox] mode = "required"` finds no sandbox here.
 pub const SANDBOX_REQUIRED: &str = "SANDBOX";

@@ -93,6 +93,22 @@ pub enum Notice {
     /// A plan made in `plan` mode was approved: the session left plan mode for `mode` (the one before it).
     PlanModeLeft { mode: String },
     // input
+    // hooks
+    /// A hook said something for the person (`systemMessage`) or failed without blocking; `text` is foreign.
+    HookMessage { text: String },
+    /// A `UserPromptSubmit` hook blocked the prompt: nothing was sent to the model.
+    HookPromptBlocked { reason: String },
+    /// A `Stop` hook blocked the end of the turn: the agent goes on with its reason.
+    HookStopContinues { reason: String },
+    /// `Stop` hooks kept the turn going `times` times, the most allowed; the turn ends.
+    HookStopLimit { times: u32, reason: String },
+    /// A project hook waits for the person's trust and does not run (its command shown made visible).
+    HookNeedsTrust {
+        event: String,
+        source: String,
+        command: String,
+    },
+    // input
     /// An `@path` mention of the input was not attached.
     MentionSkipped { mention: String, reason: SkipReason },
     /// The input mentioned images, and the model does not take images: they were not sent.
@@ -155,6 +171,11 @@ impl Notice {
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
             Notice::PlanStepRejected { .. } => "plan_step_rejected",
             Notice::PlanModeLeft { .. } => "plan_mode_left",
+            Notice::HookMessage { .. } => "hook_message",
+            Notice::HookPromptBlocked { .. } => "hook_prompt_blocked",
+            Notice::HookStopContinues { .. } => "hook_stop_continues",
+            Notice::HookStopLimit { .. } => "hook_stop_limit",
+            Notice::HookNeedsTrust { .. } => "hook_needs_trust",
             Notice::MentionSkipped { .. } => "mention_skipped",
             Notice::ImagesNotSent { .. } => "images_not_sent",
         }
@@ -241,6 +262,18 @@ impl Notice {
             Notice::PlanModeLeft { .. } => {
                 "plan approved: it runs in {mode} mode, and plan mode ends"
             }
+            Notice::HookMessage { .. } => "hook: {text}",
+            Notice::HookPromptBlocked { .. } => {
+                "a UserPromptSubmit hook blocked the prompt; nothing was sent to the model: {reason}"
+            }
+            Notice::HookStopContinues { .. } => "a Stop hook keeps the agent working: {reason}",
+            Notice::HookStopLimit { .. } => {
+                "Stop hooks kept the agent working {times} times, the most allowed; the turn ends here ({reason})"
+            }
+            Notice::HookNeedsTrust { .. } => {
+                "the project's {event} hook `{command}` from {source} does not run until you trust this project: \
+                 review it, then use /trust in the REPL or run paicli with --trust-project"
+            }
             Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
             Notice::ImagesNotSent { .. } => {
                 "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
@@ -306,6 +339,22 @@ impl Notice {
             ],
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::PlanModeLeft { mode } => vec![("mode", mode.clone())],
+            Notice::HookMessage { text } => vec![("text", text.clone())],
+            Notice::HookPromptBlocked { reason } | Notice::HookStopContinues { reason } => {
+                vec![("reason", reason.clone())]
+            }
+            Notice::HookStopLimit { times, reason } => {
+                vec![("times", times.to_string()), ("reason", reason.clone())]
+            }
+            Notice::HookNeedsTrust {
+                event,
+                source,
+                command,
+            } => vec![
+                ("event", event.clone()),
+                ("source", source.clone()),
+                ("command", command.clone()),
+            ],
             Notice::MentionSkipped { mention, reason } => {
                 vec![("mention", mention.clone()), ("reason", reason.to_string())]
             }

@@ -51,6 +51,11 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::PlanStepRejected { .. } => Msg::NoticePlanStepRejected,
         Notice::PlanModeLeft { .. } => Msg::PlanModeRestored,
         Notice::ImagesNotSent { .. } => Msg::ImagesNeedVision,
+        Notice::HookMessage { .. } => Msg::NoticeHookMessage,
+        Notice::HookPromptBlocked { .. } => Msg::NoticeHookPromptBlocked,
+        Notice::HookStopContinues { .. } => Msg::NoticeHookStopContinues,
+        Notice::HookStopLimit { .. } => Msg::NoticeHookStopLimit,
+        Notice::HookNeedsTrust { .. } => Msg::NoticeHookNeedsTrust,
         Notice::MentionSkipped { .. } => return None,
     })
 }
@@ -125,6 +130,18 @@ mod tests {
                 max: 2,
             },
             Notice::PlanModeLeft { mode: s() },
+            Notice::HookMessage { text: s() },
+            Notice::HookPromptBlocked { reason: s() },
+            Notice::HookStopContinues { reason: s() },
+            Notice::HookStopLimit {
+                times: 5,
+                reason: s(),
+            },
+            Notice::HookNeedsTrust {
+                event: s(),
+                source: s(),
+                command: s(),
+            },
             Notice::MentionSkipped {
                 mention: "@a.txt".into(),
                 reason: crate::protocol::SkipReason::Binary,
@@ -144,6 +161,17 @@ mod tests {
             }
             assert_eq!(notice_text(Lang::En, &notice), notice.to_string());
         }
+    }
+
+    #[test]
+    fn a_hook_notice_reads_in_chinese() {
+        let notice = Notice::HookPromptBlocked {
+            reason: "secret".into(),
+        };
+        assert_eq!(
+            notice_text(Lang::Zh, &notice),
+            "UserPromptSubmit 钩子拦下了这条输入，未发送给模型：secret"
+        );
     }
 
     #[test]

@@ -183,6 +183,7 @@ impl Executor {
                             traits: None,
                             spill: SpillRule::Spill,
                             outcome: ToolOutcome::failed("internal error: call was not run"),
+                            notes: Vec::new(),
                         },
                         ctx,
                         Duration::ZERO,
@@ -204,16 +205,17 @@ impl Executor {
         observer.on_start(index, call);
         let started = std::time::Instant::now();
         let traits = self.registry.traits_of(&call.name);
-        let (outcome, spill) = if ctx.cancel.is_cancelled() {
+        let (outcome, spill, notes) = if ctx.cancel.is_cancelled() {
             (
                 ToolOutcome::Cancelled {
                     partial: String::new(),
                 },
                 SpillRule::Spill,
+                Vec::new(),
             )
         } else {
             match call::prepare(&self.registry, call) {
-                Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill),
+                Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill, Vec::new()),
                 Ok(mut ready) => {
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
                     let args = ready.args.clone();
@@ -251,8 +253,10 @@ impl Executor {
                         traits,
                         write_targets: &targets,
                     };
-                    call::report_to_gates(call, reported, &outcome, started.elapsed(), ctx).await;
-                    (outcome, spill)
+                    let notes =
+                        call::report_to_gates(call, reported, &outcome, started.elapsed(), ctx)
+                            .await;
+                    (outcome, spill, notes)
                 }
             }
         };
@@ -260,6 +264,7 @@ impl Executor {
             traits,
             spill,
             outcome,
+            notes,
         };
         let result = finish(call, finished, ctx, started.elapsed());
         observer.on_finish(index, call, &result);
@@ -273,6 +278,8 @@ struct Finished {
     /// What the tool said about spilling its result (calls that never ran spill as usual).
     spill: SpillRule,
     outcome: ToolOutcome,
+    /// What the gates add after the result (hooks' context).
+    notes: Vec<String>,
 }
 
 /// Builds a call's result: its outcome and the content the model sees.
@@ -286,11 +293,12 @@ fn finish(
         traits,
         spill,
         outcome,
+        notes,
     } = finished;
     ToolCallResult {
         call_id: call.id.clone(),
         tool: call.name.clone(),
-        content: call::content(ctx, &call.name, &spill, &outcome),
+        content: call::content(ctx, &call.name, &spill, &outcome, &notes),
         outcome,
         duration,
         traits,

@@ -7,6 +7,7 @@ mod control_view;
 pub mod custom;
 mod export;
 mod help;
+mod hooks_cmds;
 mod index_cmds;
 mod info;
 mod lsp_view;
@@ -302,6 +303,17 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: false,
         handler: trust::trust,
+    },
+    Command {
+        name: "hooks",
+        aliases: &[],
+        usage: "",
+        help: [
+            "every hook: event, matcher, command, file, and whether it runs (project hooks need /trust)",
+            "全部钩子：事件、匹配器、命令、所在文件，以及是否运行（项目钩子需 /trust）",
+        ],
+        while_running: true,
+        handler: hooks_cmds::hooks,
     },
     Command {
         name: "mcp",

@@ -105,6 +105,8 @@ pub struct Printing {
     pub lang: Lang,
     /// Where the API key came from, named by the hint after an authentication failure.
     pub key_source: Option<String>,
+    /// `stream-json` also emits `hook_started` and `hook_response` events (`--include-hook-events`).
+    pub hook_events: bool,
 }
 
 /// Runs `input` on `session` (a turn, or a plan run without review) and prints it as `printing` says. Returns
@@ -138,9 +140,10 @@ pub async fn run(
             session.run_input(input, &sink, cancel, &reviewer).await
         }
         (OutputFormat::StreamJson, _) => {
-            session
-                .run_input(input, &JsonLines, cancel, &reviewer)
-                .await
+            let sink = JsonLines {
+                hook_events: printing.hook_events,
+            };
+            session.run_input(input, &sink, cancel, &reviewer).await
         }
     };
     let at = Ended {
@@ -151,6 +154,10 @@ pub async fn run(
     match ran {
         Ran::Turn(report) => print_turn(&report, &printing, &at),
         Ran::Plan(result) => plan_run::print_plan(&result, &printing, &at),
+        Ran::Blocked { reason } => {
+            eprintln!("paicli: {reason}");
+            1
+        }
     }
 }
 
@@ -310,12 +317,20 @@ impl EventSink for NoticesOnly {
     }
 }
 
-/// `stream-json`: every event as one JSON line.
-struct JsonLines;
+/// `stream-json`: every event as one JSON line (hook runs only when asked for).
+struct JsonLines {
+    hook_events: bool,
+}
 
 impl EventSink for JsonLines {
     fn emit(&self, event: AgentEvent) {
-        print_json_line(&event);
+        let hook = matches!(
+            event,
+            AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. }
+        );
+        if !hook || self.hook_events {
+            print_json_line(&event);
+        }
     }
 }
 

@@ -26,16 +26,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("tools", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
         "skills", "sandbox", "index", "languages"]),
     ("policy", &["protocol", "config", "llm", "guard"]),
+    // Hooks: the person's commands on session events; tool events see names from `tools::claude_names`.
+    ("hooks", &["protocol", "config", "tools"]),
     ("agent", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks"]),
     // Plan and team mode: sub-agents forked from the lead agent, between `app` and `agent`.
     ("plan", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "agent"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agent"]),
     // The texts people read, in every language, and the wording of the typed values below it: the session
     // host and every front-end word an event the same way.
     ("text", &["protocol", "config", "session", "sandbox"]),
     ("app", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "agent", "plan", "text"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agent", "plan", "text"]),
 ];
 
 /// The front-ends: each shows events and asks a person. A front-end may use every module of `ALLOWED` and no

@@ -26,12 +26,12 @@ use crate::support::agent_harness::Project;
 use crate::support::{RecordedRequest, Reply, ScriptedServer, provider_for};
 
 /// The planner's first message starts with this.
-const PLANNER: &str = "Make a plan for this goal";
+pub(crate) const PLANNER: &str = "Make a plan for this goal";
 /// A re-plan's first message starts with this.
 const REPLANNER: &str = "Make a new plan for this goal";
 
 /// The marker of task `id`'s sub-agent (or worker) requests.
-fn task(id: &str) -> String {
+pub(crate) fn task(id: &str) -> String {
     format!("Your task (id `{id}`)")
 }
 
@@ -41,7 +41,7 @@ fn review(id: &str) -> String {
 }
 
 /// A planner answer with `tasks` as `(id, depends_on)`.
-fn plan_reply(tasks: &[(&str, &[&str])]) -> Reply {
+pub(crate) fn plan_reply(tasks: &[(&str, &[&str])]) -> Reply {
     let tasks: Vec<Value> = tasks
         .iter()
         .map(|(id, deps)| json!({"id": id, "title": format!("Task {id}"), "description": "", "depends_on": deps}))

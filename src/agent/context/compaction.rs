@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::{Agent, AgentEvent, CompactionStage, EventSink, Notice};
 use crate::llm::tokens::estimate_request;
 use crate::llm::{Message, Role, ToolSpec, Usage};
+use crate::protocol::CompactTrigger;
 
 pub use backoff::SummaryBackoff;
 pub use clear::{CLEARED_MARKER, clear_old_results, old_results};
@@ -115,6 +116,11 @@ impl Agent {
         cancel: CancellationToken,
     ) -> Result<(), CompactionError> {
         let tools = self.tool_specs.to_vec();
+        if let Some(lifecycle) = &self.lifecycle {
+            lifecycle
+                .before_compaction(CompactTrigger::Manual, focus)
+                .await;
+        }
         self.summarize_history(KEEP_TURNS_ON_DEMAND, focus, &tools, events, &cancel)
             .await
     }
@@ -159,6 +165,11 @@ impl Agent {
             .summary_backoff
             .allows(self.conversation.grown_tokens());
         if allowed && (forced || now >= self.thresholds.summary) {
+            if let Some(lifecycle) = &self.lifecycle {
+                lifecycle
+                    .before_compaction(CompactTrigger::Auto, None)
+                    .await;
+            }
             match self
                 .summarize_history(KEEP_TURNS, None, tools, events, cancel)
                 .await
@@ -237,6 +248,16 @@ impl Agent {
             return Err(CompactionError::NotSmaller);
         }
         let after = before - saved + added;
+        // `SessionStart` hooks with source `compact` may add context: it goes with the summary.
+        if let Some(lifecycle) = &self.lifecycle {
+            let context = lifecycle.after_compaction().await;
+            if !context.is_empty() {
+                replacement[0] = Message::user(format!(
+                    "{SUMMARY_HEADER}\n\n{summary}\n\n<hook-context>\n{}\n</hook-context>",
+                    context.join("\n\n")
+                ));
+            }
+        }
         self.conversation
             .rewrite(1..cut, replacement)
             .map_err(CompactionError::Rewrite)?;

@@ -37,6 +37,7 @@ pub(super) async fn run_task(
     session.shutdown().await;
     let report = match ran {
         Ran::Turn(report) => report,
+        Ran::Blocked { reason } => return (TaskState::Failed, Some(reason)),
         Ran::Plan(Err(e)) => return (TaskState::Failed, Some(e.to_string())),
         Ran::Plan(Ok(_)) if cancel.is_cancelled() => return (TaskState::Cancelled, None),
         // Nobody can approve the plan: it is the task's result.

@@ -20,7 +20,8 @@ use crate::guard::command_guard::{COMMAND_GUARD, CommandGuard};
 use crate::guard::control_files::ControlFiles;
 use crate::policy::audit::{ApprovedBy, AuditLog, AuditOutcome, CallRecord};
 use crate::protocol::{
-    CallGate, Confinement, GateCall, GateVerdict, SANDBOX_REQUIRED, ToolOutcome,
+    CallGate, Confinement, GateCall, GateVerdict, HookAnswer, HookPermission, HookPermissions,
+    SANDBOX_REQUIRED, ToolOutcome,
 };
 use crate::protocol::{MemoryTaint, OpenPage, TurnHook, TurnScope};
 
@@ -67,6 +68,8 @@ struct Shared {
     pages: Mutex<Option<Arc<dyn OpenPage>>>,
     /// What the session read that it did not write (set once the session keeps a taint).
     memory: Mutex<Option<Arc<MemoryTaint>>>,
+    /// What `PreToolUse` hooks said about each call (set once the session has hooks).
+    hooks: Mutex<Option<Arc<dyn HookPermissions>>>,
 }
 
 /// Approval for every turn of a session.
@@ -94,6 +97,7 @@ impl ApprovalHook {
                 session: Mutex::new(RuleSet::default()),
                 pages: Mutex::new(None),
                 memory: Mutex::new(None),
+                hooks: Mutex::new(None),
             }),
         }
     }
@@ -133,6 +137,11 @@ impl ApprovalHook {
     /// in every mode but `full`.
     pub fn watch_memory(&self, taint: Arc<MemoryTaint>) {
         *lock(&self.shared.memory) = Some(taint);
+    }
+
+    /// Takes the `PreToolUse` hooks' `ask` and (user-level) `allow` into account for every call.
+    pub fn watch_hooks(&self, hooks: Arc<dyn HookPermissions>) {
+        *lock(&self.shared.hooks) = Some(hooks);
     }
 
     /// The rules saved this session with `a`.
@@ -237,6 +246,10 @@ impl TurnGate {
         remember: bool,
     ) -> GateVerdict {
         let options = &self.shared.options;
+        let hooks = lock(&self.shared.hooks).clone();
+        if let Some(answer) = self.hook_answer(hooks.as_deref(), call, remember).await {
+            return answer;
+        }
         if !options.approver.is_interactive() {
             let flag = allowing_flag(call.traits.risk);
             return self.decide(
@@ -280,6 +293,9 @@ impl TurnGate {
             let reason =
                 format!("{reason} (The user already refused this exact call in this task.)");
             return self.decide(call, ApprovedBy::Hitl, GateVerdict::deny(code, reason));
+        }
+        if let Some(hooks) = &hooks {
+            hooks.asking_person(call.name).await;
         }
         let verdict = match options.approver.ask(&request).await {
             ApprovalAnswer::Approve => GateVerdict::Allow,
@@ -393,8 +409,16 @@ impl TurnGate {
 #[async_trait]
 impl CallGate for TurnGate {
     async fn check(&self, call: GateCall<'_>) -> GateVerdict {
+        // Taken for every call, so a hook's word is used once and not kept.
+        let said = lock(&self.shared.hooks)
+            .clone()
+            .and_then(|h| h.take(call.id));
         // A parallel-safe tool that still names a file it writes is judged like any other.
         if call.traits.parallel_safe && call.write_targets.is_empty() {
+            // A PreToolUse hook's `ask` reaches the person even for a read-only call.
+            if let Some((HookPermission::Ask, reason)) = said {
+                return self.ask_for_hook(&call, reason).await;
+            }
             return self.decide(&call, ApprovedBy::None, GateVerdict::Allow);
         }
         let options = &self.shared.options;
@@ -411,9 +435,9 @@ impl CallGate for TurnGate {
         }
         let mode = *lock(&self.shared.mode);
         if mode == ApprovalMode::Plan && call.traits.runs_commands && options.sandboxed_commands {
-            return self.check_read_only(call).await;
+            return self.check_read_only(call, said).await;
         }
-        self.check_in(call, mode).await
+        self.check_in(call, mode, said).await
     }
 
     async fn after(&self, call: GateCall<'_>, outcome: &ToolOutcome, duration: Duration) {
@@ -421,11 +445,45 @@ impl CallGate for TurnGate {
     }
 }
 
+/// What a `PreToolUse` hook said about a call, with its reason.
+type HookSaid = (HookPermission, String);
+
 impl TurnGate {
+    /// What `PermissionRequest` hooks answer in the person's place. Their deny always counts; their allow
+    /// (only the person's own hooks can give one) not for a sensitive call (`remember` false), which needs
+    /// the person whatever the rules say.
+    async fn hook_answer(
+        &self,
+        hooks: Option<&dyn HookPermissions>,
+        call: &GateCall<'_>,
+        remember: bool,
+    ) -> Option<GateVerdict> {
+        match hooks?.permission_request(call).await? {
+            HookAnswer::Allow if remember => {
+                Some(self.decide(call, ApprovedBy::Hook, GateVerdict::Allow))
+            }
+            HookAnswer::Allow => None,
+            HookAnswer::Deny { reason } => Some(self.decide(
+                call,
+                ApprovedBy::Hook,
+                GateVerdict::deny(
+                    crate::protocol::HOOK_DENIED,
+                    format!("a PermissionRequest hook denied this call: {reason}"),
+                ),
+            )),
+        }
+    }
+
+    /// A `PreToolUse` hook wants the person asked (in `-p`, with nobody to ask, the call is refused).
+    async fn ask_for_hook(&self, call: &GateCall<'_>, reason: String) -> GateVerdict {
+        let note = format!("a PreToolUse hook asks you: {reason}");
+        self.ask_person(call, Some(note), true).await
+    }
+
     /// Plan mode with the sandbox on: a command is judged as in `auto` and runs with nothing writable. Edited
     /// arguments are not run (the edit would drop the read-only confinement).
-    async fn check_read_only(&self, call: GateCall<'_>) -> GateVerdict {
-        match self.check_in(call, ApprovalMode::Auto).await {
+    async fn check_read_only(&self, call: GateCall<'_>, said: Option<HookSaid>) -> GateVerdict {
+        match self.check_in(call, ApprovalMode::Auto, said).await {
             GateVerdict::Allow | GateVerdict::AllowConfined(_) => {
                 GateVerdict::AllowConfined(Confinement::ReadOnly)
             }
@@ -439,7 +497,12 @@ impl TurnGate {
     }
 
     /// The decision for a call after its deny rules, in `mode`.
-    async fn check_in(&self, call: GateCall<'_>, mode: ApprovalMode) -> GateVerdict {
+    async fn check_in(
+        &self,
+        call: GateCall<'_>,
+        mode: ApprovalMode,
+        said: Option<HookSaid>,
+    ) -> GateVerdict {
         let options = &self.shared.options;
         if mode == ApprovalMode::Plan {
             let reason = format!(
@@ -476,6 +539,13 @@ impl TurnGate {
         .or_else(|| self.memory_sensitivity(&call));
         if let Some(sensitive) = sensitive {
             return self.check_sensitive(&call, mode, sensitive).await;
+        }
+        match said {
+            Some((HookPermission::Ask, reason)) => return self.ask_for_hook(&call, reason).await,
+            Some((HookPermission::Allow, _)) => {
+                return self.decide(&call, ApprovedBy::Hook, GateVerdict::Allow);
+            }
+            None => {}
         }
         if options.allow.allowing(call.name, command).is_some() {
             return self.decide(&call, ApprovedBy::Config, GateVerdict::Allow);
@@ -559,6 +629,7 @@ impl TurnGate {
         // A guard inside the tool decides on its own, whoever let the call through.
         let by = match code.as_deref() {
             Some(COMMAND_GUARD | "PATH_OUT_OF_BOUNDS") => ApprovedBy::Policy,
+            Some(crate::protocol::HOOK_DENIED) => ApprovedBy::Hook,
             _ => by.unwrap_or(ApprovedBy::None),
         };
         let mode = *lock(&self.shared.mode);

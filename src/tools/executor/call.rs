@@ -96,14 +96,15 @@ pub(super) struct Reported<'a> {
     pub write_targets: &'a [PathBuf],
 }
 
-/// Tells every gate how a call that reached them ended.
+/// Tells every gate how a call that reached them ended; returns what the gates add to the model's result.
 pub(super) async fn report_to_gates(
     call: &ToolCall,
     reported: Reported<'_>,
     outcome: &ToolOutcome,
     duration: Duration,
     ctx: &ToolContext,
-) {
+) -> Vec<String> {
+    let mut notes = Vec::new();
     for gate in &ctx.gates {
         let gate_call = GateCall {
             id: &call.id,
@@ -114,7 +115,9 @@ pub(super) async fn report_to_gates(
             cancel: &ctx.cancel,
         };
         gate.after(gate_call, outcome, duration).await;
+        notes.extend(gate.annotate(gate_call, outcome).await);
     }
+    notes
 }
 
 /// Runs a ready call until it ends, `deadline` passes, or the turn is cancelled (then waits `cancel_grace` for
@@ -175,6 +178,7 @@ pub(super) fn content(
     tool: &str,
     spill: &SpillRule,
     outcome: &ToolOutcome,
+    notes: &[String],
 ) -> String {
     let text = outcome.model_text();
     let text = match spill {
@@ -182,5 +186,9 @@ pub(super) fn content(
         SpillRule::Keep => text,
         SpillRule::PointAt(path) => ctx.spill.preview_existing(tool, &text, path),
     };
-    boundary::wrap(tool, &text)
+    let wrapped = boundary::wrap(tool, &text);
+    // Notes come from the person's own hooks, not from the tool's data: outside the boundary.
+    notes
+        .iter()
+        .fold(wrapped, |all, note| format!("{all}\n\n{note}"))
 }

@@ -155,6 +155,7 @@ pub fn audit_line(entry: &AuditEntry, width: usize) -> String {
         ApprovedBy::Config => "config",
         ApprovedBy::None => "none",
         ApprovedBy::Mention => "mention",
+        ApprovedBy::Hook => "hook",
     };
     let head = format!(
         "{time}  {:<16} {outcome:<5} {approver:<15} {:>6}ms  ",

@@ -34,7 +34,7 @@ pub(super) fn exit(_session: &mut Session, _args: &str) -> Flow {
 }
 
 pub(super) fn clear(session: &mut Session, _args: &str) -> Flow {
-    session.agent_mut().clear_history();
+    session.clear_history();
     say_wrapped(session, session.tr(Msg::HistoryCleared));
     Flow::Continue
 }

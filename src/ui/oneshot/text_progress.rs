@@ -161,6 +161,8 @@ impl EventSink for TextProgress {
             | AgentEvent::ToolOutput { .. }
             | AgentEvent::ToolCallOutput { .. }
             | AgentEvent::DiagnosticsInjected { .. } => {}
+            // hooks: what they say arrives as notices; their runs only in `stream-json`.
+            AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. } => {}
             // plan: shown by the plan's own progress lines.
             AgentEvent::PlanProposed { .. }
             | AgentEvent::PlanTaskStarted { .. }

@@ -61,6 +61,8 @@ struct Inner {
     call_tasks: CallTasks,
     /// `Some` when the run is a plan (see [`TerminalSink::for_plan`]): whether its tasks started.
     plan_run: Option<bool>,
+    /// While a hook runs: the working line's phase to go back to (see `sink/hooks.rs`).
+    before_hook: Option<Phase>,
 }
 
 /// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
@@ -72,6 +74,7 @@ pub struct TerminalSink {
     ticker: Mutex<Option<Ticker>>,
 }
 
+mod hooks;
 mod plan;
 mod screen;
 
@@ -106,6 +109,7 @@ impl TerminalSink {
                 plan: None,
                 call_tasks: CallTasks::default(),
                 plan_run: None,
+                before_hook: None,
             })),
             ticker: Mutex::new(None),
         }
@@ -544,6 +548,16 @@ impl Inner {
                 self.flush_answer();
                 self.end_live();
             }
+            AgentEvent::HookStarted {
+                hook_event,
+                command,
+            } => self.hook_started(&hook_event, &command),
+            AgentEvent::HookFinished {
+                hook_event,
+                outcome,
+                reason,
+                ..
+            } => self.hook_finished(&hook_event, outcome, &reason),
         }
     }
 }

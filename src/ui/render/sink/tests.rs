@@ -540,3 +540,41 @@ fn parallel_tasks_command_output_is_tagged_under_the_working_line() {
         ["  │ [B] bee 1", "  │ [B] bee 2", "  │ [C] sea 1"]
     );
 }
+
+// hooks
+
+#[test]
+fn a_running_hook_shows_on_the_working_line_and_the_call_comes_back_after_it() {
+    let (sink, out, _) = live_sink();
+    sink.emit(started("c1", "execute_command", r#"{"command":"make"}"#));
+    sink.emit(AgentEvent::HookStarted {
+        hook_event: "PreToolUse".into(),
+        command: "./check.sh".into(),
+    });
+    sink.tick();
+    let shown = screen(&output(&out));
+    assert!(
+        shown[1].contains("running hook PreToolUse: ./check.sh"),
+        "{shown:?}"
+    );
+    sink.emit(AgentEvent::HookFinished {
+        hook_event: "PostToolUse".into(),
+        command: "./fmt.sh".into(),
+        outcome: crate::protocol::HookOutcome::Blocked,
+        reason: "fix the format".into(),
+        duration_ms: 3,
+    });
+    let shown = screen(&output(&out));
+    assert!(
+        shown
+            .iter()
+            .any(|l| l == "! a PostToolUse hook blocked: fix the format"),
+        "{shown:?}"
+    );
+    sink.tick();
+    let shown = screen(&output(&out));
+    assert!(
+        shown.last().is_some_and(|l| l.contains("running make")),
+        "{shown:?}"
+    );
+}

@@ -76,6 +76,8 @@ impl Session {
             }
             // The planner's and the tasks' tokens are in the lead's totals (forks report to it).
             Ran::Plan(_) => used_between(before, self.host.agent_mut().session_usage()),
+            // The reason was shown as a notice; nothing reached the model.
+            Ran::Blocked { .. } => Default::default(),
         };
         self.print_status(started, used);
     }

@@ -1,0 +1,131 @@
+//! Hooks around the approval gate: the `PreToolUse` permissions it takes per call, `PermissionRequest` hooks
+//! answering in the person's place, and `Notification` hooks told that the person is asked.
+
+use async_trait::async_trait;
+use serde_json::{Map, json};
+
+use super::{HookEvent, Hooks, Permission, ToolSubject, lock};
+use crate::protocol::{GateCall, HookAnswer, HookPermission, HookPermissions};
+
+#[async_trait]
+impl HookPermissions for Hooks {
+    fn take(&self, call_id: &str) -> Option<(HookPermission, String)> {
+        lock(&self.inner.permissions).remove(call_id)
+    }
+
+    async fn permission_request(&self, call: &GateCall<'_>) -> Option<HookAnswer> {
+        if !self.has(HookEvent::PermissionRequest) {
+            return None;
+        }
+        let tool = ToolSubject {
+            id: call.id,
+            name: call.name,
+            args: call.args,
+        };
+        let fired = self
+            .fire(
+                HookEvent::PermissionRequest,
+                Some(call.name),
+                Map::new(),
+                Some(tool),
+            )
+            .await;
+        let decision = fired.decision;
+        self.keep_messages(&decision.messages);
+        // Exit 2 denies, as `decision.behavior: "deny"` does; a project hook's allow never reaches here.
+        if let Some(reason) = decision.block {
+            return Some(HookAnswer::Deny { reason });
+        }
+        match decision.permission {
+            Some((Permission::Deny, reason)) => Some(HookAnswer::Deny { reason }),
+            Some((Permission::Allow, _)) => Some(HookAnswer::Allow),
+            _ => None,
+        }
+    }
+
+    async fn asking_person(&self, tool: &str) {
+        if !self.has(HookEvent::Notification) {
+            return;
+        }
+        let fields = json!({
+            "message": format!("paicli needs your permission to use {tool}"),
+            "notification_type": "permission_prompt",
+        });
+        let fields = match fields {
+            serde_json::Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        let fired = self
+            .fire(
+                HookEvent::Notification,
+                Some("permission_prompt"),
+                fields,
+                None,
+            )
+            .await;
+        self.keep_messages(&fired.decision.messages);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::hooks::matcher::Matcher;
+    use crate::hooks::{HookCommand, HookSource, Origin};
+    use std::sync::Arc;
+
+    fn hook(event: HookEvent, matcher: &str, command: String) -> HookCommand {
+        HookCommand {
+            event,
+            matcher: Matcher::parse(Some(matcher)).unwrap(),
+            matcher_text: matcher.into(),
+            command,
+            timeout: std::time::Duration::from_secs(10),
+            source: Arc::new(HookSource {
+                origin: Origin::PaicliUser,
+                path: "config.toml".into(),
+            }),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_notification_hook_hears_that_the_person_is_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("notification.json");
+        let command = format!("cat > '{}'", out.display());
+        let hooks = Hooks::from_commands(
+            vec![hook(HookEvent::Notification, "permission_prompt", command)],
+            Vec::new(),
+            dir.path().to_path_buf(),
+            false,
+        );
+        hooks.asking_person("write_file").await;
+        let input: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert_eq!(input["hook_event_name"], "Notification");
+        assert_eq!(input["notification_type"], "permission_prompt");
+        assert_eq!(
+            input["message"],
+            "paicli needs your permission to use write_file"
+        );
+    }
+
+    #[tokio::test]
+    async fn no_hook_for_the_event_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("ran");
+        let hooks = Hooks::from_commands(
+            vec![hook(
+                HookEvent::Notification,
+                "idle_prompt",
+                format!("touch '{}'", out.display()),
+            )],
+            Vec::new(),
+            dir.path().to_path_buf(),
+            false,
+        );
+        hooks.asking_person("write_file").await;
+        assert!(!out.exists());
+    }
+}
