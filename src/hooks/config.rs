@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::config::safe_read::{ReadRefused, read_whole_beneath};
+
 use super::event::HookEvent;
 use super::matcher::Matcher;
 
@@ -138,8 +140,16 @@ pub fn load_hooks(paths: &HookPaths) -> (Vec<HookCommand>, Vec<LoadProblem>) {
     let mut hooks = Vec::new();
     let mut problems = Vec::new();
     for (origin, path) in paths.files() {
-        let Some(text) = read_hook_file(origin, &path) else {
-            continue;
+        let text = match read_hook_file(paths, origin, &path) {
+            Ok(text) => text,
+            Err(ReadRefused::Missing) => continue,
+            Err(refused) => {
+                problems.push(LoadProblem {
+                    path,
+                    reason: refused.to_string(),
+                });
+                continue;
+            }
         };
         let source = Arc::new(HookSource { origin, path });
         match parse_settings(origin, &text) {
@@ -153,12 +163,16 @@ pub fn load_hooks(paths: &HookPaths) -> (Vec<HookCommand>, Vec<LoadProblem>) {
     (hooks, problems)
 }
 
-/// The text of a hook file: the user's own config as it is, anything else as a capped regular file.
-pub fn read_hook_file(origin: Origin, path: &Path) -> Option<String> {
-    match origin {
-        Origin::PaicliUser => std::fs::read_to_string(path).ok(),
-        _ => crate::config::capped_read::read_regular_capped(path, FILE_CAP),
-    }
+/// The text of a hook file, by the one safe reader: a project's file beneath the project (a link out of it is
+/// refused), a user's file beneath its own folder; a regular file of at most [`FILE_CAP`] bytes either way.
+fn read_hook_file(paths: &HookPaths, origin: Origin, path: &Path) -> Result<String, ReadRefused> {
+    let base = if origin.is_project() {
+        paths.project_root.as_path()
+    } else {
+        path.parent().unwrap_or(Path::new("/"))
+    };
+    let relative = path.strip_prefix(base).unwrap_or(path);
+    read_whole_beneath(base, relative, FILE_CAP)
 }
 
 fn parse_settings(origin: Origin, text: &str) -> Result<SettingsFile, String> {

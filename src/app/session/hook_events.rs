@@ -78,8 +78,9 @@ impl Session {
                 sink,
                 Notice::HookNeedsTrust {
                     event: hook.event.name().to_string(),
-                    source: crate::text::visible(&hook.source.path.display().to_string()),
-                    command: crate::text::visible(&hook.command),
+                    source: crate::text::visible(&hook.source.path.display().to_string())
+                        .into_owned(),
+                    command: crate::text::visible(&hook.command).into_owned(),
                 },
             );
         }

@@ -15,7 +15,7 @@ pub fn hook_line(hook: &HookCommand, hooks: &Hooks, lang: Lang) -> String {
     let matcher = if hook.matcher_text.is_empty() {
         "*".to_string()
     } else {
-        visible(&hook.matcher_text)
+        visible(&hook.matcher_text).into_owned()
     };
     format!(
         "  {} [{matcher}] `{}` — {} ({})",

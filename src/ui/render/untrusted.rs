@@ -49,6 +49,27 @@ pub fn screened(event: AgentEvent) -> AgentEvent {
             diff: diff.map(lines),
         },
         E::Usage { response, session } => E::Usage { response, session },
+        E::HookStarted {
+            hook_event,
+            command,
+        } => E::HookStarted {
+            hook_event: line(hook_event),
+            command: line(command),
+        },
+        // A hook's reason is its own output (or the model's words it quotes).
+        E::HookFinished {
+            hook_event,
+            command,
+            outcome,
+            reason,
+            duration_ms,
+        } => E::HookFinished {
+            hook_event: line(hook_event),
+            command: line(command),
+            outcome,
+            reason: output(reason),
+            duration_ms,
+        },
         E::Compacted {
             stage,
             tokens_before,
