@@ -14,6 +14,9 @@ fn kind_of(g: &CommandGuard, line: &str) -> Option<ControlKind> {
 #[test]
 fn writes_into_control_paths_are_control_writes() {
     let dir = tempfile::tempdir().unwrap();
+    // A `cd` into a folder that does not exist leaves the place unknown (the line is then opaque), so the folder
+    // the `cd` case moves into exists.
+    std::fs::create_dir(dir.path().join(".claude")).unwrap();
     let g = guard(dir.path());
     let runs = Some(ControlKind::RunsCode);
     let read = Some(ControlKind::Instructions);
