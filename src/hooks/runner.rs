@@ -166,12 +166,19 @@ mod tests {
             .trim()
             .parse()
             .unwrap();
-        // The background child was in the hook's group: gone (or a zombie about to be reaped by init).
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        assert!(
-            state.is_empty() || state.contains(") Z "),
-            "child still running: {state}"
-        );
+        // The background child was in the hook's group: gone (or a zombie about to be reaped by init). SIGKILL is
+        // delivered at once but the kernel tears the process down asynchronously, so poll until it has.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            if state.is_empty() || state.contains(") Z ") {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "child still running: {state}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 }
