@@ -21,7 +21,11 @@ impl EnvVars {
         home: &Path,
         process_env: Vec<(String, String)>,
     ) -> Result<EnvVars, ConfigError> {
-        let user = read_dotenv(home, &home.join(".env"), &mut Vec::new())?;
+        let user = read_dotenv(
+            Path::new(super::safe_read::USER_FILES_BASE),
+            &home.join(".env"),
+            &mut Vec::new(),
+        )?;
         let project = read_dotenv(project_root, &project_root.join(".env"), &mut Vec::new())?;
         Ok(Self::from_layers(user, project, process_env, true))
     }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::layer::ConfigFile;
+use super::safe_read::USER_FILES_BASE;
 use super::{Config, ConfigError, EnvVars, Overrides, ProjectTrust, env, project, settings};
 
 impl Config {
@@ -28,10 +29,12 @@ impl Config {
         let home = paicli_home(&process_env);
         let trusted = ProjectTrust::load(&home).is_trusted(&project_root);
         let mut refused = Vec::new();
-        // Each file is read beneath its own folder: the user's beneath $PAICLI_HOME, the project's beneath it.
+        // The project's files are read beneath the project (a link out of it is refused); the user's may link
+        // anywhere (`USER_FILES_BASE`).
         let mut file_notices = Vec::new();
+        let user_base = Path::new(USER_FILES_BASE);
 
-        let user_env = env::read_dotenv(&home, &home.join(".env"), &mut file_notices)?;
+        let user_env = env::read_dotenv(user_base, &home.join(".env"), &mut file_notices)?;
         let project_env_path = project_root.join(".env");
         let mut project_env =
             env::read_dotenv(&project_root, &project_env_path, &mut file_notices)?;
@@ -45,7 +48,7 @@ impl Config {
         let env = EnvVars::from_layers(user_env, project_env, process_env, !trusted);
 
         let user_path = home.join("config.toml");
-        let user_file = ConfigFile::read(&home, &user_path, &mut file_notices)?;
+        let user_file = ConfigFile::read(user_base, &user_path, &mut file_notices)?;
         let project_path = project_root.join(".paicli/config.toml");
         let project_file = ConfigFile::read(&project_root, &project_path, &mut file_notices)?;
 

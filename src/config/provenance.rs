@@ -24,9 +24,12 @@ struct Layers {
 impl Layers {
     fn read(config: &Config) -> Layers {
         let files = [
-            (&config.home, config.home.join("config.toml")),
             (
-                &config.project_root,
+                Path::new(super::safe_read::USER_FILES_BASE),
+                config.home.join("config.toml"),
+            ),
+            (
+                config.project_root.as_path(),
                 config.project_root.join(".paicli/config.toml"),
             ),
         ]

@@ -4,9 +4,9 @@
 //!
 //! - only a regular file is read: a folder, FIFO, socket or device is refused (FIFOs are opened `O_NONBLOCK`, so
 //!   one cannot hang start-up);
-//! - it is opened beneath its base folder (the project, or the user's config folder) with the path guard's
-//!   primitives (`openat2` with `RESOLVE_BENEATH`, or a walk with `O_NOFOLLOW`). A symlink that stays inside the
-//!   base is followed (`CLAUDE.md` → `AGENTS.md` is common); one that leads out of it is refused, however it
+//! - it is opened beneath its base folder (a project's file beneath the project; the user's own files beneath
+//!   [`USER_FILES_BASE`], the whole tree, so a dotfiles link works) with the path guard's primitives (`openat2`
+//!   with `RESOLVE_BENEATH`, or a walk with `O_NOFOLLOW`). A symlink that stays inside the base is followed (`CLAUDE.md` → `AGENTS.md` is common); one that leads out of it is refused, however it
 //!   is spelled. The real path is checked first, then opened beneath the base with no symlink allowed at all, so
 //!   a link swapped in between is refused too;
 //! - at most `cap` bytes are read, never the whole file first: a `/dev/zero` or a 50 MB file costs `cap` bytes.
@@ -27,6 +27,13 @@ pub const INSTRUCTIONS_CAP: u64 = 40_000;
 pub const SETTINGS_CAP: u64 = 1024 * 1024;
 /// Largest SKILL.md or custom command file read; a larger one is refused (it is meant for a conversation).
 pub const SKILL_CAP: u64 = 256 * 1024;
+
+/// The base the user's own files (`$PAICLI_HOME`'s settings, `.env`, `mcp.json`, `PAI.md`, `~/.claude`'s
+/// settings) are read beneath: the whole tree. They are the user's words, so a link into a dotfiles repository
+/// is followed; no project and no confined command can write them (the guard refuses writes into
+/// `$PAICLI_HOME`, the sandbox keeps it read-only and never makes the home folder writable). They are still read
+/// as regular files, with a cap.
+pub const USER_FILES_BASE: &str = "/";
 
 /// The text read, and whether the file went on past the cap.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -701,3 +701,34 @@ fn every_flag_reaches_its_setting_through_the_declarations() {
     assert_eq!(c.sandbox.mode, SandboxMode::Off);
     assert!(!Overrides::default().has("--model") && flags.has("--sandbox"));
 }
+
+#[test]
+fn the_users_own_files_may_link_anywhere_but_a_projects_may_not_link_out() {
+    // A dotfiles checkout holds the user's real config and .env; $PAICLI_HOME links to them.
+    let d = dirs();
+    let dotfiles = tempfile::tempdir().unwrap();
+    d.write(
+        dotfiles.path(),
+        "config.toml",
+        "[tools]\ncommand_timeout_secs = 7\n",
+    );
+    d.write(dotfiles.path(), "env", "GLM_API_KEY=from-dotfiles\n");
+    std::os::unix::fs::symlink(
+        dotfiles.path().join("config.toml"),
+        d.home.path().join("config.toml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dotfiles.path().join("env"), d.home.path().join(".env")).unwrap();
+    // The project's own .env links out of the project: refused, with a notice.
+    std::os::unix::fs::symlink(dotfiles.path().join("env"), d.project.path().join(".env")).unwrap();
+    let c = d.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(c.tools.command_timeout, Duration::from_secs(7));
+    assert_eq!(c.env.get("GLM_API_KEY"), Some("from-dotfiles"));
+    let noticed: Vec<_> = c.file_notices.iter().map(|n| n.path.clone()).collect();
+    assert_eq!(
+        noticed,
+        [d.project.path().join(".env")],
+        "{:?}",
+        c.file_notices
+    );
+}

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::config::safe_read::{ReadRefused, read_whole_beneath};
+use crate::config::safe_read::{ReadRefused, USER_FILES_BASE, read_whole_beneath};
 
 use super::event::HookEvent;
 use super::matcher::Matcher;
@@ -164,12 +164,12 @@ pub fn load_hooks(paths: &HookPaths) -> (Vec<HookCommand>, Vec<LoadProblem>) {
 }
 
 /// The text of a hook file, by the one safe reader: a project's file beneath the project (a link out of it is
-/// refused), a user's file beneath its own folder; a regular file of at most [`FILE_CAP`] bytes either way.
+/// refused), the user's own wherever it links; a regular file of at most [`FILE_CAP`] bytes either way.
 fn read_hook_file(paths: &HookPaths, origin: Origin, path: &Path) -> Result<String, ReadRefused> {
     let base = if origin.is_project() {
         paths.project_root.as_path()
     } else {
-        path.parent().unwrap_or(Path::new("/"))
+        Path::new(USER_FILES_BASE)
     };
     let relative = path.strip_prefix(base).unwrap_or(path);
     read_whole_beneath(base, relative, FILE_CAP)

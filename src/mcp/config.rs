@@ -109,9 +109,10 @@ pub fn load(
         if origin == Origin::Project && path == home.join("mcp.json") {
             continue;
         }
-        // Each file beneath its own folder, by the one safe reader: a project's link out of it is refused.
+        // By the one safe reader: a project's file beneath the project (a link out of it is refused), the user's
+        // own wherever it links.
         let base = match origin {
-            Origin::User => home,
+            Origin::User => Path::new(crate::config::safe_read::USER_FILES_BASE),
             Origin::Project => project_root,
         };
         let Some(text) = read_whole_noticed(base, &path, SETTINGS_CAP, &mut file_notices) else {

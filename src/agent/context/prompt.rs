@@ -129,7 +129,11 @@ pub fn project_instructions(
     notices: &mut Vec<FileNotice>,
 ) -> Vec<(String, String)> {
     let mut found = Vec::new();
-    if let Some(text) = read_instructions(home, Path::new("PAI.md"), notices) {
+    if let Some(text) = read_instructions(
+        Path::new(crate::config::safe_read::USER_FILES_BASE),
+        &home.join("PAI.md"),
+        notices,
+    ) {
         found.push(("~/.paicli/PAI.md".to_string(), text));
     }
     let dirs = dirs_from_git_root(project_root);
