@@ -231,8 +231,10 @@ impl Session {
         self.agent.lock().await.history().to_vec()
     }
 
-    /// Forgets the conversation (`/clear`); the next input fires `SessionStart` with source `clear`.
-    pub fn clear_history(&mut self) {
+    /// Forgets the conversation (`/clear`): the conversation that ends fires `SessionEnd` with reason `clear`,
+    /// and the next input fires `SessionStart` with source `clear`.
+    pub async fn clear_history(&mut self) {
+        self.end_hooks("clear").await;
         self.agent.get_mut().clear_history();
         *self
             .pending_start
@@ -260,11 +262,17 @@ impl Session {
     }
 
     /// Waits for a running input to end (cancel it first), so its tool results reach the ledger, fires the
-    /// `SessionEnd` hooks, then stops the session's MCP and language servers.
+    /// `SessionEnd` hooks (reason `other`), then stops the session's MCP and language servers.
     pub async fn shutdown(&self) {
+        self.shutdown_for("other").await;
+    }
+
+    /// [`Session::shutdown`], with the `SessionEnd` reason the front-end knows (`prompt_input_exit` when the
+    /// person left the REPL).
+    pub async fn shutdown_for(&self, reason: &str) {
         let agent = self.agent.lock().await;
         self.record_pending_mode(&agent);
-        self.end_hooks("other").await;
+        self.end_hooks(reason).await;
         self.services.shutdown().await;
     }
 }

@@ -29,6 +29,9 @@ pub use session::{Session, SessionError};
 /// The prompt shown before each input line.
 pub const PROMPT: &str = "› ";
 
+/// How long the prompt waits for the person before `Notification` hooks hear `idle_prompt` (Claude Code's 60 s).
+const IDLE_PROMPT_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Runs the REPL until the user quits. Returns the process exit code.
 pub fn run(
     config: Config,
@@ -73,6 +76,11 @@ pub fn run(
             session.say(&format!("{prompt}{queued}"));
             Ok(queued)
         } else {
+            // Dropped once the person has entered something, before it is due.
+            let _idle = session
+                .services
+                .hooks
+                .notify_when_idle(session.runtime.handle(), IDLE_PROMPT_AFTER);
             match resume.take() {
                 Some((line, pos)) => {
                     editor.readline_with_initial(&prompt, mode_key::split_at_cursor(&line, pos))

@@ -204,3 +204,39 @@ fn a_plan_gives_the_same_events_in_the_repl_and_a_hosted_session() {
     let left = repl.iter().find(|e| e["type"] == "notice").unwrap();
     assert_eq!(left["kind"], "plan_mode_left", "{left}");
 }
+
+/// `/clear` ends one conversation and `/exit` the session: `SessionEnd` hooks see `clear`, then
+/// `prompt_input_exit`, as Claude Code's contract names them.
+#[test]
+fn session_end_hooks_see_clear_and_then_the_person_leaving() {
+    let sandbox = Sandbox::new();
+    let log = sandbox.project.path().join("ends.txt");
+    let script = sandbox.home.path().join("end.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import json, sys\nreason = json.load(sys.stdin)['reason']\nopen({:?}, 'a').write(reason + '\\n')\n",
+            log.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        sandbox.home.path().join("config.toml"),
+        format!(
+            "[[hooks.SessionEnd]]\n[[hooks.SessionEnd.hooks]]\ntype = \"command\"\ncommand = \"python3 {}\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let server = ScriptedServer::with_replies(Vec::new());
+    let config = sandbox.config(&server, ApprovalMode::Auto);
+    let launch = Launch::Start(StartOptions::default());
+    let mut repl = paicli::ui::repl::Session::new(config, Overrides::default(), launch).unwrap();
+    repl.clear_history();
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "clear\n");
+    repl.shutdown();
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "clear\nprompt_input_exit\n"
+    );
+}

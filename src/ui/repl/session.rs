@@ -292,11 +292,17 @@ impl Session {
         &self.keyboard
     }
 
-    /// Stops the background tasks, then the session's MCP servers and language servers.
+    /// Forgets the conversation (`/clear`), with the host's `SessionEnd`/`SessionStart` hooks.
+    pub fn clear_history(&mut self) {
+        self.runtime.block_on(self.host.clear_history());
+    }
+
+    /// Stops the background tasks, then the session's MCP servers and language servers (the person left: hooks
+    /// see `SessionEnd` with reason `prompt_input_exit`).
     pub fn shutdown(&self) {
         self.runtime.block_on(async {
             self.tasks.shutdown().await;
-            self.host.shutdown().await;
+            self.host.shutdown_for("prompt_input_exit").await;
         });
     }
 }
