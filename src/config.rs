@@ -10,6 +10,7 @@ pub mod beneath;
 pub mod browser;
 mod env;
 mod index;
+pub mod instruction_files;
 pub mod json_store;
 mod layer;
 mod llm;

@@ -9,6 +9,8 @@ pub mod table;
 use std::path::{Path, PathBuf};
 
 use super::path_guard::{normalize_lexically, resolve_existing};
+use crate::config::instruction_files;
+use crate::config::safe_read::{INSTRUCTIONS_CAP, read_beneath};
 use table::{Base, ENTRIES, Entry};
 
 /// What a control path does.
@@ -112,7 +114,33 @@ impl ControlFiles {
                 }
             }
         }
+        control.add_imports(&root);
         control
+    }
+
+    /// The files the project's instruction files import (`@docs/style.md`): a later session reads them into its
+    /// prompt too. The instruction files are read as the prompt reads them (the one safe reader, capped).
+    fn add_imports(&mut self, root: &Path) {
+        for name in instruction_files::NAMES {
+            let Ok(file) = read_beneath(root, Path::new(name), INSTRUCTIONS_CAP) else {
+                continue;
+            };
+            let importer = root.join(name);
+            let dir = importer.parent().unwrap_or(root);
+            for rel in file.text.lines().filter_map(instruction_files::import_of) {
+                let path = normalize_lexically(&dir.join(rel));
+                // The prompt reads an import only beneath the importing file's folder.
+                if !path.starts_with(dir) || path == importer {
+                    continue;
+                }
+                let label = path
+                    .strip_prefix(root)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string();
+                self.push(path, false, ControlKind::Instructions, root, &label);
+            }
+        }
     }
 
     /// Adds the git directories the project's `.git` file links to (a linked worktree's own and its common
@@ -128,21 +156,29 @@ impl ControlFiles {
 
     fn add(&mut self, entry: &Entry, base: &Path, anchor: &Path, label: String) {
         let spelled = normalize_lexically(&base.join(entry.relative()));
+        self.push(spelled, entry.is_folder(), entry.kind, anchor, &label);
+    }
+
+    /// Keeps `spelled` (absolute, folded) both as spelled and resolved through existing symlinks, once each.
+    fn push(
+        &mut self,
+        spelled: PathBuf,
+        folder: bool,
+        kind: ControlKind,
+        anchor: &Path,
+        label: &str,
+    ) {
         let resolved = resolve_existing(&spelled);
-        let mut push = |path: PathBuf| {
+        for path in [spelled.clone(), resolved] {
             if !self.paths.iter().any(|p| p.path == path) {
                 self.paths.push(ControlPath {
                     path,
-                    folder: entry.is_folder(),
-                    kind: entry.kind,
-                    label: label.clone(),
+                    folder,
+                    kind,
+                    label: label.to_string(),
                     anchor: anchor.to_path_buf(),
                 });
             }
-        };
-        push(spelled.clone());
-        if resolved != spelled {
-            push(resolved);
         }
     }
 

@@ -5,24 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::instruction_files;
 use crate::config::safe_read::{FileNotice, INSTRUCTIONS_CAP, read_noticed};
 use crate::mcp::RemoteResource;
 
 mod rules;
 
 pub use rules::PromptFacts;
-
-/// Instruction files read into the prompt, in order, from each directory. `CLAUDE.md` is read like
-/// `AGENTS.md` because many projects keep their only instructions there.
-const PROJECT_FILES: &[&str] = &[
-    "AGENTS.md",
-    "CLAUDE.md",
-    "PAI.md",
-    ".paicli/PAI.md",
-    "PAI.local.md",
-    "CLAUDE.local.md",
-    ".paicli/PAI.local.md",
-];
 
 /// Builds the system prompt for a session in `project_root`, with `home` = `$PAICLI_HOME`; its rules state the
 /// limits in `facts`. Instruction files refused or cut add a notice to `notices`.
@@ -143,7 +132,7 @@ pub fn project_instructions(
         .cloned()
         .unwrap_or_else(|| project_root.to_path_buf());
     for dir in &dirs {
-        for name in PROJECT_FILES {
+        for name in instruction_files::NAMES {
             let path = dir.join(name);
             if let Some(text) = read_instructions(&base, &path, notices) {
                 let label = path
@@ -178,13 +167,7 @@ fn read_instructions(base: &Path, path: &Path, notices: &mut Vec<FileNotice>) ->
     let dir = dir.parent().unwrap_or(base);
     let mut out = String::new();
     for line in text.lines() {
-        let trimmed = line.trim();
-        let import = trimmed
-            .strip_prefix('@')
-            .filter(|rest| !rest.is_empty() && !rest.contains(char::is_whitespace))
-            .map(Path::new)
-            .filter(|rel| rel.is_relative());
-        match import.and_then(|rel| read_one(dir, rel, notices)) {
+        match instruction_files::import_of(line).and_then(|rel| read_one(dir, rel, notices)) {
             Some(imported) => out.push_str(imported.trim_end()),
             None => out.push_str(line),
         }

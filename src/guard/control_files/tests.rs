@@ -168,3 +168,39 @@ fn a_linked_worktree_git_dir_counts_too() {
             .any(|p| p.label.ends_with("/hooks/") && p.folder)
     );
 }
+
+#[test]
+fn every_instruction_file_the_prompt_reads_is_in_the_table() {
+    let (home, root) = dirs();
+    let c = ControlFiles::new(home.path(), root.path());
+    for name in crate::config::instruction_files::NAMES {
+        assert_eq!(
+            kind(&c, &root.path().join(name)),
+            Some(ControlKind::Instructions),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn files_an_instruction_file_imports_are_instructions_too() {
+    let (home, root) = dirs();
+    std::fs::write(
+        root.path().join("AGENTS.md"),
+        "Rules.\n@docs/style.md\n@../outside.md\nsee @not/an/import.md\n",
+    )
+    .unwrap();
+    std::fs::create_dir(root.path().join(".paicli")).unwrap();
+    std::fs::write(root.path().join(".paicli/PAI.md"), "@local/notes.md\n").unwrap();
+    let c = ControlFiles::new(home.path(), root.path());
+    let read = Some(ControlKind::Instructions);
+    assert_eq!(kind(&c, &root.path().join("docs/style.md")), read);
+    assert_eq!(kind(&c, &root.path().join(".paicli/local/notes.md")), read);
+    // Not imports the prompt would read: text, or a path out of the importing file's folder.
+    assert_eq!(kind(&c, &root.path().join("not/an/import.md")), None);
+    assert_eq!(kind(&c, &root.path().join("docs/other.md")), None);
+    assert!(
+        c.paths.iter().all(|p| !p.path.ends_with("outside.md")),
+        "an import out of the folder is not read, so not listed"
+    );
+}

@@ -36,8 +36,8 @@ pub(super) fn hooks(session: &mut Session, _args: &str) -> Flow {
             .iter()
             .map(|h| hook_line(h, &hooks, session.lang))
             .collect();
-        // One line per hook, however long: a hook is looked up by its line.
-        session.say(&lines.join("\n"));
+        // One entry per hook, wrapped at word boundaries with its continuation indented.
+        say_wrapped(session, &lines.join("\n"));
     }
     for problem in hooks.problems() {
         let text = trf(
