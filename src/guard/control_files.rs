@@ -169,7 +169,7 @@ impl ControlFiles {
         label: &str,
     ) {
         let resolved = resolve_existing(&spelled);
-        for path in [spelled.clone(), resolved] {
+        for path in [spelled, resolved] {
             if !self.paths.iter().any(|p| p.path == path) {
                 self.paths.push(ControlPath {
                     path,

@@ -179,13 +179,7 @@ impl SnapshotStore {
         let _held = self.exclusive();
         let (current, _) = self.take_locked(SnapshotKind::PreRestore, label)?;
         let snapshots = self.list_locked()?;
-        let to = match target {
-            Target::Seq(seq) => snapshots
-                .iter()
-                .find(|s| s.seq == *seq)
-                .ok_or_else(|| SnapshotError::NotFound(format!("there is no snapshot {seq}")))?,
-            Target::BeforeChange(n) => before_change(&snapshots, *n)?,
-        };
+        let to = find_target(&snapshots, target)?;
         let mut report = restore::apply(&self.git, &self.guard, &current, &to.tree)?;
         report.to = Some(to.clone());
         if !report.changes.is_empty() {
@@ -201,13 +195,7 @@ impl SnapshotStore {
         let _held = self.exclusive();
         let current = self.stage()?;
         let snapshots = self.list_locked()?;
-        let to = match target {
-            Target::Seq(seq) => snapshots
-                .iter()
-                .find(|s| s.seq == *seq)
-                .ok_or_else(|| SnapshotError::NotFound(format!("there is no snapshot {seq}")))?,
-            Target::BeforeChange(n) => before_change(&snapshots, *n)?,
-        };
+        let to = find_target(&snapshots, target)?;
         let out = self.git.run(&[
             "diff-tree",
             "-r",
@@ -421,6 +409,20 @@ impl SnapshotStore {
 }
 
 /// The snapshot holding the files as they were before the `n`-th most recent change.
+/// The snapshot `target` names among `snapshots`.
+fn find_target<'a>(
+    snapshots: &'a [Snapshot],
+    target: &Target,
+) -> Result<&'a Snapshot, SnapshotError> {
+    match target {
+        Target::Seq(seq) => snapshots
+            .iter()
+            .find(|s| s.seq == *seq)
+            .ok_or_else(|| SnapshotError::NotFound(format!("there is no snapshot {seq}"))),
+        Target::BeforeChange(n) => before_change(snapshots, *n),
+    }
+}
+
 fn before_change(snapshots: &[Snapshot], n: usize) -> Result<&Snapshot, SnapshotError> {
     let changes: Vec<usize> = (1..snapshots.len())
         .rev()
