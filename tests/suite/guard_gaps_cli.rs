@@ -12,8 +12,9 @@ use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of};
 fn the_four_gaps_are_refused_under_full_and_nothing_is_touched() {
     let sandbox = CliSandbox::new();
     sandbox.project_file("src/main.rs", "fn main() {}\n");
-    // Outside the project and not under /tmp (literal /tmp paths are scratch space the guard allows).
-    let outside_dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // Outside the project and not under /tmp (literal /tmp paths are scratch space the guard allows): a clone
+    // under /tmp puts the target dir there, so the shared helper picks a folder outside every temp dir.
+    let outside_dir = crate::support::outside_dir().unwrap();
     let outside_home = outside_dir.path().to_path_buf();
     std::fs::write(outside_home.join("keep.txt"), "keep\n").unwrap();
     let outside = outside_home.display().to_string();
