@@ -196,20 +196,7 @@ impl SnapshotStore {
         let current = self.stage()?;
         let snapshots = self.list_locked()?;
         let to = find_target(&snapshots, target)?;
-        let out = self.git.run(&[
-            "diff-tree",
-            "-r",
-            "-z",
-            "--no-renames",
-            "--name-only",
-            &current,
-            &to.tree,
-        ])?;
-        Ok(String::from_utf8_lossy(&out)
-            .split('\0')
-            .filter(|p| !p.is_empty())
-            .map(str::to_string)
-            .collect())
+        self.changed_paths(&current, &to.tree)
     }
 
     /// Removes every snapshot and the objects they held.
@@ -352,6 +339,11 @@ impl SnapshotStore {
     }
 
     fn changed_between(&self, from: &str, to: &str) -> Result<usize, SnapshotError> {
+        Ok(self.changed_paths(from, to)?.len())
+    }
+
+    /// The files (relative, `/`-separated) that differ between two trees.
+    fn changed_paths(&self, from: &str, to: &str) -> Result<Vec<String>, SnapshotError> {
         let out = self.git.run(&[
             "diff-tree",
             "-r",
@@ -361,7 +353,11 @@ impl SnapshotStore {
             from,
             to,
         ])?;
-        Ok(out.split(|b| *b == 0).filter(|p| !p.is_empty()).count())
+        Ok(String::from_utf8_lossy(&out)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect())
     }
 
     fn list_locked(&self) -> Result<Vec<Snapshot>, SnapshotError> {
