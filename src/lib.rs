@@ -5,6 +5,7 @@
 pub mod acp;
 pub mod agent;
 pub mod app;
+pub mod channels;
 pub mod config;
 pub mod guard;
 pub mod hooks;

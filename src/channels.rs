@@ -1,0 +1,5 @@
+//! Chat channels: a person talks to the agent from a chat service (WeChat over Tencent's iLink bot API, Telegram's
+//! Bot API) while away from the terminal. Each service is a `Transport`; the channel layer above it maps chats to
+//! sessions on the one session host and asks every risky call in the chat (see `docs/channels.md`).
+
+pub mod transport;
