@@ -1,6 +1,8 @@
 //! Builds a ready agent from the resolved configuration and hosts its session (`app::Session`, the one every
 //! front-end drives), and sets up logging.
 
+pub mod exit_codes;
+pub mod hints;
 pub mod mcp_audit;
 pub mod mcp_login;
 pub mod mentions;

@@ -8,6 +8,7 @@ pub mod app;
 pub mod channels;
 pub mod config;
 pub mod guard;
+pub mod headless;
 pub mod hooks;
 pub mod index;
 pub mod languages;

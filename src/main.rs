@@ -5,12 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use tokio_util::sync::CancellationToken;
 
 use paicli::app::{HostError, HostOptions, Input, RunAs, Session};
 use paicli::config::settings::{self, flag_help};
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
+use paicli::headless::{self, HeadlessFlags, InputFormat};
 use paicli::policy::approval::NonInteractiveApprover;
 use paicli::text::{self, Lang};
 use paicli::ui::oneshot::piped::{self, Piped};
@@ -44,7 +45,7 @@ struct Cli {
     #[arg(long, requires = "print")]
     team: bool,
 
-    /// How `-p` prints its result.
+    /// How `-p` prints its result; `json` and `stream-json` are Claude Code's headless schema (docs/headless.md).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
 
@@ -99,12 +100,15 @@ struct Cli {
     resume: Option<String>,
 
     /// With --continue or --resume: continue the history under a new session id; the original stays as it was.
-    #[arg(long)]
+    #[arg(long, alias = "fork-session")]
     fork: bool,
 
     /// Start the interactive session with this as the first message (`paicli "fix the tests"`).
     #[arg(value_name = "TASK", conflicts_with = "print")]
     task: Option<String>,
+
+    #[command(flatten)]
+    headless: HeadlessFlags,
 
     #[command(subcommand)]
     command: Option<Subcommand>,
@@ -161,7 +165,16 @@ enum McpAction {
 fn main() -> ExitCode {
     paicli::sandbox::harden_process();
     paicli::app::prewarm_patterns();
-    let cli = match Cli::try_parse() {
+    // In headless mode flags this version does not know are taken out (the SDKs add new ones often).
+    let (args, ignored) =
+        headless::flags::drop_unknown(std::env::args_os().collect(), &Cli::command());
+    if !ignored.is_empty() {
+        eprintln!(
+            "paicli: {}",
+            headless::unknown_flags_note(locale_lang(), &ignored)
+        );
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         // clap words help, version and English errors itself; a Chinese locale gets a Chinese sentence.
         Err(e) if e.use_stderr() && locale_lang() == Lang::Zh => {
@@ -198,7 +211,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .map(str::parse::<ApprovalMode>)
         .transpose()
         .map_err(StartError::BadApproval)?;
-    let overrides = Overrides {
+    let mut overrides = Overrides {
         provider: cli.provider.clone(),
         model: cli.model.clone(),
         base_url: cli.base_url.clone(),
@@ -210,6 +223,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         // clap has already limited the value to the three modes.
         sandbox: cli.sandbox.as_deref().and_then(|m| m.parse().ok()),
     };
+    cli.headless.apply_overrides(&mut overrides);
     let mut config = Config::load(&project_dir, &overrides)?;
     *lang = Lang::resolve(config.ui_language, &config.env);
     let lang = *lang;
@@ -226,6 +240,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         );
         config = Config::load(&project_dir, &overrides)?;
     }
+    cli.headless.apply_rules(&mut config);
     let _log_guard = paicli::app::init_logging(&config);
     if let Some(Subcommand::Index { rebuild, .. }) = &cli.command {
         return Ok(paicli::ui::index_cli::run(&config, *rebuild, lang));
@@ -256,6 +271,10 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
+    let stream_input = cli.headless.input_format == Some(InputFormat::StreamJson);
+    if stream_input || (cli.print.is_some() && cli.output_format != OutputFormat::Text) {
+        return run_headless(cli, config, &launch, lang);
+    }
     let Some(task) = cli.print.as_deref() else {
         let refused = config.refused.clone();
         return paicli::ui::repl::run(config, overrides, launch, cli.task).map_err(|e| {
@@ -334,6 +353,82 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         code
     });
     Ok(code)
+}
+
+/// `--input-format stream-json`, or `-p` with `--output-format json|stream-json`: Claude Code's headless protocol.
+fn run_headless(
+    cli: Cli,
+    mut config: Config,
+    launch: &Launch,
+    lang: Lang,
+) -> Result<i32, StartError> {
+    let stream_input = cli.headless.input_format == Some(InputFormat::StreamJson);
+    let task = match cli.print.as_deref() {
+        _ if stream_input => None,
+        Some("-") => Some((read_stdin_task()?, Piped::Nothing)),
+        Some(task) => Some((
+            task.to_string(),
+            piped::read_stdin().map_err(StartError::Stdin)?,
+        )),
+        None => None,
+    };
+    if task.as_ref().is_some_and(|(t, _)| t.trim().is_empty()) {
+        return Err(StartError::EmptyTask);
+    }
+    for refused in &config.refused {
+        eprintln!("paicli: {}", text::refused_setting(lang, refused));
+    }
+    let sandbox = paicli::app::build_sandbox(&config);
+    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
+        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
+    }
+    if let Some(note) = task.as_ref().and_then(|(_, piped)| piped_note(lang, piped)) {
+        eprintln!("paicli: {note}");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(StartError::Runtime)?;
+    runtime.block_on(paicli::app::discover_served(&mut config))?;
+    let start = sessions::oneshot_options(&config, launch, lang).map_err(StartError::Sessions)?;
+    let run_as = match plan_mode(&cli) {
+        Some(mode) => RunAs::Plan(mode),
+        None => RunAs::Turn,
+    };
+    let task = task.map(|(task, piped)| {
+        Input::typed(task)
+            .run_as(run_as)
+            .attach(piped::stdin_block(&piped))
+    });
+    let output = match cli.output_format {
+        OutputFormat::Json => headless::Output::Json,
+        OutputFormat::Text | OutputFormat::StreamJson => headless::Output::StreamJson,
+    };
+    let run = headless::Launch {
+        config,
+        start,
+        flags: cli.headless,
+        output,
+        task,
+        hook_events: cli.include_hook_events,
+        lang,
+    };
+    let ran = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        tokio::spawn(cancel_on_ctrl_c(cancel.clone()));
+        headless::run(run, cancel).await
+    });
+    ran.or_else(|e| match e {
+        headless::HeadlessError::Host(HostError::Setup(e)) => Err(StartError::Setup(e)),
+        headless::HeadlessError::Host(HostError::Start(e)) => {
+            Err(StartError::Sessions(sessions::start_error_text(lang, &e)))
+        }
+        other => {
+            eprintln!("paicli: {}", other.describe(lang).unwrap_or_default());
+            Ok(oneshot::EXIT_USAGE)
+        }
+    })
 }
 
 /// The plan engine `-p --plan` / `--team` asks for.
@@ -502,6 +597,10 @@ mod tests {
     fn every_flag_is_a_settings_row_or_an_action() {
         for arg in Cli::command().get_arguments() {
             let Some(long) = arg.get_long() else { continue };
+            // Claude Code's headless flags are compatibility, not settings.
+            if arg.get_help_heading() == Some(paicli::headless::flags::HEADING) {
+                continue;
+            }
             let flag = format!("--{long}");
             assert!(
                 NOT_SETTINGS.contains(&long) || settings::for_flag(&flag).is_some(),

@@ -4,7 +4,7 @@ pub mod answer;
 pub mod approval_prompt;
 pub mod commands;
 pub mod elicit_form;
-pub mod hints;
+pub use crate::app::hints;
 pub mod index_cli;
 pub mod interrupt;
 pub mod keyboard;

@@ -8,6 +8,7 @@ mod hook_events;
 mod input;
 mod modes;
 mod plan;
+mod steering;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,7 @@ use crate::protocol::plan::PlanReviewer;
 use crate::protocol::{Approver, EventSink, FileAccess};
 
 pub use input::{Input, RunAs};
+pub use steering::{ContextUsage, SwitchModelError};
 
 /// Why a session could not start.
 #[derive(Debug, thiserror::Error)]

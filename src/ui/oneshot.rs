@@ -22,18 +22,10 @@ use crate::ui::hints::{Frontend, hint_text};
 use crate::ui::render::notice_line;
 use text_progress::TextProgress;
 
-/// Exit code: the task finished.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: the model or transport failed.
-pub const EXIT_FAILURE: i32 = 1;
-/// Exit code: usage or configuration error.
-pub const EXIT_USAGE: i32 = 2;
-/// Exit code: a budget stopped the task; the output is a partial result.
-pub const EXIT_PARTIAL: i32 = 3;
-/// Exit code: nothing done, every call with side effects was refused (the answer may explain why).
-pub const EXIT_ALL_DENIED: i32 = 4;
-/// Exit code: cancelled (Ctrl-C).
-pub const EXIT_CANCELLED: i32 = 130;
+pub use crate::app::exit_codes::{
+    EXIT_ALL_DENIED, EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, exit_code,
+    nothing_done, report_exit_code,
+};
 
 /// How `-p` prints.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -190,20 +182,6 @@ fn print_turn(report: &TurnReport, printing: &Printing, at: &Ended<'_>) -> i32 {
     report_exit_code(report)
 }
 
-/// A finished turn whose every call with side effects was refused did nothing the task asked for.
-fn nothing_done(report: &TurnReport) -> bool {
-    matches!(report.outcome, TurnOutcome::Finished { .. }) && report.actions.all_denied()
-}
-
-/// The exit code of a whole turn: the outcome's, or 4 when a finished turn was refused everything.
-pub fn report_exit_code(report: &TurnReport) -> i32 {
-    if nothing_done(report) {
-        EXIT_ALL_DENIED
-    } else {
-        exit_code(&report.outcome)
-    }
-}
-
 /// What text output adds on stderr after the turn: the error and what to do about it, or why it stopped early.
 fn stderr_summary(outcome: &TurnOutcome, lang: Lang, key_source: Option<&str>) -> Vec<String> {
     match outcome {
@@ -280,18 +258,6 @@ fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instan
             .map(|p| p.display().to_string())
             .collect(),
         all_denied: nothing_done(report),
-    }
-}
-
-/// The exit code for a turn's outcome.
-pub fn exit_code(outcome: &TurnOutcome) -> i32 {
-    match outcome {
-        TurnOutcome::Finished { .. } => EXIT_OK,
-        // A cut-off answer is incomplete: scripts must not take it for the whole result.
-        TurnOutcome::Partial { .. } | TurnOutcome::CutOff { .. } => EXIT_PARTIAL,
-        TurnOutcome::Empty { .. } => EXIT_FAILURE,
-        TurnOutcome::Cancelled => EXIT_CANCELLED,
-        TurnOutcome::Failed(_) => EXIT_FAILURE,
     }
 }
 

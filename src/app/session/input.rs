@@ -13,6 +13,7 @@ use crate::app::mentions::{expand_mentions, queue_images};
 use crate::config::ApprovalMode;
 use crate::mcp::{self, McpManager};
 use crate::plan::PlanMode;
+use crate::protocol::ContentPart;
 use crate::protocol::{AgentEvent, EventSink, Notice};
 
 /// One input to a session.
@@ -24,6 +25,8 @@ pub struct Input {
     pub mentions: bool,
     /// Added after the mentions were read, and never read for mentions itself (`-p`'s piped stdin).
     pub attached: Option<String>,
+    /// Images sent with the text (a headless client's image blocks), for a turn.
+    pub images: Vec<ContentPart>,
     pub run_as: RunAs,
 }
 
@@ -45,6 +48,7 @@ impl Input {
             text: text.into(),
             mentions: true,
             attached: None,
+            images: Vec::new(),
             run_as: RunAs::ByMode,
         }
     }
@@ -55,6 +59,7 @@ impl Input {
             text: text.into(),
             mentions: false,
             attached: None,
+            images: Vec::new(),
             run_as: RunAs::Turn,
         }
     }
@@ -70,6 +75,11 @@ impl Input {
             attached: text,
             ..self
         }
+    }
+
+    /// The same input with `images` sent along.
+    pub fn with_images(self, images: Vec<ContentPart>) -> Input {
+        Input { images, ..self }
     }
 
     /// The plan this input runs as in the approval mode `mode`; `None` for a turn.
@@ -100,6 +110,19 @@ impl Session {
         };
         if let Some(attached) = &input.attached {
             text = format!("{text}\n\n{attached}");
+        }
+        if turn && !input.images.is_empty() {
+            let images = input.images.iter().enumerate();
+            let named = images.map(|(n, part)| (format!("image {}", n + 1), part.clone()));
+            let refused = queue_images(agent, named.collect());
+            if !refused.is_empty() {
+                sink.emit(AgentEvent::Notice {
+                    notice: Notice::ImagesNotSent {
+                        model: agent.model().to_string(),
+                        paths: refused,
+                    },
+                });
+            }
         }
         text
     }

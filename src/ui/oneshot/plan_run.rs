@@ -41,7 +41,7 @@ pub(super) fn print_plan(
 ) -> i32 {
     let lang = printing.lang;
     let code = match result {
-        Ok(report) => exit_code(report),
+        Ok(report) => crate::app::exit_codes::plan_exit_code(report),
         Err(_) => EXIT_FAILURE,
     };
     match printing.format {
@@ -81,16 +81,6 @@ pub(super) fn print_plan(
         }
     }
     code
-}
-
-fn exit_code(report: &PlanReport) -> i32 {
-    if report.cancelled {
-        EXIT_CANCELLED
-    } else if report.outcomes.iter().all(|o| o.state == TaskState::Done) {
-        EXIT_OK
-    } else {
-        EXIT_FAILURE
-    }
 }
 
 fn print_results(lang: Lang, report: &PlanReport) {

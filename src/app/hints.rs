@@ -1,4 +1,4 @@
-//! What the user can do about a failed turn, worded for the front-end they are in.
+//! What to do after a model failure, worded for the front-end that shows it (the REPL, `-p`, the headless result).
 
 use crate::llm::LlmError;
 use crate::text::{Lang, Msg, tr, trf};

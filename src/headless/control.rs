@@ -1,0 +1,172 @@
+//! The client's control requests: `initialize` (its prompt, schema and servers), `interrupt`,
+//! `set_permission_mode`, `set_model`, `mcp_status`, `get_context_usage`; any other subtype gets an error
+//! response. Answers that wait for a running turn (the model, the context) are sent from their own task, so the
+//! reader keeps reading meanwhile.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+use super::channel::lock;
+use super::flags::PermissionMode;
+use super::init::{initialize_answer, mcp_servers};
+use super::state::Headless;
+use crate::app::session::Session;
+
+/// What `initialize` (or the command line) asks of the turns to come, applied before the next one starts.
+#[derive(Default)]
+pub struct Setup {
+    prompt: Mutex<PromptChange>,
+    schema: Mutex<Option<Value>>,
+}
+
+/// The system prompt asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PromptChange {
+    /// Replaces paicli's prompt; `Some("")` and `None` keep it.
+    pub replace: Option<String>,
+    pub append: Option<String>,
+    /// Not applied yet.
+    pub pending: bool,
+}
+
+impl Setup {
+    /// Asks for `replace` / `append` from the next turn on (`None` leaves what was asked before).
+    pub fn ask_prompt(&self, replace: Option<String>, append: Option<String>) {
+        let mut prompt = lock(&self.prompt);
+        if replace.is_some() {
+            prompt.replace = replace;
+        }
+        if append.is_some() {
+            prompt.append = append;
+        }
+        prompt.pending = prompt.replace.is_some() || prompt.append.is_some();
+    }
+
+    /// The prompt change not applied yet (and marks it applied).
+    pub fn take_prompt(&self) -> Option<PromptChange> {
+        let mut prompt = lock(&self.prompt);
+        let pending = std::mem::replace(&mut prompt.pending, false);
+        pending.then(|| prompt.clone())
+    }
+
+    pub fn set_schema(&self, schema: Value) {
+        *lock(&self.schema) = Some(schema);
+    }
+
+    pub fn schema(&self) -> Option<Value> {
+        lock(&self.schema).clone()
+    }
+}
+
+/// The system prompt `change` makes of paicli's own prompt `base`.
+pub fn prompt_of(base: &str, change: &PromptChange) -> String {
+    let mut prompt = match change.replace.as_deref() {
+        Some(replace) if !replace.is_empty() => replace.to_string(),
+        _ => base.to_string(),
+    };
+    if let Some(append) = change.append.as_deref().filter(|a| !a.is_empty()) {
+        prompt = format!("{prompt}\n\n{append}");
+    }
+    prompt
+}
+
+/// Handles the control request `request` with id `id`.
+pub fn handle(
+    id: &str,
+    request: &Value,
+    session: &Arc<Session>,
+    headless: &Arc<Headless>,
+    setup: &Setup,
+) {
+    let channel = &headless.channel;
+    let subtype = request["subtype"].as_str().unwrap_or_default();
+    match subtype {
+        "initialize" => {
+            let text = |key: &str| request[key].as_str().map(str::to_string);
+            setup.ask_prompt(text("systemPrompt"), text("appendSystemPrompt"));
+            if let Some(schema) = request.get("jsonSchema").filter(|s| s.is_object()) {
+                setup.set_schema(schema.clone());
+            }
+            channel.answer(id, initialize_answer(session, headless));
+        }
+        "interrupt" => {
+            headless.running.interrupt();
+            channel.answer(id, json!({}));
+        }
+        "set_permission_mode" => match request["mode"].as_str().and_then(PermissionMode::parse) {
+            Some(mode) => {
+                session.set_approval_mode(mode.approval());
+                channel.answer(id, json!({}));
+            }
+            None => channel.refuse(
+                id,
+                &format!(
+                    "unknown permission mode {}: expected default, acceptEdits, plan or bypassPermissions",
+                    request["mode"]
+                ),
+            ),
+        },
+        "set_model" => {
+            let (session, headless, id) = (Arc::clone(session), Arc::clone(headless), id.to_string());
+            let model = request["model"].as_str().map(str::to_string);
+            tokio::spawn(async move {
+                // No model (`null`) means the configured default.
+                let model = model.unwrap_or_else(|| session.model.clone());
+                match session.switch_model(&model).await {
+                    Ok(()) => {
+                        headless.set_model(&model);
+                        headless.channel.answer(&id, json!({}));
+                    }
+                    Err(e) => headless.channel.refuse(&id, &e.to_string()),
+                }
+            });
+        }
+        "mcp_status" => channel.answer(id, json!({"mcpServers": mcp_servers(session)})),
+        "get_context_usage" => {
+            let (session, headless, id) = (Arc::clone(session), Arc::clone(headless), id.to_string());
+            tokio::spawn(async move {
+                let usage = session.context_usage().await;
+                let percentage = if usage.window == 0 {
+                    0.0
+                } else {
+                    usage.tokens as f64 * 100.0 / usage.window as f64
+                };
+                headless.channel.answer(
+                    &id,
+                    json!({
+                        "totalTokens": usage.tokens,
+                        "maxTokens": usage.window,
+                        "rawMaxTokens": usage.window,
+                        "percentage": percentage,
+                        "model": headless.model(),
+                        "categories": [],
+                    }),
+                );
+            });
+        }
+        other => channel.refuse(id, &format!("unsupported control request subtype: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_system_prompt_keeps_paicli_s_and_append_adds_to_either() {
+        let change = |replace: Option<&str>, append: Option<&str>| PromptChange {
+            replace: replace.map(str::to_string),
+            append: append.map(str::to_string),
+            pending: true,
+        };
+        assert_eq!(prompt_of("ours", &change(Some(""), None)), "ours");
+        assert_eq!(prompt_of("ours", &change(Some("theirs"), None)), "theirs");
+        assert_eq!(prompt_of("ours", &change(Some(""), Some("more"))), "ours\n\nmore");
+        let setup = Setup::default();
+        assert_eq!(setup.take_prompt(), None);
+        setup.ask_prompt(Some(String::new()), Some("more".into()));
+        assert!(setup.take_prompt().is_some());
+        assert_eq!(setup.take_prompt(), None);
+    }
+}

@@ -1,0 +1,91 @@
+//! The `system`/`init` message that opens every turn, and the `initialize` answer: what the session offers
+//! (tools in Claude's names, MCP servers with their state, skills), its model and permission mode.
+
+use serde_json::{Value, json};
+
+use super::flags::PermissionMode;
+use super::state::Headless;
+use crate::app::session::Session;
+use crate::mcp::ServerState;
+use crate::tools::claude_names::to_claude_name;
+
+/// paicli's version, where Claude Code reports its own.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The `system`/`init` message for the next turn.
+pub async fn init_message(session: &Session, headless: &Headless, key_source: Option<&str>) -> Value {
+    let mut tools: Vec<String> = session
+        .tools()
+        .await
+        .names()
+        .iter()
+        .map(|name| to_claude_name(name).to_string())
+        .collect();
+    tools.sort();
+    json!({
+        "type": "system",
+        "subtype": "init",
+        "uuid": super::channel::uuid(),
+        "session_id": headless.session_id,
+        "cwd": session.config.project_root.display().to_string(),
+        "tools": tools,
+        "mcp_servers": mcp_servers(session),
+        "model": headless.model(),
+        "permissionMode": PermissionMode::of(session.approval_mode()).name(),
+        "apiKeySource": key_source.unwrap_or("none"),
+        "claude_code_version": VERSION,
+        "slash_commands": [],
+        "output_style": "default",
+        "skills": skills(session),
+        "agents": [],
+        "plugins": [],
+    })
+}
+
+/// The answer to `initialize`.
+pub fn initialize_answer(session: &Session, headless: &Headless) -> Value {
+    json!({
+        "commands": [],
+        "agents": [],
+        "output_style": "default",
+        "available_output_styles": ["default"],
+        "models": [{"value": headless.model(), "displayName": headless.model(), "description": ""}],
+        "account": {},
+        "claude_code_version": VERSION,
+        "skills": skills(session),
+        // paicli's MCP servers come from its own mcp.json; the servers asked for are not started.
+        "mcp_servers_applied": [],
+    })
+}
+
+/// The MCP servers with their state in Claude's words.
+pub fn mcp_servers(session: &Session) -> Vec<Value> {
+    session
+        .services
+        .mcp
+        .status()
+        .iter()
+        .map(|s| {
+            let status = match &s.state {
+                ServerState::Ready => "connected",
+                ServerState::Starting | ServerState::OnDemand => "pending",
+                ServerState::Failed(_) => "failed",
+                ServerState::NeedsLogin => "needs-auth",
+                ServerState::NeedsApproval { .. } => "pending",
+                ServerState::Disabled => "disabled",
+            };
+            json!({"name": s.name, "status": status})
+        })
+        .collect()
+}
+
+fn skills(session: &Session) -> Vec<String> {
+    session
+        .services
+        .skills
+        .snapshot()
+        .skills
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
+}

@@ -1,0 +1,328 @@
+//! One turn's events as the messages the client reads: `assistant` messages (thinking, text and each tool call,
+//! in Claude's tool names and fields), `user` messages with each call's `tool_result`, `stream_event` partials
+//! with `--include-partial-messages`, and `system` messages for what has no Claude counterpart (notices, hooks,
+//! compaction, plan events). It also keeps what the turn's `result` reports: calls refused, time spent waiting
+//! for the model, the last answer text and usage.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::channel::{lock, uuid};
+use super::state::Headless;
+use crate::protocol::{AgentEvent, EventSink, ToolStatus, Usage};
+use crate::tools::claude_names::{to_claude_input, to_claude_name};
+
+/// Writes a turn's messages.
+pub struct MessageSink<'a> {
+    headless: &'a Headless,
+    turn: Mutex<TurnState>,
+}
+
+/// What the turn has seen so far.
+#[derive(Default)]
+struct TurnState {
+    /// The model reply being streamed: its id, reasoning, text and usage.
+    reply: Reply,
+    /// Calls started, by id: Claude's name and input (for results and denials).
+    calls: HashMap<String, (String, Value)>,
+    /// Full text of finished calls, by id (until their `ToolCallFinished`).
+    outputs: HashMap<String, String>,
+    /// `permission_denials` of the result.
+    denials: Vec<Value>,
+    /// Time from each request's start to its reply's end.
+    api_time: Duration,
+    request_started: Option<Instant>,
+}
+
+#[derive(Default)]
+struct Reply {
+    id: String,
+    reasoning: String,
+    text: String,
+    usage: Option<Usage>,
+    /// The partial stream's open content block: its index and kind.
+    open_block: Option<(usize, &'static str)>,
+    blocks: usize,
+}
+
+/// What the result takes from the sink.
+pub struct Seen {
+    pub denials: Vec<Value>,
+    pub api_time: Duration,
+}
+
+impl<'a> MessageSink<'a> {
+    pub fn new(headless: &'a Headless) -> Self {
+        MessageSink {
+            headless,
+            turn: Mutex::default(),
+        }
+    }
+
+    /// What the result needs, once the turn is over.
+    pub fn seen(&self) -> Seen {
+        let mut turn = lock(&self.turn);
+        Seen {
+            denials: std::mem::take(&mut turn.denials),
+            api_time: turn.api_time,
+        }
+    }
+
+    fn send(&self, message: Value) {
+        if !self.headless.quiet {
+            self.headless.channel.send(&message);
+        }
+    }
+
+    /// A message of `kind` with the fields every message carries.
+    fn message(&self, kind: &str, mut body: Map<String, Value>) -> Value {
+        body.insert("type".into(), kind.into());
+        body.insert("uuid".into(), uuid().into());
+        body.insert("session_id".into(), self.headless.session_id.clone().into());
+        Value::Object(body)
+    }
+
+    fn stream_event(&self, event: Value) {
+        if self.headless.partials {
+            let mut body = Map::new();
+            body.insert("event".into(), event);
+            body.insert("parent_tool_use_id".into(), Value::Null);
+            self.send(self.message("stream_event", body));
+        }
+    }
+
+    /// An `assistant` message holding `content`.
+    fn assistant(&self, reply: &Reply, content: Vec<Value>, stop_reason: &str) {
+        let mut body = Map::new();
+        body.insert(
+            "message".into(),
+            json!({
+                "id": reply.id,
+                "type": "message",
+                "role": "assistant",
+                "model": self.headless.model(),
+                "content": content,
+                "stop_reason": stop_reason,
+                "stop_sequence": null,
+                "usage": claude_usage(reply.usage.unwrap_or_default()),
+            }),
+        );
+        body.insert("parent_tool_use_id".into(), Value::Null);
+        self.send(self.message("assistant", body));
+    }
+
+    /// A `user` message holding `content`.
+    fn user(&self, content: Vec<Value>) {
+        let mut body = Map::new();
+        body.insert("message".into(), json!({"role": "user", "content": content}));
+        body.insert("parent_tool_use_id".into(), Value::Null);
+        self.send(self.message("user", body));
+    }
+
+    /// A `system` message of `subtype`, with an event's own fields.
+    fn system(&self, subtype: &str, fields: Value) {
+        let mut body = match fields {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        body.insert("subtype".into(), subtype.into());
+        self.send(self.message("system", body));
+    }
+
+    fn request_started(&self, turn: &mut TurnState) {
+        self.reply_ended(turn, "end_turn");
+        turn.reply = Reply {
+            id: format!("msg_{}", uuid().replace('-', "")),
+            ..Reply::default()
+        };
+        turn.request_started = Some(Instant::now());
+        self.stream_event(json!({
+            "type": "message_start",
+            "message": {
+                "id": turn.reply.id, "type": "message", "role": "assistant",
+                "model": self.headless.model(), "content": [], "stop_reason": null,
+                "usage": claude_usage(Usage::default()),
+            },
+        }));
+    }
+
+    /// Streamed text of `kind` (`thinking` or `text`) as partial events.
+    fn delta(&self, turn: &mut TurnState, kind: &'static str, text: &str) {
+        let reply = &mut turn.reply;
+        if reply.open_block.map(|(_, k)| k) != Some(kind) {
+            if let Some((index, _)) = reply.open_block.take() {
+                self.stream_event(json!({"type": "content_block_stop", "index": index}));
+            }
+            let index = reply.blocks;
+            reply.blocks += 1;
+            reply.open_block = Some((index, kind));
+            let block = match kind {
+                "thinking" => json!({"type": "thinking", "thinking": "", "signature": ""}),
+                _ => json!({"type": "text", "text": ""}),
+            };
+            self.stream_event(
+                json!({"type": "content_block_start", "index": index, "content_block": block}),
+            );
+        }
+        let index = reply.open_block.map_or(0, |(i, _)| i);
+        let delta = match kind {
+            "thinking" => json!({"type": "thinking_delta", "thinking": text}),
+            _ => json!({"type": "text_delta", "text": text}),
+        };
+        self.stream_event(json!({"type": "content_block_delta", "index": index, "delta": delta}));
+        match kind {
+            "thinking" => reply.reasoning.push_str(text),
+            _ => reply.text.push_str(text),
+        }
+    }
+
+    /// The model's reply is complete (a call starts, or the turn ends): its thinking and text as one assistant
+    /// message, and the end of its partial stream.
+    fn reply_ended(&self, turn: &mut TurnState, stop_reason: &str) {
+        if let Some(started) = turn.request_started.take() {
+            turn.api_time += started.elapsed();
+        } else {
+            return;
+        }
+        let reply = std::mem::take(&mut turn.reply);
+        if let Some((index, _)) = reply.open_block {
+            self.stream_event(json!({"type": "content_block_stop", "index": index}));
+        }
+        self.stream_event(json!({
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason, "stop_sequence": null},
+            "usage": claude_usage(reply.usage.unwrap_or_default()),
+        }));
+        self.stream_event(json!({"type": "message_stop"}));
+        let mut content = Vec::new();
+        if !reply.reasoning.is_empty() {
+            // paicli's providers sign nothing; the field is there because clients require it.
+            content.push(json!({"type": "thinking", "thinking": reply.reasoning, "signature": ""}));
+        }
+        if !reply.text.is_empty() {
+            content.push(json!({"type": "text", "text": reply.text}));
+        }
+        let id = reply.id.clone();
+        if !content.is_empty() {
+            self.assistant(&reply, content, stop_reason);
+        }
+        // Calls of this reply that start later belong to the same message id.
+        turn.reply = Reply {
+            id,
+            usage: reply.usage,
+            ..Reply::default()
+        };
+    }
+
+    fn call_started(&self, turn: &mut TurnState, id: &str, name: &str, arguments: &str) {
+        self.reply_ended(turn, "tool_use");
+        let args = match serde_json::from_str::<Value>(arguments) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::from_iter([("arguments".to_string(), Value::String(arguments.into()))]),
+        };
+        let claude = to_claude_name(name).to_string();
+        let input = Value::Object(to_claude_input(name, &args));
+        let block = json!({"type": "tool_use", "id": id, "name": claude, "input": input});
+        self.assistant(&turn.reply, vec![block], "tool_use");
+        turn.calls.insert(id.to_string(), (claude, input));
+    }
+
+    fn call_finished(&self, turn: &mut TurnState, id: &str, status: ToolStatus, detail: &str) {
+        let text = turn
+            .outputs
+            .remove(id)
+            .unwrap_or_else(|| detail.to_string());
+        if status == ToolStatus::Denied
+            && let Some((name, input)) = turn.calls.get(id)
+        {
+            turn.denials.push(json!({"tool_name": name, "tool_use_id": id, "tool_input": input}));
+        }
+        self.user(vec![json!({
+            "type": "tool_result",
+            "tool_use_id": id,
+            "content": text,
+            "is_error": status != ToolStatus::Ok,
+        })]);
+    }
+}
+
+impl EventSink for MessageSink<'_> {
+    fn emit(&self, event: AgentEvent) {
+        let mut turn = lock(&self.turn);
+        match event {
+            AgentEvent::RequestStarted { .. } => self.request_started(&mut turn),
+            AgentEvent::ReasoningDelta { text } => self.delta(&mut turn, "thinking", &text),
+            AgentEvent::TextDelta { text } => self.delta(&mut turn, "text", &text),
+            AgentEvent::Usage { response, .. } => {
+                turn.reply.usage = Some(response);
+                self.headless.spent(&response);
+            }
+            AgentEvent::ToolCallStarted {
+                id,
+                name,
+                arguments,
+                ..
+            } => self.call_started(&mut turn, &id, &name, &arguments),
+            AgentEvent::ToolCallOutput { id, text } => {
+                turn.outputs.insert(id, text);
+            }
+            AgentEvent::ToolCallFinished {
+                id, status, detail, ..
+            } => self.call_finished(&mut turn, &id, status, &detail),
+            AgentEvent::TurnFinished { .. }
+            | AgentEvent::TurnPartial { .. }
+            | AgentEvent::TurnFailed { .. } => self.reply_ended(&mut turn, "end_turn"),
+            AgentEvent::TurnCancelled => {
+                self.reply_ended(&mut turn, "end_turn");
+                self.user(vec![json!({"type": "text", "text": "[Request interrupted by user]"})]);
+            }
+            AgentEvent::ToolOutput { .. } => {}
+            AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. }
+                if !self.headless.hook_events => {}
+            AgentEvent::Compacted { tokens_before, .. } => {
+                let mut fields = event_fields(&event);
+                fields["compact_metadata"] = json!({"trigger": "auto", "pre_tokens": tokens_before});
+                self.system("compact_boundary", fields);
+            }
+            other => {
+                // Notices, hooks, diagnostics and plan events: paicli's own, as system messages.
+                let fields = event_fields(&other);
+                let subtype = fields
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("event")
+                    .to_string();
+                self.system(&subtype, fields);
+            }
+        }
+    }
+
+    fn wants_tool_output(&self) -> bool {
+        true
+    }
+}
+
+/// An event's serialized fields; its `type` becomes the system message's `subtype`, and a hook's command is also
+/// its `hook_name`, as Claude's hook events call it.
+fn event_fields(event: &AgentEvent) -> Value {
+    let mut value = serde_json::to_value(event).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut value
+        && let Some(command) = map.get("command").cloned()
+    {
+        map.insert("hook_name".into(), command);
+    }
+    value
+}
+
+/// paicli's token counts in Claude's usage fields (input tokens exclude the ones read from the cache).
+pub fn claude_usage(usage: Usage) -> Value {
+    json!({
+        "input_tokens": usage.prompt_tokens.saturating_sub(usage.cached_tokens),
+        "output_tokens": usage.completion_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": usage.cached_tokens,
+    })
+}

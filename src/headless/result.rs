@@ -1,0 +1,221 @@
+//! The `result` message that ends every turn: Claude's subtypes and fields (`errors` on every result that is not
+//! a success, which the TypeScript SDK reads), paicli's extras (`changed_files`, `denials`, `all_denied`, `hint`,
+//! a plan's `tasks`), and the exit code the same run has under `-p`.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::channel::uuid;
+use super::messages::{Seen, claude_usage};
+use super::state::Headless;
+use crate::agent::{ExitReason, TurnOutcome, TurnReport, empty_answer_notice};
+use crate::app::exit_codes::{
+    EXIT_FAILURE, EXIT_PARTIAL, nothing_done, plan_exit_code, report_exit_code,
+};
+use crate::app::hints::{Frontend, hint_text};
+use crate::app::session::Ran;
+use crate::protocol::Usage;
+use crate::text::Lang;
+
+/// How the structured output (`--json-schema`) ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Structured {
+    /// The answer parsed and validated.
+    Valid(Value),
+    /// Still invalid after the retries; the last validation errors.
+    GaveUp(Vec<String>),
+}
+
+/// What the result is made of.
+pub struct Closing<'a> {
+    pub ran: &'a Ran,
+    /// An `interrupt` (or a denial with `interrupt`) stopped the turn.
+    pub interrupted: bool,
+    /// `--max-budget-usd` stopped it.
+    pub capped: bool,
+    pub structured: Option<Structured>,
+    pub seen: Seen,
+    pub started: Instant,
+    /// Model requests and usage of the turn, retries for the structured output included.
+    pub requests: u32,
+    pub usage: Usage,
+    /// Where the API key came from, for the hint after an authentication failure.
+    pub key_source: Option<&'a str>,
+}
+
+/// The result message and the exit code `-p` gives it.
+pub fn result_message(headless: &Headless, closing: Closing<'_>) -> (Value, i32) {
+    let mut verdict = judge(closing.ran, closing.key_source);
+    if closing.capped {
+        verdict.subtype = "error_max_budget_usd";
+        verdict.errors = vec!["the --max-budget-usd budget was reached".to_string()];
+        verdict.code = EXIT_PARTIAL;
+    } else if closing.interrupted && verdict.subtype == "success" {
+        verdict.subtype = "error_during_execution";
+    }
+    let mut structured_output = None;
+    match &closing.structured {
+        Some(Structured::Valid(value)) => structured_output = Some(value.clone()),
+        Some(Structured::GaveUp(errors)) if verdict.subtype == "success" => {
+            verdict.subtype = "error_max_structured_output_retries";
+            verdict.errors.clone_from(errors);
+            verdict.code = EXIT_FAILURE;
+        }
+        _ => {}
+    }
+    let is_error = verdict.subtype != "success";
+    if is_error && verdict.errors.is_empty() {
+        verdict.errors.push(verdict.subtype.replace('_', " "));
+    }
+    let model = headless.model();
+    let cost = headless.total_cost_usd();
+    let mut result = Map::new();
+    result.insert("type".into(), "result".into());
+    result.insert("subtype".into(), verdict.subtype.into());
+    result.insert("is_error".into(), is_error.into());
+    result.insert("duration_ms".into(), millis(closing.started.elapsed()).into());
+    result.insert("duration_api_ms".into(), millis(closing.seen.api_time).into());
+    result.insert("num_turns".into(), closing.requests.into());
+    result.insert("result".into(), verdict.text.into());
+    result.insert("stop_reason".into(), verdict.stop_reason.map_or(Value::Null, Value::from));
+    result.insert("session_id".into(), headless.session_id.clone().into());
+    result.insert("uuid".into(), uuid().into());
+    result.insert("total_cost_usd".into(), cost.into());
+    result.insert("usage".into(), claude_usage(closing.usage));
+    result.insert(
+        "modelUsage".into(),
+        json!({ model.clone(): model_usage(closing.usage, cost) }),
+    );
+    result.insert("permission_denials".into(), closing.seen.denials.into());
+    if is_error {
+        result.insert("errors".into(), verdict.errors.into());
+    }
+    if let Some(value) = structured_output {
+        result.insert("structured_output".into(), value);
+    }
+    result.insert("model".into(), model.into());
+    for (key, value) in verdict.extras {
+        result.insert(key, value);
+    }
+    (Value::Object(result), verdict.code)
+}
+
+/// What the outcome says, before the budget, interrupt and schema have their say.
+struct Verdict {
+    subtype: &'static str,
+    text: String,
+    stop_reason: Option<&'static str>,
+    errors: Vec<String>,
+    code: i32,
+    extras: Map<String, Value>,
+}
+
+fn judge(ran: &Ran, key_source: Option<&str>) -> Verdict {
+    match ran {
+        Ran::Turn(report) => judge_turn(report, key_source),
+        Ran::Plan(Ok(report)) => {
+            let code = plan_exit_code(report);
+            let mut extras = Map::new();
+            extras.insert("tasks".into(), json!(report.outcomes));
+            extras.insert("replans".into(), report.replans.into());
+            Verdict {
+                subtype: if code == 0 { "success" } else { "error_during_execution" },
+                text: crate::plan::summary(report),
+                stop_reason: Some("end_turn"),
+                errors: Vec::new(),
+                code,
+                extras,
+            }
+        }
+        Ran::Plan(Err(e)) => failure(e.to_string(), Map::new()),
+        Ran::Blocked { reason } => failure(reason.clone(), Map::new()),
+    }
+}
+
+fn failure(error: String, extras: Map<String, Value>) -> Verdict {
+    Verdict {
+        subtype: "error_during_execution",
+        text: String::new(),
+        stop_reason: None,
+        errors: vec![error],
+        code: EXIT_FAILURE,
+        extras,
+    }
+}
+
+fn judge_turn(report: &TurnReport, key_source: Option<&str>) -> Verdict {
+    let mut extras = Map::new();
+    let changed: Vec<String> = report
+        .actions
+        .changed_files
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    extras.insert("changed_files".into(), json!(changed));
+    extras.insert("denials".into(), json!(report.actions.denials));
+    extras.insert("all_denied".into(), nothing_done(report).into());
+    let code = report_exit_code(report);
+    let ok = |text: &String, stop| Verdict {
+        subtype: "success",
+        text: text.clone(),
+        stop_reason: Some(stop),
+        errors: Vec::new(),
+        code,
+        extras: extras.clone(),
+    };
+    let error = |subtype, text: &str, errors: Vec<String>| Verdict {
+        subtype,
+        text: text.to_string(),
+        stop_reason: None,
+        errors,
+        code,
+        extras: extras.clone(),
+    };
+    match &report.outcome {
+        TurnOutcome::Finished { text } => ok(text, "end_turn"),
+        TurnOutcome::CutOff { text } => ok(text, "max_tokens"),
+        TurnOutcome::Empty { reasoning, cut_off } => error(
+            "error_during_execution",
+            "",
+            vec![empty_answer_notice(*reasoning, *cut_off).to_string()],
+        ),
+        TurnOutcome::Partial { reason, text } => {
+            let mut verdict = match reason {
+                ExitReason::HardIterationLimit => error("error_max_turns", text, Vec::new()),
+                other => error("error_during_execution", text, vec![other.to_string()]),
+            };
+            verdict.extras.insert("partial_reason".into(), reason.to_string().into());
+            verdict
+        }
+        TurnOutcome::Cancelled => error(
+            "error_during_execution",
+            "",
+            vec!["interrupted by user".to_string()],
+        ),
+        TurnOutcome::Failed(e) => {
+            let mut verdict = error("error_during_execution", "", vec![e.to_string()]);
+            // Scripts read English, as the rest of the JSON.
+            if let Some(hint) = hint_text(Lang::En, e, Frontend::OneShot, key_source) {
+                verdict.extras.insert("hint".into(), hint.into());
+            }
+            verdict
+        }
+    }
+}
+
+/// One model's line of `modelUsage`, in the SDKs' camelCase.
+fn model_usage(usage: Usage, cost: f64) -> Value {
+    json!({
+        "inputTokens": usage.prompt_tokens.saturating_sub(usage.cached_tokens),
+        "outputTokens": usage.completion_tokens,
+        "cacheReadInputTokens": usage.cached_tokens,
+        "cacheCreationInputTokens": 0,
+        "webSearchRequests": 0,
+        "costUSD": cost,
+    })
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}

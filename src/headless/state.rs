@@ -1,0 +1,99 @@
+//! What the headless front-end keeps for the whole process: the stream to the client, the running turn, the
+//! options of its output, the model named in messages, and the money spent against `--max-budget-usd`.
+
+use std::sync::{Arc, Mutex};
+
+use super::channel::{Channel, lock};
+use super::running::RunningTurn;
+use crate::llm::providers::{Price, cost_of};
+use crate::protocol::Usage;
+
+/// Shared by the reader, the turn runner, the approver and every turn's sink.
+pub struct Headless {
+    pub channel: Arc<Channel>,
+    pub running: Arc<RunningTurn>,
+    pub session_id: String,
+    /// `stream_event` partials (`--include-partial-messages`).
+    pub partials: bool,
+    /// `hook_started` / `hook_response` system messages (`--include-hook-events`).
+    pub hook_events: bool,
+    /// Only the result is written (`-p --output-format json`).
+    pub quiet: bool,
+    /// The model requests name now (`set_model` changes it).
+    model: Mutex<String>,
+    spend: Mutex<Spend>,
+}
+
+/// Money spent, in US dollars, and the cap.
+#[derive(Default)]
+struct Spend {
+    total_usd: f64,
+    /// The list price of the model, when it is in dollars.
+    price: Option<Price>,
+    cap_usd: Option<f64>,
+    /// The cap was reached during the running turn.
+    capped: bool,
+}
+
+impl Headless {
+    pub fn new(channel: Arc<Channel>, running: Arc<RunningTurn>, session_id: String, model: String) -> Self {
+        Headless {
+            channel,
+            running,
+            session_id,
+            partials: false,
+            hook_events: false,
+            quiet: false,
+            model: Mutex::new(model),
+            spend: Mutex::default(),
+        }
+    }
+
+    pub fn model(&self) -> String {
+        lock(&self.model).clone()
+    }
+
+    pub fn set_model(&self, model: &str) {
+        *lock(&self.model) = model.to_string();
+    }
+
+    /// Prices responses at `price` (dollars only) and stops at `cap_usd`.
+    pub fn set_budget(&self, price: Option<Price>, cap_usd: Option<f64>) {
+        let mut spend = lock(&self.spend);
+        spend.price = price.filter(|p| p.currency == "$");
+        spend.cap_usd = cap_usd;
+    }
+
+    /// Counts one response's cost; interrupts the turn when the cap is reached. Returns the response's cost.
+    pub fn spent(&self, usage: &Usage) -> f64 {
+        let mut spend = lock(&self.spend);
+        let cost = match cost_of(usage, spend.price) {
+            Some(("$", amount, _)) => amount,
+            _ => 0.0,
+        };
+        spend.total_usd += cost;
+        if spend.cap_usd.is_some_and(|cap| spend.total_usd >= cap) && !spend.capped {
+            spend.capped = true;
+            drop(spend);
+            self.running.interrupt();
+        }
+        cost
+    }
+
+    /// Dollars spent by the process so far.
+    pub fn total_cost_usd(&self) -> f64 {
+        lock(&self.spend).total_usd
+    }
+
+    /// Whether the cap stopped the turn that just ended (and clears it for the next; a later turn stops again
+    /// at its first response).
+    pub fn take_capped(&self) -> bool {
+        let mut spend = lock(&self.spend);
+        let capped = spend.capped;
+        if capped {
+            // Spent is spent: the next turn may run one response before it stops again.
+            spend.capped = false;
+        }
+        capped
+    }
+}

@@ -1,0 +1,20 @@
+//! The headless protocol (`--input-format stream-json`, `-p --output-format json|stream-json`): its start-up
+//! refusals and notes on stderr.
+
+messages! {
+    HeadlessUnknownFlags =>
+        en: "accepted and ignored (this paicli does not know them): {flags}",
+        zh: "已接受但忽略（此版本 paicli 不认识）：{flags}",
+    HeadlessNoPrices =>
+        en: "--max-budget-usd needs the model's list prices in US dollars, and paicli has none for {model} at \
+             {provider}; drop the flag or use --max-turns",
+        zh: "--max-budget-usd 需要该模型以美元计的价目，而 paicli 没有 {provider} 上 {model} 的价目；请去掉该参数或改\
+             用 --max-turns",
+    HeadlessBadSchema => en: "{error}", zh: "JSON Schema 无效：{error}",
+    HeadlessPromptToolNeedsInput =>
+        en: "--permission-prompt-tool stdio needs --input-format stream-json: the answers come on stdin",
+        zh: "--permission-prompt-tool stdio 需要 --input-format stream-json：回答从标准输入传来",
+    HeadlessUnknownPromptTool =>
+        en: "--permission-prompt-tool {tool} is not supported: only stdio (questions as can_use_tool requests)",
+        zh: "不支持 --permission-prompt-tool {tool}：只支持 stdio（以 can_use_tool 请求提问）",
+}
