@@ -16,6 +16,7 @@ mod executor;
 mod fs_tools;
 mod gates;
 mod guard_gaps_cli;
+mod headless;
 mod hooks;
 mod io_cli;
 mod layers;

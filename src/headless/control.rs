@@ -91,8 +91,9 @@ pub fn handle(
             channel.answer(id, initialize_answer(session, headless));
         }
         "interrupt" => {
-            headless.running.interrupt();
+            // Answered first, so the client reads the answer before the interrupted turn's result.
             channel.answer(id, json!({}));
+            headless.running.interrupt();
         }
         "set_permission_mode" => match request["mode"].as_str().and_then(PermissionMode::parse) {
             Some(mode) => {

@@ -42,7 +42,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 
 /// The front-ends: each shows events and asks a person. A front-end may use every module of `ALLOWED` and no
 /// other front-end; what two of them share moves down (to `app`, or to `text` for wording).
-const FRONT_ENDS: &[&str] = &["ui", "serve", "acp", "channels"];
+const FRONT_ENDS: &[&str] = &["ui", "serve", "acp", "channels", "headless"];
 
 /// What `module` may use: its row of `ALLOWED`, or every module below the front-ends for a front-end.
 fn may_use(module: &str) -> Option<Vec<&'static str>> {

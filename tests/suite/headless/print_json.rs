@@ -1,0 +1,161 @@
+//! `claude -p`-style scripts: `--output-format json` piped into `jq`, a stream-json consumer, the spend caps.
+
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of, stdout_of};
+
+fn lines(output: &std::process::Output) -> Vec<Value> {
+    stdout_of(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn json_output_piped_into_jq_gives_the_answer() {
+    let Ok(jq) = which_jq() else {
+        return crate::support::skip_missing_peer("jq is not installed");
+    };
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("The answer is 42.")]);
+    let mut paicli = sandbox
+        .against(&server)
+        .args(["-p", "what is the answer?", "--output-format", "json"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let output = Command::new(jq)
+        .args(["-r", ".result"])
+        .stdin(paicli.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(paicli.wait().unwrap().code(), Some(0));
+    assert_eq!(stdout_of(&output), "The answer is 42.\n");
+}
+
+fn which_jq() -> Result<String, ()> {
+    let found = Command::new("sh")
+        .args(["-c", "command -v jq"])
+        .output()
+        .map_err(|_| ())?;
+    let path = stdout_of(&found).trim().to_string();
+    if path.is_empty() { Err(()) } else { Ok(path) }
+}
+
+#[test]
+fn a_stream_json_consumer_reads_init_messages_in_claude_names_and_the_result() {
+    let sandbox = CliSandbox::new();
+    sandbox.project_file("a.txt", "alpha\n");
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "read_file", json!({"path": "a.txt"}))]),
+        Reply::text("It says alpha."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "read a.txt", "--output-format=stream-json", "--verbose"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let messages = lines(&output);
+    let kinds: Vec<&str> = messages.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["system", "assistant", "user", "assistant", "result"]);
+    assert_eq!(messages[0]["subtype"], "init");
+    assert_eq!(messages[0]["model"], "scripted-model");
+    let call = &messages[1]["message"]["content"][0];
+    assert_eq!(call["name"], "Read");
+    assert_eq!(call["input"], json!({"file_path": "a.txt"}));
+    let result = &messages[2]["message"]["content"][0];
+    assert_eq!(result["tool_use_id"], "call_1");
+    assert!(result["content"].as_str().unwrap().contains("alpha"));
+    assert_eq!(messages[3]["message"]["content"][0]["text"], "It says alpha.");
+    let end = &messages[4];
+    assert_eq!(end["subtype"], "success");
+    assert_eq!(end["result"], "It says alpha.");
+    assert_eq!(end["num_turns"], 2);
+    // Every message belongs to the one session.
+    for m in &messages {
+        assert_eq!(m["session_id"], end["session_id"], "{m}");
+    }
+}
+
+#[test]
+fn max_turns_stops_with_error_max_turns_and_exit_3() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "list_dir", json!({"path": "."}))]),
+        // The partial report paicli asks for when the limit stops the turn.
+        Reply::text("I listed the folder; more was left to do."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "explore", "--output-format", "json", "--max-turns", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3), "{}", stderr_of(&output));
+    let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
+    assert_eq!(result["subtype"], "error_max_turns", "{result}");
+    assert_eq!(result["is_error"], true);
+    assert!(!result["errors"].as_array().unwrap().is_empty(), "{result}");
+}
+
+#[test]
+fn max_budget_usd_is_refused_without_dollar_prices() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("unused")]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi", "--output-format", "json", "--max-budget-usd", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr_of(&output).contains("--max-budget-usd needs the model's list prices in US dollars"),
+        "{}",
+        stderr_of(&output)
+    );
+    assert_eq!(server.chat_requests().len(), 0);
+}
+
+#[test]
+fn max_budget_usd_stops_the_turn_once_spent() {
+    let sandbox = CliSandbox::new().with_env("KIMI_API_KEY", "test-key");
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "list_dir", json!({"path": "."}))]).usage(100_000, 1_000),
+        Reply::text("never asked for"),
+    ]);
+    let output = sandbox
+        .paicli()
+        .args(["--provider", "kimi", "--base-url", &server.url(), "--model", "kimi-k2.5"])
+        .args(["-p", "explore", "--output-format", "json", "--max-budget-usd=0.01"])
+        .output()
+        .unwrap();
+    let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
+    assert_eq!(result["subtype"], "error_max_budget_usd", "{result}");
+    // 100k input tokens at $0.60 per million and 1k output at $3.00: $0.063.
+    let cost = result["total_cost_usd"].as_f64().unwrap();
+    assert!((cost - 0.063).abs() < 1e-9, "{result}");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(server.chat_requests().len(), 1);
+}
+
+#[test]
+fn unknown_flags_are_reported_once_and_ignored() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi", "--output-format", "json", "--effort", "high"])
+        .args(["--effort=low", "--debug-file=/nowhere", "--allowedTools", "Read,Bash(git log:*)"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let notes: Vec<String> = stderr_of(&output)
+        .lines()
+        .filter(|l| l.contains("accepted and ignored"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].ends_with("--effort, --debug-file"), "{notes:?}");
+}
