@@ -25,7 +25,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::app::session::{HostError, HostOptions, Input, Ran, Session};
-use crate::app::sessions::StartOptions;
+use crate::app::sessions::{StartOptions, Started};
 use crate::config::Config;
 use crate::llm::providers::price_of;
 use crate::protocol::plan::{PlanReviewer, ProposeOnly, RunWithoutReview};
@@ -62,6 +62,8 @@ pub struct Launch {
     /// Hook runs as system messages (`--include-hook-events`).
     pub hook_events: bool,
     pub lang: Lang,
+    /// What stderr says about the session started (resumed, forked), worded by the caller.
+    pub started_lines: Box<dyn Fn(&Started) -> Vec<String> + Send>,
 }
 
 /// Why a headless run could not start.
@@ -102,7 +104,11 @@ impl HeadlessError {
 
 /// The stderr line about flags accepted and ignored.
 pub fn unknown_flags_note(lang: Lang, flags: &[String]) -> String {
-    trf(lang, Msg::HeadlessUnknownFlags, &[("flags", &flags.join(", "))])
+    trf(
+        lang,
+        Msg::HeadlessUnknownFlags,
+        &[("flags", &flags.join(", "))],
+    )
 }
 
 /// Runs the session until its task is done (`-p`) or stdin closes and the queued turns have run; `cancel`
@@ -117,6 +123,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         task,
         hook_events,
         lang,
+        started_lines,
     } = launch;
     let schema = flags
         .json_schema
@@ -161,6 +168,9 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     for file in session.file_notices() {
         eprintln!("paicli: {}", file_notice(lang, &file));
     }
+    for line in started_lines(session.started()) {
+        eprintln!("paicli: {line}");
+    }
     let mut headless = Headless::new(
         channel,
         running,
@@ -170,9 +180,13 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.partials = flags.include_partial_messages;
     headless.hook_events = hook_events;
     headless.quiet = output == Output::Json;
+    headless.lang = lang;
     headless.set_budget(price, flags.max_budget_usd);
     let setup = Arc::new(Setup::default());
-    setup.ask_prompt(flags.system_prompt.clone(), flags.append_system_prompt.clone());
+    setup.ask_prompt(
+        flags.system_prompt.clone(),
+        flags.append_system_prompt.clone(),
+    );
     let reviewer: Arc<dyn PlanReviewer> = match (&task, asks_client) {
         (Some(_), _) => Arc::new(RunWithoutReview),
         (None, true) => client,
@@ -259,13 +273,18 @@ impl Runner {
             None => self.schema.as_ref(),
         };
         if !self.headless.quiet {
-            let init = init::init_message(&self.session, &self.headless, self.key_source.as_deref()).await;
+            let init =
+                init::init_message(&self.session, &self.headless, self.key_source.as_deref()).await;
             self.headless.channel.send(&init);
         }
         let input = match schema {
             Some(schema) => {
                 let attached = [input.attached.clone(), Some(schema.instructions())];
-                let attached = attached.into_iter().flatten().collect::<Vec<_>>().join("\n\n");
+                let attached = attached
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
                 input.attach(Some(attached))
             }
             None => input,

@@ -413,6 +413,7 @@ fn run_headless(
         task,
         hook_events: cli.include_hook_events,
         lang,
+        started_lines: Box::new(move |started| sessions::started_lines(lang, started)),
     };
     let ran = runtime.block_on(async {
         let cancel = CancellationToken::new();

@@ -70,7 +70,11 @@ impl Approver for ClientApprover {
     async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
         let input = to_claude_input(&request.tool, &request.args);
         match self
-            .can_use_tool(to_claude_name(&request.tool), input.clone(), &request.call_id)
+            .can_use_tool(
+                to_claude_name(&request.tool),
+                input.clone(),
+                &request.call_id,
+            )
             .await
         {
             Ok(Some(updated)) if updated != input => {

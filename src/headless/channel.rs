@@ -171,11 +171,15 @@ mod tests {
         while buffer.lines().is_empty() {
             tokio::task::yield_now().await;
         }
-        let id = buffer.lines()[0]["request_id"].as_str().unwrap().to_string();
+        let id = buffer.lines()[0]["request_id"]
+            .as_str()
+            .unwrap()
+            .to_string();
         assert!(!channel.resolve(&json!({"subtype": "success", "request_id": "other"})));
-        assert!(channel.resolve(
-            &json!({"subtype": "success", "request_id": id, "response": {"ok": 1}})
-        ));
+        assert!(
+            channel
+                .resolve(&json!({"subtype": "success", "request_id": id, "response": {"ok": 1}}))
+        );
         assert_eq!(asked.await.unwrap(), Ok(json!({"ok": 1})));
         channel.close();
         assert!(channel.request(json!({})).await.is_err());

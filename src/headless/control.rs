@@ -163,7 +163,10 @@ mod tests {
         };
         assert_eq!(prompt_of("ours", &change(Some(""), None)), "ours");
         assert_eq!(prompt_of("ours", &change(Some("theirs"), None)), "theirs");
-        assert_eq!(prompt_of("ours", &change(Some(""), Some("more"))), "ours\n\nmore");
+        assert_eq!(
+            prompt_of("ours", &change(Some(""), Some("more"))),
+            "ours\n\nmore"
+        );
         let setup = Setup::default();
         assert_eq!(setup.take_prompt(), None);
         setup.ask_prompt(Some(String::new()), Some("more".into()));

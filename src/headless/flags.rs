@@ -98,7 +98,11 @@ pub struct HeadlessFlags {
     #[arg(long = "allowedTools", alias = "allowed-tools", value_name = "RULES")]
     pub allowed_tools: Vec<String>,
     /// Calls matching these rules never run.
-    #[arg(long = "disallowedTools", alias = "disallowed-tools", value_name = "RULES")]
+    #[arg(
+        long = "disallowedTools",
+        alias = "disallowed-tools",
+        value_name = "RULES"
+    )]
     pub disallowed_tools: Vec<String>,
     /// Most model requests per turn (stops with `error_max_turns`).
     #[arg(long, value_name = "N")]
@@ -237,7 +241,10 @@ pub fn is_headless(args: &[OsString]) -> bool {
         let next = || args.get(i + 1).map(|a| a.to_string_lossy().into_owned());
         arg == "--input-format"
             || arg.starts_with("--input-format=")
-            || matches!(arg.as_ref(), "--output-format=json" | "--output-format=stream-json")
+            || matches!(
+                arg.as_ref(),
+                "--output-format=json" | "--output-format=stream-json"
+            )
             || (arg == "--output-format"
                 && matches!(next().as_deref(), Some("json" | "stream-json")))
     })

@@ -13,7 +13,11 @@ use crate::tools::claude_names::to_claude_name;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The `system`/`init` message for the next turn.
-pub async fn init_message(session: &Session, headless: &Headless, key_source: Option<&str>) -> Value {
+pub async fn init_message(
+    session: &Session,
+    headless: &Headless,
+    key_source: Option<&str>,
+) -> Value {
     let mut tools: Vec<String> = session
         .tools()
         .await

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use super::channel::{lock, uuid};
 use super::state::Headless;
 use crate::protocol::{AgentEvent, EventSink, ToolStatus, Usage};
+use crate::text::{notice_text, visible_lines};
 use crate::tools::claude_names::{to_claude_input, to_claude_name};
 
 /// Writes a turn's messages.
@@ -117,7 +118,10 @@ impl<'a> MessageSink<'a> {
     /// A `user` message holding `content`.
     fn user(&self, content: Vec<Value>) {
         let mut body = Map::new();
-        body.insert("message".into(), json!({"role": "user", "content": content}));
+        body.insert(
+            "message".into(),
+            json!({"role": "user", "content": content}),
+        );
         body.insert("parent_tool_use_id".into(), Value::Null);
         self.send(self.message("user", body));
     }
@@ -238,7 +242,8 @@ impl<'a> MessageSink<'a> {
         if status == ToolStatus::Denied
             && let Some((name, input)) = turn.calls.get(id)
         {
-            turn.denials.push(json!({"tool_name": name, "tool_use_id": id, "tool_input": input}));
+            turn.denials
+                .push(json!({"tool_name": name, "tool_use_id": id, "tool_input": input}));
         }
         self.user(vec![json!({
             "type": "tool_result",
@@ -277,14 +282,21 @@ impl EventSink for MessageSink<'_> {
             | AgentEvent::TurnFailed { .. } => self.reply_ended(&mut turn, "end_turn"),
             AgentEvent::TurnCancelled => {
                 self.reply_ended(&mut turn, "end_turn");
-                self.user(vec![json!({"type": "text", "text": "[Request interrupted by user]"})]);
+                self.user(vec![
+                    json!({"type": "text", "text": "[Request interrupted by user]"}),
+                ]);
             }
             AgentEvent::ToolOutput { .. } => {}
+            AgentEvent::Notice { notice } if self.headless.quiet => {
+                let line = notice_text(self.headless.lang, &notice);
+                eprintln!("! {}", visible_lines(&line));
+            }
             AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. }
                 if !self.headless.hook_events => {}
             AgentEvent::Compacted { tokens_before, .. } => {
                 let mut fields = event_fields(&event);
-                fields["compact_metadata"] = json!({"trigger": "auto", "pre_tokens": tokens_before});
+                fields["compact_metadata"] =
+                    json!({"trigger": "auto", "pre_tokens": tokens_before});
                 self.system("compact_boundary", fields);
             }
             other => {

@@ -74,11 +74,20 @@ pub fn result_message(headless: &Headless, closing: Closing<'_>) -> (Value, i32)
     result.insert("type".into(), "result".into());
     result.insert("subtype".into(), verdict.subtype.into());
     result.insert("is_error".into(), is_error.into());
-    result.insert("duration_ms".into(), millis(closing.started.elapsed()).into());
-    result.insert("duration_api_ms".into(), millis(closing.seen.api_time).into());
+    result.insert(
+        "duration_ms".into(),
+        millis(closing.started.elapsed()).into(),
+    );
+    result.insert(
+        "duration_api_ms".into(),
+        millis(closing.seen.api_time).into(),
+    );
     result.insert("num_turns".into(), closing.requests.into());
     result.insert("result".into(), verdict.text.into());
-    result.insert("stop_reason".into(), verdict.stop_reason.map_or(Value::Null, Value::from));
+    result.insert(
+        "stop_reason".into(),
+        verdict.stop_reason.map_or(Value::Null, Value::from),
+    );
     result.insert("session_id".into(), headless.session_id.clone().into());
     result.insert("uuid".into(), uuid().into());
     result.insert("total_cost_usd".into(), cost.into());
@@ -120,7 +129,11 @@ fn judge(ran: &Ran, key_source: Option<&str>) -> Verdict {
             extras.insert("tasks".into(), json!(report.outcomes));
             extras.insert("replans".into(), report.replans.into());
             Verdict {
-                subtype: if code == 0 { "success" } else { "error_during_execution" },
+                subtype: if code == 0 {
+                    "success"
+                } else {
+                    "error_during_execution"
+                },
                 text: crate::plan::summary(report),
                 stop_reason: Some("end_turn"),
                 errors: Vec::new(),
@@ -185,7 +198,9 @@ fn judge_turn(report: &TurnReport, key_source: Option<&str>) -> Verdict {
                 ExitReason::HardIterationLimit => error("error_max_turns", text, Vec::new()),
                 other => error("error_during_execution", text, vec![other.to_string()]),
             };
-            verdict.extras.insert("partial_reason".into(), reason.to_string().into());
+            verdict
+                .extras
+                .insert("partial_reason".into(), reason.to_string().into());
             verdict
         }
         TurnOutcome::Cancelled => error(

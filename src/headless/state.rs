@@ -17,8 +17,9 @@ pub struct Headless {
     pub partials: bool,
     /// `hook_started` / `hook_response` system messages (`--include-hook-events`).
     pub hook_events: bool,
-    /// Only the result is written (`-p --output-format json`).
+    /// Only the result is written (`-p --output-format json`); notices go to stderr in `lang`.
     pub quiet: bool,
+    pub lang: crate::text::Lang,
     /// The model requests name now (`set_model` changes it).
     model: Mutex<String>,
     spend: Mutex<Spend>,
@@ -36,7 +37,12 @@ struct Spend {
 }
 
 impl Headless {
-    pub fn new(channel: Arc<Channel>, running: Arc<RunningTurn>, session_id: String, model: String) -> Self {
+    pub fn new(
+        channel: Arc<Channel>,
+        running: Arc<RunningTurn>,
+        session_id: String,
+        model: String,
+    ) -> Self {
         Headless {
             channel,
             running,
@@ -44,6 +50,7 @@ impl Headless {
             partials: false,
             hook_events: false,
             quiet: false,
+            lang: crate::text::Lang::En,
             model: Mutex::new(model),
             spend: Mutex::default(),
         }

@@ -112,7 +112,10 @@ mod tests {
     #[test]
     fn a_valid_answer_is_the_value_even_in_a_fence() {
         assert_eq!(schema().check(r#"{"n": 3}"#), Ok(json!({"n": 3})));
-        assert_eq!(schema().check("```json\n{\"n\": 3}\n```"), Ok(json!({"n": 3})));
+        assert_eq!(
+            schema().check("```json\n{\"n\": 3}\n```"),
+            Ok(json!({"n": 3}))
+        );
     }
 
     #[test]
@@ -120,9 +123,7 @@ mod tests {
         let errors = schema().check(r#"{"n": "three"}"#).unwrap_err();
         assert_eq!(errors.len(), 1);
         assert!(errors[0].starts_with("/n: "), "{errors:?}");
-        assert!(schema().check("three")
-            .unwrap_err()[0]
-            .starts_with("the answer is not JSON"));
+        assert!(schema().check("three").unwrap_err()[0].starts_with("the answer is not JSON"));
         assert!(schema().check("{}").unwrap_err()[0].contains("\"n\""));
     }
 

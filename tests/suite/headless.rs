@@ -42,9 +42,15 @@ fn drive(cmd: &Command, scenario: &str) {
         .collect();
     let env: serde_json::Map<String, serde_json::Value> = cmd
         .get_envs()
-        .filter_map(|(k, v)| Some((k.to_string_lossy().into_owned(), json!(v?.to_string_lossy()))))
+        .filter_map(|(k, v)| {
+            Some((
+                k.to_string_lossy().into_owned(),
+                json!(v?.to_string_lossy()),
+            ))
+        })
         .collect();
-    let client = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/headless/sdk_client.py");
+    let client =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/headless/sdk_client.py");
     let output = Command::new(python())
         .arg(client)
         .arg(scenario)

@@ -637,13 +637,14 @@ fn stream_json_emits_hook_events_only_with_include_hook_events() {
     let events = lines(&out);
     let started = events
         .iter()
-        .position(|e| e["type"] == "hook_started")
+        .position(|e| e["type"] == "system" && e["subtype"] == "hook_started")
         .unwrap_or_else(|| panic!("{events:?}"));
     assert_eq!(events[started]["hook_event"], "PreToolUse");
     assert_eq!(events[started]["command"], hook.as_str());
+    assert_eq!(events[started]["hook_name"], hook.as_str());
     let response = events
         .iter()
-        .find(|e| e["type"] == "hook_response")
+        .find(|e| e["subtype"] == "hook_response")
         .unwrap();
     assert_eq!(response["outcome"], "blocked");
     assert_eq!(response["reason"], "use rg instead of grep");
@@ -654,6 +655,6 @@ fn stream_json_emits_hook_events_only_with_include_hook_events() {
     assert!(
         !lines(&out)
             .iter()
-            .any(|e| e["type"] == "hook_started" || e["type"] == "hook_response")
+            .any(|e| e["subtype"] == "hook_started" || e["subtype"] == "hook_response")
     );
 }

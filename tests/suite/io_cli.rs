@@ -228,8 +228,9 @@ fn json_mode_keeps_the_hint_and_it_names_the_key_variable_used() {
         result["hint"],
         "check PAICLI_API_KEY: the provider refused the key paicli sent from it"
     );
+    assert_eq!(result["subtype"], "error_during_execution");
     assert!(
-        result["error"].as_str().unwrap().contains("bad key"),
+        result["errors"][0].as_str().unwrap().contains("bad key"),
         "{result}"
     );
 }

@@ -131,9 +131,12 @@ fn json_output_is_one_object_with_the_result() {
         result["result"],
         "已把 Hello.java 里的 Hello World 改成 Hello PaiCLI。"
     );
+    assert_eq!(result["subtype"], "success");
     assert_eq!(result["is_error"], false);
-    assert_eq!(result["stop_reason"], "finished");
+    assert_eq!(result["stop_reason"], "end_turn");
     assert_eq!(result["num_turns"], 3);
+    assert_eq!(result["changed_files"], json!(["Hello.java"]));
+    assert!(result.get("errors").is_none(), "{result}");
     assert!(
         result["usage"]["input_tokens"].as_u64().unwrap() > 0,
         "{result}"
@@ -162,28 +165,39 @@ fn stream_json_prints_one_event_per_line_then_the_result() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-    for expected in [
-        "request_started",
-        "reasoning_delta",
-        "tool_call_started",
-        "tool_call_finished",
-        "text_delta",
-        "usage",
-    ] {
-        assert!(types.contains(&expected), "{expected} missing in {types:?}");
-    }
-    assert_eq!(&types[types.len() - 2..], ["turn_finished", "result"]);
-    let edit = events
-        .iter()
-        .find(|e| e["type"] == "tool_call_finished" && e["name"] == "edit_file")
-        .unwrap();
-    assert_eq!(edit["status"], "ok");
-    assert!(
-        edit["diff"]
-            .as_str()
-            .unwrap()
-            .contains("+        System.out.println(\"Hello PaiCLI\");")
+    assert_eq!(
+        types,
+        [
+            "system",
+            "assistant",
+            "assistant",
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "result"
+        ]
     );
+    assert_eq!(events[0]["subtype"], "init");
+    // The reasoning before the first call, then the calls in Claude's names and fields.
+    assert_eq!(
+        events[1]["message"]["content"][0],
+        json!({"type": "thinking", "thinking": "I should read the file first.", "signature": ""})
+    );
+    assert_eq!(
+        events[2]["message"]["content"][0]["input"],
+        json!({"file_path": "Hello.java"})
+    );
+    let edit = &events[4]["message"]["content"][0];
+    assert_eq!(edit["name"], "Edit");
+    assert_eq!(
+        edit["input"],
+        json!({"file_path": "Hello.java", "old_string": "Hello World", "new_string": "Hello PaiCLI"})
+    );
+    let edited = &events[5]["message"]["content"][0];
+    assert_eq!(edited["tool_use_id"], "call_edit_2");
+    assert_eq!(edited["is_error"], false);
+    assert_eq!(events[7]["subtype"], "success");
 }
 
 #[test]
@@ -318,7 +332,8 @@ fn the_iteration_limit_exits_3_with_a_partial_report() {
         stderr_of(&output)
     );
     let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
-    assert_eq!(result["stop_reason"], "partial");
+    assert_eq!(result["subtype"], "error_max_turns");
+    assert_eq!(result["stop_reason"], Value::Null);
     assert_eq!(result["partial_reason"], "HARD_ITERATION_LIMIT");
     assert!(
         result["result"]

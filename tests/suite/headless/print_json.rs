@@ -54,13 +54,24 @@ fn a_stream_json_consumer_reads_init_messages_in_claude_names_and_the_result() {
     ]);
     let output = sandbox
         .against(&server)
-        .args(["-p", "read a.txt", "--output-format=stream-json", "--verbose"])
+        .args([
+            "-p",
+            "read a.txt",
+            "--output-format=stream-json",
+            "--verbose",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
     let messages = lines(&output);
-    let kinds: Vec<&str> = messages.iter().map(|m| m["type"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["system", "assistant", "user", "assistant", "result"]);
+    let kinds: Vec<&str> = messages
+        .iter()
+        .map(|m| m["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["system", "assistant", "user", "assistant", "result"]
+    );
     assert_eq!(messages[0]["subtype"], "init");
     assert_eq!(messages[0]["model"], "scripted-model");
     let call = &messages[1]["message"]["content"][0];
@@ -69,7 +80,10 @@ fn a_stream_json_consumer_reads_init_messages_in_claude_names_and_the_result() {
     let result = &messages[2]["message"]["content"][0];
     assert_eq!(result["tool_use_id"], "call_1");
     assert!(result["content"].as_str().unwrap().contains("alpha"));
-    assert_eq!(messages[3]["message"]["content"][0]["text"], "It says alpha.");
+    assert_eq!(
+        messages[3]["message"]["content"][0]["text"],
+        "It says alpha."
+    );
     let end = &messages[4];
     assert_eq!(end["subtype"], "success");
     assert_eq!(end["result"], "It says alpha.");
@@ -90,7 +104,14 @@ fn max_turns_stops_with_error_max_turns_and_exit_3() {
     ]);
     let output = sandbox
         .against(&server)
-        .args(["-p", "explore", "--output-format", "json", "--max-turns", "1"])
+        .args([
+            "-p",
+            "explore",
+            "--output-format",
+            "json",
+            "--max-turns",
+            "1",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", stderr_of(&output));
@@ -106,7 +127,14 @@ fn max_budget_usd_is_refused_without_dollar_prices() {
     let server = ScriptedServer::with_replies([Reply::text("unused")]);
     let output = sandbox
         .against(&server)
-        .args(["-p", "hi", "--output-format", "json", "--max-budget-usd", "1"])
+        .args([
+            "-p",
+            "hi",
+            "--output-format",
+            "json",
+            "--max-budget-usd",
+            "1",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -127,8 +155,21 @@ fn max_budget_usd_stops_the_turn_once_spent() {
     ]);
     let output = sandbox
         .paicli()
-        .args(["--provider", "kimi", "--base-url", &server.url(), "--model", "kimi-k2.5"])
-        .args(["-p", "explore", "--output-format", "json", "--max-budget-usd=0.01"])
+        .args([
+            "--provider",
+            "kimi",
+            "--base-url",
+            &server.url(),
+            "--model",
+            "kimi-k2.5",
+        ])
+        .args([
+            "-p",
+            "explore",
+            "--output-format",
+            "json",
+            "--max-budget-usd=0.01",
+        ])
         .output()
         .unwrap();
     let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
@@ -147,7 +188,12 @@ fn unknown_flags_are_reported_once_and_ignored() {
     let output = sandbox
         .against(&server)
         .args(["-p", "hi", "--output-format", "json", "--effort", "high"])
-        .args(["--effort=low", "--debug-file=/nowhere", "--allowedTools", "Read,Bash(git log:*)"])
+        .args([
+            "--effort=low",
+            "--debug-file=/nowhere",
+            "--allowedTools",
+            "Read,Bash(git log:*)",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));

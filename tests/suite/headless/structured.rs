@@ -5,13 +5,21 @@ use serde_json::{Value, json};
 
 use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of, stdout_of};
 
-const SCHEMA: &str = r#"{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}"#;
+const SCHEMA: &str =
+    r#"{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}"#;
 
 fn run(server: &ScriptedServer) -> (Option<i32>, Value, String) {
     let sandbox = CliSandbox::new();
     let output = sandbox
         .against(server)
-        .args(["-p", "count the files", "--output-format", "json", "--json-schema", SCHEMA])
+        .args([
+            "-p",
+            "count the files",
+            "--output-format",
+            "json",
+            "--json-schema",
+            SCHEMA,
+        ])
         .output()
         .unwrap();
     let result = serde_json::from_str(&stdout_of(&output)).unwrap_or(Value::Null);
@@ -55,7 +63,10 @@ fn answers_that_stay_invalid_end_with_the_retries_subtype() {
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(result["subtype"], "error_max_structured_output_retries");
     assert_eq!(result["is_error"], true);
-    assert!(result["errors"][0].as_str().unwrap().contains("count"), "{result}");
+    assert!(
+        result["errors"][0].as_str().unwrap().contains("count"),
+        "{result}"
+    );
     assert!(result.get("structured_output").is_none());
     assert_eq!(server.chat_requests().len(), 3);
 }

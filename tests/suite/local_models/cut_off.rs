@@ -57,7 +57,8 @@ fn a_cut_off_tool_call_is_not_run_and_the_model_is_told_why() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
     let result = json_result(&output);
-    assert_eq!(result["stop_reason"], "finished");
+    assert_eq!(result["subtype"], "success");
+    assert_eq!(result["stop_reason"], "end_turn");
     assert_eq!(result["result"], "Done in a shorter step.");
 
     let requests = server.chat_requests();
@@ -88,9 +89,10 @@ fn a_second_cut_off_reply_ends_the_task_as_partial() {
     let output = run_json(&sandbox, &server);
     assert_eq!(output.status.code(), Some(3), "{}", stderr_of(&output));
     let result = json_result(&output);
-    assert_eq!(result["stop_reason"], "partial");
+    // Stopped before the task was done: an error result (exit 3, partial), as Claude's turn limits are.
+    assert_eq!(result["subtype"], "error_during_execution");
     assert_eq!(result["partial_reason"], "OUTPUT_LIMIT");
-    assert_eq!(result["is_error"], false);
+    assert_eq!(result["is_error"], true);
     for marker in ["first", "second"] {
         assert!(
             !sandbox.project.path().join(marker).exists(),
@@ -162,11 +164,11 @@ fn an_answer_of_only_reasoning_is_an_error_with_a_reason() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
     let result = json_result(&output);
     assert_eq!(result["is_error"], true);
-    assert_eq!(result["stop_reason"], "empty");
+    assert_eq!(result["subtype"], "error_during_execution");
     assert_eq!(result["result"], "");
     assert_eq!(
-        result["error"],
-        "the model gave no answer: its reply held only reasoning"
+        result["errors"],
+        serde_json::json!(["the model gave no answer: its reply held only reasoning"])
     );
 
     let server = ScriptedServer::with_replies([

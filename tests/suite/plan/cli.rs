@@ -51,10 +51,12 @@ fn stream_json_emits_the_plan_and_each_task_with_its_id() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // paicli's plan events are system messages of the headless schema; the run ends with its result.
     let plan_events: Vec<String> = lines
         .iter()
-        .filter(|l| l["type"] != "plan_task_event" && l["type"] != "usage")
-        .map(|l| match l["type"].as_str().unwrap() {
+        .filter(|l| l["type"] == "result" || l["type"] == "system")
+        .filter(|l| l["subtype"] != "init" && l["subtype"] != "plan_task_event")
+        .map(|l| match l["subtype"].as_str().unwrap() {
             "plan_proposed" => format!("plan {}", l["plan"]["tasks"].as_array().unwrap().len()),
             "plan_task_started" => format!("start {}", l["task_id"].as_str().unwrap()),
             "plan_task_finished" => format!(
@@ -62,6 +64,7 @@ fn stream_json_emits_the_plan_and_each_task_with_its_id() {
                 l["task_id"].as_str().unwrap(),
                 l["state"].as_str().unwrap()
             ),
+            _ if l["type"] == "result" => "result".to_string(),
             other => other.to_string(),
         })
         .collect();
@@ -74,17 +77,16 @@ fn stream_json_emits_the_plan_and_each_task_with_its_id() {
             "start B",
             "B done",
             "plan_finished",
-            // The session closes a plan as it closes a turn (as serve and acp see it).
-            "turn_finished",
             "result"
         ]
     );
     // The tasks' own events arrive wrapped with their ids.
-    assert!(lines.iter().any(|l| l["type"] == "plan_task_event"
+    assert!(lines.iter().any(|l| l["subtype"] == "plan_task_event"
         && l["task_id"] == "B"
         && l["event"]["type"] == "turn_finished"));
     let result = lines.last().unwrap();
-    assert_eq!(result["stop_reason"], "finished");
+    assert_eq!(result["subtype"], "success");
+    assert_eq!(result["stop_reason"], "end_turn");
     assert_eq!(result["tasks"][1]["summary"], "B finished");
 }
 

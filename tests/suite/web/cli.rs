@@ -231,7 +231,7 @@ fn the_headline_notice_is_chinese_in_a_chinese_locale_and_english_in_stream_json
     let notice: Value = stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find(|e| e["type"] == "notice")
+        .find(|e| e["type"] == "system" && e["subtype"] == "notice")
         .unwrap_or_else(|| panic!("no notice event in {stdout}"));
     assert_eq!(notice["kind"], "headline_only");
     assert!(
