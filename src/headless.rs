@@ -63,8 +63,11 @@ pub struct Launch {
     pub hook_events: bool,
     pub lang: Lang,
     /// What stderr says about the session started (resumed, forked), worded by the caller.
-    pub started_lines: Box<dyn Fn(&Started) -> Vec<String> + Send>,
+    pub started_lines: StartedLines,
 }
+
+/// Words the session's start (resumed, forked) for stderr.
+pub type StartedLines = Box<dyn Fn(&Started) -> Vec<String> + Send>;
 
 /// Why a headless run could not start.
 #[derive(Debug, thiserror::Error)]

@@ -136,3 +136,23 @@ fn a_failed_last_turn_exits_1_with_errors_in_the_result() {
     cmd.args(SDK_FLAGS);
     drive(&cmd, "failing");
 }
+
+#[test]
+fn the_mode_and_the_model_switch_between_turns() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_write",
+            "write_file",
+            json!({"path": "notes.txt", "content": "text"}),
+        )]),
+        Reply::text("Done."),
+    ]);
+    let mut cmd = sandbox.against(&server);
+    cmd.args(SDK_FLAGS);
+    drive(&cmd, "steering");
+    assert_eq!(sandbox.read("notes.txt"), "text");
+    for request in server.chat_requests() {
+        assert_eq!(request.body["model"], "other-model");
+    }
+}
