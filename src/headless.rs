@@ -16,6 +16,7 @@ mod result;
 mod running;
 mod state;
 pub mod structured;
+mod tool_limit;
 mod user_input;
 
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use result::{Closing, Structured, result_message};
 use running::RunningTurn;
 use state::Headless;
 use structured::{MAX_RETRIES, Schema, SchemaError, retry_prompt};
+use tool_limit::{LimitHook, ToolLimit};
 
 pub use flags::{HeadlessFlags, InputFormat, PermissionMode};
 
@@ -167,7 +169,14 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         Arc::new(crate::protocol::approval::NonInteractiveApprover)
     };
     let options = HostOptions { start, files: None };
-    let session = Arc::new(Session::start(config, approver, options)?);
+    let mut session = Session::start(config, approver, options)?;
+    let limit = flags.tools.as_deref().and_then(ToolLimit::from_flag);
+    if let Some(limit) = &limit {
+        session
+            .agent_mut()
+            .add_turn_hook(Arc::new(LimitHook(Arc::clone(limit))));
+    }
+    let session = Arc::new(session);
     for file in session.file_notices() {
         eprintln!("paicli: {}", file_notice(lang, &file));
     }
@@ -203,6 +212,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         schema,
         key_source,
         reviewer,
+        limit,
     };
     let code = match task {
         Some(input) => runner.turn(input, &cancel).await.code,
@@ -223,6 +233,8 @@ struct Runner {
     schema: Option<Schema>,
     key_source: Option<String>,
     reviewer: Arc<dyn PlanReviewer>,
+    /// `--tools`: the tools `init` lists.
+    limit: Option<Arc<ToolLimit>>,
 }
 
 /// How a turn ended.
@@ -276,8 +288,9 @@ impl Runner {
             None => self.schema.as_ref(),
         };
         if !self.headless.quiet {
-            let init =
-                init::init_message(&self.session, &self.headless, self.key_source.as_deref()).await;
+            let key_source = self.key_source.as_deref();
+            let limit = self.limit.as_deref();
+            let init = init::init_message(&self.session, &self.headless, key_source, limit).await;
             self.headless.channel.send(&init);
         }
         let input = match schema {

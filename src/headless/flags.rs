@@ -91,7 +91,7 @@ pub struct HeadlessFlags {
     /// Added after the system prompt.
     #[arg(long, value_name = "TEXT")]
     pub append_system_prompt: Option<String>,
-    /// Accepted and ignored: every tool stays available (limit what runs with --disallowedTools).
+    /// Only these tools are offered and may run (Claude's or paicli's names; `""` for none, `default` for all).
     #[arg(long, value_name = "TOOLS")]
     pub tools: Option<String>,
     /// Calls matching these rules run without asking (`Bash(git log:*)`, `Read`, `mcp__server__*`).
@@ -208,7 +208,7 @@ pub fn approval_rule(rule: &str) -> String {
 }
 
 /// A rules argument split at commas and spaces outside parentheses (`Bash(git log:*),Read Edit`).
-fn split_rules(text: &str) -> Vec<String> {
+pub(super) fn split_rules(text: &str) -> Vec<String> {
     let mut rules = Vec::new();
     let mut current = String::new();
     let mut depth = 0u32;

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::flags::PermissionMode;
 use super::state::Headless;
+use super::tool_limit::ToolLimit;
 use crate::app::session::Session;
 use crate::mcp::ServerState;
 use crate::tools::claude_names::to_claude_name;
@@ -17,12 +18,14 @@ pub async fn init_message(
     session: &Session,
     headless: &Headless,
     key_source: Option<&str>,
+    limit: Option<&ToolLimit>,
 ) -> Value {
     let mut tools: Vec<String> = session
         .tools()
         .await
         .names()
         .iter()
+        .filter(|name| limit.is_none_or(|l| l.allows(name)))
         .map(|name| to_claude_name(name).to_string())
         .collect();
     tools.sort();

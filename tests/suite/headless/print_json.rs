@@ -205,3 +205,47 @@ fn unknown_flags_are_reported_once_and_ignored() {
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].ends_with("--effort, --debug-file"), "{notes:?}");
 }
+
+#[test]
+fn tools_limits_what_is_offered_and_what_runs() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_1",
+            "write_file",
+            json!({"path": "x.txt", "content": "x"}),
+        )]),
+        Reply::text("I may only read."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args([
+            "-p",
+            "write x",
+            "--output-format",
+            "stream-json",
+            "--tools",
+            "Read,Glob",
+        ])
+        .args(["--permission-mode", "bypassPermissions"])
+        .output()
+        .unwrap();
+    // The one call with side effects was refused: `-p`'s exit code 4.
+    assert_eq!(output.status.code(), Some(4), "{}", stderr_of(&output));
+    let messages = lines(&output);
+    assert_eq!(messages[0]["tools"], json!(["Glob", "Read"]));
+    let requests = server.chat_requests();
+    let offered: Vec<&str> = requests[0].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(offered, ["glob_files", "read_file"]);
+    // A call of another tool is refused even in bypassPermissions.
+    assert!(!sandbox.project.path().join("x.txt").exists());
+    let end = messages.last().unwrap();
+    assert_eq!(end["permission_denials"][0]["tool_name"], "Write", "{end}");
+    assert_eq!(end["denials"][0]["code"], "TOOL_NOT_ALLOWED", "{end}");
+    assert_eq!(end["all_denied"], true);
+}
