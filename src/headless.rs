@@ -14,6 +14,7 @@ mod messages;
 mod reader;
 mod result;
 mod running;
+mod sdk_hooks;
 mod state;
 pub mod structured;
 mod tool_limit;
@@ -38,6 +39,7 @@ use control::{Setup, prompt_of};
 use messages::MessageSink;
 use result::{Closing, Structured, result_message};
 use running::RunningTurn;
+use sdk_hooks::{SdkHooks, SdkHooksTurn};
 use state::Headless;
 use structured::{MAX_RETRIES, Schema, SchemaError, retry_prompt};
 use tool_limit::{LimitHook, ToolLimit};
@@ -170,6 +172,14 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     };
     let options = HostOptions { start, files: None };
     let mut session = Session::start(config, approver, options)?;
+    let sdk_hooks = Arc::new(SdkHooks::new(
+        Arc::clone(&channel),
+        session.id().to_string(),
+        session.config.project_root.display().to_string(),
+    ));
+    session
+        .agent_mut()
+        .add_turn_hook(Arc::new(SdkHooksTurn(Arc::clone(&sdk_hooks))));
     let limit = flags.tools.as_deref().and_then(ToolLimit::from_flag);
     if let Some(limit) = &limit {
         session
@@ -194,7 +204,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.quiet = output == Output::Json;
     headless.lang = lang;
     headless.set_budget(price, flags.max_budget_usd);
-    let setup = Arc::new(Setup::default());
+    let setup = Arc::new(Setup::new(sdk_hooks));
     setup.ask_prompt(
         flags.system_prompt.clone(),
         flags.append_system_prompt.clone(),

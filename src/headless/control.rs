@@ -10,14 +10,16 @@ use serde_json::{Value, json};
 use super::channel::lock;
 use super::flags::PermissionMode;
 use super::init::{initialize_answer, mcp_servers};
+use super::sdk_hooks::SdkHooks;
 use super::state::Headless;
 use crate::app::session::Session;
 
-/// What `initialize` (or the command line) asks of the turns to come, applied before the next one starts.
-#[derive(Default)]
+/// What `initialize` (or the command line) asks of the turns to come, applied before the next one starts, and
+/// the SDK's hook callbacks it registers.
 pub struct Setup {
     prompt: Mutex<PromptChange>,
     schema: Mutex<Option<Value>>,
+    hooks: Arc<SdkHooks>,
 }
 
 /// The system prompt asked for.
@@ -31,6 +33,14 @@ pub struct PromptChange {
 }
 
 impl Setup {
+    pub fn new(hooks: Arc<SdkHooks>) -> Self {
+        Setup {
+            prompt: Mutex::default(),
+            schema: Mutex::default(),
+            hooks,
+        }
+    }
+
     /// Asks for `replace` / `append` from the next turn on (`None` leaves what was asked before).
     pub fn ask_prompt(&self, replace: Option<String>, append: Option<String>) {
         let mut prompt = lock(&self.prompt);
@@ -87,6 +97,13 @@ pub fn handle(
             setup.ask_prompt(text("systemPrompt"), text("appendSystemPrompt"));
             if let Some(schema) = request.get("jsonSchema").filter(|s| s.is_object()) {
                 setup.set_schema(schema.clone());
+            }
+            let ignored = setup.hooks.register(&request["hooks"]);
+            if !ignored.is_empty() {
+                eprintln!(
+                    "paicli: initialize: hooks for {} are accepted and not called (only PreToolUse is)",
+                    ignored.join(", ")
+                );
             }
             channel.answer(id, initialize_answer(session, headless));
         }
@@ -167,7 +184,11 @@ mod tests {
             prompt_of("ours", &change(Some(""), Some("more"))),
             "ours\n\nmore"
         );
-        let setup = Setup::default();
+        let channel = Arc::new(super::super::channel::Channel::new(Box::new(
+            std::io::sink(),
+        )));
+        let hooks = SdkHooks::new(channel, String::new(), String::new());
+        let setup = Setup::new(Arc::new(hooks));
         assert_eq!(setup.take_prompt(), None);
         setup.ask_prompt(Some(String::new()), Some("more".into()));
         assert!(setup.take_prompt().is_some());

@@ -156,3 +156,25 @@ fn the_mode_and_the_model_switch_between_turns() {
         assert_eq!(request.body["model"], "other-model");
     }
 }
+
+#[test]
+fn an_sdk_pre_tool_use_callback_rewrites_and_denies_calls() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("call_1", "execute_command", json!({"command": "echo one"}))]),
+        Reply::tool_calls([(
+            "call_2",
+            "execute_command",
+            json!({"command": "make deploy"}),
+        )]),
+        Reply::text("Done."),
+    ]);
+    let mut cmd = sandbox.against(&server);
+    cmd.args(
+        SDK_FLAGS
+            .iter()
+            .filter(|f| !f.starts_with("--permission-mode")),
+    );
+    cmd.arg("--permission-mode=bypassPermissions");
+    drive(&cmd, "sdk_hook");
+}
