@@ -277,6 +277,9 @@ impl Runner {
             let failed = turned.result["is_error"] == Value::Bool(true) && !turned.interrupted;
             code = i32::from(failed);
         }
+        if cancel.is_cancelled() {
+            return crate::app::exit_codes::EXIT_CANCELLED;
+        }
         code
     }
 
@@ -344,10 +347,13 @@ impl Runner {
                 }
             }
         }
+        // The budget stops a turn as an interrupt does, but its result is an error like any other.
+        let capped = self.headless.take_capped();
+        let interrupted = interrupted && !capped;
         let closing = Closing {
             ran: &ran,
             interrupted,
-            capped: self.headless.take_capped(),
+            capped,
             structured,
             seen: sink.seen(),
             started,

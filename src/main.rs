@@ -49,7 +49,8 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
 
-    /// With `--output-format stream-json`: also emit `hook_started` and `hook_response` events (see docs/hooks.md).
+    /// With `--output-format stream-json`: also emit `hook_started` and `hook_response` system messages (see
+    /// docs/hooks.md).
     #[arg(long)]
     include_hook_events: bool,
 
@@ -315,10 +316,8 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     runtime.block_on(paicli::app::discover_served(&mut config))?;
     let start = sessions::oneshot_options(&config, &launch, lang).map_err(StartError::Sessions)?;
     let printing = Printing {
-        format: cli.output_format,
         lang,
         key_source: config.provider().ok().and_then(|p| p.key_source),
-        hook_events: cli.include_hook_events,
     };
     let session = {
         let _runtime = runtime.enter();

@@ -1,25 +1,20 @@
-//! `paicli -p "task"`: one input to the app's session (a turn, or with `--plan` / `--team` a plan run without
-//! review), answer on stdout, progress on stderr; or JSON / JSON lines for scripts.
+//! `paicli -p "task"` as text: one input to the app's session (a turn, or with `--plan` / `--team` a plan run
+//! without review), answer on stdout, progress on stderr. `--output-format json|stream-json` is the headless
+//! front-end's (`docs/headless.md`).
 
 pub mod piped;
 pub mod plan_run;
 mod text_progress;
 
-use std::io::{IsTerminal, Write};
-use std::time::Instant;
+use std::io::IsTerminal;
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{
-    AgentEvent, Denial, EventSink, ExitReason, TurnOutcome, TurnReport, empty_answer_notice,
-};
+use crate::agent::{ExitReason, TurnOutcome, TurnReport};
 use crate::app::session::{Input, Ran, Session};
-use crate::llm::Usage;
 use crate::protocol::plan::RunWithoutReview;
 use crate::text::{Lang, Msg, labelled, tr, trf, visible_lines};
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::render::notice_line;
 use text_progress::TextProgress;
 
 pub use crate::app::exit_codes::{
@@ -39,113 +34,40 @@ pub enum OutputFormat {
     StreamJson,
 }
 
-/// The final object of `json` and `stream-json` output.
-#[derive(Debug, Serialize)]
-pub struct RunResult {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// The answer (or partial report); empty when cancelled or failed.
-    pub result: String,
-    pub is_error: bool,
-    /// finished | max_tokens (the answer stopped at the output limit) | empty | partial | cancelled | failed
-    pub stop_reason: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub partial_reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// What to do about the error, as text output's `hint:` line says it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-    /// Model requests made.
-    pub num_turns: u32,
-    pub usage: UsageSummary,
-    pub duration_ms: u64,
-    pub session_id: String,
-    pub model: String,
-    /// Calls a policy refused: tool, code, reason.
-    pub denials: Vec<Denial>,
-    /// Files the file tools wrote or edited, relative to the project root.
-    pub changed_files: Vec<String>,
-    /// True when every call with side effects was refused (exit code 4).
-    pub all_denied: bool,
-}
-
-/// Token counts in the result object.
-#[derive(Debug, Serialize)]
-pub struct UsageSummary {
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cached_tokens: u64,
-    pub reasoning_tokens: u64,
-}
-
-impl From<Usage> for UsageSummary {
-    fn from(u: Usage) -> Self {
-        UsageSummary {
-            input_tokens: u.prompt_tokens,
-            output_tokens: u.completion_tokens,
-            cached_tokens: u.cached_tokens,
-            reasoning_tokens: u.reasoning_tokens,
-        }
-    }
-}
-
-/// How one `-p` run prints: the output format and the language of progress and errors on stderr.
+/// How one `-p` run prints: the language of progress and errors on stderr.
 #[derive(Clone, Debug)]
 pub struct Printing {
-    pub format: OutputFormat,
     pub lang: Lang,
     /// Where the API key came from, named by the hint after an authentication failure.
     pub key_source: Option<String>,
-    /// `stream-json` also emits `hook_started` and `hook_response` events (`--include-hook-events`).
-    pub hook_events: bool,
 }
 
 /// Runs `input` on `session` (a turn, or a plan run without review) and prints it as `printing` says. Returns
-/// the process exit code. JSON output stays English: it is for scripts.
+/// the process exit code.
 pub async fn run(
     session: &Session,
     input: Input,
     printing: Printing,
     cancel: CancellationToken,
 ) -> i32 {
-    let started = Instant::now();
     let lang = printing.lang;
     let plan = input.plan_mode(session.approval_mode()).is_some();
     let reviewer = RunWithoutReview;
-    let ran = match (printing.format, plan) {
-        (OutputFormat::Text, false) => {
-            let progress = TextProgress::new(lang, std::io::stdout().is_terminal());
-            let ran = session.run_input(input, &progress, cancel, &reviewer).await;
-            progress.finish();
-            ran
-        }
-        (OutputFormat::Text, true) => {
-            let sink = plan_run::TextPlan {
-                lang,
-                screen_stdout: std::io::stdout().is_terminal(),
-            };
-            session.run_input(input, &sink, cancel, &reviewer).await
-        }
-        (OutputFormat::Json, _) => {
-            let sink = NoticesOnly { lang };
-            session.run_input(input, &sink, cancel, &reviewer).await
-        }
-        (OutputFormat::StreamJson, _) => {
-            let sink = JsonLines {
-                hook_events: printing.hook_events,
-            };
-            session.run_input(input, &sink, cancel, &reviewer).await
-        }
-    };
-    let at = Ended {
-        session_id: session.id(),
-        model: &session.model,
-        started,
+    let ran = if plan {
+        let sink = plan_run::TextPlan {
+            lang,
+            screen_stdout: std::io::stdout().is_terminal(),
+        };
+        session.run_input(input, &sink, cancel, &reviewer).await
+    } else {
+        let progress = TextProgress::new(lang, std::io::stdout().is_terminal());
+        let ran = session.run_input(input, &progress, cancel, &reviewer).await;
+        progress.finish();
+        ran
     };
     match ran {
-        Ran::Turn(report) => print_turn(&report, &printing, &at),
-        Ran::Plan(result) => plan_run::print_plan(&result, &printing, &at),
+        Ran::Turn(report) => print_turn(&report, &printing),
+        Ran::Plan(result) => plan_run::print_plan(&result, printing.lang),
         Ran::Blocked { reason } => {
             eprintln!("paicli: {reason}");
             1
@@ -153,31 +75,15 @@ pub async fn run(
     }
 }
 
-/// What a run's result object names besides its outcome.
-pub(crate) struct Ended<'a> {
-    pub session_id: &'a str,
-    pub model: &'a str,
-    pub started: Instant,
-}
-
-/// Prints what a turn ended with (the result object, or the summary on stderr); returns the exit code.
-fn print_turn(report: &TurnReport, printing: &Printing, at: &Ended<'_>) -> i32 {
+/// Prints what a turn ended with on stderr (the error and its hint, or why it stopped early); returns the exit
+/// code.
+fn print_turn(report: &TurnReport, printing: &Printing) -> i32 {
     let (lang, key_source) = (printing.lang, printing.key_source.as_deref());
-    let mut result = summarize(report, at.model, at.session_id, at.started);
-    if let TurnOutcome::Failed(e) = &report.outcome {
-        // Scripts read English, as the rest of the JSON.
-        result.hint = hint_text(Lang::En, e, Frontend::OneShot, key_source);
+    for line in stderr_summary(&report.outcome, lang, key_source) {
+        eprintln!("{}", visible_lines(&line));
     }
-    match printing.format {
-        OutputFormat::Text => {
-            for line in stderr_summary(&report.outcome, lang, key_source) {
-                eprintln!("{}", visible_lines(&line));
-            }
-            if nothing_done(report) {
-                eprintln!("paicli: {}", tr(lang, Msg::AllDenied));
-            }
-        }
-        OutputFormat::Json | OutputFormat::StreamJson => print_json_line(&result),
+    if nothing_done(report) {
+        eprintln!("paicli: {}", tr(lang, Msg::AllDenied));
     }
     report_exit_code(report)
 }
@@ -212,90 +118,6 @@ fn stderr_summary(outcome: &TurnOutcome, lang: Lang, key_source: Option<&str>) -
         }
         TurnOutcome::Finished { .. } | TurnOutcome::Empty { .. } | TurnOutcome::Cancelled => {
             Vec::new()
-        }
-    }
-}
-
-fn summarize(report: &TurnReport, model: &str, session_id: &str, started: Instant) -> RunResult {
-    let (result, stop_reason, partial_reason, error) = match &report.outcome {
-        TurnOutcome::Finished { text } => (text.clone(), "finished", None, None),
-        TurnOutcome::CutOff { text } => (text.clone(), "max_tokens", None, None),
-        TurnOutcome::Empty { reasoning, cut_off } => (
-            String::new(),
-            "empty",
-            None,
-            Some(empty_answer_notice(*reasoning, *cut_off).to_string()),
-        ),
-        TurnOutcome::Partial { reason, text } => {
-            (text.clone(), "partial", Some(reason.to_string()), None)
-        }
-        TurnOutcome::Cancelled => (
-            String::new(),
-            "cancelled",
-            None,
-            Some("cancelled by user".to_string()),
-        ),
-        TurnOutcome::Failed(e) => (String::new(), "failed", None, Some(e.to_string())),
-    };
-    RunResult {
-        kind: "result",
-        result,
-        is_error: error.is_some(),
-        stop_reason,
-        partial_reason,
-        error,
-        hint: None,
-        num_turns: report.requests,
-        usage: report.usage.into(),
-        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        session_id: session_id.to_string(),
-        model: model.to_string(),
-        denials: report.actions.denials.clone(),
-        changed_files: report
-            .actions
-            .changed_files
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect(),
-        all_denied: nothing_done(report),
-    }
-}
-
-fn print_json_line<T: Serialize>(value: &T) {
-    let mut out = std::io::stdout().lock();
-    // A closed stdout (e.g. `| head`) is not worth failing the task for.
-    if serde_json::to_writer(&mut out, value).is_ok() {
-        let _ = out.write_all(b"\n");
-        let _ = out.flush();
-    }
-}
-
-/// `json` output shows nothing on stdout until the end; notices go to stderr, as in text output.
-struct NoticesOnly {
-    lang: Lang,
-}
-
-impl EventSink for NoticesOnly {
-    fn emit(&self, event: AgentEvent) {
-        if let AgentEvent::Notice { notice } = event {
-            eprintln!("! {}", notice_line(self.lang, &notice));
-        }
-    }
-}
-
-/// `stream-json`: every event as one JSON line (hook runs only when asked for).
-struct JsonLines {
-    hook_events: bool,
-}
-
-impl EventSink for JsonLines {
-    fn emit(&self, event: AgentEvent) {
-        let hook = matches!(
-            event,
-            AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. }
-        );
-        if !hook || self.hook_events {
-            print_json_line(&event);
         }
     }
 }

@@ -1,86 +1,36 @@
-//! `paicli -p --plan "goal"` and `--team`: the plan is printed and run without review (the session runs it). Text output prints the
-//! plan and the results on stdout and short progress lines on stderr; `json` reports each task's outcome;
-//! `stream-json` emits every event (the plan, task started/finished with ids, the tasks' own events) as lines.
+//! `paicli -p --plan "goal"` and `--team` as text: the plan is printed and run without review (the session runs
+//! it), the plan and the results on stdout and short progress lines on stderr. With `--output-format json` or
+//! `stream-json` the headless front-end reports the tasks (`docs/headless.md`).
 
-use serde::Serialize;
-
-use super::{
-    EXIT_CANCELLED, EXIT_FAILURE, EXIT_OK, Ended, OutputFormat, Printing, print_json_line,
-};
+use super::EXIT_FAILURE;
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::{PlanError, PlanReport};
-use crate::protocol::plan::{Plan, PlanTaskOutcome, TaskState};
+use crate::protocol::plan::{Plan, TaskState};
 use std::io::IsTerminal;
 
 use crate::text::{Lang, Msg, task_count, tr, trf, visible_lines};
 use crate::ui::render::{notice_line, screened};
 
-/// The final object of `json` and `stream-json` output for a plan run.
-#[derive(Debug, Serialize)]
-struct PlanResult<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    /// finished | cancelled | failed
-    stop_reason: &'static str,
-    is_error: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    tasks: &'a [PlanTaskOutcome],
-    replans: u32,
-    duration_ms: u64,
-    session_id: &'a str,
-    model: &'a str,
-}
-
-/// Prints what a plan ended with as `printing` says; returns the process exit code (0 when every task is done,
-/// 1 when a task failed or no plan could be made, 130 when cancelled).
-pub(super) fn print_plan(
-    result: &Result<PlanReport, PlanError>,
-    printing: &Printing,
-    at: &Ended<'_>,
-) -> i32 {
-    let lang = printing.lang;
-    let code = match result {
-        Ok(report) => crate::app::exit_codes::plan_exit_code(report),
-        Err(_) => EXIT_FAILURE,
-    };
-    match printing.format {
-        OutputFormat::Text => match result {
-            Ok(report) => print_results(lang, report),
-            Err(e) => eprintln!(
+/// Prints what a plan ended with (each task's result on stdout, counts on stderr, in `lang`); returns the process
+/// exit code (0 when every task is done, 1 when a task failed or no plan could be made, 130 when cancelled).
+pub(super) fn print_plan(result: &Result<PlanReport, PlanError>, lang: Lang) -> i32 {
+    match result {
+        Ok(report) => {
+            print_results(lang, report);
+            crate::app::exit_codes::plan_exit_code(report)
+        }
+        Err(e) => {
+            eprintln!(
                 "paicli: {}",
                 trf(
                     lang,
                     Msg::PlanNotMade,
                     &[("error", &visible_lines(&e.to_string()))]
                 )
-            ),
-        },
-        OutputFormat::Json | OutputFormat::StreamJson => {
-            let empty = Vec::new();
-            let (tasks, replans, error) = match result {
-                Ok(report) => (&report.outcomes, report.replans, None),
-                Err(e) => (&empty, 0, Some(e.to_string())),
-            };
-            let stop_reason = match (result, code) {
-                (Err(_), _) => "failed",
-                (_, EXIT_CANCELLED) => "cancelled",
-                _ => "finished",
-            };
-            print_json_line(&PlanResult {
-                kind: "result",
-                stop_reason,
-                is_error: code != EXIT_OK,
-                error,
-                tasks,
-                replans,
-                duration_ms: u64::try_from(at.started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                session_id: at.session_id,
-                model: at.model,
-            });
+            );
+            EXIT_FAILURE
         }
     }
-    code
 }
 
 fn print_results(lang: Lang, report: &PlanReport) {
