@@ -132,13 +132,17 @@ pub fn uuid() -> String {
     )
 }
 
+/// A writer tests read the messages back from.
 #[cfg(test)]
-mod tests {
+pub(super) mod capture {
     #![allow(clippy::unwrap_used)]
-    use super::*;
-    use std::sync::Arc;
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
 
-    /// A writer tests read back.
+    use serde_json::Value;
+
+    use super::lock;
+
     #[derive(Clone, Default)]
     pub struct Buffer(Arc<Mutex<Vec<u8>>>);
 
@@ -153,7 +157,7 @@ mod tests {
     }
 
     impl Buffer {
-        fn lines(&self) -> Vec<Value> {
+        pub fn lines(&self) -> Vec<Value> {
             String::from_utf8(lock(&self.0).clone())
                 .unwrap()
                 .lines()
@@ -161,6 +165,14 @@ mod tests {
                 .collect()
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::capture::Buffer;
+    use super::*;
+    use std::sync::Arc;
 
     #[tokio::test]
     async fn a_request_waits_for_its_answer_and_fails_when_input_closes() {

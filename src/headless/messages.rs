@@ -338,3 +338,121 @@ pub fn claude_usage(usage: Usage) -> Value {
         "cache_read_input_tokens": usage.cached_tokens,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::headless::channel::Channel;
+    use crate::headless::channel::capture::Buffer;
+    use crate::headless::running::RunningTurn;
+    use std::sync::Arc;
+
+    fn headless(buffer: &Buffer) -> Headless {
+        let channel = Arc::new(Channel::new(Box::new(buffer.clone())));
+        let running = Arc::new(RunningTurn::default());
+        Headless::new(channel, running, "S".into(), "m".into())
+    }
+
+    #[test]
+    fn a_reply_with_a_call_reads_as_claude_messages() {
+        let buffer = Buffer::default();
+        let headless = headless(&buffer);
+        let sink = MessageSink::new(&headless);
+        sink.emit(AgentEvent::RequestStarted { iteration: 1 });
+        sink.emit(AgentEvent::ReasoningDelta {
+            text: "look".into(),
+        });
+        sink.emit(AgentEvent::TextDelta {
+            text: "I will edit.".into(),
+        });
+        sink.emit(AgentEvent::Usage {
+            response: Usage::tokens(100, 10, 40, 0),
+            session: Usage::default(),
+        });
+        sink.emit(AgentEvent::ToolCallStarted {
+            id: "c1".into(),
+            name: "edit_file".into(),
+            arguments: r#"{"path":"a.rs","old_text":"a","new_text":"b"}"#.into(),
+            kind: crate::protocol::ToolKind::Edit,
+            summary: "a.rs".into(),
+        });
+        sink.emit(AgentEvent::ToolCallFinished {
+            id: "c1".into(),
+            name: "edit_file".into(),
+            status: ToolStatus::Denied,
+            detail: "USER_REJECTED: no".into(),
+            duration_ms: 1,
+            output_chars: 0,
+            diff: None,
+        });
+        let lines = buffer.lines();
+        let kinds: Vec<&str> = lines
+            .iter()
+            .map(|l| l["type"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(kinds, ["assistant", "assistant", "user"]);
+        let first = &lines[0]["message"];
+        assert_eq!(first["model"], "m");
+        assert_eq!(
+            first["content"],
+            json!([{"type": "thinking", "thinking": "look", "signature": ""},
+                   {"type": "text", "text": "I will edit."}])
+        );
+        // Input tokens exclude the cached ones, which are reported apart.
+        assert_eq!(first["usage"]["input_tokens"], 60);
+        assert_eq!(first["usage"]["cache_read_input_tokens"], 40);
+        let call = &lines[1]["message"]["content"][0];
+        assert_eq!(call["name"], "Edit");
+        assert_eq!(
+            call["input"],
+            json!({"file_path": "a.rs", "old_string": "a", "new_string": "b"})
+        );
+        assert_eq!(lines[1]["message"]["id"], first["id"]);
+        assert_eq!(
+            lines[2]["message"]["content"][0],
+            json!({"type": "tool_result", "tool_use_id": "c1", "content": "USER_REJECTED: no", "is_error": true})
+        );
+        assert_eq!(
+            sink.seen().denials,
+            [json!({"tool_name": "Edit", "tool_use_id": "c1",
+                    "tool_input": {"file_path": "a.rs", "old_string": "a", "new_string": "b"}})]
+        );
+    }
+
+    #[test]
+    fn partials_come_only_when_asked_and_quiet_writes_nothing() {
+        let buffer = Buffer::default();
+        let mut partial = headless(&buffer);
+        partial.partials = true;
+        let sink = MessageSink::new(&partial);
+        sink.emit(AgentEvent::RequestStarted { iteration: 1 });
+        sink.emit(AgentEvent::TextDelta { text: "hi".into() });
+        sink.emit(AgentEvent::TurnFinished { text: "hi".into() });
+        let events: Vec<String> = buffer
+            .lines()
+            .iter()
+            .filter(|l| l["type"] == "stream_event")
+            .map(|l| l["event"]["type"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(
+            events,
+            [
+                "message_start",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_stop",
+                "message_delta",
+                "message_stop"
+            ]
+        );
+
+        let quiet_buffer = Buffer::default();
+        let mut quiet = headless(&quiet_buffer);
+        quiet.quiet = true;
+        let sink = MessageSink::new(&quiet);
+        sink.emit(AgentEvent::RequestStarted { iteration: 1 });
+        sink.emit(AgentEvent::TextDelta { text: "hi".into() });
+        sink.emit(AgentEvent::TurnFinished { text: "hi".into() });
+        assert!(quiet_buffer.lines().is_empty());
+    }
+}

@@ -234,3 +234,125 @@ fn model_usage(usage: Usage, cost: f64) -> Value {
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::TurnActions;
+    use crate::headless::channel::Channel;
+    use crate::headless::running::RunningTurn;
+    use crate::llm::LlmError;
+    use std::sync::Arc;
+
+    fn closing(ran: &Ran) -> Closing<'_> {
+        Closing {
+            ran,
+            interrupted: false,
+            capped: false,
+            structured: None,
+            seen: Seen {
+                denials: Vec::new(),
+                api_time: Duration::ZERO,
+            },
+            started: Instant::now(),
+            requests: 1,
+            usage: Usage::default(),
+            key_source: None,
+        }
+    }
+
+    fn turn(outcome: TurnOutcome) -> Ran {
+        Ran::Turn(TurnReport {
+            outcome,
+            requests: 1,
+            usage: Usage::default(),
+            actions: TurnActions::default(),
+        })
+    }
+
+    fn headless() -> Headless {
+        let channel = Arc::new(Channel::new(Box::new(std::io::sink())));
+        Headless::new(
+            channel,
+            Arc::new(RunningTurn::default()),
+            "S".into(),
+            "m".into(),
+        )
+    }
+
+    #[test]
+    fn each_outcome_has_its_subtype_errors_and_exit_code() {
+        let h = headless();
+        let cases = [
+            (TurnOutcome::Finished { text: "ok".into() }, "success", 0),
+            (TurnOutcome::CutOff { text: "o".into() }, "success", 3),
+            (
+                TurnOutcome::Partial {
+                    reason: ExitReason::HardIterationLimit,
+                    text: "part".into(),
+                },
+                "error_max_turns",
+                3,
+            ),
+            (
+                TurnOutcome::Partial {
+                    reason: ExitReason::TokenBudgetExceeded,
+                    text: "part".into(),
+                },
+                "error_during_execution",
+                3,
+            ),
+            (TurnOutcome::Cancelled, "error_during_execution", 130),
+            (
+                TurnOutcome::Failed(LlmError::Auth {
+                    status: 401,
+                    message: "bad key".into(),
+                }),
+                "error_during_execution",
+                1,
+            ),
+        ];
+        for (outcome, subtype, code) in cases {
+            let ran = turn(outcome);
+            let (result, exit) = result_message(&h, closing(&ran));
+            assert_eq!(
+                (result["subtype"].as_str(), exit),
+                (Some(subtype), code),
+                "{result}"
+            );
+            let success = subtype == "success";
+            assert_eq!(result["is_error"], !success);
+            assert_eq!(result.get("errors").is_some(), !success, "{result}");
+            if !success {
+                assert!(
+                    !result["errors"].as_array().is_none_or(Vec::is_empty),
+                    "{result}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_budget_and_the_schema_override_a_success() {
+        let h = headless();
+        let ran = turn(TurnOutcome::Finished { text: "x".into() });
+        let mut capped = closing(&ran);
+        capped.capped = true;
+        assert_eq!(
+            result_message(&h, capped).0["subtype"],
+            "error_max_budget_usd"
+        );
+        let mut invalid = closing(&ran);
+        invalid.structured = Some(Structured::GaveUp(vec!["/n: wrong".into()]));
+        let (result, code) = result_message(&h, invalid);
+        assert_eq!(result["subtype"], "error_max_structured_output_retries");
+        assert_eq!(result["errors"], json!(["/n: wrong"]));
+        assert_eq!(code, 1);
+        let mut valid = closing(&ran);
+        valid.structured = Some(Structured::Valid(json!({"n": 1})));
+        assert_eq!(
+            result_message(&h, valid).0["structured_output"],
+            json!({"n": 1})
+        );
+    }
+}
