@@ -236,6 +236,16 @@ pub fn build_approval_hook(
     config: &Config,
     approver: Arc<dyn Approver>,
 ) -> Result<ApprovalHook, SetupError> {
+    build_approval_hook_with(config, approver, true)
+}
+
+/// [`build_approval_hook`], without the classifier when `classify` is false: then `auto` runs edits and asks
+/// about every command (Claude's `acceptEdits`, for the headless front-end).
+pub fn build_approval_hook_with(
+    config: &Config,
+    approver: Arc<dyn Approver>,
+    classify: bool,
+) -> Result<ApprovalHook, SetupError> {
     let provider = config.provider()?;
     let secrets = sessions::configured_secrets(config);
     let audit_dir = audit_dir(config);
@@ -267,7 +277,7 @@ pub fn build_approval_hook(
         ),
         deny: RuleSet::from_strings(&config.approvals.deny),
         approver,
-        classifier: Some(ApprovalClassifier::new(Arc::new(classifier_client))),
+        classifier: classify.then(|| ApprovalClassifier::new(Arc::new(classifier_client))),
         audit: Some(Arc::new(AuditLog::new(audit_dir, Redactor::new(secrets)))),
         command_guard: Some(CommandGuard::new(
             Arc::new(guard),

@@ -170,7 +170,12 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     } else {
         Arc::new(crate::protocol::approval::NonInteractiveApprover)
     };
-    let options = HostOptions { start, files: None };
+    // Claude's modes in use: `acceptEdits` asks about every command, as Claude's does.
+    let options = HostOptions {
+        start,
+        files: None,
+        no_classifier: flags.permission_mode.is_some(),
+    };
     let mut session = Session::start(config, approver, options)?;
     let sdk_hooks = Arc::new(SdkHooks::new(
         Arc::clone(&channel),

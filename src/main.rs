@@ -321,7 +321,10 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     };
     let session = {
         let _runtime = runtime.enter();
-        let options = HostOptions { start, files: None };
+        let options = HostOptions {
+            start,
+            ..HostOptions::default()
+        };
         Session::start(config, Arc::new(NonInteractiveApprover), options).map_err(|e| match e {
             HostError::Setup(e) => StartError::Setup(e),
             HostError::Start(e) => StartError::Sessions(sessions::start_error_text(lang, &e)),

@@ -53,6 +53,7 @@ impl AcpSession {
                 fork: false,
             },
             files: files.clone().map(|f| f as Arc<dyn FileAccess>),
+            ..HostOptions::default()
         };
         let hosted =
             Session::start(config, Arc::clone(&approver) as _, options).map_err(invalid)?;

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
 use super::sessions::{StartError, StartOptions, Started, fork_running, start_session};
-use super::{Services, SetupError, build_approval_hook, build_session};
+use super::{Services, SetupError, build_approval_hook_with, build_session};
 use crate::agent::{Agent, TurnReport};
 use crate::config::safe_read::FileNotice;
 use crate::config::{ApprovalMode, Config};
@@ -46,6 +46,8 @@ pub struct HostOptions {
     pub start: StartOptions,
     /// Where the file tools read and write text (an editor's buffers); `None` is the local disk.
     pub files: Option<Arc<dyn FileAccess>>,
+    /// `auto` asks about every command instead of letting the classifier judge them (Claude's `acceptEdits`).
+    pub no_classifier: bool,
 }
 
 /// What one input ran as.
@@ -94,7 +96,7 @@ impl Session {
                 path: config.project_root.clone(),
                 source,
             })?;
-        let approval = build_approval_hook(&config, approver)?;
+        let approval = build_approval_hook_with(&config, approver, !options.no_classifier)?;
         let (mut agent, services) = build_session(&config, approval.clone())?;
         if let Some(files) = options.files {
             agent.set_file_access(files);

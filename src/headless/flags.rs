@@ -26,7 +26,7 @@ pub enum PermissionMode {
     /// Asks before edits and commands (paicli's `ask`).
     #[value(name = "default")]
     Default,
-    /// File edits run; commands are judged by paicli's classifier, which asks when unsure (paicli's `auto`).
+    /// File edits run; every command is asked about (paicli's `auto` without its command classifier).
     #[value(name = "acceptEdits")]
     AcceptEdits,
     /// Plan mode.

@@ -41,6 +41,7 @@ pub async fn init_message(
         "permissionMode": PermissionMode::of(session.approval_mode()).name(),
         "apiKeySource": key_source.unwrap_or("none"),
         "claude_code_version": VERSION,
+        "version": VERSION,
         "slash_commands": [],
         "output_style": "default",
         "skills": skills(session),

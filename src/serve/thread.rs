@@ -51,7 +51,7 @@ impl Thread {
                 resume: resume.map(ResumeFrom::Id),
                 fork: false,
             },
-            files: None,
+            ..HostOptions::default()
         };
         let hosted =
             Session::start(config, Arc::clone(&approver) as _, options).map_err(host_error)?;

@@ -115,7 +115,10 @@ impl Session {
             crate::app::tasks::TaskQueue::open(&config, crate::app::tasks::DEFAULT_PARALLEL);
         let mut host = {
             let _inside = runtime.enter();
-            let options = HostOptions { start, files: None };
+            let options = HostOptions {
+                start,
+                ..HostOptions::default()
+            };
             crate::app::Session::start(config, approver, options).map_err(|e| match e {
                 HostError::Setup(e) => SessionError::Setup(e),
                 HostError::Start(e) => {

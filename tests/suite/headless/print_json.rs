@@ -249,3 +249,38 @@ fn tools_limits_what_is_offered_and_what_runs() {
     assert_eq!(end["denials"][0]["code"], "TOOL_NOT_ALLOWED", "{end}");
     assert_eq!(end["all_denied"], true);
 }
+
+#[test]
+fn accept_edits_runs_edits_and_asks_about_commands() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_1",
+            "write_file",
+            json!({"path": "a.txt", "content": "a"}),
+        )]),
+        Reply::tool_calls([("call_2", "execute_command", json!({"command": "echo hi"}))]),
+        Reply::text("Wrote a.txt; the command needs you."),
+    ]);
+    let output = sandbox
+        .against(&server)
+        .args([
+            "-p",
+            "go",
+            "--output-format",
+            "json",
+            "--permission-mode",
+            "acceptEdits",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let result: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
+    assert_eq!(sandbox.read("a.txt"), "a");
+    // Nobody can be asked in `-p`: the command is refused, and no classifier request judged it instead.
+    assert_eq!(
+        result["permission_denials"][0]["tool_name"], "Bash",
+        "{result}"
+    );
+    assert_eq!(server.chat_requests().len(), 3);
+}
