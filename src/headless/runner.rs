@@ -1,0 +1,190 @@
+//! Runs the client's turns in order on the session: before each, the prompt `initialize` asked for and the
+//! `system`/`init` message; then the input (with the schema's instructions), its retries while the answer does not
+//! validate, and the `result`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::control::{Setup, prompt_of};
+use super::init;
+use super::messages::MessageSink;
+use super::reader;
+use super::result::{Closing, Structured, result_message};
+use super::state::Headless;
+use super::structured::{MAX_RETRIES, Schema, retry_prompt};
+use super::tool_limit::ToolLimit;
+use crate::app::session::{Input, Ran, Session};
+use crate::protocol::Usage;
+use crate::protocol::plan::PlanReviewer;
+
+/// Runs turns and writes their results.
+pub(super) struct Runner {
+    pub(super) session: Arc<Session>,
+    pub(super) headless: Arc<Headless>,
+    pub(super) setup: Arc<Setup>,
+    /// paicli's own system prompt, which `--system-prompt ""` keeps and `--append-system-prompt` adds to.
+    pub(super) base_prompt: String,
+    /// `--json-schema`; a schema sent with `initialize` takes its place.
+    pub(super) schema: Option<Schema>,
+    pub(super) key_source: Option<String>,
+    pub(super) reviewer: Arc<dyn PlanReviewer>,
+    /// `--tools`: the tools `init` lists.
+    pub(super) limit: Option<Arc<ToolLimit>>,
+}
+
+/// How a turn ended.
+pub(super) struct Turned {
+    pub(super) result: Value,
+    pub(super) code: i32,
+    pub(super) interrupted: bool,
+}
+
+impl Runner {
+    /// Reads stdin and runs its user messages in order until it closes and the queue is empty.
+    pub(super) async fn stream(&self, cancel: &CancellationToken) -> i32 {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+        tokio::spawn(reader::read(
+            stdin,
+            Arc::clone(&self.session),
+            Arc::clone(&self.headless),
+            Arc::clone(&self.setup),
+            tx,
+        ));
+        let mut code = 0;
+        loop {
+            let input = tokio::select! {
+                input = rx.recv() => input,
+                () = cancel.cancelled() => None,
+            };
+            let Some(input) = input else { break };
+            let turned = self.turn(input, cancel).await;
+            let failed = turned.result["is_error"] == Value::Bool(true) && !turned.interrupted;
+            code = i32::from(failed);
+        }
+        if cancel.is_cancelled() {
+            return crate::app::exit_codes::EXIT_CANCELLED;
+        }
+        code
+    }
+
+    /// Runs one input (and the structured output's retries) and writes its messages and result.
+    pub(super) async fn turn(&self, input: Input, cancel: &CancellationToken) -> Turned {
+        let started = Instant::now();
+        if let Some(change) = self.setup.take_prompt() {
+            self.session
+                .set_system_prompt(prompt_of(&self.base_prompt, &change))
+                .await;
+        }
+        let sent_schema = self.setup.schema().map(Schema::new);
+        let schema = match &sent_schema {
+            Some(Ok(schema)) => Some(schema),
+            Some(Err(e)) => {
+                eprintln!("paicli: initialize: {e}");
+                self.schema.as_ref()
+            }
+            None => self.schema.as_ref(),
+        };
+        if !self.headless.quiet {
+            let key_source = self.key_source.as_deref();
+            let limit = self.limit.as_deref();
+            let init = init::init_message(&self.session, &self.headless, key_source, limit).await;
+            self.headless.channel.send(&init);
+        }
+        let input = match schema {
+            Some(schema) => {
+                let attached = [input.attached.clone(), Some(schema.instructions())];
+                let attached = attached
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
+                input.attach(Some(attached))
+            }
+            None => input,
+        };
+        let sink = MessageSink::new(&self.headless);
+        let mut spent = Spent::default();
+        let (mut ran, mut interrupted) = self.run_once(input, &sink, cancel).await;
+        spent.add(&ran);
+        let mut structured = None;
+        if let Some(schema) = schema {
+            let mut tries = 0;
+            while let (Ran::Turn(report), false) = (&ran, interrupted) {
+                let crate::agent::TurnOutcome::Finished { text } = &report.outcome else {
+                    break;
+                };
+                match schema.check(text) {
+                    Ok(value) => {
+                        structured = Some(Structured::Valid(value));
+                        break;
+                    }
+                    Err(errors) if tries < MAX_RETRIES => {
+                        tries += 1;
+                        let again = Input::prompt(retry_prompt(&errors));
+                        (ran, interrupted) = self.run_once(again, &sink, cancel).await;
+                        spent.add(&ran);
+                    }
+                    Err(errors) => {
+                        structured = Some(Structured::GaveUp(errors));
+                        break;
+                    }
+                }
+            }
+        }
+        // The budget stops a turn as an interrupt does, but its result is an error like any other.
+        let capped = self.headless.take_capped();
+        let interrupted = interrupted && !capped;
+        let closing = Closing {
+            ran: &ran,
+            interrupted,
+            capped,
+            structured,
+            seen: sink.seen(),
+            started,
+            requests: spent.requests,
+            usage: spent.usage,
+            key_source: self.key_source.as_deref(),
+        };
+        let (result, code) = result_message(&self.headless, closing);
+        self.headless.channel.send(&result);
+        Turned {
+            result,
+            code,
+            interrupted,
+        }
+    }
+
+    async fn run_once(
+        &self,
+        input: Input,
+        sink: &MessageSink<'_>,
+        cancel: &CancellationToken,
+    ) -> (Ran, bool) {
+        let token = self.headless.running.begin(cancel);
+        let ran = self
+            .session
+            .run_input(input, sink, token, self.reviewer.as_ref())
+            .await;
+        (ran, self.headless.running.end())
+    }
+}
+
+/// Requests and tokens of a turn and its retries.
+#[derive(Default)]
+struct Spent {
+    requests: u32,
+    usage: Usage,
+}
+
+impl Spent {
+    fn add(&mut self, ran: &Ran) {
+        if let Ran::Turn(report) = ran {
+            self.requests += report.requests;
+            self.usage.add(&report.usage);
+        }
+    }
+}
