@@ -179,6 +179,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         Arc::clone(&channel),
         session.id().to_string(),
         session.config.project_root.display().to_string(),
+        lang,
     ));
     session
         .agent_mut()

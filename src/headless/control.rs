@@ -13,6 +13,7 @@ use super::init::{initialize_answer, mcp_servers};
 use super::sdk_hooks::SdkHooks;
 use super::state::Headless;
 use crate::app::session::Session;
+use crate::text::{Msg, trf};
 
 /// What `initialize` (or the command line) asks of the turns to come, applied before the next one starts, and
 /// the SDK's hook callbacks it registers.
@@ -100,10 +101,9 @@ pub fn handle(
             }
             let ignored = setup.hooks.register(&request["hooks"]);
             if !ignored.is_empty() {
-                eprintln!(
-                    "paicli: initialize: hooks for {} are accepted and not called (only PreToolUse is)",
-                    ignored.join(", ")
-                );
+                let events = ignored.join(", ");
+                let note = trf(headless.lang, Msg::HeadlessHooksNotCalled, &[("events", &events)]);
+                eprintln!("paicli: {note}");
             }
             channel.answer(id, initialize_answer(session, headless));
         }
@@ -187,7 +187,7 @@ mod tests {
         let channel = Arc::new(super::super::channel::Channel::new(Box::new(
             std::io::sink(),
         )));
-        let hooks = SdkHooks::new(channel, String::new(), String::new());
+        let hooks = SdkHooks::new(channel, String::new(), String::new(), crate::text::Lang::En);
         let setup = Setup::new(Arc::new(hooks));
         assert_eq!(setup.take_prompt(), None);
         setup.ask_prompt(Some(String::new()), Some("more".into()));

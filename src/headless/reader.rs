@@ -12,6 +12,7 @@ use super::control::{self, Setup};
 use super::state::Headless;
 use super::user_input::input_of;
 use crate::app::session::{Input, Session};
+use crate::text::{Msg, tr, trf};
 
 /// Reads `input` to its end.
 pub async fn read(
@@ -30,7 +31,8 @@ pub async fn read(
         let message: Value = match serde_json::from_str(&line) {
             Ok(message) => message,
             Err(e) => {
-                eprintln!("paicli: ignoring an input line that is not JSON ({e})");
+                let note = trf(headless.lang, Msg::HeadlessLineNotJson, &[("error", &e)]);
+                eprintln!("paicli: {note}");
                 continue;
             }
         };
@@ -39,7 +41,10 @@ pub async fn read(
                 Some(input) => {
                     let _ = turns.send(input);
                 }
-                None => eprintln!("paicli: ignoring a user message with no text or image"),
+                None => eprintln!(
+                    "paicli: {}",
+                    tr(headless.lang, Msg::HeadlessEmptyUserMessage)
+                ),
             },
             "control_request" => {
                 let id = message["request_id"].as_str().unwrap_or_default();

@@ -19,6 +19,7 @@ use super::tool_limit::ToolLimit;
 use crate::app::session::{Input, Ran, Session};
 use crate::protocol::Usage;
 use crate::protocol::plan::PlanReviewer;
+use crate::text::{Msg, trf};
 
 /// Runs turns and writes their results.
 pub(super) struct Runner {
@@ -83,7 +84,12 @@ impl Runner {
         let schema = match &sent_schema {
             Some(Ok(schema)) => Some(schema),
             Some(Err(e)) => {
-                eprintln!("paicli: initialize: {e}");
+                let note = trf(
+                    self.headless.lang,
+                    Msg::HeadlessSchemaRefused,
+                    &[("error", e)],
+                );
+                eprintln!("paicli: {note}");
                 self.schema.as_ref()
             }
             None => self.schema.as_ref(),

@@ -15,6 +15,7 @@ use crate::hooks::matcher::Matcher;
 use crate::hooks::reply::{Permission, read_reply};
 use crate::hooks::runner::{Exit, Output};
 use crate::protocol::{CallGate, GateCall, GateVerdict, HOOK_DENIED, TurnHook, TurnScope};
+use crate::text::{Lang, Msg, trf};
 use crate::tools::claude_names::{from_claude_input, to_claude_input, to_claude_name};
 
 /// The `PreToolUse` callbacks `initialize` registered.
@@ -22,15 +23,18 @@ pub struct SdkHooks {
     channel: Arc<Channel>,
     session_id: String,
     cwd: String,
+    /// The language of its notes on stderr.
+    lang: Lang,
     pre_tool_use: Mutex<Vec<(Matcher, Vec<String>)>>,
 }
 
 impl SdkHooks {
-    pub fn new(channel: Arc<Channel>, session_id: String, cwd: String) -> Self {
+    pub fn new(channel: Arc<Channel>, session_id: String, cwd: String, lang: Lang) -> Self {
         SdkHooks {
             channel,
             session_id,
             cwd,
+            lang,
             pre_tool_use: Mutex::default(),
         }
     }
@@ -47,8 +51,11 @@ impl SdkHooks {
                 continue;
             }
             for group in groups.as_array().into_iter().flatten() {
-                let Ok(matcher) = Matcher::parse(group["matcher"].as_str()) else {
-                    eprintln!("paicli: initialize: a PreToolUse matcher is not a valid pattern");
+                let pattern = group["matcher"].as_str();
+                let Ok(matcher) = Matcher::parse(pattern) else {
+                    let matcher = pattern.unwrap_or_default();
+                    let note = trf(self.lang, Msg::HeadlessBadMatcher, &[("matcher", &matcher)]);
+                    eprintln!("paicli: {note}");
                     continue;
                 };
                 let ids = group["hookCallbackIds"]
@@ -102,7 +109,8 @@ impl CallGate for SdkHooks {
                 Ok(answer) => answer,
                 Err(e) => {
                     // A hook that fails does not block, as a command hook's error does not.
-                    eprintln!("paicli: the SDK hook {id} failed: {e}");
+                    let args: &[(&str, &dyn std::fmt::Display)] = &[("id", &id), ("error", &e)];
+                    eprintln!("paicli: {}", trf(self.lang, Msg::HeadlessHookFailed, args));
                     continue;
                 }
             };

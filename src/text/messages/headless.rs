@@ -17,4 +17,22 @@ messages! {
     HeadlessUnknownPromptTool =>
         en: "--permission-prompt-tool {tool} is not supported: only stdio (questions as can_use_tool requests)",
         zh: "不支持 --permission-prompt-tool {tool}：只支持 stdio（以 can_use_tool 请求提问）",
+    HeadlessLineNotJson =>
+        en: "ignoring an input line that is not JSON ({error})",
+        zh: "忽略一行不是 JSON 的输入（{error}）",
+    HeadlessEmptyUserMessage =>
+        en: "ignoring a user message with no text or image",
+        zh: "忽略一条既无文字也无图片的 user 消息",
+    HeadlessHooksNotCalled =>
+        en: "initialize: hooks for {events} are accepted and not called (only PreToolUse is)",
+        zh: "initialize：{events} 的钩子已接受但不会调用（只调用 PreToolUse）",
+    HeadlessBadMatcher =>
+        en: "initialize: the PreToolUse matcher {matcher} is not a valid pattern; its hooks are not called",
+        zh: "initialize：PreToolUse 的匹配器 {matcher} 不是有效的模式，其钩子不会调用",
+    HeadlessHookFailed =>
+        en: "the SDK hook {id} failed, the call goes on: {error}",
+        zh: "SDK 钩子 {id} 失败，调用照常进行：{error}",
+    HeadlessSchemaRefused =>
+        en: "initialize: {error}; the turns keep the command line's schema, if any",
+        zh: "initialize：{error}；各轮沿用命令行给出的 schema（如有）",
 }
