@@ -3,3 +3,4 @@
 //! sessions on the one session host and asks every risky call in the chat (see `docs/channels.md`).
 
 pub mod transport;
+pub mod wechat;
