@@ -11,14 +11,16 @@ pub fn split_chunks(text: &str, max: usize) -> Vec<String> {
     let mut chunks = Vec::new();
     let mut rest = text;
     loop {
-        let Some((window_end, _)) = rest.char_indices().nth(max) else {
+        let Some((window_end, next)) = rest.char_indices().nth(max) else {
             push_piece(&mut chunks, rest);
             return chunks;
         };
         let window = &rest[..window_end];
+        // A separator right after the window ends a full piece, so the search takes one character more.
+        let searched = &rest[..window_end + next.len_utf8()];
         let half = window.char_indices().nth(max / 2).map_or(0, |(i, _)| i);
-        let at_line = window.rfind('\n').filter(|i| *i >= half);
-        let at_word = || window.rfind([' ', '\t']).filter(|i| *i >= half);
+        let at_line = searched.rfind('\n').filter(|i| *i >= half);
+        let at_word = || searched.rfind([' ', '\t']).filter(|i| *i >= half);
         match at_line.or_else(at_word) {
             // The separator is one byte (`\n`, ` `, `\t`) and is dropped.
             Some(cut) => {
