@@ -49,11 +49,11 @@ impl PlainWriter {
 
     fn start(&mut self, tag: Tag<'_>) {
         match tag {
-            Tag::Paragraph | Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::HtmlBlock => {
-                // A paragraph directly inside a list item continues the item's line.
-                if !self.at_item_start() {
-                    self.block_break();
-                }
+            // A paragraph directly inside a list item continues the item's line.
+            Tag::Paragraph | Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::HtmlBlock
+                if !self.at_item_start() =>
+            {
+                self.block_break()
             }
             Tag::BlockQuote(_) => {
                 self.block_break();
@@ -98,10 +98,10 @@ impl PlainWriter {
 
     fn end(&mut self, tag: TagEnd) {
         match tag {
-            TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::CodeBlock | TagEnd::HtmlBlock => {
-                if self.lists.is_empty() {
-                    self.block_break();
-                }
+            TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::CodeBlock | TagEnd::HtmlBlock
+                if self.lists.is_empty() =>
+            {
+                self.block_break()
             }
             TagEnd::BlockQuote(_) => {
                 self.quote_depth = self.quote_depth.saturating_sub(1);
