@@ -42,12 +42,21 @@ impl Account {
         }
     }
 
-    /// Saves the account (0600) and forgets the previous account's cursor and pause: a new login starts afresh.
+    /// Saves the account (0600) and lifts a pause. A new token starts polling afresh (the old cursor and seen
+    /// ids belong to the old session); the same token (a login the server says is already bound) keeps them.
     pub fn save(&self, home: &Path) -> Result<(), ChannelError> {
+        let same_session = Account::load(home)
+            .ok()
+            .flatten()
+            .is_some_and(|old| old.bot_token == self.bot_token);
         let dir = files::channel_dir(home);
         let json = serde_json::to_vec_pretty(self).map_err(|e| files::corrupt(&dir, &e))?;
         files::write_private(&dir.join(ACCOUNT_FILE), &json)?;
-        PollState::reset(home)
+        if same_session {
+            PollState::load(home)?.resume()
+        } else {
+            PollState::reset(home)
+        }
     }
 }
 

@@ -83,6 +83,12 @@ impl PollState {
         self.save()
     }
 
+    /// Lifts the pause (after a new login) and saves.
+    pub fn resume(&mut self) -> Result<(), ChannelError> {
+        self.saved.paused = None;
+        self.save()
+    }
+
     fn save(&self) -> Result<(), ChannelError> {
         let json = serde_json::to_vec(&self.saved).map_err(|e| files::corrupt(&self.path, &e))?;
         files::write_private(&self.path, &json)
@@ -108,6 +114,28 @@ mod tests {
         assert!(!again.first_sighting("500"));
         // The oldest ids were forgotten to keep the file small.
         assert!(again.first_sighting("0"));
+    }
+
+    #[test]
+    fn a_new_token_resets_the_cursor_and_the_same_token_only_lifts_the_pause() {
+        let home = tempfile::tempdir().unwrap();
+        let mut account = crate::channels::wechat::Account {
+            bot_token: "t1".into(),
+            bot_id: "b".into(),
+            user_id: "u".into(),
+            base_url: None,
+            saved_at: String::new(),
+        };
+        account.save(home.path()).unwrap();
+        let mut state = PollState::load(home.path()).unwrap();
+        state.advance(Some("c1")).unwrap();
+        state.pause("-14").unwrap();
+        account.save(home.path()).unwrap();
+        let state = PollState::load(home.path()).unwrap();
+        assert_eq!((state.cursor(), state.paused()), ("c1", None));
+        account.bot_token = "t2".into();
+        account.save(home.path()).unwrap();
+        assert_eq!(PollState::load(home.path()).unwrap().cursor(), "");
     }
 
     #[test]
