@@ -141,13 +141,20 @@ async fn checked_body(endpoint: &str, response: reqwest::Response) -> Result<Val
     check_body(endpoint, body)
 }
 
-/// `ret` or `errcode`, whichever is non-zero, decides; `-14` pauses the account.
+/// A non-zero `ret` or `errcode` is an error; `-14` in either pauses the account.
 pub fn check_body(endpoint: &str, body: Value) -> Result<Value, ChannelError> {
-    let code = ["ret", "errcode"]
+    let codes: Vec<i64> = ["ret", "errcode"]
         .iter()
         .filter_map(|k| body.get(*k).and_then(Value::as_i64))
-        .find(|c| *c != 0);
-    let Some(code) = code else {
+        .filter(|c| *c != 0)
+        .collect();
+    // Either field may carry the expiry (`ret: -1, errcode: -14`); it decides over a generic code.
+    let Some(code) = codes
+        .iter()
+        .copied()
+        .find(|c| *c == SESSION_EXPIRED)
+        .or_else(|| codes.first().copied())
+    else {
         return Ok(body);
     };
     let message = body
@@ -266,6 +273,10 @@ mod tests {
         ));
         assert!(matches!(
             check_body("x", json!({"errcode": -14})),
+            Err(ChannelError::Paused { .. })
+        ));
+        assert!(matches!(
+            check_body("x", json!({"ret": -1, "errcode": -14})),
             Err(ChannelError::Paused { .. })
         ));
         match check_body("x", json!({"ret": 0, "errcode": 40013, "errmsg": "bad"})) {

@@ -267,3 +267,35 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_login_shows_in_each_language() {
+    for (lang, name) in [(Lang::En, "login_screen_en"), (Lang::Zh, "login_screen_zh")] {
+        let server = IlinkStandIn::start().await;
+        server.add_qr_code(
+            "qr-1",
+            "https://liteapp.weixin.qq.com/q/7GiQu1?qrcode=qr-1&bot_type=3",
+        );
+        server.add_statuses(
+            "qr-1",
+            [
+                json!({"status": "wait"}),
+                json!({"status": "scaned"}),
+                confirmed(""),
+            ],
+        );
+        let home = tempfile::tempdir().unwrap();
+        let mut out = Vec::new();
+        wechat::setup(
+            home.path(),
+            &server.url,
+            lang,
+            &mut out,
+            &mut StdinClosed,
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+        insta::assert_snapshot!(name, String::from_utf8(out).unwrap());
+    }
+}
