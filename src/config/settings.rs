@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 pub(crate) use declare::declare_settings;
 pub use example::example_file;
 pub use kinds::{
-    AddUp, Clamped, Dir, Kind, List, Maybe, Millis, NonEmpty, Paths, Plain, Present, Secret, Secs,
+    AddUp, Clamped, Dir, Ids, Kind, List, Maybe, Millis, NonEmpty, Paths, Plain, Present, Secret, Secs,
     Text, Unlimited,
 };
 pub use scalar::{Choice, Scalar};
@@ -277,6 +277,9 @@ pub fn all() -> &'static [&'static dyn Row] {
             IndexSettings::SETTINGS,
             BrowserSettings::SETTINGS,
             PlanLimits::SETTINGS,
+            ChannelSettings::SETTINGS,
+            TelegramSettings::SETTINGS,
+            WechatSettings::SETTINGS,
             extra::ROWS,
         ]
         .concat();
