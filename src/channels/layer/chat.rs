@@ -165,13 +165,16 @@ async fn run_worker(
             if *generation < state.generation.load(Ordering::SeqCst) {
                 continue;
             }
-            state.take_queued();
             // `/pause` holds the queue until `/resume` (or the channel stops).
             let mut paused = state.paused.subscribe();
             tokio::select! {
                 _ = paused.wait_for(|p| !p) => {}
                 () = context.cancel.cancelled() => break,
             }
+            if *generation < state.generation.load(Ordering::SeqCst) {
+                continue;
+            }
+            state.take_queued();
         }
         if session.is_none() {
             match start_session(&context, &state).await {
