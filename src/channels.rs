@@ -13,4 +13,6 @@ pub mod telegram;
 pub mod transport;
 
 pub use layer::serve_chats;
-pub use transport::{ChannelError, ChannelKind, ChatRef, Incoming, IncomingKind, Question, Transport};
+pub use transport::{
+    ChannelError, ChannelKind, ChatRef, Incoming, IncomingKind, Question, Transport,
+};

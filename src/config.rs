@@ -6,9 +6,9 @@
 
 mod agent;
 mod approvals;
-mod channels;
 pub mod beneath;
 pub mod browser;
+mod channels;
 mod env;
 mod index;
 pub mod instruction_files;

@@ -28,7 +28,9 @@ pub fn log_path(home: &Path, channel: &str) -> PathBuf {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelState {
     /// A process holds the channel's lock.
-    Running { pid: u32 },
+    Running {
+        pid: u32,
+    },
     Stopped,
 }
 
@@ -61,11 +63,17 @@ mod tests {
     #[test]
     fn a_pid_file_is_running_only_while_someone_holds_its_lock() {
         let home = tempfile::tempdir().unwrap();
-        assert_eq!(channel_state(home.path(), "telegram"), ChannelState::Stopped);
+        assert_eq!(
+            channel_state(home.path(), "telegram"),
+            ChannelState::Stopped
+        );
         std::fs::create_dir_all(channel_dir(home.path(), "telegram")).unwrap();
         let path = pid_path(home.path(), "telegram");
         std::fs::write(&path, "4242\n").unwrap();
-        assert_eq!(channel_state(home.path(), "telegram"), ChannelState::Stopped);
+        assert_eq!(
+            channel_state(home.path(), "telegram"),
+            ChannelState::Stopped
+        );
         let held = File::open(&path).unwrap();
         held.lock().unwrap();
         assert_eq!(
@@ -73,6 +81,9 @@ mod tests {
             ChannelState::Running { pid: 4242 }
         );
         drop(held);
-        assert_eq!(channel_state(home.path(), "telegram"), ChannelState::Stopped);
+        assert_eq!(
+            channel_state(home.path(), "telegram"),
+            ChannelState::Stopped
+        );
     }
 }

@@ -17,7 +17,9 @@ pub enum ChannelAction {
     /// Log in (WeChat's QR code) or check the bot (Telegram).
     Setup,
     /// Serve the chats; `background` detaches.
-    Start { background: bool },
+    Start {
+        background: bool,
+    },
     Status,
     Stop,
 }
@@ -144,23 +146,26 @@ fn runtime() -> Result<tokio::runtime::Runtime, ServiceError> {
         .map_err(ServiceError::Spawn)
 }
 
-fn print_telegram_setup(
-    config: &Config,
-    lang: Lang,
-    report: &super::telegram::setup::SetupReport,
-) {
+fn print_telegram_setup(config: &Config, lang: Lang, report: &super::telegram::setup::SetupReport) {
     let name = report.bot.username.as_deref().unwrap_or("?");
     let id = report.bot.id;
     println!(
         "{}",
-        trf(lang, Msg::ChannelTelegramBot, &[("name", &name), ("id", &id)])
+        trf(
+            lang,
+            Msg::ChannelTelegramBot,
+            &[("name", &name), ("id", &id)]
+        )
     );
     let allowed = &config.channels.telegram.allow_from;
     if allowed.is_empty() {
         println!("{}", tr(lang, Msg::ChannelTelegramNoneAllowed));
     } else {
         let ids = allowed.join(", ");
-        println!("{}", trf(lang, Msg::ChannelTelegramAllowed, &[("ids", &ids)]));
+        println!(
+            "{}",
+            trf(lang, Msg::ChannelTelegramAllowed, &[("ids", &ids)])
+        );
     }
     if report.senders.is_empty() {
         println!("{}", tr(lang, Msg::ChannelTelegramNoSenders));

@@ -23,7 +23,6 @@ use crate::app::channel_status::channel_dir;
 use crate::config::{ApprovalMode, Config};
 use crate::text::{Lang, Msg, tr, trf};
 
-
 /// Message ids remembered to drop a message the service delivers twice.
 const REMEMBERED_IDS: usize = 2_048;
 /// The longest wait between polls after failures.
@@ -206,8 +205,12 @@ impl Layer {
                     Some(command) => run_command(&context, chat, command, reply_to).await,
                     None => {
                         if chat.state.is_paused() {
-                            send_or_log(&context, &reply_to, tr(lang, Msg::ChannelQueuedWhilePaused))
-                                .await;
+                            send_or_log(
+                                &context,
+                                &reply_to,
+                                tr(lang, Msg::ChannelQueuedWhilePaused),
+                            )
+                            .await;
                         } else if chat.state.approver.is_asking() {
                             send_or_log(&context, &reply_to, tr(lang, Msg::ChannelQuestionWaits))
                                 .await;
@@ -253,7 +256,11 @@ async fn run_command(context: &LayerContext, chat: &Chat, command: ChatCommand, 
             trf(lang, Msg::ChannelModeNow, &[("mode", &mode)])
         }
         ChatCommand::Mode(Some(word)) => {
-            match word.parse::<ApprovalMode>().ok().filter(|m| CHAT_MODES.contains(m)) {
+            match word
+                .parse::<ApprovalMode>()
+                .ok()
+                .filter(|m| CHAT_MODES.contains(m))
+            {
                 Some(mode) => {
                     chat.push(Job::Mode(mode, reply_to));
                     return;

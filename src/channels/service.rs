@@ -42,7 +42,11 @@ pub enum ServiceError {
     #[error("the background channel exited ({status}); see {}", log.display())]
     ExitedEarly { status: String, log: PathBuf },
     #[error("the {channel} channel (pid {pid}) did not stop within {secs} s")]
-    StopTimeout { channel: String, pid: u32, secs: u64 },
+    StopTimeout {
+        channel: String,
+        pid: u32,
+        secs: u64,
+    },
     #[error("cannot signal pid {pid}: {error}")]
     Signal { pid: u32, error: String },
     #[error(transparent)]
@@ -147,7 +151,11 @@ pub async fn run_foreground(
     });
     let served = super::serve_chats(config, transport, allow_from, cancel).await;
     signals.abort();
-    log.record(&trf(lang, Msg::ChannelEnded, &[("pid", &std::process::id())]));
+    log.record(&trf(
+        lang,
+        Msg::ChannelEnded,
+        &[("pid", &std::process::id())],
+    ));
     served.map_err(ServiceError::from)
 }
 
@@ -225,13 +233,14 @@ pub fn stop(home: &Path, channel: &str) -> Result<u32, ServiceError> {
             channel: channel.to_string(),
         });
     };
-    let target = i32::try_from(pid)
-        .ok()
-        .filter(|&p| p > 0)
-        .ok_or_else(|| ServiceError::Signal {
-            pid,
-            error: "not a process id".to_string(),
-        })?;
+    let target =
+        i32::try_from(pid)
+            .ok()
+            .filter(|&p| p > 0)
+            .ok_or_else(|| ServiceError::Signal {
+                pid,
+                error: "not a process id".to_string(),
+            })?;
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(target),
         nix::sys::signal::Signal::SIGTERM,

@@ -56,7 +56,10 @@ mod tests {
         append_private(&home.path().join("channels/telegram/channel.log"), "x").unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
-        assert_eq!(mode(&home.path().join("channels/telegram/channel.log")), 0o600);
+        assert_eq!(
+            mode(&home.path().join("channels/telegram/channel.log")),
+            0o600
+        );
         assert_eq!(mode(&home.path().join("channels/telegram")), 0o700);
         assert_eq!(std::fs::read(&path).unwrap(), b"{}");
     }

@@ -77,7 +77,12 @@ impl TelegramTransport {
         Ok(batch)
     }
 
-    async fn send_part(&self, chat: &ChatRef, text: &str, markup: Option<Value>) -> Result<(), ChannelError> {
+    async fn send_part(
+        &self,
+        chat: &ChatRef,
+        text: &str,
+        markup: Option<Value>,
+    ) -> Result<(), ChannelError> {
         let mut body = json!({ "chat_id": chat_id_value(&chat.chat_id), "text": text });
         if let Some(markup) = markup {
             body["reply_markup"] = markup;

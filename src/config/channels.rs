@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use super::settings::{Ids, Maybe, Plain, Project, Secret, Secs, Text, Unlimited, declare_settings, setting};
+use super::settings::{
+    Ids, Maybe, Plain, Project, Secret, Secs, Text, Unlimited, declare_settings, setting,
+};
 
 /// What an edit of a project file asked from a chat does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
@@ -85,7 +87,8 @@ declare_settings! {
         /// The bot's token from @BotFather. Prefer the environment.
         pub bot_token: Option<String> = setting("channels.telegram.bot_token", Secret)
             .env(&["PAICLI_TELEGRAM_BOT_TOKEN"])
-            .project(Project::Never),
+            .project(Project::Never)
+            .example("\"\""),
         /// The Bot API's address, without `/bot<token>`.
         pub base_url: String = setting("channels.telegram.base_url", Text("https://api.telegram.org"))
             .env(&["PAICLI_TELEGRAM_BASE_URL"])

@@ -191,8 +191,9 @@ impl ChatApprover {
 fn call_text(request: &ApprovalRequest) -> String {
     let shown = match request.args.get("command").and_then(Value::as_str) {
         Some(line) => line.to_string(),
-        None => serde_json::to_string_pretty(&Value::Object(request.args.clone()))
-            .unwrap_or_default(),
+        None => {
+            serde_json::to_string_pretty(&Value::Object(request.args.clone())).unwrap_or_default()
+        }
     };
     if shown.chars().count() <= MAX_CALL_CHARS {
         return shown;

@@ -82,7 +82,9 @@ impl ChatState {
     fn take_queued(&self) {
         let _ = self
             .queued
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| Some(n.saturating_sub(1)));
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                Some(n.saturating_sub(1))
+            });
     }
 }
 
@@ -157,9 +159,10 @@ async fn run_worker(
         };
         let Some(job) = job else { break };
         let chat = match &job {
-            Job::Input { chat, .. } | Job::Clear(chat) | Job::Compact(chat) | Job::Mode(_, chat) => {
-                chat.clone()
-            }
+            Job::Input { chat, .. }
+            | Job::Clear(chat)
+            | Job::Compact(chat)
+            | Job::Mode(_, chat) => chat.clone(),
         };
         if let Job::Input { generation, .. } = &job {
             if *generation < state.generation.load(Ordering::SeqCst) {
@@ -180,14 +183,20 @@ async fn run_worker(
             match start_session(&context, &state).await {
                 Ok(started) => session = Some(started),
                 Err(error) => {
-                    let text = trf(context.lang, Msg::ChannelSessionFailed, &[("error", &error)]);
+                    let text = trf(
+                        context.lang,
+                        Msg::ChannelSessionFailed,
+                        &[("error", &error)],
+                    );
                     context.log.record(&text);
                     send_or_log(&context, &chat, &text).await;
                     continue;
                 }
             }
         }
-        let Some(session) = session.as_mut() else { continue };
+        let Some(session) = session.as_mut() else {
+            continue;
+        };
         match job {
             Job::Input { text, chat, .. } => run_task(&context, &state, session, text, chat).await,
             Job::Clear(chat) => {
@@ -244,9 +253,7 @@ async fn run_task(
     if let Err(reached) = context.limits.check() {
         let reply = match reached {
             LimitReached::Turns(limit) => trf(lang, Msg::ChannelLimitTurns, &[("limit", &limit)]),
-            LimitReached::Tokens(limit) => {
-                trf(lang, Msg::ChannelLimitTokens, &[("limit", &limit)])
-            }
+            LimitReached::Tokens(limit) => trf(lang, Msg::ChannelLimitTokens, &[("limit", &limit)]),
         };
         send_or_log(context, &chat, &reply).await;
         return;
@@ -259,12 +266,7 @@ async fn run_task(
     }
     let sink = ChatSink::default();
     let ran = session
-        .run_input(
-            Input::typed(text),
-            &sink,
-            cancel,
-            state.approver.as_ref(),
-        )
+        .run_input(Input::typed(text), &sink, cancel, state.approver.as_ref())
         .await;
     *lock(&state.running) = None;
     if let Err(e) = context.transport.typing(&chat, false).await {

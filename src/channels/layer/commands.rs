@@ -104,7 +104,12 @@ pub fn parse_answer(text: &str) -> Option<bool> {
 pub fn help_text(lang: Lang) -> String {
     let mut text = tr(lang, Msg::ChannelHelpIntro).to_string();
     for row in COMMANDS {
-        text.push_str(&format!("\n/{}{} — {}", row.name, row.usage, tr(lang, row.help)));
+        text.push_str(&format!(
+            "\n/{}{} — {}",
+            row.name,
+            row.usage,
+            tr(lang, row.help)
+        ));
     }
     text
 }

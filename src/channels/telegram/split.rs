@@ -21,7 +21,9 @@ pub fn split_message(text: &str, max: usize) -> Vec<String> {
             .filter(|&at| at > 0)
             .unwrap_or(end);
         parts.push(rest[..cut].to_string());
-        rest = rest[cut..].strip_prefix(['\n', ' ']).unwrap_or(&rest[cut..]);
+        rest = rest[cut..]
+            .strip_prefix(['\n', ' '])
+            .unwrap_or(&rest[cut..]);
     }
     parts
 }

@@ -84,10 +84,7 @@ pub fn incoming(update: &Update) -> Option<Incoming> {
     }
     let query = update.callback_query.as_ref()?;
     let (approve, question_id) = read_button(query.data.as_deref()?)?;
-    let chat_id = query
-        .message
-        .as_ref()
-        .map_or(query.from.id, |m| m.chat.id);
+    let chat_id = query.message.as_ref().map_or(query.from.id, |m| m.chat.id);
     Some(Incoming {
         chat: ChatRef {
             chat_id: chat_id.to_string(),

@@ -252,7 +252,9 @@ impl Kind for Ids {
             .map(|item| match item {
                 toml::Value::Integer(n) => Ok(n.to_string()),
                 toml::Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_string()),
-                other => Err(format!("expected an id (a number or a string), not {other}")),
+                other => Err(format!(
+                    "expected an id (a number or a string), not {other}"
+                )),
             })
             .collect()
     }

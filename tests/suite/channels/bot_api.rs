@@ -143,9 +143,7 @@ impl BotApi {
     /// The next call of `method` answers `status` with `body`.
     pub fn fail_next(&self, method: &str, status: u16, body: Value) {
         self.with(|inner| {
-            inner
-                .failures
-                .push_back((method.to_string(), status, body));
+            inner.failures.push_back((method.to_string(), status, body));
         });
     }
 
@@ -179,7 +177,10 @@ impl BotApi {
                 changed.changed().await.unwrap();
             }
         };
-        if tokio::time::timeout(Duration::from_secs(60), wait).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(60), wait)
+            .await
+            .is_err()
+        {
             let calls = self.shared.inner.lock().unwrap().calls.clone();
             panic!("bot api: gave up waiting for {what}; calls: {calls:#?}");
         }
@@ -257,7 +258,9 @@ async fn handle(
         return answer(status, body);
     }
     match method.as_str() {
-        "getMe" => ok(json!({"id": 123456, "is_bot": true, "first_name": "paicli", "username": "paicli_test_bot"})),
+        "getMe" => ok(
+            json!({"id": 123456, "is_bot": true, "first_name": "paicli", "username": "paicli_test_bot"}),
+        ),
         "getUpdates" => get_updates(&shared, &body).await,
         "sendMessage" => {
             let mut inner = shared.inner.lock().unwrap();
@@ -270,7 +273,9 @@ async fn handle(
                     json!({"ok": false, "error_code": 400, "description": "Bad Request: message is too long"}),
                 );
             }
-            ok(json!({"message_id": message_id, "date": 1, "chat": {"id": body["chat_id"]}, "text": text}))
+            ok(
+                json!({"message_id": message_id, "date": 1, "chat": {"id": body["chat_id"]}, "text": text}),
+            )
         }
         "answerCallbackQuery" | "sendChatAction" => ok(json!(true)),
         _ => answer(

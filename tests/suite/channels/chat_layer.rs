@@ -128,7 +128,10 @@ impl Layer {
         let chat = format!("chat-{sender}");
         let texts = || -> Vec<String> {
             let sent = self.transport.sent.lock().unwrap();
-            sent.iter().filter(|(c, _)| *c == chat).map(|(_, t)| t.clone()).collect()
+            sent.iter()
+                .filter(|(c, _)| *c == chat)
+                .map(|(_, t)| t.clone())
+                .collect()
         };
         let wait = async {
             loop {
@@ -155,13 +158,25 @@ impl Layer {
 async fn pause_holds_tasks_until_resume() {
     let layer = Layer::start(ScriptedServer::with_replies([Reply::text("answer A")]));
     layer.say(ALICE, "/pause");
-    assert_eq!(layer.reply(ALICE, 1).await, "Paused: new tasks wait until /resume.");
+    assert_eq!(
+        layer.reply(ALICE, 1).await,
+        "Paused: new tasks wait until /resume."
+    );
     layer.say(ALICE, "task A");
-    assert_eq!(layer.reply(ALICE, 2).await, "Paused: this message waits until /resume.");
+    assert_eq!(
+        layer.reply(ALICE, 2).await,
+        "Paused: this message waits until /resume."
+    );
     layer.say(ALICE, "/status");
     let status = layer.reply(ALICE, 3).await;
-    assert!(status.starts_with("State: paused\nQueued: 1\nMode: ask\n"), "{status}");
-    assert!(status.contains("Today: 0 tasks (limit no limit)"), "{status}");
+    assert!(
+        status.starts_with("State: paused\nQueued: 1\nMode: ask\n"),
+        "{status}"
+    );
+    assert!(
+        status.contains("Today: 0 tasks (limit no limit)"),
+        "{status}"
+    );
     assert_eq!(layer.model.chat_requests().len(), 0);
     layer.say(ALICE, "/resume");
     assert_eq!(layer.reply(ALICE, 4).await, "Resumed.");
@@ -175,7 +190,10 @@ async fn a_chat_may_choose_ask_or_plan_and_nothing_looser() {
     layer.say(ALICE, "/mode");
     assert_eq!(layer.reply(ALICE, 1).await, "Approval mode: ask");
     layer.say(ALICE, "/mode full");
-    assert_eq!(layer.reply(ALICE, 2).await, "A chat can choose ask or plan, not full.");
+    assert_eq!(
+        layer.reply(ALICE, 2).await,
+        "A chat can choose ask or plan, not full."
+    );
     layer.say(ALICE, "/mode plan");
     assert_eq!(layer.reply(ALICE, 3).await, "Approval mode is now plan.");
     layer.say(ALICE, "/mode");
@@ -187,7 +205,9 @@ async fn a_chat_may_choose_ask_or_plan_and_nothing_looser() {
     );
     layer.say(ALICE, "/help");
     let help = layer.reply(ALICE, 6).await;
-    for command in ["/status", "/stop", "/clear", "/compact", "/mode", "/pause", "/resume"] {
+    for command in [
+        "/status", "/stop", "/clear", "/compact", "/mode", "/pause", "/resume",
+    ] {
         assert!(help.contains(command), "{help}");
     }
     layer.say(ALICE, "/stop");

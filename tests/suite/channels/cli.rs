@@ -49,7 +49,8 @@ impl Drop for StopOnDrop {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_status_stop_and_a_restart_in_the_background() {
     let bot = BotApi::start(1).await;
-    let model = ScriptedServer::with_replies([Reply::text("first answer"), Reply::text("second answer")]);
+    let model =
+        ScriptedServer::with_replies([Reply::text("first answer"), Reply::text("second answer")]);
     let s = sandbox(&bot);
     let _cleanup = StopOnDrop(s.paicli_home());
 
@@ -86,7 +87,9 @@ async fn start_status_stop_and_a_restart_in_the_background() {
         stdout_of(&stop).trim(),
         format!("telegram: stopped (pid {})", child.id())
     );
-    let exit = tokio::task::spawn_blocking(move || child.wait().unwrap()).await.unwrap();
+    let exit = tokio::task::spawn_blocking(move || child.wait().unwrap())
+        .await
+        .unwrap();
     assert!(exit.success(), "{exit:?}");
     assert_eq!(
         stdout_of(&run(channel(&s, &model, &["status"])).await).trim(),
@@ -94,23 +97,42 @@ async fn start_status_stop_and_a_restart_in_the_background() {
     );
     let dir = s.paicli_home().join("channels/telegram");
     for file in ["channel.log", "offset.json"] {
-        let mode = std::fs::metadata(dir.join(file)).unwrap().permissions().mode() & 0o777;
+        let mode = std::fs::metadata(dir.join(file))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
         assert_eq!(mode, 0o600, "{file}");
     }
     let log = std::fs::read_to_string(dir.join("channel.log")).unwrap();
-    assert!(log.contains("started (pid") && log.contains("stopped (pid"), "{log}");
+    assert!(
+        log.contains("started (pid") && log.contains("stopped (pid"),
+        "{log}"
+    );
 
     // A message sent while it was down runs after the restart; the first task does not run again.
     bot.text_from(OWNER, "second task");
     let background = run(channel(&s, &model, &["start", "--background"])).await;
-    assert_eq!(background.status.code(), Some(0), "{}", stderr_of(&background));
+    assert_eq!(
+        background.status.code(),
+        Some(0),
+        "{}",
+        stderr_of(&background)
+    );
     assert!(
         stdout_of(&background).starts_with("telegram: running in the background (pid "),
         "{}",
         stdout_of(&background)
     );
-    assert_eq!(bot.wait_sent(OWNER, 2).await, ["first answer", "second answer"]);
-    assert_eq!(model.chat_requests().len(), 2);
+    assert_eq!(
+        bot.wait_sent(OWNER, 2).await,
+        ["first answer", "second answer"]
+    );
+    let second = model.chat_requests()[1].body["messages"].to_string();
+    assert!(
+        second.contains("second task") && !second.contains("first task"),
+        "{second}"
+    );
     let stop = run(channel(&s, &model, &["stop"])).await;
     assert_eq!(stop.status.code(), Some(0), "{}", stderr_of(&stop));
 }
@@ -121,7 +143,11 @@ async fn a_missing_token_and_the_wechat_placeholder_are_clear_errors() {
     let s = CliSandbox::new().with_env("LANG", "en_US.UTF-8");
     let start = run(channel(&s, &model, &["start"])).await;
     assert_eq!(start.status.code(), Some(1));
-    assert!(stderr_of(&start).contains("PAICLI_TELEGRAM_BOT_TOKEN"), "{}", stderr_of(&start));
+    assert!(
+        stderr_of(&start).contains("PAICLI_TELEGRAM_BOT_TOKEN"),
+        "{}",
+        stderr_of(&start)
+    );
 
     let mut wechat = s.against(&model);
     wechat.args(["wechat", "status"]);
@@ -130,7 +156,11 @@ async fn a_missing_token_and_the_wechat_placeholder_are_clear_errors() {
     wechat.args(["channel", "wechat", "start"]);
     let out = run(wechat).await;
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr_of(&out).contains("not built in this branch"), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("not built in this branch"),
+        "{}",
+        stderr_of(&out)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -143,9 +173,18 @@ async fn setup_names_the_bot_and_who_wrote_to_it() {
     let out = run(setup).await;
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
-    assert!(text.contains("Telegram bot @paicli_test_bot (id 123456) answers."), "{text}");
-    assert!(text.contains(&format!("Allowed senders: {OWNER}")), "{text}");
-    assert!(text.contains(&format!("  {OWNER}  Person wrote to the bot")), "{text}");
+    assert!(
+        text.contains("Telegram bot @paicli_test_bot (id 123456) answers."),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Allowed senders: {OWNER}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("  {OWNER}  Person wrote to the bot")),
+        "{text}"
+    );
     // Nothing was confirmed: setup sent no offset.
     assert!(bot.calls("getUpdates")[0].body.get("offset").is_none());
 }

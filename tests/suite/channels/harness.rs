@@ -72,7 +72,10 @@ impl Harness {
             ("PAICLI_HOME".to_string(), home.display().to_string()),
             ("PAICLI_TELEGRAM_BOT_TOKEN".to_string(), TOKEN.to_string()),
             ("PAICLI_TELEGRAM_BASE_URL".to_string(), self.bot.url()),
-            ("PAICLI_TELEGRAM_ALLOW_FROM".to_string(), format!(" {OWNER} ")),
+            (
+                "PAICLI_TELEGRAM_ALLOW_FROM".to_string(),
+                format!(" {OWNER} "),
+            ),
             ("LANG".to_string(), "en_US.UTF-8".to_string()),
         ];
         let overrides = Overrides {
@@ -115,8 +118,9 @@ pub fn button(bot: &BotApi, chat: i64, which: usize) -> String {
     let asked = bot
         .calls("sendMessage")
         .into_iter()
-        .filter(|c| c.body["chat_id"] == serde_json::json!(chat) && c.body.get("reply_markup").is_some())
-        .next_back()
+        .rfind(|c| {
+            c.body["chat_id"] == serde_json::json!(chat) && c.body.get("reply_markup").is_some()
+        })
         .expect("no question was asked");
     asked.body["reply_markup"]["inline_keyboard"][0][which]["callback_data"]
         .as_str()
@@ -128,6 +132,8 @@ pub fn button(bot: &BotApi, chat: i64, which: usize) -> String {
 pub fn questions(bot: &BotApi, chat: i64) -> usize {
     bot.calls("sendMessage")
         .iter()
-        .filter(|c| c.body["chat_id"] == serde_json::json!(chat) && c.body.get("reply_markup").is_some())
+        .filter(|c| {
+            c.body["chat_id"] == serde_json::json!(chat) && c.body.get("reply_markup").is_some()
+        })
         .count()
 }

@@ -11,11 +11,21 @@ use crate::support::{Reply, ScriptedServer};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn workspace_edits_and_listed_commands_run_unasked_other_commands_are_asked() {
     let model = ScriptedServer::with_replies([
-        Reply::tool_calls([
-            ("call_1", "write_file", json!({"path": "a.txt", "content": "A\n"})),
-        ]),
-        Reply::tool_calls([("call_2", "execute_command", json!({"command": "echo channel-ok"}))]),
-        Reply::tool_calls([("call_3", "execute_command", json!({"command": "echo channel-ok; touch b"}))]),
+        Reply::tool_calls([(
+            "call_1",
+            "write_file",
+            json!({"path": "a.txt", "content": "A\n"}),
+        )]),
+        Reply::tool_calls([(
+            "call_2",
+            "execute_command",
+            json!({"command": "echo channel-ok"}),
+        )]),
+        Reply::tool_calls([(
+            "call_3",
+            "execute_command",
+            json!({"command": "echo channel-ok; touch b"}),
+        )]),
         Reply::text("finished"),
     ]);
     let h = Harness::new(
@@ -31,7 +41,10 @@ async fn workspace_edits_and_listed_commands_run_unasked_other_commands_are_aske
     h.bot.text_from(OWNER, "n");
     assert_eq!(h.bot.wait_sent(OWNER, 2).await[1], "finished");
     assert_eq!(questions(&h.bot, OWNER), 1);
-    assert_eq!(std::fs::read_to_string(h.project.path().join("a.txt")).unwrap(), "A\n");
+    assert_eq!(
+        std::fs::read_to_string(h.project.path().join("a.txt")).unwrap(),
+        "A\n"
+    );
     let saw = h.model_saw();
     assert!(saw[2].contains("channel-ok"), "{}", saw[2]);
     assert!(saw[3].contains("USER_REJECTED"));
@@ -42,7 +55,11 @@ async fn workspace_edits_and_listed_commands_run_unasked_other_commands_are_aske
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn denied_edits_are_refused_without_asking() {
     let model = ScriptedServer::with_replies([
-        Reply::tool_calls([("call_1", "write_file", json!({"path": "a.txt", "content": "A\n"}))]),
+        Reply::tool_calls([(
+            "call_1",
+            "write_file",
+            json!({"path": "a.txt", "content": "A\n"}),
+        )]),
         Reply::text("I may not edit here."),
     ]);
     let h = Harness::new(model, "[channels]\nedits = \"deny\"\n").await;
@@ -58,10 +75,18 @@ async fn denied_edits_are_refused_without_asking() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn saved_terminal_allow_rules_do_not_apply_in_a_chat() {
     let model = ScriptedServer::with_replies([
-        Reply::tool_calls([("call_1", "execute_command", json!({"command": "echo saved-rule"}))]),
+        Reply::tool_calls([(
+            "call_1",
+            "execute_command",
+            json!({"command": "echo saved-rule"}),
+        )]),
         Reply::text("ok"),
     ]);
-    let h = Harness::new(model, "[approvals]\nallow = [\"echo\"]\n[channels]\napproval_timeout_secs = 60\n").await;
+    let h = Harness::new(
+        model,
+        "[approvals]\nallow = [\"echo\"]\n[channels]\napproval_timeout_secs = 60\n",
+    )
+    .await;
     let running = h.start();
     h.bot.text_from(OWNER, "echo something");
     let sent = h.bot.wait_sent(OWNER, 1).await;

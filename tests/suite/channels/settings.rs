@@ -55,8 +55,15 @@ fn a_project_cannot_set_any_channel_setting() {
         assert!(channels.telegram.allow_from.is_empty());
         assert_eq!(channels.wechat.base_url, None);
         let refused: Vec<&str> = c.refused.iter().map(|r| r.key.as_str()).collect();
-        for key in ["channels.edits", "channels.telegram.bot_token", "PAICLI_TELEGRAM_BOT_TOKEN"] {
-            assert!(refused.iter().any(|r| r.contains(key)), "{key} not refused: {refused:?}");
+        for key in [
+            "channels.edits",
+            "channels.telegram.bot_token",
+            "PAICLI_TELEGRAM_BOT_TOKEN",
+        ] {
+            assert!(
+                refused.iter().any(|r| r.contains(key)),
+                "{key} not refused: {refused:?}"
+            );
         }
     }
 }
@@ -73,8 +80,14 @@ fn the_users_config_and_environment_set_them() {
     .unwrap();
     let env = vec![
         ("PAICLI_HOME".to_string(), home.path().display().to_string()),
-        ("PAICLI_TELEGRAM_BOT_TOKEN".to_string(), "1:user".to_string()),
-        ("PAICLI_WECHAT_BASE_URL".to_string(), "http://127.0.0.1:9".to_string()),
+        (
+            "PAICLI_TELEGRAM_BOT_TOKEN".to_string(),
+            "1:user".to_string(),
+        ),
+        (
+            "PAICLI_WECHAT_BASE_URL".to_string(),
+            "http://127.0.0.1:9".to_string(),
+        ),
     ];
     let c = Config::load_with_env(project.path(), env, &Overrides::default()).unwrap();
     assert_eq!(c.channels.edits, ChannelEdits::Deny);
@@ -83,11 +96,17 @@ fn the_users_config_and_environment_set_them() {
     assert_eq!(c.channels.daily_turns, Some(5));
     assert_eq!(c.channels.telegram.allow_from, ["7012345678", "42"]);
     assert_eq!(c.channels.telegram.bot_token.as_deref(), Some("1:user"));
-    assert_eq!(c.channels.wechat.base_url.as_deref(), Some("http://127.0.0.1:9"));
+    assert_eq!(
+        c.channels.wechat.base_url.as_deref(),
+        Some("http://127.0.0.1:9")
+    );
     // The environment's comma-separated list replaces the file's.
     let env = vec![
         ("PAICLI_HOME".to_string(), home.path().display().to_string()),
-        ("PAICLI_TELEGRAM_ALLOW_FROM".to_string(), "1, 4503599627370001,".to_string()),
+        (
+            "PAICLI_TELEGRAM_ALLOW_FROM".to_string(),
+            "1, 4503599627370001,".to_string(),
+        ),
     ];
     let c = Config::load_with_env(project.path(), env, &Overrides::default()).unwrap();
     assert_eq!(c.channels.telegram.allow_from, ["1", "4503599627370001"]);

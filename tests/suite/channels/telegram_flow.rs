@@ -33,8 +33,14 @@ async fn a_task_asks_in_the_chat_and_runs_only_what_was_approved() {
     // The edit is asked first, with buttons; a typed `y` answers it.
     h.bot.wait_sent(OWNER, 1).await;
     let first = h.bot.sent_to(OWNER)[0].clone();
-    assert!(first.contains("write_file") && first.contains("notes.md"), "{first}");
-    assert!(first.contains("Reply y to approve / n to refuse."), "{first}");
+    assert!(
+        first.contains("write_file") && first.contains("notes.md"),
+        "{first}"
+    );
+    assert!(
+        first.contains("Reply y to approve / n to refuse."),
+        "{first}"
+    );
     h.bot.text_from(OWNER, "y");
 
     // Then the command, refused with the button.
@@ -56,7 +62,10 @@ async fn a_task_asks_in_the_chat_and_runs_only_what_was_approved() {
     // The press was acknowledged, and the model was told the person said no.
     let acked = h.bot.calls("answerCallbackQuery");
     assert_eq!(acked.len(), 1);
-    assert_eq!(acked[0].body["callback_query_id"], json!(format!("cbq-{press}")));
+    assert_eq!(
+        acked[0].body["callback_query_id"],
+        json!(format!("cbq-{press}"))
+    );
     let saw = h.model_saw();
     assert!(saw[2].contains("USER_REJECTED"), "{}", saw[2]);
     assert!(!saw[1].contains("USER_REJECTED"), "{}", saw[1]);
@@ -78,7 +87,9 @@ async fn a_sender_not_on_the_allow_list_is_dropped_and_logged() {
     assert!(!h.model_saw()[0].contains("rm -rf"));
     let log = h.log();
     assert!(
-        log.contains(&format!("dropped a message from sender {STRANGER}: not on the allow list")),
+        log.contains(&format!(
+            "dropped a message from sender {STRANGER}: not on the allow list"
+        )),
         "{log}"
     );
     running.stop().await.unwrap();
@@ -89,7 +100,11 @@ async fn a_long_answer_arrives_in_parts_of_at_most_4096() {
     let paragraph = format!("{}\n", "lorem ipsum dolor sit amet ".repeat(20));
     let long = paragraph.repeat(40);
     assert!(long.chars().count() > 20_000);
-    let h = Harness::new(ScriptedServer::with_replies([Reply::text(long.clone())]), "").await;
+    let h = Harness::new(
+        ScriptedServer::with_replies([Reply::text(long.clone())]),
+        "",
+    )
+    .await;
     let running = h.start();
     h.bot.text_from(OWNER, "write a lot");
     let total = long.split_whitespace().count();
@@ -98,7 +113,13 @@ async fn a_long_answer_arrives_in_parts_of_at_most_4096() {
             let sent: usize = calls
                 .iter()
                 .filter(|c| c.method == "sendMessage")
-                .map(|c| c.body["text"].as_str().unwrap_or_default().split_whitespace().count())
+                .map(|c| {
+                    c.body["text"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .count()
+                })
                 .sum();
             sent >= total
         })
@@ -132,14 +153,16 @@ async fn duplicate_and_out_of_order_updates_run_once_in_order() {
     let next = h.bot.wait_poll(2).await;
     assert_eq!(next["offset"], json!(900_000_013));
     assert_eq!(next["timeout"], json!(30), "a long poll");
-    let saved = std::fs::read_to_string(h.paicli_home().join("channels/telegram/offset.json")).unwrap();
+    let saved =
+        std::fs::read_to_string(h.paicli_home().join("channels/telegram/offset.json")).unwrap();
     assert_eq!(saved, r#"{"offset":900000013}"#);
     running.stop().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_resumes_from_the_saved_offset_without_replaying() {
-    let model = ScriptedServer::with_replies([Reply::text("first answer"), Reply::text("second answer")]);
+    let model =
+        ScriptedServer::with_replies([Reply::text("first answer"), Reply::text("second answer")]);
     let h = Harness::new(model, "").await;
     let running = h.start();
     h.bot.text_from(OWNER, "first task");
@@ -181,7 +204,11 @@ async fn stop_cancels_the_running_task_and_the_next_one_runs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unanswered_question_is_refused_after_the_timeout() {
     let model = ScriptedServer::with_replies([
-        Reply::tool_calls([("call_1", "execute_command", json!({"command": "touch late"}))]),
+        Reply::tool_calls([(
+            "call_1",
+            "execute_command",
+            json!({"command": "touch late"}),
+        )]),
         Reply::text("I could not run it."),
     ]);
     let h = Harness::new(model, "[channels]\napproval_timeout_secs = 1\n").await;
@@ -196,7 +223,10 @@ async fn an_unanswered_question_is_refused_after_the_timeout() {
     // A late answer finds no open question.
     let refuse = button(&h.bot, OWNER, 0);
     h.bot.press(OWNER, &refuse);
-    assert_eq!(h.bot.wait_sent(OWNER, 4).await[3], "That question is no longer open.");
+    assert_eq!(
+        h.bot.wait_sent(OWNER, 4).await[3],
+        "That question is no longer open."
+    );
     running.stop().await.unwrap();
 }
 
@@ -209,20 +239,27 @@ async fn the_daily_turn_limit_holds_across_a_restart() {
     h.bot.wait_sent(OWNER, 1).await;
     h.bot.text_from(OWNER, "task two");
     let sent = h.bot.wait_sent(OWNER, 2).await;
-    assert_eq!(sent[1], "Today's limit of 1 tasks is reached; the task was not run.");
+    assert_eq!(
+        sent[1],
+        "Today's limit of 1 tasks is reached; the task was not run."
+    );
     running.stop().await.unwrap();
 
     let running = h.start();
     h.bot.text_from(OWNER, "task three");
     let sent = h.bot.wait_sent(OWNER, 3).await;
-    assert_eq!(sent[2], "Today's limit of 1 tasks is reached; the task was not run.");
+    assert_eq!(
+        sent[2],
+        "Today's limit of 1 tasks is reached; the task was not run."
+    );
     assert_eq!(h.model.chat_requests().len(), 1);
     running.stop().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ok_false_answers_are_typed_errors() {
-    let model = ScriptedServer::with_replies([Reply::text("after the hiccup"), Reply::text("second")]);
+    let model =
+        ScriptedServer::with_replies([Reply::text("after the hiccup"), Reply::text("second")]);
     let h = Harness::new(model, "").await;
     // Rate limited once (retried after `retry_after`), then a bad token ends the channel.
     h.bot.fail_next(
@@ -241,13 +278,24 @@ async fn ok_false_answers_are_typed_errors() {
     );
     h.bot.text_from(OWNER, "wake the poll");
     match running.ended().await {
-        Err(ChannelError::Api { code, message, method, .. }) => {
-            assert_eq!((code, message.as_str(), method.as_str()), (401, "Unauthorized", "getUpdates"));
+        Err(ChannelError::Api {
+            code,
+            message,
+            method,
+            ..
+        }) => {
+            assert_eq!(
+                (code, message.as_str(), method.as_str()),
+                (401, "Unauthorized", "getUpdates")
+            );
         }
         other => panic!("expected the 401 to end the channel, got {other:?}"),
     }
     let log = h.log();
-    assert!(log.contains("getUpdates answered error 401: Unauthorized"), "{log}");
+    assert!(
+        log.contains("getUpdates answered error 401: Unauthorized"),
+        "{log}"
+    );
     // The token is in the URL path only; it never reaches the log.
     assert!(!log.contains(super::bot_api::TOKEN));
 }
