@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::log::ChannelLog;
 use super::service::{ServiceError, run_foreground, start_background, stop};
 use super::telegram::TelegramTransport;
 use super::telegram::setup::check_bot;
@@ -26,10 +27,16 @@ pub enum ChannelAction {
 
 /// Runs `action` for `kind`; returns the exit code (errors already printed).
 pub fn run(config: Config, lang: Lang, kind: ChannelKind, action: ChannelAction) -> i32 {
+    let log = ChannelLog::new(&config.home, kind.id());
     match act(config, lang, kind, action) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("paicli: {}", e.describe(lang));
+            let text = e.describe(lang);
+            eprintln!("paicli: {text}");
+            // A channel that could not start (or stopped on a service error) says why in its log too.
+            if matches!(action, ChannelAction::Start { .. }) {
+                log.append(&text);
+            }
             1
         }
     }

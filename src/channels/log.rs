@@ -25,6 +25,11 @@ impl ChannelLog {
     /// Writes `line` to stderr and to the log file; a log that cannot be written is noted in the debug log only.
     pub fn record(&self, line: &str) {
         eprintln!("paicli channel {}: {line}", self.channel);
+        self.append(line);
+    }
+
+    /// Writes `line` to the log file only (what was already said on stderr).
+    pub fn append(&self, line: &str) {
         let stamped = format!("{} {line}", chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ"));
         if let Err(e) = append_private(&self.path, &stamped) {
             tracing::warn!("cannot write {}: {e}", self.path.display());

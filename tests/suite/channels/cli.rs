@@ -148,6 +148,12 @@ async fn a_missing_token_and_the_wechat_placeholder_are_clear_errors() {
         "{}",
         stderr_of(&start)
     );
+    let log =
+        std::fs::read_to_string(s.paicli_home().join("channels/telegram/channel.log")).unwrap();
+    assert!(
+        log.contains("telegram is not set up: no bot token"),
+        "{log}"
+    );
 
     let mut wechat = s.against(&model);
     wechat.args(["wechat", "status"]);

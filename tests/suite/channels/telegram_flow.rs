@@ -299,3 +299,29 @@ async fn ok_false_answers_are_typed_errors() {
     // The token is in the URL path only; it never reaches the log.
     assert!(!log.contains(super::bot_api::TOKEN));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_while_a_question_waits_refuses_it_and_ends_the_task() {
+    let model = ScriptedServer::with_replies([Reply::tool_calls([(
+        "call_1",
+        "execute_command",
+        json!({"command": "touch never"}),
+    )])]);
+    let h = Harness::new(model, "").await;
+    let running = h.start();
+    h.bot.text_from(OWNER, "make it");
+    assert!(h.bot.wait_sent(OWNER, 1).await[0].contains("touch never"));
+    h.bot.text_from(OWNER, "/status");
+    assert!(h.bot.wait_sent(OWNER, 2).await[1].starts_with("State: waiting for your answer\n"));
+    h.bot.text_from(OWNER, "/stop");
+    assert_eq!(h.bot.wait_sent(OWNER, 3).await[2], "Stopped.");
+    let approve = button(&h.bot, OWNER, 0);
+    h.bot.press(OWNER, &approve);
+    assert_eq!(
+        h.bot.wait_sent(OWNER, 4).await[3],
+        "That question is no longer open."
+    );
+    assert!(!h.project.path().join("never").exists());
+    assert_eq!(h.model.chat_requests().len(), 1);
+    running.stop().await.unwrap();
+}
