@@ -243,3 +243,25 @@ async fn each_sender_has_a_session_and_messages_run_in_order() {
     assert_eq!(layer.reply(ALICE, 3).await, "The conversation was cleared.");
     layer.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compact_summarizes_between_tasks() {
+    // Long enough that a short summary makes the history smaller.
+    let long = "many words here ".repeat(300);
+    let model = ScriptedServer::with_replies([
+        Reply::text(format!("A1 {long}")),
+        Reply::text(format!("A2 {long}")),
+        Reply::text("Summary: the person said hello twice."),
+    ]);
+    let layer = Layer::start(model);
+    layer.say(ALICE, &format!("hello once {long}"));
+    layer.say(ALICE, &format!("hello twice {long}"));
+    layer.say(ALICE, "/compact");
+    assert!(layer.reply(ALICE, 1).await.starts_with("A1 "));
+    assert!(layer.reply(ALICE, 2).await.starts_with("A2 "));
+    assert_eq!(
+        layer.reply(ALICE, 3).await,
+        "The conversation was compacted."
+    );
+    layer.stop().await;
+}
