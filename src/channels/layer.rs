@@ -182,6 +182,8 @@ impl Layer {
             .entry(incoming.sender.clone())
             .or_insert_with(|| Chat::start(Arc::clone(&context), incoming.chat.clone()));
         let reply_to = incoming.chat;
+        // The freshest reply target: WeChat's reply token (and its quota) belongs to the latest message.
+        chat.state.approver.set_chat(reply_to.clone());
         match incoming.kind {
             IncomingKind::Unsupported => {
                 send_or_log(&context, &reply_to, tr(lang, Msg::ChannelUnsupported)).await;
@@ -294,9 +296,13 @@ fn status_text(context: &LayerContext, chat: &Chat) -> String {
         Msg::ChannelStateIdle
     };
     let (today, max_turns, max_tokens) = context.limits.today();
-    let limit = |max: Option<u64>| match max {
-        Some(max) => max.to_string(),
-        None => tr(lang, Msg::ChannelNoLimit).to_string(),
+    let used = |used: u64, max: Option<u64>| match max {
+        Some(limit) => trf(
+            lang,
+            Msg::ChannelUsedOf,
+            &[("used", &used), ("limit", &limit)],
+        ),
+        None => used.to_string(),
     };
     let mode = state.mode().name();
     trf(
@@ -306,10 +312,8 @@ fn status_text(context: &LayerContext, chat: &Chat) -> String {
             ("state", &tr(lang, doing)),
             ("queued", &state.queued()),
             ("mode", &mode),
-            ("turns", &today.turns),
-            ("max_turns", &limit(max_turns)),
-            ("tokens", &today.tokens),
-            ("max_tokens", &limit(max_tokens)),
+            ("turns", &used(today.turns, max_turns)),
+            ("tokens", &used(today.tokens, max_tokens)),
         ],
     )
 }

@@ -88,6 +88,11 @@ impl ChatApprover {
         *lock(&self.chat) = chat;
     }
 
+    /// Where replies go now.
+    pub fn chat(&self) -> ChatRef {
+        lock(&self.chat).clone()
+    }
+
     /// The session's tools, once it has started.
     pub fn set_tools(&self, tools: Arc<dyn ToolTraitsLookup>) {
         let _ = self.tools.set(tools);

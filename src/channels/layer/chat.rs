@@ -258,7 +258,6 @@ async fn run_task(
         send_or_log(context, &chat, &reply).await;
         return;
     }
-    state.approver.set_chat(chat.clone());
     let cancel = context.cancel.child_token();
     *lock(&state.running) = Some(cancel.clone());
     if let Err(e) = context.transport.typing(&chat, true).await {
@@ -288,5 +287,6 @@ async fn run_task(
         (_, Some(Ending::Cancelled)) => tr(lang, Msg::ChannelStopped).to_string(),
         (_, Some(Ending::Failed(error))) => trf(lang, Msg::ChannelTaskFailed, &[("error", &error)]),
     };
-    send_or_log(context, &chat, &reply).await;
+    // To the chat's latest message: answers given meanwhile carry the freshest reply token.
+    send_or_log(context, &state.approver.chat(), &reply).await;
 }

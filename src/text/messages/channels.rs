@@ -61,12 +61,10 @@ messages! {
     ChannelStateAsking => en: "waiting for your answer", zh: "等待你的答复",
     ChannelStateRunning => en: "working on a task", zh: "正在执行任务",
     ChannelStateIdle => en: "idle", zh: "空闲",
-    ChannelNoLimit => en: "no limit", zh: "不限",
+    ChannelUsedOf => en: "{used} of {limit}", zh: "{used}/{limit}",
     ChannelStatus =>
-        en: "State: {state}\nQueued: {queued}\nMode: {mode}\nToday: {turns} tasks (limit {max_turns}), {tokens} tokens \
-             (limit {max_tokens})",
-        zh: "状态：{state}\n排队：{queued}\n模式：{mode}\n今日：{turns} 个任务（上限 {max_turns}），{tokens} 个 token（上限 \
-             {max_tokens}）",
+        en: "State: {state}\nQueued: {queued}\nMode: {mode}\nToday: {turns} tasks, {tokens} tokens",
+        zh: "状态：{state}\n排队：{queued}\n模式：{mode}\n今日：{turns} 个任务，{tokens} 个 token",
     ChannelNobodyAllowed =>
         en: "nobody is on the allow list, so every message will be dropped; add your id to allow_from (see `paicli \
              channel <name> setup`)",
@@ -84,7 +82,7 @@ messages! {
         en: "the {channel} channel already runs (pid {pid}); `paicli channel {channel} stop` stops it",
         zh: "{channel} 通道已在运行（pid {pid}）；用 `paicli channel {channel} stop` 停止",
     ChannelNotRunning => en: "the {channel} channel is not running", zh: "{channel} 通道未在运行",
-    ChannelCommandFailed => en: "{error}", zh: "{error}",
+    ChannelCommandFailed => en: "{error}", zh: "通道命令失败：{error}",
     ChannelStatusRunning =>
         en: "{channel}: running (pid {pid}); log: {log}",
         zh: "{channel}：运行中（pid {pid}）；日志：{log}",

@@ -247,13 +247,16 @@ async fn the_daily_turn_limit_holds_across_a_restart() {
         sent[1],
         "Today's limit of 1 tasks is reached; the task was not run."
     );
+    h.bot.text_from(OWNER, "/status");
+    let status = h.bot.wait_sent(OWNER, 3).await;
+    assert!(status[2].contains("Today: 1 of 1 tasks, "), "{}", status[2]);
     running.stop().await.unwrap();
 
     let running = h.start();
     h.bot.text_from(OWNER, "task three");
-    let sent = h.bot.wait_sent(OWNER, 3).await;
+    let sent = h.bot.wait_sent(OWNER, 4).await;
     assert_eq!(
-        sent[2],
+        sent[3],
         "Today's limit of 1 tasks is reached; the task was not run."
     );
     assert_eq!(h.model.chat_requests().len(), 1);
