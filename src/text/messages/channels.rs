@@ -61,7 +61,7 @@ messages! {
     ChannelStateAsking => en: "waiting for your answer", zh: "等待你的答复",
     ChannelStateRunning => en: "working on a task", zh: "正在执行任务",
     ChannelStateIdle => en: "idle", zh: "空闲",
-    ChannelUsedOf => en: "{used} of {limit}", zh: "{used}/{limit}",
+    ChannelUsedOf => en: "{used} of {limit}", zh: "{used}（上限 {limit}）",
     ChannelStatus =>
         en: "State: {state}\nQueued: {queued}\nMode: {mode}\nToday: {turns} tasks, {tokens} tokens",
         zh: "状态：{state}\n排队：{queued}\n模式：{mode}\n今日：{turns} 个任务，{tokens} 个 token",
