@@ -21,7 +21,7 @@ use crate::text::{Lang, Msg, trf};
 
 /// How long `stop` and `start --background` wait for the other process.
 const WAIT_FOR_PROCESS: Duration = Duration::from_secs(30);
-/// How often they look.
+/// How often `start --background` looks whether its child took the lock.
 const LOOK_EVERY: Duration = Duration::from_millis(50);
 
 /// Why a channel command failed.
@@ -226,13 +226,16 @@ pub fn start_background(home: &Path, channel: &str) -> Result<u32, ServiceError>
     }
 }
 
-/// Sends SIGTERM to the running channel and waits for it to end; returns its pid.
+/// Sends SIGTERM to the running channel and waits for it to end (for its lock to be released); returns its pid.
 pub fn stop(home: &Path, channel: &str) -> Result<u32, ServiceError> {
     let ChannelState::Running { pid } = channel_state(home, channel) else {
         return Err(ServiceError::NotRunning {
             channel: channel.to_string(),
         });
     };
+    let path = pid_path(home, channel);
+    // Opened before the signal: the file is removed on the way out, the lock on this handle still tells.
+    let held = File::open(&path).map_err(|source| ServiceError::Files { path, source })?;
     let target =
         i32::try_from(pid)
             .ok()
@@ -249,16 +252,16 @@ pub fn stop(home: &Path, channel: &str) -> Result<u32, ServiceError> {
         pid,
         error: e.to_string(),
     })?;
-    let asked = Instant::now();
-    while channel_state(home, channel) != ChannelState::Stopped {
-        if asked.elapsed() > WAIT_FOR_PROCESS {
-            return Err(ServiceError::StopTimeout {
-                channel: channel.to_string(),
-                pid,
-                secs: WAIT_FOR_PROCESS.as_secs(),
-            });
-        }
-        std::thread::sleep(LOOK_EVERY);
+    let (released, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = released.send(held.lock());
+    });
+    match wait.recv_timeout(WAIT_FOR_PROCESS) {
+        Ok(_) => Ok(pid),
+        Err(_) => Err(ServiceError::StopTimeout {
+            channel: channel.to_string(),
+            pid,
+            secs: WAIT_FOR_PROCESS.as_secs(),
+        }),
     }
-    Ok(pid)
 }
