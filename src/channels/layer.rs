@@ -20,7 +20,9 @@ use super::log::ChannelLog;
 use super::policy::{ChannelPolicy, session_config};
 use super::transport::{ChannelError, ChatRef, Incoming, IncomingKind, Transport};
 use crate::app::channel_status::channel_dir;
+use crate::app::sessions::configured_secrets;
 use crate::config::{ApprovalMode, Config};
+use crate::guard::redact::Redactor;
 use crate::text::{Lang, Msg, tr, trf};
 
 /// Message ids remembered to drop a message the service delivers twice.
@@ -39,11 +41,14 @@ pub struct LayerContext {
     pub session_config: Config,
     /// Cancelled when the channel stops: running tasks end, queued ones are dropped.
     pub cancel: CancellationToken,
+    /// Masks secrets in everything sent to the chat service, a third party.
+    pub redactor: Redactor,
 }
 
 /// Sends `text` to `chat`; a failure is logged (the task's outcome is not lost: it is in the session's ledger).
 pub async fn send_or_log(context: &LayerContext, chat: &ChatRef, text: &str) {
-    if let Err(e) = context.transport.send(chat, text).await {
+    let text = context.redactor.redact(text);
+    if let Err(e) = context.transport.send(chat, &text).await {
         context
             .log
             .record(&trf(context.lang, Msg::ChannelSendFailed, &[("error", &e)]));
@@ -87,6 +92,11 @@ pub async fn serve_chats(
         lang,
         session_config: session_config(config),
         cancel: cancel.clone(),
+        redactor: Redactor::new(
+            configured_secrets(config)
+                .into_iter()
+                .chain(config.channels.telegram.bot_token.clone()),
+        ),
     });
     let mut layer = Layer {
         context: Arc::clone(&context),

@@ -15,6 +15,7 @@ use super::super::log::ChannelLog;
 use super::super::policy::ChannelPolicy;
 use super::super::transport::{ChatRef, Question, Transport};
 use crate::config::ChannelEdits;
+use crate::guard::redact::Redactor;
 use crate::protocol::approval::{ApprovalAnswer, ApprovalRequest, Approver};
 use crate::protocol::plan::{Plan, PlanDecision, PlanReviewer};
 use crate::protocol::{Risk, ToolTraitsLookup};
@@ -34,6 +35,8 @@ pub struct ChatApprover {
     transport: Arc<dyn Transport>,
     policy: Arc<ChannelPolicy>,
     log: ChannelLog,
+    /// Masks secrets in the call shown.
+    redactor: Redactor,
     lang: Lang,
     /// Where questions go: the chat of the message being worked on (its reply token included).
     chat: Mutex<ChatRef>,
@@ -66,6 +69,7 @@ impl ChatApprover {
         transport: Arc<dyn Transport>,
         policy: Arc<ChannelPolicy>,
         log: ChannelLog,
+        redactor: Redactor,
         lang: Lang,
         chat: ChatRef,
     ) -> Self {
@@ -73,6 +77,7 @@ impl ChatApprover {
             transport,
             policy,
             log,
+            redactor,
             lang,
             chat: Mutex::new(chat),
             tools: OnceLock::new(),
@@ -164,7 +169,7 @@ impl ChatApprover {
         let chat = lock(&self.chat).clone();
         let question = Question {
             id,
-            text,
+            text: self.redactor.redact(&text),
             approve_label: tr(self.lang, Msg::ChannelApproveLabel).to_string(),
             deny_label: tr(self.lang, Msg::ChannelDenyLabel).to_string(),
         };

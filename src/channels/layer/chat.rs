@@ -103,6 +103,7 @@ impl Chat {
             Arc::clone(&context.transport),
             Arc::clone(&context.policy),
             context.log.clone(),
+            context.redactor.clone(),
             context.lang,
             chat,
         ));

@@ -96,3 +96,24 @@ async fn saved_terminal_allow_rules_do_not_apply_in_a_chat() {
     assert!(h.model_saw()[1].contains("saved-rule"));
     running.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_in_a_question_are_masked_before_they_reach_the_chat_service() {
+    let model = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_1",
+            "execute_command",
+            json!({"command": "echo DEPLOY_TOKEN=sk-live-0123456789"}),
+        )]),
+        Reply::text("not run"),
+    ]);
+    let h = Harness::new(model, "").await;
+    let running = h.start();
+    h.bot.text_from(OWNER, "call the api");
+    let asked = h.bot.wait_sent(OWNER, 1).await;
+    assert!(asked[0].contains("echo DEPLOY_TOKEN=***"), "{}", asked[0]);
+    assert!(!asked[0].contains("sk-live-0123456789"));
+    h.bot.text_from(OWNER, "n");
+    assert_eq!(h.bot.wait_sent(OWNER, 2).await[1], "not run");
+    running.stop().await.unwrap();
+}
