@@ -8,7 +8,8 @@ pub mod setup;
 mod split;
 mod updates;
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -27,13 +28,17 @@ use crate::config::Config;
 const POLL_SECS: u64 = 30;
 /// How long any other call may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// Telegram shows "typing…" for 5 s; it is sent again this often while a task runs.
+const TYPING_EVERY: Duration = Duration::from_secs(4);
 
 /// A bot on Telegram.
 pub struct TelegramTransport {
-    api: BotApi,
+    api: Arc<BotApi>,
     offset_file: OffsetFile,
     /// The next `getUpdates` offset: one past the last update taken.
     offset: Mutex<i64>,
+    /// Chats shown "typing…", each with the token that ends its refresher.
+    typing: Mutex<HashMap<String, CancellationToken>>,
 }
 
 impl TelegramTransport {
@@ -52,9 +57,10 @@ impl TelegramTransport {
         let offset_file = OffsetFile::new(&channel_dir(&config.home, "telegram"));
         let offset = offset_file.load();
         Ok(TelegramTransport {
-            api: BotApi::new(&settings.base_url, token)?,
+            api: Arc::new(BotApi::new(&settings.base_url, token)?),
             offset_file,
             offset: Mutex::new(offset),
+            typing: Mutex::default(),
         })
     }
 
@@ -161,14 +167,39 @@ impl Transport for TelegramTransport {
     }
 
     async fn typing(&self, chat: &ChatRef, on: bool) -> Result<(), ChannelError> {
+        let mut typing = self
+            .typing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if !on {
-            // Telegram clears it by itself (after 5 s or with the next message).
+            // The next message clears it on Telegram's side; only the refresher has to stop.
+            if let Some(stop) = typing.remove(&chat.chat_id) {
+                stop.cancel();
+            }
             return Ok(());
         }
+        if typing.contains_key(&chat.chat_id) {
+            return Ok(());
+        }
+        let stop = CancellationToken::new();
+        typing.insert(chat.chat_id.clone(), stop.clone());
+        drop(typing);
+        let api = Arc::clone(&self.api);
         let body = json!({ "chat_id": chat_id_value(&chat.chat_id), "action": "typing" });
-        self.api
-            .call::<Value>("sendChatAction", &body, CALL_TIMEOUT)
-            .await
-            .map(drop)
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = api
+                    .call::<Value>("sendChatAction", &body, CALL_TIMEOUT)
+                    .await
+                {
+                    tracing::debug!("sendChatAction failed: {e}");
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(TYPING_EVERY) => {}
+                    () = stop.cancelled() => break,
+                }
+            }
+        });
+        Ok(())
     }
 }

@@ -70,7 +70,13 @@ async fn a_task_asks_in_the_chat_and_runs_only_what_was_approved() {
     assert!(saw[2].contains("USER_REJECTED"), "{}", saw[2]);
     assert!(!saw[1].contains("USER_REJECTED"), "{}", saw[1]);
     // Typing status was shown while the task ran.
-    assert!(!h.bot.calls("sendChatAction").is_empty());
+    h.bot
+        .wait_until("typing status", |calls| {
+            calls
+                .iter()
+                .any(|c| c.method == "sendChatAction" && c.body["action"] == json!("typing"))
+        })
+        .await;
     // Long polls: one held request per batch of updates, not a busy loop (three updates came in).
     let polls = h.bot.calls("getUpdates");
     assert!(polls.len() <= 5, "{} polls", polls.len());
