@@ -206,8 +206,16 @@ async fn run_worker(
             }
             Job::Compact(chat) => {
                 let sink = ChatSink::default();
+                // `/stop` cancels a compaction as it does a task.
                 let cancel = context.cancel.child_token();
-                let reply = match session.agent_mut().compact_now(None, &sink, cancel).await {
+                *lock(&state.running) = Some(cancel.clone());
+                let compacted = session
+                    .agent_mut()
+                    .compact_now(None, &sink, cancel.clone())
+                    .await;
+                *lock(&state.running) = None;
+                let reply = match compacted {
+                    _ if cancel.is_cancelled() => tr(context.lang, Msg::ChannelStopped).to_string(),
                     Ok(()) => tr(context.lang, Msg::ChannelCompacted).to_string(),
                     Err(e) => trf(context.lang, Msg::ChannelCompactFailed, &[("error", &e)]),
                 };
