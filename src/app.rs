@@ -1,6 +1,7 @@
 //! Builds a ready agent from the resolved configuration and hosts its session (`app::Session`, the one every
 //! front-end drives), and sets up logging.
 
+pub mod channel_status;
 pub mod mcp_audit;
 pub mod mcp_login;
 pub mod mentions;

@@ -9,6 +9,7 @@ use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
 use paicli::app::{HostError, HostOptions, Input, RunAs, Session};
+use paicli::channels::ChannelKind;
 use paicli::config::settings::{self, flag_help};
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::policy::approval::NonInteractiveApprover;
@@ -148,6 +149,58 @@ enum Subcommand {
     },
     /// The Agent Client Protocol over stdio, for editors (Zed, JetBrains, Neovim): sessions, prompts, approvals.
     Acp,
+    /// Chat channels: talk to the agent from Telegram or WeChat (see docs/channels.md).
+    Channel {
+        #[command(subcommand)]
+        service: ChannelService,
+    },
+    /// The WeChat channel (`paicli channel wechat …`).
+    Wechat {
+        #[command(subcommand)]
+        action: ChannelCli,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum ChannelService {
+    /// A Telegram bot (Bot API): token and allowed user ids from your config or the environment.
+    Telegram {
+        #[command(subcommand)]
+        action: ChannelCli,
+    },
+    /// WeChat over Tencent's iLink bot API: log in with a QR code.
+    Wechat {
+        #[command(subcommand)]
+        action: ChannelCli,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::Subcommand)]
+enum ChannelCli {
+    /// Log in (WeChat) or check the bot and list who wrote to it (Telegram).
+    Setup,
+    /// Serve the chats from this folder until SIGTERM or Ctrl-C.
+    Start {
+        /// Detach and keep running as a service (output to the channel's log).
+        #[arg(long)]
+        background: bool,
+    },
+    /// Whether the channel runs, and its pid.
+    Status,
+    /// Stop the running channel (SIGTERM) and wait for it to end.
+    Stop,
+}
+
+impl ChannelCli {
+    fn action(self) -> paicli::channels::command::ChannelAction {
+        use paicli::channels::command::ChannelAction;
+        match self {
+            ChannelCli::Setup => ChannelAction::Setup,
+            ChannelCli::Start { background } => ChannelAction::Start { background },
+            ChannelCli::Status => ChannelAction::Status,
+            ChannelCli::Stop => ChannelAction::Stop,
+        }
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -252,6 +305,26 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
 
     if let Some(Subcommand::Acp) = cli.command {
         return Ok(run_acp(overrides, lang));
+    }
+    let channel = match &cli.command {
+        Some(Subcommand::Channel {
+            service: ChannelService::Telegram { action },
+        }) => Some((ChannelKind::Telegram, *action)),
+        Some(
+            Subcommand::Channel {
+                service: ChannelService::Wechat { action },
+            }
+            | Subcommand::Wechat { action },
+        ) => Some((ChannelKind::Wechat, *action)),
+        _ => None,
+    };
+    if let Some((kind, action)) = channel {
+        return Ok(paicli::channels::command::run(
+            config,
+            lang,
+            kind,
+            action.action(),
+        ));
     }
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)

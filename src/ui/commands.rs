@@ -3,6 +3,7 @@
 //! suggestion and is never sent to the model.
 
 mod browser_cmds;
+mod channel_view;
 mod control_view;
 pub mod custom;
 mod export;
@@ -425,6 +426,17 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: true,
         handler: task_cmds::task,
+    },
+    Command {
+        name: "channel",
+        aliases: &["wechat"],
+        usage: "",
+        help: [
+            "which chat channels (Telegram, WeChat) run, with their pid and log",
+            "显示哪些聊天通道（Telegram、微信）在运行，以及 pid 和日志",
+        ],
+        while_running: true,
+        handler: channel_view::channel,
     },
     Command {
         name: "browser",

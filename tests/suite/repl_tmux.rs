@@ -216,6 +216,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 
 mod approval_keys;
 mod browser_cmds;
+mod channel_cmd;
 mod commands;
 mod completion;
 mod context_cmds;
