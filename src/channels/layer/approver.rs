@@ -131,8 +131,14 @@ impl ChatApprover {
     }
 
     fn rule(&self, request: &ApprovalRequest) -> Ruling {
-        // A sensitive call (a control file, an opaque command line) comes as high risk: it is always asked.
-        if request.risk == Risk::Medium {
+        let traits = self
+            .tools
+            .get()
+            .and_then(|tools| tools.traits_of(&request.tool));
+        // A file edit inside the project follows `edits`. A sensitive edit (a control file) comes as high risk and
+        // is always asked; so is every other medium-risk tool (the browser's actions are not edits).
+        let edits_files = traits.is_some_and(|t| t.edits_files);
+        if edits_files && request.risk == Risk::Medium {
             return match self.policy.edits {
                 ChannelEdits::Workspace => Ruling::Run,
                 ChannelEdits::Deny => Ruling::Refuse(
@@ -143,11 +149,7 @@ impl ChatApprover {
                 ChannelEdits::Ask => Ruling::Ask,
             };
         }
-        let runs_commands = self
-            .tools
-            .get()
-            .and_then(|tools| tools.traits_of(&request.tool))
-            .is_some_and(|traits| traits.runs_commands);
+        let runs_commands = traits.is_some_and(|t| t.runs_commands);
         let command = request.args.get("command").and_then(Value::as_str);
         match command {
             Some(line) if runs_commands && self.policy.runs_unasked(line) => Ruling::Run,
@@ -263,5 +265,98 @@ impl PlanReviewer for ChatApprover {
             Some(true) => PlanDecision::Run,
             _ => PlanDecision::Cancel,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::channels::transport::{ChannelError, ChannelKind, Incoming};
+    use crate::protocol::ToolTraits;
+
+    struct Silent;
+
+    #[async_trait]
+    impl Transport for Silent {
+        fn kind(&self) -> ChannelKind {
+            ChannelKind::Telegram
+        }
+        async fn poll(&self, _: &CancellationToken) -> Result<Vec<Incoming>, ChannelError> {
+            Ok(Vec::new())
+        }
+        async fn send(&self, _: &ChatRef, _: &str) -> Result<(), ChannelError> {
+            Ok(())
+        }
+        async fn ask(&self, _: &ChatRef, _: &Question) -> Result<(), ChannelError> {
+            Ok(())
+        }
+        async fn typing(&self, _: &ChatRef, _: bool) -> Result<(), ChannelError> {
+            Ok(())
+        }
+    }
+
+    /// A file editor and a medium-risk tool that edits nothing (as the browser's actions are).
+    struct Tools;
+
+    impl ToolTraitsLookup for Tools {
+        fn traits_of(&self, name: &str) -> Option<ToolTraits> {
+            match name {
+                "write_file" => Some(ToolTraits::FILE_EDIT),
+                "browser_click" => Some(ToolTraits::side_effect(Risk::Medium)),
+                _ => None,
+            }
+        }
+    }
+
+    fn approver(edits: ChannelEdits) -> ChatApprover {
+        let home = std::env::temp_dir();
+        let policy = ChannelPolicy {
+            allow_from: vec!["1".into()],
+            edits,
+            commands: Vec::new(),
+            approval_timeout: Duration::from_secs(1),
+        };
+        let approver = ChatApprover::new(
+            Arc::new(Silent),
+            Arc::new(policy),
+            ChannelLog::new(&home, "telegram"),
+            Redactor::new(Vec::new()),
+            Lang::En,
+            ChatRef {
+                chat_id: "1".into(),
+                reply_token: None,
+            },
+        );
+        approver.set_tools(Arc::new(Tools));
+        approver
+    }
+
+    fn request(tool: &str) -> ApprovalRequest {
+        ApprovalRequest {
+            call_id: "c1".into(),
+            tool: tool.into(),
+            risk: Risk::Medium,
+            args: serde_json::Map::new(),
+            session_rule: None,
+            project_rule: None,
+            unsandboxed: false,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn only_file_edits_follow_the_edits_policy_other_medium_risk_calls_are_asked() {
+        let workspace = approver(ChannelEdits::Workspace);
+        assert_eq!(workspace.rule(&request("write_file")), Ruling::Run);
+        assert_eq!(workspace.rule(&request("browser_click")), Ruling::Ask);
+        let deny = approver(ChannelEdits::Deny);
+        assert!(matches!(
+            deny.rule(&request("write_file")),
+            Ruling::Refuse(_)
+        ));
+        assert_eq!(deny.rule(&request("browser_click")), Ruling::Ask);
+        assert_eq!(deny.rule(&request("unknown")), Ruling::Ask);
     }
 }
