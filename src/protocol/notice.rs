@@ -76,8 +76,6 @@ pub enum Notice {
     /// A remote MCP server wants OAuth authorization and has no usable tokens.
     McpNeedsLogin { server: String },
     // plan
-    /// The goal is plainly one step: it runs as one task without a planner call.
-    PlanSingleStep,
     /// The planner's plan was invalid; it is asked once to fix it.
     PlanRepairing { error: String },
     /// Failures left the plan under 50% done: it is made again with what failed.
@@ -165,7 +163,6 @@ impl Notice {
             Notice::ContextTrimmed { .. } => "context_trimmed",
             Notice::Retrying { .. } => "retrying",
             Notice::McpNeedsLogin { .. } => "mcp_needs_login",
-            Notice::PlanSingleStep => "plan_single_step",
             Notice::PlanRepairing { .. } => "plan_repairing",
             Notice::PlanReplanning { .. } => "plan_replanning",
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
@@ -246,9 +243,6 @@ impl Notice {
             Notice::McpNeedsLogin { .. } => {
                 "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
             }
-            Notice::PlanSingleStep => {
-                "the goal is a single step: running it as one task without a planner call"
-            }
             Notice::PlanRepairing { .. } => {
                 "the plan is invalid ({error}); asking the planner to fix it"
             }
@@ -321,7 +315,6 @@ impl Notice {
             Notice::McpStarting { server } | Notice::McpNeedsLogin { server } => {
                 vec![("server", server.clone())]
             }
-            Notice::PlanSingleStep => Vec::new(),
             Notice::PlanRepairing { error } | Notice::PlanReplanFailed { error } => {
                 vec![("error", error.clone())]
             }

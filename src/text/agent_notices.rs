@@ -44,7 +44,6 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
         Notice::Retrying { .. } => Msg::NoticeRetrying,
         Notice::McpNeedsLogin { .. } => Msg::NoticeMcpNeedsLogin,
-        Notice::PlanSingleStep => Msg::NoticePlanSingleStep,
         Notice::PlanRepairing { .. } => Msg::NoticePlanRepairing,
         Notice::PlanReplanning { .. } => Msg::NoticePlanReplanning,
         Notice::PlanReplanFailed { .. } => Msg::NoticePlanReplanFailed,
@@ -117,7 +116,6 @@ mod tests {
                 attempt: 2,
                 max: 3,
             },
-            Notice::PlanSingleStep,
             Notice::PlanRepairing { error: s() },
             Notice::PlanReplanning {
                 failed: 2,

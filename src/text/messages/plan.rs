@@ -16,9 +16,6 @@ messages! {
     PlanNonePending => en: "no plan is waiting for your next message", zh: "没有等待下一条消息的计划",
     PromptPlanPending => en: "plan", zh: "计划",
     PromptTeamPending => en: "team", zh: "团队",
-    NoticePlanSingleStep =>
-        en: "the goal is a single step: running it as one task without a planner call",
-        zh: "目标只有一步：不调用规划器，直接作为一个任务运行",
     NoticePlanRepairing =>
         en: "the plan is invalid ({error}); asking the planner to fix it",
         zh: "计划无效（{error}）；请规划器修正",
