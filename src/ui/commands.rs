@@ -354,8 +354,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         usage: "N",
         help: [
-            "put the files back as in snapshot N of /snapshot (undo with /restore 1)",
-            "把文件恢复为 /snapshot 中第 N 个快照（/restore 1 可撤销）",
+            "put the files back as in snapshot N of /snapshot (undo with /restore 2)",
+            "把文件恢复为 /snapshot 中第 N 个快照（/restore 2 可撤销）",
         ],
         while_running: false,
         handler: snapshot_cmds::restore,
