@@ -46,6 +46,10 @@ pub struct Keyboard {
 struct Shared {
     state: Mutex<State>,
     type_ahead: TypeAhead,
+    /// A prompt lent the terminal to another program (a pager): the reader leaves it alone.
+    paused: AtomicBool,
+    /// The reader saw `paused` and reads nothing until it is cleared.
+    parked: AtomicBool,
 }
 
 #[derive(Default)]
@@ -175,6 +179,40 @@ impl Drop for Listener {
     }
 }
 
+impl Listener {
+    /// Lends the terminal to another program (a pager) until the returned guard drops: the task's reader stops
+    /// reading and raw mode is off meanwhile.
+    pub fn lend_terminal(&self) -> Lent {
+        self.shared.parked.store(false, Ordering::SeqCst);
+        self.shared.paused.store(true, Ordering::SeqCst);
+        // The reader parks within one poll; one that stopped meanwhile reads nothing either.
+        let deadline = std::time::Instant::now() + POLL * 25;
+        while !self.shared.parked.load(Ordering::SeqCst)
+            && self.shared.lock().reading
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        restore_terminal();
+        Lent {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+/// The terminal lent by [`Listener::lend_terminal`]; dropping it takes it back (raw mode, bracketed paste).
+pub struct Lent {
+    shared: Arc<Shared>,
+}
+
+impl Drop for Lent {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::enable_raw_mode();
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableBracketedPaste);
+        self.shared.paused.store(false, Ordering::SeqCst);
+    }
+}
+
 /// The keyboard owned for one task; [`KeyboardTask::stop`] (or drop) ends the reader and restores the terminal.
 pub struct KeyboardTask {
     stop: Arc<AtomicBool>,
@@ -216,6 +254,11 @@ impl Drop for KeyboardTask {
 
 fn read_keys(stop: &AtomicBool, shared: &Shared) {
     while !stop.load(Ordering::SeqCst) {
+        if shared.paused.load(Ordering::SeqCst) {
+            shared.parked.store(true, Ordering::SeqCst);
+            std::thread::sleep(POLL);
+            continue;
+        }
         match event::poll(POLL) {
             Ok(true) => match event::read() {
                 Ok(ev) => shared.dispatch(ev),

@@ -215,6 +215,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 }
 
 mod approval_keys;
+mod approval_whole;
 mod browser_cmds;
 mod commands;
 mod completion;

@@ -63,7 +63,8 @@ pub fn show_expanded(
     out.flush()
 }
 
-fn page(lines: &[String]) -> io::Result<()> {
+/// Pipes `lines` to `$PAGER` (`less -R` by default) and waits for it.
+pub fn page(lines: &[String]) -> io::Result<()> {
     let pager = std::env::var("PAGER")
         .ok()
         .filter(|p| !p.trim().is_empty())
