@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use type_ahead::TypeAhead;
 
+use crate::ui::commands::runs_while_running;
+
 /// How long one poll for a key waits before checking whether to stop; bounds how long stopping takes.
 const POLL: Duration = Duration::from_millis(40);
 
@@ -84,14 +86,24 @@ impl Shared {
             return;
         }
         match input {
-            Input::Key(key) if is_cancel_key(&key) => {
-                if let Some(cancel) = &state.cancel {
-                    tracing::info!("task cancelled from the keyboard");
-                    cancel.cancel();
+            Input::Key(key) if is_cancel_key(&key) => Self::cancel(&state, &self.type_ahead),
+            Input::Key(key) => {
+                // The one command that runs while a task does (`while_running` in the table): `/cancel`.
+                if let Some(command) = self.type_ahead.key(&key, runs_while_running) {
+                    tracing::info!("{command} typed while the task runs");
+                    Self::cancel(&state, &self.type_ahead);
                 }
             }
-            Input::Key(key) => self.type_ahead.key(&key),
             Input::Paste(text) => self.type_ahead.paste(&text),
+        }
+    }
+
+    /// Cancels the task; what was queued behind it goes back into the line instead of being sent.
+    fn cancel(state: &State, type_ahead: &TypeAhead) {
+        type_ahead.unqueue();
+        if let Some(cancel) = &state.cancel {
+            tracing::info!("task cancelled from the keyboard");
+            cancel.cancel();
         }
     }
 }
@@ -152,11 +164,9 @@ impl Keyboard {
         self.shared.lock().listener.is_some()
     }
 
-    /// Cancels the running task (ESC or Ctrl-C at the approval prompt).
+    /// Cancels the running task (ESC or Ctrl-C at the approval prompt); queued lines go back into the line.
     pub fn cancel_task(&self) {
-        if let Some(cancel) = &self.shared.lock().cancel {
-            cancel.cancel();
-        }
+        Shared::cancel(&self.shared.lock(), &self.shared.type_ahead);
     }
 }
 

@@ -235,6 +235,7 @@ mod sessions_cmds;
 mod skill_cmds;
 mod snapshot_cmds;
 mod task_cmds;
+mod type_ahead;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {

@@ -57,7 +57,9 @@ fn the_pager_gets_the_whole_change_and_the_keys_then_the_question_returns() {
     wait_question(&t, "Approve?", 2);
     // Coloured, as `less -R` shows it.
     let paged = std::fs::read_to_string(&paged).unwrap();
-    let paged = regex::Regex::new("\x1b\\[[0-9;]*m").unwrap().replace_all(&paged, "");
+    let paged = regex::Regex::new("\x1b\\[[0-9;]*m")
+        .unwrap()
+        .replace_all(&paged, "");
     assert!(paged.contains("long.txt"), "{paged}");
     assert!(
         paged.contains("+line 1\n") && paged.trim_end().ends_with("+line 300"),

@@ -218,9 +218,19 @@ fn an_approval_prompt_suspends_the_working_line_and_the_phase_comes_back() {
     live.resume();
     let shown = screen(&output(&out));
     assert!(shown[1].contains("running make"), "{shown:?}");
-    live.set_input_preview(Some(("next task", 1)));
+    live.set_input_preview(Some(TypedAhead {
+        line: "draft".into(),
+        queued: vec!["next task".into(), "/cost".into()],
+    }));
     let shown = screen(&output(&out));
-    assert_eq!(shown[2], "  › next task · 1 queued");
+    assert_eq!(shown[2], "  queued › next task · 1 more queued");
+    assert_eq!(shown[3], "  › draft");
+    live.set_input_preview(Some(TypedAhead {
+        line: String::new(),
+        queued: vec!["/cost".into()],
+    }));
+    let shown = screen(&output(&out));
+    assert_eq!(shown[2], "  queued › /cost (runs when the task ends)");
 }
 
 #[test]
