@@ -204,7 +204,7 @@ async fn plan_and_run(
             plan: plan.clone(),
             revision,
         });
-        let next_request = match reviewer.review(&plan).await {
+        let next_request = match reviewer.review(&plan, revision).await {
             PlanDecision::Cancel => {
                 report.declined = Some(plan);
                 return cancelled(report);

@@ -82,12 +82,16 @@ pub enum Notice {
     PlanReplanning { failed: usize, total: usize },
     /// The re-plan failed; the work already done is reported.
     PlanReplanFailed { error: String },
-    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`, past `max` the step fails).
+    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`).
     PlanStepRejected {
         reasons: String,
         retry: u32,
         max: u32,
     },
+    /// The team's reviewer rejected a step after its `retries` retries: the step failed.
+    PlanStepRejectedFinal { reasons: String, retries: u32 },
+    /// The team's reviewer passed a step.
+    PlanStepApproved,
     /// A plan made in `plan` mode was approved: the session left plan mode for `mode` (the one before it).
     PlanModeLeft { mode: String },
     // input
@@ -167,6 +171,8 @@ impl Notice {
             Notice::PlanReplanning { .. } => "plan_replanning",
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
             Notice::PlanStepRejected { .. } => "plan_step_rejected",
+            Notice::PlanStepRejectedFinal { .. } => "plan_step_rejected_final",
+            Notice::PlanStepApproved => "plan_step_approved",
             Notice::PlanModeLeft { .. } => "plan_mode_left",
             Notice::HookMessage { .. } => "hook_message",
             Notice::HookPromptBlocked { .. } => "hook_prompt_blocked",
@@ -253,6 +259,10 @@ impl Notice {
             Notice::PlanStepRejected { .. } => {
                 "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
             }
+            Notice::PlanStepRejectedFinal { .. } => {
+                "the reviewer rejected the step again after {retries} retries; the step failed: {reasons}"
+            }
+            Notice::PlanStepApproved => "the reviewer approved the step",
             Notice::PlanModeLeft { .. } => {
                 "plan approved: it runs in {mode} mode, and plan mode ends"
             }
@@ -330,6 +340,11 @@ impl Notice {
                 ("retry", retry.to_string()),
                 ("max", max.to_string()),
             ],
+            Notice::PlanStepRejectedFinal { reasons, retries } => vec![
+                ("reasons", reasons.clone()),
+                ("retries", retries.to_string()),
+            ],
+            Notice::PlanStepApproved => Vec::new(),
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::PlanModeLeft { mode } => vec![("mode", mode.clone())],
             Notice::HookMessage { text } => vec![("text", text.clone())],

@@ -417,7 +417,7 @@ impl KeySource for NoPager {
 
 fn long_write() -> (ApprovalRequest, Preview) {
     let content: String = (1..=300).map(|i| format!("line {i}\n")).collect();
-    let mut req = request(json!({"path": "long.txt", "content": content.clone()}));
+    let mut req = request(json!({"path": "long.txt", "content": content}));
     req.tool = "write_file".to_string();
     req.risk = Risk::Medium;
     let preview = Preview::NewFile {

@@ -11,6 +11,7 @@ use super::super::{notice_line, render_diff, tool_started_line};
 use super::Inner;
 use crate::agent::AgentEvent;
 use crate::plan::CallTasks;
+use crate::protocol::Notice;
 use crate::protocol::plan::TaskState;
 
 /// Rows kept free under the task list for the working line and its previews.
@@ -151,7 +152,12 @@ impl Inner {
             }
             AgentEvent::Notice { notice } => {
                 let text = notice_line(self.lang, &notice);
-                self.write_lines(&[format!("{tag}{}", style.yellow(&format!("! {text}")))]);
+                // The reviewer's pass is good news, not a warning.
+                let line = match notice {
+                    Notice::PlanStepApproved => style.green(&format!("✓ {text}")),
+                    _ => style.yellow(&format!("! {text}")),
+                };
+                self.write_lines(&[format!("{tag}{line}")]);
             }
             AgentEvent::TurnFailed { error } => {
                 let label = crate::text::tr(self.lang, crate::text::Msg::ErrorPrefix);
