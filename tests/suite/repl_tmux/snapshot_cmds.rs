@@ -163,11 +163,17 @@ fn snapshot_lists_restore_puts_files_back_and_clean_asks_first() {
 }
 
 /// After `/rewind` → code, the notice names the `/restore` that puts the files back as they were before it, and
-/// that one does; `/help` names the same number. Both languages.
+/// that one does; `/help` names the same number; `revert_turn` with offset 1, the other undo it names, undoes the
+/// last restore. Both languages.
 fn rewind_code_is_undone_by_the_restore_it_names(env: &[(&str, &str)], texts: [&str; 4]) {
     let [picker, how, restored, help] = texts;
     let sandbox = Sandbox::new();
-    let server = ScriptedServer::with_replies([write_notes("c1", "first\n"), Reply::text("done")]);
+    let server = ScriptedServer::with_replies([
+        write_notes("c1", "first\n"),
+        Reply::text("done"),
+        Reply::tool_calls([("c2", "revert_turn", json!({"offset": 1}))]),
+        Reply::text("reverted"),
+    ]);
     let t = sandbox.start_with(&server, env);
     t.submit("first task");
     t.wait_prompt(2, terminal::DEADLINE);
@@ -190,6 +196,21 @@ fn rewind_code_is_undone_by_the_restore_it_names(env: &[(&str, &str)], texts: [&
 
     t.submit("/help");
     t.wait_for(help);
+
+    // The other undo the notice names: `revert_turn` with offset 1 undoes the last restore.
+    t.submit("undo that restore");
+    t.wait_for("reverted");
+    assert_eq!(
+        notes(&sandbox),
+        "alpha beta\n",
+        "revert_turn undid the /restore"
+    );
+    let result = &server.chat_requests()[3].body["messages"];
+    let last = result.as_array().unwrap().last().unwrap()["content"].to_string();
+    assert!(
+        last.contains("calling revert_turn with offset 1 undoes this"),
+        "{last}"
+    );
 }
 
 #[test]
