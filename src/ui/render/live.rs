@@ -169,16 +169,14 @@ impl WorkingLine {
 fn typed_rows(typed: &TypedAhead, lang: Lang) -> Vec<String> {
     let mut rows = Vec::new();
     if let Some(next) = typed.queued.first() {
-        let mut row = format!("  {} › {next}", tr(lang, Msg::LiveQueued));
+        // The count first: a long message is cut at the screen's edge.
+        let label = match typed.queued.len() {
+            1 => tr(lang, Msg::LiveQueued).to_string(),
+            n => tr(lang, Msg::LiveQueuedMore).replace("{n}", &(n - 1).to_string()),
+        };
+        let mut row = format!("  {label} › {next}");
         if next.trim_start().starts_with('/') {
-            row.push_str(&format!(" ({})", tr(lang, Msg::LiveCommandWaits)));
-        }
-        if typed.queued.len() > 1 {
-            let more = (typed.queued.len() - 1).to_string();
-            row.push_str(&format!(
-                " · {}",
-                tr(lang, Msg::LiveQueuedMore).replace("{n}", &more)
-            ));
+            row.push_str(tr(lang, Msg::LiveCommandWaits));
         }
         rows.push(row);
     }

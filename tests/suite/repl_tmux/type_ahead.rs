@@ -50,7 +50,7 @@ fn slash_cancel_runs_at_once_and_the_queued_message_comes_back_unsent() {
     t.wait_for("queued › next message");
     t.keys(&["-l", "/cost"]);
     t.keys(&["Enter"]);
-    t.wait_for("queued › next message · 1 more queued");
+    t.wait_for("queued (+1 more) › next message");
 
     t.keys(&["-l", "/cancel"]);
     t.keys(&["Enter"]);
@@ -72,10 +72,10 @@ fn esc_or_ctrl_c_stop_and_put_the_queued_text_back_in_chinese() {
         let (t, server, marker) = start_long_task(&sandbox, &[("LC_ALL", "zh_CN.UTF-8")]);
         t.keys(&["-l", "/cost"]);
         t.keys(&["Enter"]);
-        t.wait_for("排队中 › /cost (任务结束后执行)");
+        t.wait_for("排队中 › /cost（任务结束后执行）");
         t.keys(&["-l", "再看看"]);
         t.keys(&["Enter"]);
-        t.wait_for("另有 1 条排队中");
+        t.wait_for("排队中（另有 1 条） › /cost（任务结束后执行）");
 
         t.keys(&[key]);
         let screen = t.wait_until("the queued text in the prompt", terminal::DEADLINE, |s| {

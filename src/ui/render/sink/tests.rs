@@ -223,7 +223,7 @@ fn an_approval_prompt_suspends_the_working_line_and_the_phase_comes_back() {
         queued: vec!["next task".into(), "/cost".into()],
     }));
     let shown = screen(&output(&out));
-    assert_eq!(shown[2], "  queued › next task · 1 more queued");
+    assert_eq!(shown[2], "  queued (+1 more) › next task");
     assert_eq!(shown[3], "  › draft");
     live.set_input_preview(Some(TypedAhead {
         line: String::new(),
