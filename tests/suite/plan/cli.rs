@@ -139,8 +139,9 @@ fn short_goals_reach_the_planner() {
     ] {
         let server = two_task_server();
         let (project, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // As the issue typed it: `-p` without a value, the goal after `--plan`.
         let output = paicli(&server, project.path(), home.path())
-            .args(["-p", goal, "--plan"])
+            .args(["-p", "--plan", goal])
             .output()
             .unwrap();
         assert!(
@@ -163,4 +164,18 @@ fn short_goals_reach_the_planner() {
             "{goal}: {stdout}"
         );
     }
+}
+
+#[test]
+fn a_task_given_after_p_and_again_after_the_flags_is_refused() {
+    let server = two_task_server();
+    let (project, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let output = paicli(&server, project.path(), home.path())
+        .args(["-p", "one task", "--plan", "another task"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("the task was given twice"), "{stderr}");
+    assert!(server.chat_requests().is_empty());
 }
