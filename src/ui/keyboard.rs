@@ -159,6 +159,11 @@ impl Keyboard {
         })
     }
 
+    /// Whether a prompt lent the terminal to another program (a pager) now.
+    pub fn terminal_lent(&self) -> bool {
+        self.shared.paused.load(Ordering::SeqCst)
+    }
+
     /// Whether a prompt has the keys now (the working line can say "waiting for approval").
     pub fn is_prompting(&self) -> bool {
         self.shared.lock().listener.is_some()

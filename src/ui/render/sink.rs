@@ -16,7 +16,7 @@ use super::live::{Phase, TypedAhead, WorkingLine};
 use super::plan_view::PlanView;
 use super::tool_line::{ToolResultView, diagnostics_line, shown_summary, tool_result_lines};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
-use super::{MarkdownStream, Surface, notice_line, render_diff, tool_started_line};
+use super::{MarkdownStream, Surface, notice_line, render_diff_in, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
 use crate::protocol::ToolKind;
@@ -473,7 +473,7 @@ impl Inner {
                 let width = self.width();
                 let mut lines = tool_result_lines(&view, self.lang, style, width);
                 if let Some(diff) = diff {
-                    lines.extend(render_diff(&diff, style));
+                    lines.extend(render_diff_in(&diff, style, self.lang));
                 }
                 self.write_lines(&lines);
                 let title = self

@@ -1,6 +1,7 @@
 //! The approval prompt's whole-change key in the real terminal: a 300-line `write_file` in ask mode is folded
 //! before the question; `v` (or Ctrl+O) shows all of it, through `$PAGER` (which gets the terminal and the keys)
-//! or printed when no pager runs, and the same question is answerable afterwards.
+//! or printed when no pager runs, and the same question is answerable afterwards; Ctrl-C in the pager does not
+//! cancel the task.
 
 use serde_json::json;
 
@@ -49,12 +50,21 @@ fn the_pager_gets_the_whole_change_and_the_keys_then_the_question_returns() {
     assert!(screen.contains("[v] whole change"), "{screen}");
     assert!(screen.contains("more lines"), "folded first: {screen}");
 
+    // Ctrl-C in the pager is the pager's: it stops it (the change is then printed), not the task.
     t.keys(&["v"]);
     t.wait_for("PAGER WAITING");
+    t.keys(&["C-c"]);
+    let screen = wait_question(&t, "Approve?", 2);
+    assert!(!screen.contains("cancelled"), "{screen}");
+
+    t.keys(&["v"]);
+    t.wait_until("the pager again", terminal::DEADLINE, |s| {
+        s.matches("PAGER WAITING").count() == 2
+    });
     // The pager reads the terminal: the key is its own, not the prompt's.
     t.keys(&["q", "Enter"]);
     t.wait_for("PAGER GOT q");
-    wait_question(&t, "Approve?", 2);
+    wait_question(&t, "Approve?", 3);
     // Coloured, as `less -R` shows it.
     let paged = std::fs::read_to_string(&paged).unwrap();
     let paged = regex::Regex::new("\x1b\\[[0-9;]*m")

@@ -339,6 +339,27 @@ fn notices_are_worded_in_the_sessions_language() {
     );
 }
 
+#[test]
+fn a_long_diff_after_a_write_is_folded_in_the_sessions_language() {
+    let out = Shared::default();
+    let sink = TerminalSink::new(Surface::plain(200), Lang::Zh, Box::new(out.clone()));
+    let new: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    sink.emit(started("w1", "write_file", r#"{"path":"a.txt"}"#));
+    sink.emit(AgentEvent::ToolCallFinished {
+        id: "w1".into(),
+        name: "write_file".into(),
+        status: crate::protocol::ToolStatus::Ok,
+        detail: String::new(),
+        duration_ms: 5,
+        output_chars: 0,
+        diff: Some(crate::ui::render::unified_diff("", &new)),
+    });
+    sink.finish();
+    let text = output(&out);
+    assert!(text.contains("… 还有 21 行"), "{text}");
+    assert!(!text.contains("more lines"), "{text}");
+}
+
 // plan: the task list above the working line and the tagged lines of the sub-agents.
 
 fn two_task_plan() -> crate::protocol::plan::Plan {

@@ -16,7 +16,7 @@ use crate::plan::PlanMode;
 use crate::protocol::Usage;
 use crate::text::Msg;
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::interrupt::block_on_interruptible;
+use crate::ui::interrupt::block_on_task;
 use crate::ui::render::{StatusInfo, TerminalSink, TypedAhead, status_line_in};
 
 /// What the REPL remembers about plans between inputs (the mode plan mode returns to is the approval hook's).
@@ -61,7 +61,7 @@ impl Session {
         let work = self
             .host
             .run_input(input, &shown, cancel.clone(), self.reviewer.as_ref());
-        let ran = block_on_interruptible(&self.runtime, &cancel, work);
+        let ran = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
         sink.finish();
         *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         keys.stop();
