@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use tokio_util::sync::CancellationToken;
 
 use paicli::app::{HostError, HostOptions, Input, RunAs, Session};
@@ -103,8 +103,9 @@ struct Cli {
     #[arg(long)]
     fork: bool,
 
-    /// Start the interactive session with this as the first message (`paicli "fix the tests"`).
-    #[arg(value_name = "TASK", conflicts_with = "print")]
+    /// Start the interactive session with this as the first message (`paicli "fix the tests"`); after a `-p`
+    /// without a value, the task it runs (`paicli -p --plan "fix the tests"`).
+    #[arg(value_name = "TASK")]
     task: Option<String>,
 
     #[command(subcommand)]
@@ -214,7 +215,7 @@ enum McpAction {
 fn main() -> ExitCode {
     paicli::sandbox::harden_process();
     paicli::app::prewarm_patterns();
-    let cli = match Cli::try_parse() {
+    let cli = match parse_cli() {
         Ok(cli) => cli,
         // clap words help, version and English errors itself; a Chinese locale gets a Chinese sentence.
         Err(e) if e.use_stderr() && locale_lang() == Lang::Zh => {
@@ -232,6 +233,22 @@ fn main() -> ExitCode {
             ExitCode::from(oneshot::EXIT_USAGE as u8)
         }
     }
+}
+
+/// The command line; a `-p` without a value takes the task given after the other flags.
+fn parse_cli() -> Result<Cli, clap::Error> {
+    let mut cli = Cli::try_parse()?;
+    match (cli.print.as_deref(), cli.task.is_some()) {
+        (Some("-"), true) => cli.print = cli.task.take(),
+        (Some(_), true) => {
+            return Err(Cli::command().error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "the task was given twice: after -p and again after the flags",
+            ));
+        }
+        _ => {}
+    }
+    Ok(cli)
 }
 
 /// Errors returned here are usage or configuration errors (exit code 2); task outcomes come back as codes.

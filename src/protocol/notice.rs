@@ -76,20 +76,22 @@ pub enum Notice {
     /// A remote MCP server wants OAuth authorization and has no usable tokens.
     McpNeedsLogin { server: String },
     // plan
-    /// The goal is plainly one step: it runs as one task without a planner call.
-    PlanSingleStep,
     /// The planner's plan was invalid; it is asked once to fix it.
     PlanRepairing { error: String },
     /// Failures left the plan under 50% done: it is made again with what failed.
     PlanReplanning { failed: usize, total: usize },
     /// The re-plan failed; the work already done is reported.
     PlanReplanFailed { error: String },
-    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`, past `max` the step fails).
+    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`).
     PlanStepRejected {
         reasons: String,
         retry: u32,
         max: u32,
     },
+    /// The team's reviewer rejected a step after its `retries` retries: the step failed.
+    PlanStepRejectedFinal { reasons: String, retries: u32 },
+    /// The team's reviewer passed a step.
+    PlanStepApproved,
     /// A plan made in `plan` mode was approved: the session left plan mode for `mode` (the one before it).
     PlanModeLeft { mode: String },
     // input
@@ -165,11 +167,12 @@ impl Notice {
             Notice::ContextTrimmed { .. } => "context_trimmed",
             Notice::Retrying { .. } => "retrying",
             Notice::McpNeedsLogin { .. } => "mcp_needs_login",
-            Notice::PlanSingleStep => "plan_single_step",
             Notice::PlanRepairing { .. } => "plan_repairing",
             Notice::PlanReplanning { .. } => "plan_replanning",
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
             Notice::PlanStepRejected { .. } => "plan_step_rejected",
+            Notice::PlanStepRejectedFinal { .. } => "plan_step_rejected_final",
+            Notice::PlanStepApproved => "plan_step_approved",
             Notice::PlanModeLeft { .. } => "plan_mode_left",
             Notice::HookMessage { .. } => "hook_message",
             Notice::HookPromptBlocked { .. } => "hook_prompt_blocked",
@@ -246,9 +249,6 @@ impl Notice {
             Notice::McpNeedsLogin { .. } => {
                 "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
             }
-            Notice::PlanSingleStep => {
-                "the goal is a single step: running it as one task without a planner call"
-            }
             Notice::PlanRepairing { .. } => {
                 "the plan is invalid ({error}); asking the planner to fix it"
             }
@@ -259,6 +259,10 @@ impl Notice {
             Notice::PlanStepRejected { .. } => {
                 "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
             }
+            Notice::PlanStepRejectedFinal { .. } => {
+                "the reviewer rejected the step again after {retries} retries; the step failed: {reasons}"
+            }
+            Notice::PlanStepApproved => "the reviewer approved the step",
             Notice::PlanModeLeft { .. } => {
                 "plan approved: it runs in {mode} mode, and plan mode ends"
             }
@@ -321,7 +325,6 @@ impl Notice {
             Notice::McpStarting { server } | Notice::McpNeedsLogin { server } => {
                 vec![("server", server.clone())]
             }
-            Notice::PlanSingleStep => Vec::new(),
             Notice::PlanRepairing { error } | Notice::PlanReplanFailed { error } => {
                 vec![("error", error.clone())]
             }
@@ -337,6 +340,11 @@ impl Notice {
                 ("retry", retry.to_string()),
                 ("max", max.to_string()),
             ],
+            Notice::PlanStepRejectedFinal { reasons, retries } => vec![
+                ("reasons", reasons.clone()),
+                ("retries", retries.to_string()),
+            ],
+            Notice::PlanStepApproved => Vec::new(),
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::PlanModeLeft { mode } => vec![("mode", mode.clone())],
             Notice::HookMessage { text } => vec![("text", text.clone())],

@@ -217,7 +217,10 @@ impl Executor {
             match call::prepare(&self.registry, call) {
                 Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill, Vec::new()),
                 Ok(mut ready) => {
+                    let asked = Instant::now();
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
+                    // A person reading the approval prompt (or the whole diff) is not the tool running late.
+                    let deadline = deadline + asked.elapsed();
                     let args = ready.args.clone();
                     let targets = ready.tool.write_targets(&args, ctx);
                     let traits = ready.tool.traits();

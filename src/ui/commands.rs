@@ -58,7 +58,8 @@ pub struct Command {
     pub usage: &'static str,
     /// One line of help in English and Chinese.
     pub help: [&'static str; 2],
-    /// Whether it may run while a task is running (the REPL reads commands only between tasks today).
+    /// Whether it runs at once when typed while a task runs (the keyboard owner runs it: only `/cancel`, which
+    /// `ui::keyboard` carries out); every other command typed then waits for the task to end, and says so.
     pub while_running: bool,
     pub handler: Handler,
 }
@@ -73,6 +74,18 @@ impl Command {
     }
 }
 
+/// Whether `line` is a command that runs while a task runs (see [`Command::while_running`]).
+pub fn runs_while_running(line: &str) -> bool {
+    let name = line
+        .strip_prefix('/')
+        .and_then(|rest| rest.split_whitespace().next());
+    name.is_some_and(|name| {
+        COMMANDS
+            .iter()
+            .any(|c| c.while_running && (c.name == name || c.aliases.contains(&name)))
+    })
+}
+
 /// Every slash command, in help order.
 pub static COMMANDS: &[Command] = &[
     Command {
@@ -80,7 +93,7 @@ pub static COMMANDS: &[Command] = &[
         aliases: &["?"],
         usage: "",
         help: ["show commands and keys", "显示命令和按键"],
-        while_running: true,
+        while_running: false,
         handler: session_cmds::help,
     },
     Command {
@@ -132,7 +145,7 @@ pub static COMMANDS: &[Command] = &[
             "show the effective configuration and where each value came from; with a filter, what each key does",
             "显示生效配置及来源；带过滤词时显示各项说明",
         ],
-        while_running: true,
+        while_running: false,
         handler: info::config,
     },
     Command {
@@ -143,7 +156,7 @@ pub static COMMANDS: &[Command] = &[
             "what fills the context window (estimated tokens)",
             "上下文占用（估算 token）",
         ],
-        while_running: true,
+        while_running: false,
         handler: info::context,
     },
     Command {
@@ -154,7 +167,7 @@ pub static COMMANDS: &[Command] = &[
             "tokens used and estimated cost of this session",
             "本会话的 token 用量和估算费用",
         ],
-        while_running: true,
+        while_running: false,
         handler: info::cost,
     },
     Command {
@@ -176,7 +189,7 @@ pub static COMMANDS: &[Command] = &[
             "this project's recorded sessions (newest first; * marks this one)",
             "本项目已记录的会话（最新的在前；* 为当前会话）",
         ],
-        while_running: true,
+        while_running: false,
         handler: resume_cmds::sessions,
     },
     Command {
@@ -239,7 +252,7 @@ pub static COMMANDS: &[Command] = &[
             "show or switch the approval mode (Shift+Tab cycles)",
             "显示或切换审批模式（Shift+Tab 循环切换）",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::mode,
     },
     Command {
@@ -250,7 +263,7 @@ pub static COMMANDS: &[Command] = &[
             "human in the loop: on = ask mode, default = auto mode",
             "人工审批：on = ask 模式，default = auto 模式",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::hitl,
     },
     Command {
@@ -261,7 +274,7 @@ pub static COMMANDS: &[Command] = &[
             "the approval mode, allow/deny rules, session approvals and guards",
             "审批模式、允许/拒绝规则、本会话批准和防护",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::policy,
     },
     Command {
@@ -272,7 +285,7 @@ pub static COMMANDS: &[Command] = &[
             "the latest N audit log entries (default 10)",
             "最近 N 条审计记录（默认 10）",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::audit,
     },
     Command {
@@ -313,7 +326,7 @@ pub static COMMANDS: &[Command] = &[
             "every hook: event, matcher, command, file, and whether it runs (project hooks need /trust)",
             "全部钩子：事件、匹配器、命令、所在文件，以及是否运行（项目钩子需 /trust）",
         ],
-        while_running: true,
+        while_running: false,
         handler: hooks_cmds::hooks,
     },
     Command {
@@ -325,7 +338,7 @@ pub static COMMANDS: &[Command] = &[
              one for this session, list its resources or prompts",
             "MCP 服务器：状态和工具；stderr 日志、批准项目服务器、重启、本次会话禁用或启用、列出资源或提示模板",
         ],
-        while_running: true,
+        while_running: false,
         handler: services_cmds::mcp,
     },
     Command {
@@ -336,7 +349,7 @@ pub static COMMANDS: &[Command] = &[
             "language servers and the problems the last checks found",
             "语言服务器及最近检查发现的问题",
         ],
-        while_running: true,
+        while_running: false,
         handler: services_cmds::lsp,
     },
     Command {
@@ -347,7 +360,7 @@ pub static COMMANDS: &[Command] = &[
             "the project's file snapshots (time, label, changed files, store size); clean removes them",
             "项目文件快照（时间、标签、改动文件数、占用空间）；clean 删除全部",
         ],
-        while_running: true,
+        while_running: false,
         handler: snapshot_cmds::snapshot,
     },
     Command {
@@ -355,8 +368,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         usage: "N",
         help: [
-            "put the files back as in snapshot N of /snapshot (undo with /restore 1)",
-            "把文件恢复为 /snapshot 中第 N 个快照（/restore 1 可撤销）",
+            "put the files back as in snapshot N of /snapshot (undo with /restore 2)",
+            "把文件恢复为 /snapshot 中第 N 个快照（/restore 2 可撤销）",
         ],
         while_running: false,
         handler: snapshot_cmds::restore,
@@ -424,7 +437,7 @@ pub static COMMANDS: &[Command] = &[
             "background tasks of this project: at most 2 run at once, never asking (calls that need you are denied)",
             "本项目的后台任务：最多同时运行 2 个，从不询问（需要你批准的调用会被拒绝）",
         ],
-        while_running: true,
+        while_running: false,
         handler: task_cmds::task,
     },
     Command {
@@ -591,6 +604,18 @@ mod tests {
         assert_eq!(suggest("mdoe"), Some("mode"));
         assert_eq!(suggest("polcy"), Some("policy"));
         assert_eq!(suggest("xyzzy"), None);
+    }
+
+    #[test]
+    fn only_cancel_runs_while_a_task_runs_the_one_the_keyboard_carries_out() {
+        let now: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.while_running)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(now, ["cancel"]);
+        assert!(runs_while_running("/cancel"));
+        assert!(!runs_while_running("/cost") && !runs_while_running("cancel"));
     }
 
     #[test]

@@ -9,9 +9,9 @@ use paicli::llm::Usage;
 use paicli::text::Lang;
 use paicli::tools::{SpillStore, ToolLimits, ToolRegistry, core_tools};
 use paicli::ui::render::{
-    MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, WorkingLine,
-    diagnostics_line, render_diff, render_markdown, status_line_in, tool_finished_line,
-    tool_result_lines, tool_started_line,
+    MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, TypedAhead,
+    WorkingLine, diagnostics_line, render_diff, render_markdown, status_line_in,
+    tool_finished_line, tool_result_lines, tool_started_line,
 };
 
 const DOC: &str = "\
@@ -285,7 +285,10 @@ fn live_lines(lang: Lang) -> String {
     lines.push(diagnostics_line(&files, lang, s, width));
     let mut working = WorkingLine {
         tokens: 1234,
-        input_preview: Some(("fix the tests next".into(), 1)),
+        input_preview: Some(TypedAhead {
+            line: "fix the tests next".into(),
+            queued: vec!["then update the docs".into()],
+        }),
         ..WorkingLine::default()
     };
     lines.extend(working.render(Duration::from_millis(2300), width, s, lang));

@@ -215,6 +215,7 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 }
 
 mod approval_keys;
+mod approval_whole;
 mod browser_cmds;
 mod channel_cmd;
 mod commands;
@@ -235,6 +236,7 @@ mod sessions_cmds;
 mod skill_cmds;
 mod snapshot_cmds;
 mod task_cmds;
+mod type_ahead;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {

@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::expand::{Expandable, LastExpandable};
-use super::live::{Phase, WorkingLine};
+use super::live::{Phase, TypedAhead, WorkingLine};
 use super::plan_view::PlanView;
 use super::tool_line::{ToolResultView, diagnostics_line, shown_summary, tool_result_lines};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
-use super::{MarkdownStream, Surface, notice_line, render_diff, tool_started_line};
+use super::{MarkdownStream, Surface, notice_line, render_diff_in, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
 use crate::protocol::ToolKind;
@@ -65,8 +65,8 @@ struct Inner {
     before_hook: Option<Phase>,
 }
 
-/// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
-pub type InputPreview = Arc<dyn Fn() -> Option<(String, usize)> + Send + Sync>;
+/// Reads the type-ahead to show under the working line: the line being typed and the queued messages.
+pub type InputPreview = Arc<dyn Fn() -> Option<TypedAhead> + Send + Sync>;
 
 /// Renders [`AgentEvent`]s to a terminal (or any writer, for tests).
 pub struct TerminalSink {
@@ -473,7 +473,7 @@ impl Inner {
                 let width = self.width();
                 let mut lines = tool_result_lines(&view, self.lang, style, width);
                 if let Some(diff) = diff {
-                    lines.extend(render_diff(&diff, style));
+                    lines.extend(render_diff_in(&diff, style, self.lang));
                 }
                 self.write_lines(&lines);
                 let title = self

@@ -15,7 +15,7 @@ use crate::protocol::plan::PlanReviewer;
 use crate::text::{Lang, Msg, tr};
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::commands::custom::CustomCommands;
-use crate::ui::interrupt::block_on_interruptible;
+use crate::ui::interrupt::block_on_task;
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::plan_review::TerminalPlanReviewer;
 use crate::ui::render::{LastExpandable, Surface, TerminalSink};
@@ -258,7 +258,7 @@ impl Session {
             .host
             .agent_mut()
             .compact_now(focus, &sink, cancel.clone());
-        let result = block_on_interruptible(&self.runtime, &cancel, work);
+        let result = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
         keys.stop();
         if result.is_err() && cancel.is_cancelled() {
             sink.emit(AgentEvent::TurnCancelled);
@@ -277,7 +277,7 @@ impl Session {
     {
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let result = block_on_interruptible(&self.runtime, &cancel, work(cancel.clone()));
+        let result = block_on_task(&self.runtime, &cancel, &self.keyboard, work(cancel.clone()));
         keys.stop();
         result
     }

@@ -16,8 +16,8 @@ use crate::plan::PlanMode;
 use crate::protocol::Usage;
 use crate::text::Msg;
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::interrupt::block_on_interruptible;
-use crate::ui::render::{StatusInfo, TerminalSink, status_line_in};
+use crate::ui::interrupt::block_on_task;
+use crate::ui::render::{StatusInfo, TerminalSink, TypedAhead, status_line_in};
 
 /// What the REPL remembers about plans between inputs (the mode plan mode returns to is the approval hook's).
 #[derive(Debug, Default)]
@@ -61,7 +61,7 @@ impl Session {
         let work = self
             .host
             .run_input(input, &shown, cancel.clone(), self.reviewer.as_ref());
-        let ran = block_on_interruptible(&self.runtime, &cancel, work);
+        let ran = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
         sink.finish();
         *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         keys.stop();
@@ -104,8 +104,11 @@ impl Session {
             sink = sink
                 .with_input_preview(Arc::new(move || {
                     let typed = keyboard.type_ahead();
-                    let (line, queued) = (typed.line(), typed.queued());
-                    (!line.is_empty() || queued > 0).then_some((line, queued))
+                    let shown = TypedAhead {
+                        line: typed.line(),
+                        queued: typed.queued_lines(),
+                    };
+                    (!shown.line.is_empty() || !shown.queued.is_empty()).then_some(shown)
                 }))
                 .with_live_line();
         }
