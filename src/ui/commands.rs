@@ -507,23 +507,20 @@ pub fn find(name: &str) -> Option<&'static Command> {
         .find(|c| c.name == name || c.aliases.contains(&name.as_str()))
 }
 
-/// The closest command name to a mistyped one, when it is close enough to be a likely typo.
+/// The closest command name to a mistyped one, when it is close enough to be a likely typo: one edit for names
+/// of up to five letters, two for longer ones (`/modle` is `/model`; `/foo` is no command, not `/fork`).
 pub fn suggest(name: &str) -> Option<&'static str> {
     let name = name.to_ascii_lowercase();
+    let allowed = if name.chars().count() <= 5 { 1 } else { 2 };
     COMMANDS
         .iter()
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
         .map(|candidate| {
-            let prefix = candidate.starts_with(&name) || name.starts_with(candidate);
-            let distance = if prefix {
-                0
-            } else {
-                strsim::damerau_levenshtein(&name, candidate)
-            };
+            let distance = strsim::damerau_levenshtein(&name, candidate);
             // On a tie the candidate of the typed length wins: `/modle` is `/model`, not `/mode`.
             (distance, candidate.len().abs_diff(name.len()), candidate)
         })
-        .filter(|(d, _, c)| *d <= 2.max(c.len() / 3))
+        .filter(|(d, _, _)| *d <= allowed)
         .min()
         .map(|(_, _, c)| c)
 }
@@ -579,6 +576,14 @@ mod tests {
         assert_eq!(suggest("mdoe"), Some("mode"));
         assert_eq!(suggest("polcy"), Some("policy"));
         assert_eq!(suggest("xyzzy"), None);
+        assert_eq!(suggest("compcat"), Some("compact"));
+    }
+
+    #[test]
+    fn names_far_from_every_command_get_no_suggestion() {
+        for far in ["foo", "fo", "x", "zz", "abc", "hello", "sessionsxyz"] {
+            assert_eq!(suggest(far), None, "{far}");
+        }
     }
 
     #[test]

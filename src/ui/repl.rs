@@ -145,8 +145,19 @@ pub fn run(
         }
     }
     session.shutdown();
-    session.say(&session.surface().style.dim(session.tr(Msg::Bye)));
+    let style = session.surface().style;
+    if has_content(&mut session) {
+        let hint = crate::text::trf(session.lang, Msg::ResumeHint, &[("id", &session.id())]);
+        session.say_fitted(&hint, 2, |l| style.dim(l));
+    }
+    session.say(&style.dim(session.tr(Msg::Bye)));
     Ok(0)
+}
+
+/// Whether the session recorded a conversation worth coming back to.
+fn has_content(session: &mut Session) -> bool {
+    let agent = session.agent_mut();
+    agent.ledger().is_some() && !agent.conversation().turn_starts().is_empty()
 }
 
 fn print_banner(session: &Session) {
@@ -164,6 +175,12 @@ fn print_banner(session: &Session) {
         Some(rest) => format!("{}{rest}", style.bold("paicli")),
         None => l.to_string(),
     });
+    // What runs without asking is the first thing to know about a session; `full` is said as loudly as `/mode full`.
+    let mode = session.approval_mode();
+    session.say_dim(&commands::mode_line(mode, session.lang));
+    if mode == crate::config::ApprovalMode::Full {
+        session.say_notice(session.tr(Msg::ModeFullWarning));
+    }
     for refused in &session.config.refused {
         let notice = crate::text::refused_setting(session.lang, refused);
         session.say_notice(&notice);

@@ -2,6 +2,7 @@
 
 messages! {
     MentionSkipped => en: "not attached", zh: "未附加",
+    NoticeMentionsAttached => en: "attached {paths}", zh: "已附加 {paths}",
     ImagesNeedVision =>
         en: "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) \
              or set llm.vision = true if it does take them",

@@ -504,6 +504,14 @@ impl Inner {
                     live.streamed_chars = 0;
                 }
             }
+            // What the input brought along is information, not a warning.
+            AgentEvent::Notice {
+                notice: notice @ crate::protocol::Notice::MentionsAttached { .. },
+            } => {
+                self.flush_answer();
+                let text = notice_line(self.lang, &notice);
+                self.write_marked("⎿", &text, |l| style.dim(l));
+            }
             AgentEvent::Notice { notice } => {
                 self.flush_answer();
                 let text = notice_line(self.lang, &notice);

@@ -12,7 +12,7 @@ pub const PICKER_LIMIT: usize = 20;
 const FIRST_MESSAGE_CHARS: usize = 60;
 
 /// One numbered line per session: `  1. 2026-12-01 10:00  3 turns  model  id  first message`; the running
-/// session (`current`) is marked.
+/// session (`current`) is marked, and a fork names its original (`[fork of <id>]`).
 pub fn summary_lines(
     lang: Lang,
     summaries: &[SessionSummary],
@@ -36,8 +36,14 @@ pub fn summary_lines(
                 Msg::SessionTurns
             };
             let turns = trf(lang, msg, &[("count", &format!("{:>3}", s.turns))]);
+            // A fork starts with its original's history: without the mark the two read the same.
+            let fork = s
+                .forked_from
+                .as_deref()
+                .map(|from| format!("[{}]  ", trf(lang, Msg::SessionForkOf, &[("from", &from)])))
+                .unwrap_or_default();
             format!(
-                "{mark}{:>2}. {date}  {turns}  {}  {}  {first}",
+                "{mark}{:>2}. {date}  {turns}  {}  {}  {fork}{first}",
                 i + 1,
                 s.model,
                 s.id
