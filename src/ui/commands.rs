@@ -508,10 +508,15 @@ pub fn find(name: &str) -> Option<&'static Command> {
 }
 
 /// The closest command name to a mistyped one, when it is close enough to be a likely typo: one edit for names
-/// of up to five letters, two for longer ones (`/modle` is `/model`; `/foo` is no command, not `/fork`).
+/// of three to five letters, two for longer ones (`/modle` is `/model`; `/foo` is no command, not `/fork`).
 pub fn suggest(name: &str) -> Option<&'static str> {
     let name = name.to_ascii_lowercase();
-    let allowed = if name.chars().count() <= 5 { 1 } else { 2 };
+    let allowed = match name.chars().count() {
+        // One or two letters are too little to guess from.
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
     COMMANDS
         .iter()
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))

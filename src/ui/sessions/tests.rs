@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::app::sessions::{Resumed, StartError, StartNotice};
 use crate::session::ledger::{LoadNotice, SessionSummary};
+use crate::ui::render::Style;
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
@@ -260,7 +261,7 @@ fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
     );
     c.push_answer("a\n\nb\nc\nd\ne");
     assert_eq!(
-        picker::last_exchange(&c),
+        picker::last_exchange(&c, 80, Style::new(false)),
         [
             "  › second task",
             "    a",
@@ -270,5 +271,22 @@ fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
             "    …"
         ]
     );
-    assert!(picker::last_exchange(&crate::session::Conversation::new("sys")).is_empty());
+    assert!(
+        picker::last_exchange(&crate::session::Conversation::new("sys"), 80, Style::new(false))
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_last_answer_is_shown_rendered_not_as_markdown_source() {
+    let mut c = crate::session::Conversation::new("sys");
+    c.begin_turn(None, "explain");
+    c.push_answer("# Result\n\nThe answer is **42**.\n\n- `one`\n- two");
+    let plain = picker::last_exchange(&c, 80, Style::new(false)).join("\n");
+    assert!(plain.contains("The answer is 42.") && plain.contains("• two"), "{plain}");
+    let styled = picker::last_exchange(&c, 80, Style::new(true)).join("\n");
+    assert!(styled.contains(&Style::new(true).bold("42")), "{styled}");
+    for source in ["**", "- two"] {
+        assert!(!plain.contains(source) && !styled.contains(source), "{source} in {plain}");
+    }
 }
