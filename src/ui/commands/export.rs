@@ -179,7 +179,10 @@ mod tests {
         assert!(md.contains("Tool call `read_file` (c1):\n\n```json\n{\"path\":\"a\"}\n```\n"));
         assert!(md.contains("### Tool result (c1)\n\n````\nhas ``` inside\n````\n"));
         assert!(md.ends_with("## Assistant\n\ndone\n"));
-        assert!(!md.contains("<tool_result") && !md.contains("untrusted-data"), "{md}");
+        assert!(
+            !md.contains("<tool_result") && !md.contains("untrusted-data"),
+            "{md}"
+        );
     }
 
     #[test]

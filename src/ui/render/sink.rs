@@ -52,6 +52,10 @@ struct Inner {
     titles: HashMap<String, String>,
     /// Running calls that run a command (`ToolKind::Execute`): their output is previewed under the result line.
     commands: HashSet<String>,
+    /// Each running call's argument summary, named on its result line when calls ran side by side.
+    summaries: HashMap<String, String>,
+    /// Results of calls run side by side, printed in call order.
+    call_order: call_order::CallOrder,
     expandable: Option<LastExpandable>,
     /// What the person typed while the turn runs (type-ahead), read at each redraw of the working line.
     input_preview: Option<InputPreview>,
@@ -74,12 +78,23 @@ pub struct TerminalSink {
     ticker: Mutex<Option<Ticker>>,
 }
 
+mod call_order;
 mod hooks;
 mod plan;
 mod screen;
 
 pub use screen::LiveHandle;
 use screen::{Live, Ticker};
+
+impl Inner {
+    /// Results still waiting for an earlier call (the turn ended before it reported).
+    fn print_held_results(&mut self) {
+        let held = self.call_order.drain();
+        if !held.is_empty() {
+            self.write_lines(&held);
+        }
+    }
+}
 
 fn lock(inner: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
     inner.lock().unwrap_or_else(PoisonError::into_inner)
@@ -104,6 +119,8 @@ impl TerminalSink {
                 outputs: HashMap::new(),
                 titles: HashMap::new(),
                 commands: HashSet::new(),
+                summaries: HashMap::new(),
+                call_order: call_order::CallOrder::default(),
                 expandable: None,
                 input_preview: None,
                 plan: None,
@@ -424,6 +441,8 @@ impl Inner {
                 let line = tool_started_line(&name, &summary, style);
                 self.write_lines(&[line]);
                 let args = shown_summary(&summary);
+                self.call_order.start(&id);
+                self.summaries.insert(id.clone(), args.clone());
                 // A command's working line is the command itself.
                 let label = if kind == ToolKind::Execute {
                     self.commands.insert(id.clone());
@@ -462,8 +481,15 @@ impl Inner {
                     .then_some(output.as_deref())
                     .flatten()
                     .filter(|_| status == crate::agent::ToolStatus::Ok);
+                let summary = self.summaries.remove(&id).unwrap_or_default();
+                let about = if self.call_order.crowded(&id) {
+                    summary.as_str()
+                } else {
+                    ""
+                };
                 let view = ToolResultView {
                     name: &name,
+                    about,
                     status,
                     detail: &detail,
                     duration_ms,
@@ -475,7 +501,10 @@ impl Inner {
                 if let Some(diff) = diff {
                     lines.extend(render_diff(&diff, style));
                 }
-                self.write_lines(&lines);
+                let due = self.call_order.finish(&id, lines);
+                if !due.is_empty() {
+                    self.write_lines(&due);
+                }
                 let title = self
                     .titles
                     .remove(&id)
@@ -529,12 +558,14 @@ impl Inner {
             }
             AgentEvent::TurnPartial { reason, .. } => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
                 let partial = tr(self.lang, Msg::PartialCompletion);
                 self.write_marked("⚠", &format!("{partial} ({reason})"), |l| style.yellow(l));
             }
             AgentEvent::TurnCancelled => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
                 let cancelled = match self.plan_run {
                     Some(true) => tr(self.lang, Msg::PlanStopped),
@@ -544,6 +575,7 @@ impl Inner {
             }
             AgentEvent::TurnFailed { error } => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
                 let error = match self.plan_run {
                     Some(_) => trf(self.lang, Msg::PlanFailedToStart, &[("error", &error)]),
@@ -554,6 +586,7 @@ impl Inner {
             }
             AgentEvent::TurnFinished { .. } => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
             }
             AgentEvent::HookStarted {

@@ -272,8 +272,12 @@ fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
         ]
     );
     assert!(
-        picker::last_exchange(&crate::session::Conversation::new("sys"), 80, Style::new(false))
-            .is_empty()
+        picker::last_exchange(
+            &crate::session::Conversation::new("sys"),
+            80,
+            Style::new(false)
+        )
+        .is_empty()
     );
 }
 
@@ -283,10 +287,16 @@ fn the_last_answer_is_shown_rendered_not_as_markdown_source() {
     c.begin_turn(None, "explain");
     c.push_answer("# Result\n\nThe answer is **42**.\n\n- `one`\n- two");
     let plain = picker::last_exchange(&c, 80, Style::new(false)).join("\n");
-    assert!(plain.contains("The answer is 42.") && plain.contains("• two"), "{plain}");
+    assert!(
+        plain.contains("The answer is 42.") && plain.contains("• two"),
+        "{plain}"
+    );
     let styled = picker::last_exchange(&c, 80, Style::new(true)).join("\n");
     assert!(styled.contains(&Style::new(true).bold("42")), "{styled}");
     for source in ["**", "- two"] {
-        assert!(!plain.contains(source) && !styled.contains(source), "{source} in {plain}");
+        assert!(
+            !plain.contains(source) && !styled.contains(source),
+            "{source} in {plain}"
+        );
     }
 }

@@ -132,6 +132,7 @@ impl Inner {
             } => {
                 let view = ToolResultView {
                     name: &name,
+                    about: "",
                     status,
                     detail: &detail,
                     duration_ms,
