@@ -203,7 +203,9 @@ impl Executor {
         observer: &dyn ToolObserver,
     ) -> ToolCallResult {
         observer.on_start(index, call);
-        let started = std::time::Instant::now();
+        // The call's clock: restarted once the gates let it through, so the time a person took to answer the
+        // approval prompt counts neither as the tool's duration nor against its deadline.
+        let mut started = std::time::Instant::now();
         let traits = self.registry.traits_of(&call.name);
         let (outcome, spill, notes) = if ctx.cancel.is_cancelled() {
             (
@@ -218,6 +220,8 @@ impl Executor {
                 Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill, Vec::new()),
                 Ok(mut ready) => {
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
+                    let waited = started.elapsed();
+                    started = std::time::Instant::now();
                     let args = ready.args.clone();
                     let targets = ready.tool.write_targets(&args, ctx);
                     let traits = ready.tool.traits();
@@ -239,7 +243,7 @@ impl Executor {
                                         ready,
                                         ctx,
                                         &call.id,
-                                        deadline,
+                                        deadline + waited,
                                         step_timeout,
                                         self.options.cancel_grace,
                                     )

@@ -219,6 +219,7 @@ mod browser_cmds;
 mod commands;
 mod completion;
 mod context_cmds;
+mod first_hour;
 mod index_cmds;
 mod input;
 mod io_cmds;

@@ -17,9 +17,8 @@ messages! {
         zh: "未知提供商 {name}；已知：{known}",
     ModelSwitchFailed => en: "cannot switch to {model}: {error}", zh: "无法切换到 {model}：{error}",
     ModelSwitchNeedsKey =>
-        en: "cannot switch to provider {provider}: set {vars} in the environment or a .env file (PAICLI_API_KEY \
-             stays with the provider paicli started with)",
-        zh: "无法切换到提供商 {provider}：请在环境变量或 .env 文件中设置 {vars}（PAICLI_API_KEY 只用于启动时的提供商）",
+        en: "cannot switch to provider {provider}: set {vars} in the environment or a .env file",
+        zh: "无法切换到提供商 {provider}：请在环境变量或 .env 文件中设置 {vars}",
     ModelSaveFailed => en: "cannot save {path}: {error}", zh: "无法保存 {path}：{error}",
     ContextHeading => en: "Context (estimated tokens)", zh: "上下文（估算 token）",
     ContextSystem => en: "system", zh: "系统",
