@@ -126,6 +126,14 @@ pub fn run(
             continue;
         }
         remember(&mut editor, &history_path, &input);
+        // `!command`: the person's own shell command, as in Claude Code's bash mode.
+        if let Some(command) = input.trim_start().strip_prefix('!') {
+            match command.trim() {
+                "" => session.say_error(session.tr(Msg::ShellUsage)),
+                command => session.run_shell(command),
+            }
+            continue;
+        }
         let flow = match commands::dispatch(&mut session, input.trim()) {
             Some(flow) => flow,
             None => {

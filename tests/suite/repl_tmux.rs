@@ -232,6 +232,7 @@ mod sandbox_keys;
 mod screen_escapes;
 mod services_cmds;
 mod sessions_cmds;
+mod shell_mode;
 mod skill_cmds;
 mod snapshot_cmds;
 mod task_cmds;

@@ -101,6 +101,10 @@ impl Session {
         if let Some(attached) = &input.attached {
             text = format!("{text}\n\n{attached}");
         }
+        // Commands the person ran at the prompt come first: the message may be about them.
+        if let Some(ran) = self.take_shell_context() {
+            text = format!("{ran}\n\n{text}");
+        }
         text
     }
 

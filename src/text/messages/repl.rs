@@ -18,6 +18,12 @@ messages! {
         en: "unknown command /{name}; did you mean /{suggestion}? (/help)",
         zh: "未知命令 /{name}；你是不是想输入 /{suggestion}？（/help）",
     UnknownCommandPlain => en: "unknown command /{name} (/help)", zh: "未知命令 /{name}（/help）",
+    ShellUsage =>
+        en: "type a shell command after ! (for example !ls); it runs like execute_command, checked and approved",
+        zh: "请在 ! 后输入 shell 命令（例如 !ls）；它与 execute_command 一样经过检查和审批后运行",
+    ShellOutputJoins =>
+        en: "the command and its output go to the model with your next message",
+        zh: "该命令及其输出会随你的下一条消息发给模型",
     KeysHeading => en: "Keys", zh: "按键",
     KeyStop => en: "ESC or Ctrl-C stops a running task", zh: "ESC 或 Ctrl-C 停止运行中的任务",
     KeyExit => en: "Ctrl-C twice or Ctrl-D exits", zh: "连按两次 Ctrl-C 或 Ctrl-D 退出",
