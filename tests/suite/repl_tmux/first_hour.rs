@@ -324,3 +324,77 @@ fn the_time_spent_answering_the_prompt_is_not_the_commands_duration() {
         "a command of milliseconds shows seconds: {line}"
     );
 }
+
+/// The `/policy` rows printed after the command, as the terminal shows them (rows not joined).
+fn policy_rows(t: &Terminal, last: &str) -> Vec<String> {
+    t.wait_until("the policy", terminal::DEADLINE, |_| {
+        t.rows().iter().any(|r| r.contains(last))
+    });
+    let rows = t.rows();
+    let start = rows
+        .iter()
+        .position(|r| r.starts_with("› /policy"))
+        .unwrap();
+    rows[start + 1..].to_vec()
+}
+
+/// Names `/policy` lists that a wrap inside a word would cut in two.
+const WHOLE: &[&str] = &[
+    "DOCKER_HOST",
+    "WAYLAND_DISPLAY",
+    "XDG_RUNTIME_DIR",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "project-trust.json",
+    "settings.local.json",
+    ".pre-commit-config.yaml",
+    "runConfigurations/",
+];
+
+fn assert_fits_and_keeps_names_whole(rows: &[String]) {
+    use unicode_width::UnicodeWidthStr;
+    for row in rows {
+        assert!(row.width() <= 80, "{row}");
+    }
+    for name in WHOLE {
+        assert!(
+            rows.iter().any(|r| r.contains(name)),
+            "{name} is cut:\n{}",
+            rows.join("\n")
+        );
+    }
+}
+
+#[test]
+fn policy_wraps_between_words_and_speaks_chinese_at_80_columns() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::start();
+    let t = sandbox.start(&server);
+    t.resize(80, 70);
+    t.submit("/policy");
+    let rows = policy_rows(&t, "environment)");
+    let text = rows.join("\n");
+    assert!(
+        text.contains("always allowed ([approvals] allow):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("allowed in this project ([approvals.projects]):"),
+        "{text}"
+    );
+    assert_fits_and_keeps_names_whole(&rows);
+    drop(t);
+
+    in_chinese(&sandbox);
+    let t = sandbox.start(&server);
+    t.resize(80, 70);
+    t.submit("/policy");
+    let rows = policy_rows(&t, "移除）");
+    let text = rows.join("\n");
+    assert!(text.contains("始终允许（[approvals] allow）："), "{text}");
+    assert!(
+        text.contains("本项目允许（[approvals.projects]）："),
+        "{text}"
+    );
+    assert!(!text.contains("(this project)"), "{text}");
+    assert_fits_and_keeps_names_whole(&rows);
+}

@@ -161,6 +161,26 @@ impl Terminal {
         self.keys(&["Enter"]);
     }
 
+    /// Resizes the terminal to `columns` × `rows` (the program gets SIGWINCH, as when a person drags the window).
+    pub fn resize(&self, columns: u16, rows: u16) {
+        let (x, y) = (columns.to_string(), rows.to_string());
+        let out = self.tmux(&["resize-window", "-t", "t", "-x", &x, "-y", &y]);
+        assert!(
+            out.status.success(),
+            "resize-window: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The visible screen only, rows as the terminal shows them (not joined), without the scrollback.
+    pub fn rows(&self) -> Vec<String> {
+        let out = self.tmux(&["capture-pane", "-p", "-t", "t"]);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
     /// The screen and scrollback as text.
     pub fn screen(&self) -> String {
         let out = self.tmux(&["capture-pane", "-p", "-J", "-t", "t", "-S", "-500"]);
