@@ -7,6 +7,7 @@ mod history;
 mod live_approver;
 mod mention_complete;
 mod mode_key;
+mod paste_fold;
 mod paste_key;
 mod rewind_key;
 mod session;
@@ -117,6 +118,11 @@ pub fn run(
             Err(e) => return Err(e.into()),
         };
         ctrl_c_armed = false;
+        // Long pastes were shown folded: the text goes in their place.
+        let line = match editor.helper() {
+            Some(helper) => helper.paste_fold.unfold(&line),
+            None => line,
+        };
         if editor.helper().is_some_and(|h| h.rewind_key.take()) {
             commands::dispatch(&mut session, "/rewind");
             continue;

@@ -398,3 +398,38 @@ fn policy_wraps_between_words_and_speaks_chinese_at_80_columns() {
     assert!(!text.contains("(this project)"), "{text}");
     assert_fits_and_keeps_names_whole(&rows);
 }
+
+#[test]
+fn a_long_paste_is_folded_on_screen_and_sent_whole() {
+    for zh in [false, true] {
+        let sandbox = Sandbox::new();
+        if zh {
+            in_chinese(&sandbox);
+        }
+        let server = ScriptedServer::with_replies([Reply::text("Two hundred lines.")]);
+        let t = sandbox.start(&server);
+        let pasted: String = (1..=200).map(|i| format!("pasted row {i}\n")).collect();
+        t.keys(&["-l", "summarize "]);
+        t.paste(&pasted);
+        let marker = if zh {
+            "[已粘贴 200 行 #1]"
+        } else {
+            "[pasted 200 lines #1]"
+        };
+        t.wait_for(&format!("› summarize {marker}"));
+        t.keys(&["-l", " please"]);
+        t.keys(&["Enter"]);
+        t.wait_for("Two hundred lines.");
+        let screen = t.screen();
+        assert!(!screen.contains("pasted row 150"), "{screen}");
+        let user = server.chat_requests()[0].body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["role"] == "user")
+            .and_then(|m| m["content"].as_str())
+            .unwrap()
+            .to_string();
+        assert_eq!(user, format!("summarize {pasted} please"));
+    }
+}

@@ -161,6 +161,22 @@ impl Terminal {
         self.keys(&["Enter"]);
     }
 
+    /// Pastes `text` as a terminal does with bracketed paste on (the program sees it marked as a paste).
+    pub fn paste(&self, text: &str) {
+        let out = self.tmux(&["set-buffer", "-b", "p", "--", text]);
+        assert!(
+            out.status.success(),
+            "set-buffer: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = self.tmux(&["paste-buffer", "-p", "-b", "p", "-t", "t"]);
+        assert!(
+            out.status.success(),
+            "paste-buffer: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// Resizes the terminal to `columns` × `rows` (the program gets SIGWINCH, as when a person drags the window).
     pub fn resize(&self, columns: u16, rows: u16) {
         let (x, y) = (columns.to_string(), rows.to_string());
