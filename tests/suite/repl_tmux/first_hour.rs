@@ -212,6 +212,7 @@ fn forks_are_marked_and_resume_says_enter_keeps_the_conversation() {
     let screen = t.wait_for("Enter alone, ESC or Ctrl-C: keep this conversation");
     assert!(!screen.contains("new session): "), "{screen}");
     t.keys(&["Enter"]);
+    t.wait_prompt(5, terminal::DEADLINE);
     t.submit("second question");
     t.wait_for("Second answer.");
     // The fork went on with the first exchange: Enter kept the conversation.
@@ -432,4 +433,32 @@ fn a_long_paste_is_folded_on_screen_and_sent_whole() {
             .to_string();
         assert_eq!(user, format!("summarize {pasted} please"));
     }
+}
+
+#[test]
+fn after_two_resizes_the_answer_wraps_for_the_last_width() {
+    let sandbox = Sandbox::new();
+    let words: Vec<String> = (1..=60).map(|i| format!("w{i:02}")).collect();
+    let server = ScriptedServer::with_replies([Reply::text(words.join(" "))
+        .chunk_chars(4)
+        .chunk_delay(Duration::from_millis(40))]);
+    let t = sandbox.start(&server);
+    t.resize(200, 50);
+    t.submit("stream slowly");
+    t.wait_for("w05");
+    // Narrowed while the answer streams (a delta arrives at that width), then widened back.
+    t.resize(60, 50);
+    t.wait_for("w12");
+    t.resize(200, 50);
+    t.wait_prompt(2, terminal::DEADLINE);
+    let rows = t.rows();
+    let answer: Vec<&String> = rows.iter().filter(|r| r.contains("w3")).collect();
+    assert_eq!(
+        answer.len(),
+        1,
+        "the answer wraps for 60 columns:\n{}",
+        rows.join("\n")
+    );
+    let first = rows.iter().find(|r| r.starts_with("w01")).unwrap();
+    assert!(first.chars().count() > 60, "{}", rows.join("\n"));
 }
