@@ -154,7 +154,14 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
         &model,
         price,
     );
-    say_wrapped(session, &lines.join("\n"));
+    // Each fact of the session line stays whole on a narrow screen (`推理 0`, not `推理` / `0`).
+    let width = session.surface().width;
+    let mut shown: Vec<String> = Vec::new();
+    for line in &lines {
+        let facts: Vec<String> = line.split(" · ").map(str::to_string).collect();
+        shown.extend(crate::ui::render::pack(&facts, " · ", width));
+    }
+    say_wrapped(session, &shown.join("\n"));
     Flow::Continue
 }
 

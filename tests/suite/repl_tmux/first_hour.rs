@@ -462,3 +462,33 @@ fn after_two_resizes_the_answer_wraps_for_the_last_width() {
     let first = rows.iter().find(|r| r.starts_with("w01")).unwrap();
     assert!(first.chars().count() > 60, "{}", rows.join("\n"));
 }
+
+#[test]
+fn two_quick_resizes_at_the_approval_prompt_leave_the_status_line_at_the_last_width() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([("c1", "execute_command", json!({"command": "true"}))]),
+        Reply::text("Ran it."),
+    ]);
+    let t = sandbox.start_with(&server, &[("PAICLI_APPROVAL", "ask")]);
+    t.resize(60, 50);
+    t.submit("run true");
+    t.wait_until("the approval prompt", terminal::DEADLINE, |s| {
+        s.contains("Approve? [y/Enter]") && s.trim_end().ends_with("[?] keys")
+    });
+    // Quick: the second before the first has reached the program; answered once the window has its width.
+    t.resize_now(120, 50);
+    t.resize(200, 50);
+    t.keys(&["y"]);
+    t.wait_prompt(2, terminal::DEADLINE);
+    let rows = t.rows();
+    let status = rows
+        .iter()
+        .find(|r| r.starts_with("scripted-model · ctx"))
+        .unwrap_or_else(|| panic!("no status line:\n{}", rows.join("\n")));
+    assert!(
+        status.contains("ask mode (shift+tab)"),
+        "{}",
+        rows.join("\n")
+    );
+}
