@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use super::expand::{Expandable, LastExpandable};
 use super::live::{Phase, WorkingLine};
 use super::plan_view::PlanView;
-use super::tool_line::{ToolResultView, diagnostics_line, shown_summary, tool_result_lines};
+use super::tool_line::{diagnostics_line, shown_summary};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
-use super::{MarkdownStream, Surface, notice_line, render_diff, tool_started_line};
+use super::{MarkdownStream, Surface, notice_line, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
 use crate::protocol::ToolKind;
@@ -79,22 +79,13 @@ pub struct TerminalSink {
 }
 
 mod call_order;
+mod calls;
 mod hooks;
 mod plan;
 mod screen;
 
 pub use screen::LiveHandle;
 use screen::{Live, Ticker};
-
-impl Inner {
-    /// Results still waiting for an earlier call (the turn ended before it reported).
-    fn print_held_results(&mut self) {
-        let held = self.call_order.drain();
-        if !held.is_empty() {
-            self.write_lines(&held);
-        }
-    }
-}
 
 fn lock(inner: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
     inner.lock().unwrap_or_else(PoisonError::into_inner)
@@ -465,54 +456,7 @@ impl Inner {
             AgentEvent::ToolCallOutput { id, text } => {
                 self.outputs.insert(id, text);
             }
-            AgentEvent::ToolCallFinished {
-                id,
-                name,
-                status,
-                detail,
-                duration_ms,
-                output_chars,
-                diff,
-            } => {
-                self.flush_answer();
-                let output = self.outputs.remove(&id);
-                let command = self.commands.remove(&id);
-                let preview = (command && self.expandable.is_some())
-                    .then_some(output.as_deref())
-                    .flatten()
-                    .filter(|_| status == crate::agent::ToolStatus::Ok);
-                let summary = self.summaries.remove(&id).unwrap_or_default();
-                let about = if self.call_order.crowded(&id) {
-                    summary.as_str()
-                } else {
-                    ""
-                };
-                let view = ToolResultView {
-                    name: &name,
-                    about,
-                    status,
-                    detail: &detail,
-                    duration_ms,
-                    output_chars,
-                    output: preview,
-                };
-                let width = self.width();
-                let mut lines = tool_result_lines(&view, self.lang, style, width);
-                if let Some(diff) = diff {
-                    lines.extend(render_diff(&diff, style));
-                }
-                let due = self.call_order.finish(&id, lines);
-                if !due.is_empty() {
-                    self.write_lines(&due);
-                }
-                let title = self
-                    .titles
-                    .remove(&id)
-                    .unwrap_or_else(|| format!("● {name}"));
-                let full = output.filter(|t| !t.trim().is_empty()).unwrap_or(detail);
-                self.remember(title, full);
-                self.set_phase(Phase::Working);
-            }
+            event @ AgentEvent::ToolCallFinished { .. } => self.call_finished(event),
             // plan: the task list and the tagged lines of its sub-agents.
             event @ (AgentEvent::PlanProposed { .. }
             | AgentEvent::PlanTaskStarted { .. }
