@@ -115,6 +115,8 @@ pub enum Notice {
     MentionSkipped { mention: String, reason: SkipReason },
     /// The input mentioned images, and the model does not take images: they were not sent.
     ImagesNotSent { model: String, paths: Vec<String> },
+    /// The input's `@path` mentions were attached (paths relative to the root), so the person sees what was sent.
+    MentionsAttached { paths: Vec<String> },
 }
 
 /// Why an `@path` mention was not attached; each front-end words it for the person.
@@ -181,6 +183,7 @@ impl Notice {
             Notice::HookNeedsTrust { .. } => "hook_needs_trust",
             Notice::MentionSkipped { .. } => "mention_skipped",
             Notice::ImagesNotSent { .. } => "images_not_sent",
+            Notice::MentionsAttached { .. } => "mentions_attached",
         }
     }
 
@@ -279,6 +282,7 @@ impl Notice {
                  review it, then use /trust in the REPL or run paicli with --trust-project"
             }
             Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
+            Notice::MentionsAttached { .. } => "attached {paths}",
             Notice::ImagesNotSent { .. } => {
                 "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
             }
@@ -369,6 +373,7 @@ impl Notice {
             Notice::ImagesNotSent { model, paths } => {
                 vec![("model", model.clone()), ("paths", paths.join(", "))]
             }
+            Notice::MentionsAttached { paths } => vec![("paths", paths.join(", "))],
             Notice::ContextTrimmed {
                 dropped,
                 shortened,

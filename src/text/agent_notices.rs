@@ -52,6 +52,7 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::PlanStepApproved => Msg::NoticePlanStepApproved,
         Notice::PlanModeLeft { .. } => Msg::PlanModeRestored,
         Notice::ImagesNotSent { .. } => Msg::ImagesNeedVision,
+        Notice::MentionsAttached { .. } => Msg::NoticeMentionsAttached,
         Notice::HookMessage { .. } => Msg::NoticeHookMessage,
         Notice::HookPromptBlocked { .. } => Msg::NoticeHookPromptBlocked,
         Notice::HookStopContinues { .. } => Msg::NoticeHookStopContinues,
@@ -153,6 +154,9 @@ mod tests {
             },
             Notice::ImagesNotSent {
                 model: s(),
+                paths: vec![s(), s()],
+            },
+            Notice::MentionsAttached {
                 paths: vec![s(), s()],
             },
         ]

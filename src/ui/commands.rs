@@ -22,6 +22,7 @@ mod services_cmds;
 mod session_cmds;
 mod skill_cmds;
 mod snapshot_cmds;
+mod suggest;
 mod task_cmds;
 mod trust;
 
@@ -29,6 +30,7 @@ pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use plan_cmds::prompt_for;
 pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
+pub use suggest::suggest;
 
 use crate::text::{Lang, Msg, labelled, trf};
 use crate::ui::repl::Session;
@@ -532,27 +534,6 @@ pub fn find(name: &str) -> Option<&'static Command> {
         .find(|c| c.name == name || c.aliases.contains(&name.as_str()))
 }
 
-/// The closest command name to a mistyped one, when it is close enough to be a likely typo.
-pub fn suggest(name: &str) -> Option<&'static str> {
-    let name = name.to_ascii_lowercase();
-    COMMANDS
-        .iter()
-        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-        .map(|candidate| {
-            let prefix = candidate.starts_with(&name) || name.starts_with(candidate);
-            let distance = if prefix {
-                0
-            } else {
-                strsim::damerau_levenshtein(&name, candidate)
-            };
-            // On a tie the candidate of the typed length wins: `/modle` is `/model`, not `/mode`.
-            (distance, candidate.len().abs_diff(name.len()), candidate)
-        })
-        .filter(|(d, _, c)| *d <= 2.max(c.len() / 3))
-        .min()
-        .map(|(_, _, c)| c)
-}
-
 /// Runs `input` if it is a slash command; `None` means it is a task for the model.
 pub fn dispatch(session: &mut Session, input: &str) -> Option<Flow> {
     let (name, args) = parse(input)?;
@@ -595,15 +576,6 @@ mod tests {
         assert_eq!(find("ctx").map(|c| c.name), Some("context"));
         assert_eq!(find("mem").map(|c| c.name), Some("memory"));
         assert!(find("nope").is_none());
-    }
-
-    #[test]
-    fn typos_get_a_suggestion() {
-        assert_eq!(suggest("modle"), Some("model"));
-        assert_eq!(suggest("hepl"), Some("help"));
-        assert_eq!(suggest("mdoe"), Some("mode"));
-        assert_eq!(suggest("polcy"), Some("policy"));
-        assert_eq!(suggest("xyzzy"), None);
     }
 
     #[test]

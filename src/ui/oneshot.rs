@@ -311,8 +311,13 @@ struct NoticesOnly {
 
 impl EventSink for NoticesOnly {
     fn emit(&self, event: AgentEvent) {
-        if let AgentEvent::Notice { notice } = event {
-            eprintln!("! {}", notice_line(self.lang, &notice));
+        match event {
+            // What the input attached is in the result already; stderr is for what went wrong.
+            AgentEvent::Notice {
+                notice: crate::protocol::Notice::MentionsAttached { .. },
+            } => {}
+            AgentEvent::Notice { notice } => eprintln!("! {}", notice_line(self.lang, &notice)),
+            _ => {}
         }
     }
 }

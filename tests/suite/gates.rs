@@ -233,3 +233,30 @@ async fn the_time_a_person_takes_to_approve_does_not_count_against_the_step_time
     );
     assert_eq!(f.echo.runs.load(Ordering::SeqCst), 1);
 }
+
+/// A person who takes `Duration` to answer the approval prompt, then allows.
+struct SlowPerson(Duration);
+
+#[async_trait]
+impl CallGate for SlowPerson {
+    async fn check(&self, _call: GateCall<'_>) -> GateVerdict {
+        tokio::time::sleep(self.0).await;
+        GateVerdict::Allow
+    }
+}
+
+#[tokio::test]
+async fn the_time_a_person_takes_to_approve_is_not_the_calls_duration() {
+    let answer = Duration::from_millis(600);
+    let f = fixture(vec![Arc::new(SlowPerson(answer))]);
+    let results = f
+        .executor
+        .run_batch(&[echo_call("1")], &f.ctx, &NullObserver)
+        .await;
+    assert!(results[0].outcome.is_ok(), "{:?}", results[0].outcome);
+    assert!(
+        results[0].duration < answer,
+        "the echo took {:?}, the person {answer:?}",
+        results[0].duration
+    );
+}

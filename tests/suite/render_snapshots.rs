@@ -235,6 +235,7 @@ fn live_lines(lang: Lang) -> String {
         .collect::<String>();
     let views = [
         ToolResultView {
+            about: "",
             name: "execute_command",
             status: ToolStatus::Ok,
             detail: "",
@@ -243,6 +244,7 @@ fn live_lines(lang: Lang) -> String {
             output: Some(&output),
         },
         ToolResultView {
+            about: "",
             name: "execute_command",
             status: ToolStatus::Failed,
             detail: "command exited with code 101\nerror[E0425]: cannot find value `x` in this scope\n  --> src/main.rs:2:5",
@@ -251,6 +253,7 @@ fn live_lines(lang: Lang) -> String {
             output: None,
         },
         ToolResultView {
+            about: "",
             name: "write_file",
             status: ToolStatus::Denied,
             detail: "PATH_OUT_OF_BOUNDS: the path /etc/hosts is outside the project root, so the file tools may \
@@ -260,6 +263,7 @@ fn live_lines(lang: Lang) -> String {
             output: None,
         },
         ToolResultView {
+            about: "",
             name: "execute_command",
             status: ToolStatus::Cancelled,
             detail: "aborted by user",

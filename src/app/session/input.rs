@@ -101,6 +101,10 @@ impl Session {
         if let Some(attached) = &input.attached {
             text = format!("{text}\n\n{attached}");
         }
+        // Commands the person ran at the prompt come first: the message may be about them.
+        if let Some(ran) = self.take_shell_context() {
+            text = format!("{ran}\n\n{text}");
+        }
         text
     }
 
@@ -119,14 +123,23 @@ impl Session {
         }
         // A plan's planner and tasks see the text only.
         let images = std::mem::take(&mut expanded.images);
+        let mut unsent: Vec<String> = images.iter().map(|(path, _)| path.clone()).collect();
         if turn {
             let refused = queue_images(agent, images);
             if !refused.is_empty() {
                 notify(Notice::ImagesNotSent {
                     model: agent.model().to_string(),
-                    paths: refused,
+                    paths: refused.clone(),
                 });
             }
+            unsent = refused;
+        }
+        let attached: Vec<String> = std::mem::take(&mut expanded.attached)
+            .into_iter()
+            .filter(|path| !unsent.contains(path))
+            .collect();
+        if !attached.is_empty() {
+            notify(Notice::MentionsAttached { paths: attached });
         }
         let mcp = &self.services.mcp;
         let first = !self.mcp_waited.swap(true, Ordering::SeqCst);

@@ -253,7 +253,7 @@ impl Approver for ChatApprover {
 
 #[async_trait]
 impl PlanReviewer for ChatApprover {
-    async fn review(&self, plan: &Plan) -> PlanDecision {
+    async fn review(&self, plan: &Plan, _revision: u32) -> PlanDecision {
         let mut tasks = String::new();
         for (n, task) in plan.tasks.iter().enumerate() {
             tasks.push_str(&format!("\n{}. {}", n + 1, task.title.trim()));

@@ -97,4 +97,9 @@ messages! {
              命令环境中移除）",
     PolicyNoRules => en: "none", zh: "无",
     PolicySessionRules => en: "this session (approved with `a`):", zh: "本会话（用 `a` 批准）：",
+    PolicyAllowRules => en: "always allowed ([approvals] allow):", zh: "始终允许（[approvals] allow）：",
+    PolicyDenyRules => en: "always denied ([approvals] deny):", zh: "始终拒绝（[approvals] deny）：",
+    PolicyProjectRules =>
+        en: "allowed in this project ([approvals.projects]):",
+        zh: "本项目允许（[approvals.projects]）：",
 }

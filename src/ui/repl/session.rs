@@ -127,8 +127,11 @@ impl Session {
             say(&line);
         }
         if host.started().resumed.is_some() {
-            for line in ui_sessions::last_exchange(host.agent_mut().conversation()) {
-                say(&line);
+            // Rendered and made visible by `last_exchange`, and fitted to the width: printed as they are.
+            let surface = Surface::detect(no_color);
+            let conversation = host.agent_mut().conversation();
+            for line in ui_sessions::last_exchange(conversation, surface.width, surface.style) {
+                println!("{line}");
             }
         }
         {

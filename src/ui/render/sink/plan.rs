@@ -133,6 +133,7 @@ impl Inner {
             } => {
                 let view = ToolResultView {
                     name: &name,
+                    about: "",
                     status,
                     detail: &detail,
                     duration_ms,

@@ -609,3 +609,48 @@ fn a_running_hook_shows_on_the_working_line_and_the_call_comes_back_after_it() {
         "{shown:?}"
     );
 }
+
+fn read_finished(id: &str, chars: usize) -> AgentEvent {
+    AgentEvent::ToolCallFinished {
+        id: id.into(),
+        name: "read_file".into(),
+        status: ToolStatus::Ok,
+        detail: String::new(),
+        duration_ms: 1,
+        output_chars: chars,
+        diff: None,
+    }
+}
+
+#[test]
+fn parallel_results_print_in_call_order_and_name_their_file() {
+    let text = run(vec![
+        started("a", "read_file", r#"{"path":"a.txt"}"#),
+        started("b", "read_file", r#"{"path":"b.txt"}"#),
+        // The second call finishes first.
+        read_finished("b", 22),
+        read_finished("a", 11),
+        AgentEvent::TurnFinished {
+            text: String::new(),
+        },
+    ]);
+    assert_eq!(
+        text,
+        "● read_file a.txt\r\n● read_file b.txt\r\n  ⎿ read_file a.txt ok · 1 ms · 11 chars\r\n  ⎿ read_file b.txt ok · \
+         1 ms · 22 chars\r\n"
+    );
+}
+
+#[test]
+fn a_result_held_for_an_earlier_call_prints_when_the_turn_stops() {
+    let text = run(vec![
+        started("a", "read_file", r#"{"path":"a.txt"}"#),
+        started("b", "read_file", r#"{"path":"b.txt"}"#),
+        read_finished("b", 22),
+        AgentEvent::TurnCancelled,
+    ]);
+    assert!(
+        text.contains("⎿ read_file b.txt ok · 1 ms · 22 chars\r\n⏹ cancelled by user"),
+        "{text}"
+    );
+}

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Session;
 use crate::agent::{AgentEvent, EventSink, TurnOutcome};
-use crate::app::session::{Input, Ran, RunAs};
+use crate::app::session::{Input, Ran, RunAs, ShellRan};
 use crate::llm::providers::price_of;
 use crate::plan::PlanMode;
 use crate::protocol::Usage;
@@ -45,6 +45,23 @@ impl Session {
     /// Runs `prompt` (written by a command such as `/init`) as one turn, as it is.
     pub fn run_task(&mut self, prompt: &str) {
         self.run(Input::prompt(prompt));
+    }
+
+    /// Runs the person's `!command` (ESC / Ctrl-C stop it) and says that its output goes with the next message.
+    pub fn run_shell(&mut self, command: &str) {
+        let sink = self.work_sink(false);
+        let cancel = CancellationToken::new();
+        let keys = self.keyboard.start_task(cancel.clone());
+        let work = self.host.run_shell(command, &sink, cancel.clone());
+        let ran = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
+        sink.finish();
+        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        keys.stop();
+        match ran {
+            ShellRan::Ran => self.say_dim(self.tr(Msg::ShellOutputJoins)),
+            ShellRan::Stopped => self.say_dim(self.tr(Msg::Cancelled)),
+            ShellRan::Refused => {}
+        }
     }
 
     /// Runs `input` with ESC / Ctrl-C cancellation and prints the status line after it.
