@@ -143,6 +143,14 @@ fn transport(
         )),
         ChannelKind::Wechat => {
             let transport = WechatTransport::open(&config.home, wechat_base_url(config), lang)?;
+            // Paused by the server (`-14`): nothing would be polled or sent; say so before starting.
+            if let Some(detail) = transport.paused() {
+                return Err(ChannelError::Paused {
+                    channel: kind.id(),
+                    detail,
+                }
+                .into());
+            }
             let allow_from = wechat_allow_from(transport.account(), config);
             Ok((Arc::new(transport), allow_from))
         }

@@ -171,14 +171,16 @@ async fn minus_14_stops_a_running_channel_with_the_notice_said_once() {
         "{status}"
     );
     assert!(status.contains("A message cursor is saved"), "{status}");
-    // A start now refuses at once and says why.
+    // A start now refuses at once, before it polls, and says why.
+    let polls = ilink.seen_at("getupdates").len();
     let again = run(wechat(&s, &model, &["start"])).await;
     assert_eq!(again.status.code(), Some(1));
     assert!(
-        stderr_of(&again).contains("the account is paused"),
+        stderr_of(&again).contains("answered -14: session timeout); log in again with"),
         "{}",
         stderr_of(&again)
     );
+    assert_eq!(ilink.seen_at("getupdates").len(), polls);
     // Logging in again lifts the pause.
     assert_eq!(set_up(&s, &ilink, &model).await.status.code(), Some(0));
     let status = stdout_of(&run(wechat(&s, &model, &["status"])).await);
