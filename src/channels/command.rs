@@ -286,3 +286,38 @@ fn print_telegram_setup(config: &Config, lang: Lang, report: &super::telegram::s
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn wechat_hears_the_bound_user_first_and_the_configured_ids_once() {
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let env = vec![
+            ("PAICLI_HOME".to_string(), home.path().display().to_string()),
+            (
+                "PAICLI_WECHAT_ALLOW_FROM".to_string(),
+                "wife@im.wechat, me@im.wechat".to_string(),
+            ),
+        ];
+        let config =
+            Config::load_with_env(project.path(), env, &crate::config::Overrides::default())
+                .unwrap();
+        let account = wechat::Account {
+            bot_token: "t".into(),
+            bot_id: "b".into(),
+            user_id: "me@im.wechat".into(),
+            base_url: None,
+            saved_at: String::new(),
+        };
+        assert_eq!(
+            wechat_allow_from(&account, &config),
+            ["me@im.wechat", "wife@im.wechat"]
+        );
+        assert_eq!(wechat_base_url(&config), wechat::DEFAULT_BASE_URL);
+    }
+}

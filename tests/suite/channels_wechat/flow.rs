@@ -350,9 +350,16 @@ async fn minus_14_while_running_pauses_the_channel_with_the_notice() {
         "{log}"
     );
     assert_eq!(log.matches("the account is paused").count(), 1, "{log}");
-    // Saved: the next start refuses at once, without a request, and says why.
+    // Saved, for `status` and the next start.
     let status = paicli::channels::wechat::status(&h.paicli_home()).unwrap();
     assert!(status.paused.is_some());
+    // The REPL's `/channel` reads the same from the saved files.
+    let login = paicli::app::channel_status::wechat_login(&h.paicli_home()).unwrap();
+    assert_eq!(
+        (login.user_id, login.paused, login.has_cursor),
+        (status.user_id, status.paused, status.has_cursor)
+    );
+    assert!(status.has_cursor);
     // A paused account is not told "stop" (it would only be refused again).
     assert!(h.ilink.seen_at("notifystop").is_empty());
 }
