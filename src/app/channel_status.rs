@@ -24,6 +24,48 @@ pub fn log_path(home: &Path, channel: &str) -> PathBuf {
     channel_dir(home, channel).join("channel.log")
 }
 
+/// Where the WeChat channel keeps its login (the only file holding its token) and its poll state.
+pub const WECHAT_ACCOUNT_FILE: &str = "account.json";
+pub const WECHAT_POLL_STATE_FILE: &str = "poll_state.json";
+
+/// What the REPL's `/channel` says of the saved WeChat login (`paicli channel wechat status` says more).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WechatLogin {
+    /// The bound user, the only sender heard by default.
+    pub user_id: String,
+    /// Why the server paused the account (`-14`), `None` while it is active.
+    pub paused: Option<String>,
+    /// Whether a start resumes from a saved cursor.
+    pub has_cursor: bool,
+}
+
+/// The saved WeChat login, `None` when there is none or it cannot be read (the channel's own commands say why).
+pub fn wechat_login(home: &Path) -> Option<WechatLogin> {
+    #[derive(serde::Deserialize)]
+    struct AccountFile {
+        user_id: String,
+    }
+    #[derive(serde::Deserialize, Default)]
+    struct PollFile {
+        #[serde(default)]
+        get_updates_buf: String,
+        #[serde(default)]
+        paused: Option<String>,
+    }
+    let dir = channel_dir(home, "wechat");
+    let account: AccountFile =
+        serde_json::from_slice(&std::fs::read(dir.join(WECHAT_ACCOUNT_FILE)).ok()?).ok()?;
+    let poll: PollFile = std::fs::read(dir.join(WECHAT_POLL_STATE_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default();
+    Some(WechatLogin {
+        user_id: account.user_id,
+        paused: poll.paused,
+        has_cursor: !poll.get_updates_buf.is_empty(),
+    })
+}
+
 /// What `status` reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelState {

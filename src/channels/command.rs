@@ -4,10 +4,13 @@
 use std::sync::Arc;
 
 use super::log::ChannelLog;
-use super::service::{ServiceError, run_foreground, start_background, stop};
+use tokio_util::sync::CancellationToken;
+
+use super::service::{ServiceError, run_foreground, start_background, stop, stop_signal};
 use super::telegram::TelegramTransport;
 use super::telegram::setup::check_bot;
 use super::transport::{ChannelError, ChannelKind, Transport};
+use super::wechat::{self, WechatTransport};
 use crate::app::channel_status::{ChannelState, channel_state, log_path};
 use crate::config::Config;
 use crate::text::{Lang, Msg, tr, trf};
@@ -30,6 +33,8 @@ pub fn run(config: Config, lang: Lang, kind: ChannelKind, action: ChannelAction)
     let log = ChannelLog::new(&config.home, kind.id());
     match act(config, lang, kind, action) {
         Ok(()) => 0,
+        // Already said on stderr and in the log by the layer that stopped.
+        Err(ServiceError::Ended(_)) => 1,
         Err(e) => {
             let text = e.describe(lang);
             eprintln!("paicli: {text}");
@@ -66,6 +71,9 @@ fn act(
                     trf(lang, Msg::ChannelStatusStopped, &[("channel", &channel)])
                 ),
             }
+            if kind == ChannelKind::Wechat {
+                print_wechat_status(&config, lang)?;
+            }
             Ok(())
         }
         ChannelAction::Stop => {
@@ -81,8 +89,8 @@ fn act(
             Ok(())
         }
         ChannelAction::Start { background: true } => {
-            // The child reports its own start-up errors to the log; a missing token is said here at once.
-            transport(&config, kind)?;
+            // The child reports its own start-up errors to the log; a missing login is said here at once.
+            transport(&config, kind, lang)?;
             let pid = start_background(&config.home, channel)?;
             let log = log_path(&config.home, channel).display().to_string();
             println!(
@@ -98,14 +106,13 @@ fn act(
         ChannelAction::Start { background: false } => {
             let runtime = runtime()?;
             runtime.block_on(async {
-                let transport = transport(&config, kind)?;
+                let (transport, allow_from) = transport(&config, kind, lang)?;
                 crate::app::discover_served(&mut config)
                     .await
                     .map_err(|e| ChannelError::NotSetUp {
                         channel,
                         detail: e.to_string(),
                     })?;
-                let allow_from = allow_from(&config, kind);
                 run_foreground(&config, transport, allow_from).await
             })
         }
@@ -115,34 +122,125 @@ fn act(
                 print_telegram_setup(&config, lang, &report);
                 Ok(())
             }
-            ChannelKind::Wechat => Err(not_built(kind)),
+            ChannelKind::Wechat => {
+                runtime()?.block_on(wechat_setup(&config, lang))?;
+                Ok(())
+            }
         },
     }
 }
 
-/// The service's transport, from the user's settings.
-fn transport(config: &Config, kind: ChannelKind) -> Result<Arc<dyn Transport>, ServiceError> {
+/// The service's transport from the user's settings, and the senders it hears.
+fn transport(
+    config: &Config,
+    kind: ChannelKind,
+    lang: Lang,
+) -> Result<(Arc<dyn Transport>, Vec<String>), ServiceError> {
     match kind {
-        ChannelKind::Telegram => Ok(Arc::new(TelegramTransport::from_config(config)?)),
-        ChannelKind::Wechat => Err(not_built(kind)),
+        ChannelKind::Telegram => Ok((
+            Arc::new(TelegramTransport::from_config(config)?),
+            config.channels.telegram.allow_from.clone(),
+        )),
+        ChannelKind::Wechat => {
+            let transport = WechatTransport::open(&config.home, wechat_base_url(config), lang)?;
+            // Paused by the server (`-14`): nothing would be polled or sent; say so before starting.
+            if let Some(detail) = transport.paused() {
+                return Err(ChannelError::Paused {
+                    channel: kind.id(),
+                    detail,
+                }
+                .into());
+            }
+            let allow_from = wechat_allow_from(transport.account(), config);
+            Ok((Arc::new(transport), allow_from))
+        }
     }
 }
 
-/// The senders a channel hears.
-fn allow_from(config: &Config, kind: ChannelKind) -> Vec<String> {
-    match kind {
-        ChannelKind::Telegram => config.channels.telegram.allow_from.clone(),
-        ChannelKind::Wechat => Vec::new(),
-    }
+/// `[channels.wechat] base_url`, else Tencent's.
+fn wechat_base_url(config: &Config) -> &str {
+    config
+        .channels
+        .wechat
+        .base_url
+        .as_deref()
+        .unwrap_or(wechat::DEFAULT_BASE_URL)
 }
 
-// TEMPORARY: the WeChat client is built on another branch; its setup, transport and bound user are wired here
-// when the branches meet.
-fn not_built(kind: ChannelKind) -> ServiceError {
-    ServiceError::Channel(ChannelError::NotSetUp {
-        channel: kind.id(),
-        detail: "the WeChat client is not built in this branch yet".to_string(),
-    })
+/// The bound user (who scanned the QR code), then anyone the user's settings add.
+fn wechat_allow_from(account: &wechat::Account, config: &Config) -> Vec<String> {
+    let mut allowed = vec![account.user_id().to_string()];
+    for id in &config.channels.wechat.allow_from {
+        if !allowed.contains(id) {
+            allowed.push(id.clone());
+        }
+    }
+    allowed
+}
+
+/// The QR login; Ctrl-C or SIGTERM cancels it. Needs no terminal input unless WeChat asks for a code.
+async fn wechat_setup(config: &Config, lang: Lang) -> Result<(), ServiceError> {
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    let signals = tokio::spawn(async move {
+        stop_signal().await;
+        on_signal.cancel();
+    });
+    let mut out = std::io::stdout();
+    let result = wechat::setup(
+        &config.home,
+        wechat_base_url(config),
+        lang,
+        &mut out,
+        &mut wechat::StdinCodes,
+        &cancel,
+    )
+    .await;
+    signals.abort();
+    result.map(drop).map_err(ServiceError::from)
+}
+
+/// The saved login: the bound user, whether the server paused it, whether a start resumes from a cursor.
+fn print_wechat_status(config: &Config, lang: Lang) -> Result<(), ServiceError> {
+    let status = match wechat::status(&config.home) {
+        Ok(status) => status,
+        Err(ChannelError::NotSetUp { .. }) => {
+            println!("{}", tr(lang, Msg::WechatNotLinked));
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    println!(
+        "{}",
+        trf(
+            lang,
+            Msg::WechatBoundUser,
+            &[
+                ("user", &status.user_id),
+                ("bot", &status.bot_id),
+                ("since", &status.saved_at)
+            ]
+        )
+    );
+    let extra = &config.channels.wechat.allow_from;
+    if !extra.is_empty() {
+        let ids = extra.join(", ");
+        println!("{}", trf(lang, Msg::WechatAlsoAllowed, &[("ids", &ids)]));
+    }
+    match &status.paused {
+        Some(detail) => println!(
+            "{}",
+            trf(lang, Msg::WechatPausedStatus, &[("detail", detail)])
+        ),
+        None => println!("{}", tr(lang, Msg::WechatActive)),
+    }
+    let cursor = if status.has_cursor {
+        Msg::WechatCursorSaved
+    } else {
+        Msg::WechatNoCursor
+    };
+    println!("{}", tr(lang, cursor));
+    Ok(())
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, ServiceError> {
@@ -186,5 +284,40 @@ fn print_telegram_setup(config: &Config, lang: Lang, report: &super::telegram::s
                 &[("id", &sender.id), ("name", &sender.name)]
             )
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn wechat_hears_the_bound_user_first_and_the_configured_ids_once() {
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let env = vec![
+            ("PAICLI_HOME".to_string(), home.path().display().to_string()),
+            (
+                "PAICLI_WECHAT_ALLOW_FROM".to_string(),
+                "wife@im.wechat, me@im.wechat".to_string(),
+            ),
+        ];
+        let config =
+            Config::load_with_env(project.path(), env, &crate::config::Overrides::default())
+                .unwrap();
+        let account = wechat::Account {
+            bot_token: "t".into(),
+            bot_id: "b".into(),
+            user_id: "me@im.wechat".into(),
+            base_url: None,
+            saved_at: String::new(),
+        };
+        assert_eq!(
+            wechat_allow_from(&account, &config),
+            ["me@im.wechat", "wife@im.wechat"]
+        );
+        assert_eq!(wechat_base_url(&config), wechat::DEFAULT_BASE_URL);
     }
 }

@@ -110,6 +110,9 @@ pub async fn serve_chats(
         chat.state.approver.withdraw();
         chat.finish().await;
     }
+    if let Err(e) = transport.stopped().await {
+        tracing::warn!("{channel}: telling the service the channel stops failed: {e}");
+    }
     result
 }
 

@@ -51,6 +51,9 @@ pub enum ServiceError {
     Signal { pid: u32, error: String },
     #[error(transparent)]
     Channel(#[from] ChannelError),
+    /// The service ended a running channel; the layer has already said why, on stderr and in the channel's log.
+    #[error(transparent)]
+    Ended(ChannelError),
 }
 
 impl ServiceError {
@@ -156,11 +159,11 @@ pub async fn run_foreground(
         Msg::ChannelEnded,
         &[("pid", &std::process::id())],
     ));
-    served.map_err(ServiceError::from)
+    served.map_err(ServiceError::Ended)
 }
 
 /// Ctrl-C or SIGTERM.
-async fn stop_signal() {
+pub async fn stop_signal() {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
     tokio::select! {
         Ok(()) = tokio::signal::ctrl_c() => {}

@@ -346,6 +346,14 @@ impl Transport for WechatTransport {
         self.deliver(chat, &text).await
     }
 
+    /// `msg/notifystop`, unless the account is paused (the server would only refuse it again).
+    async fn stopped(&self) -> Result<(), ChannelError> {
+        if self.paused().is_some() {
+            return Ok(());
+        }
+        self.notify_stop().await
+    }
+
     async fn typing(&self, chat: &ChatRef, on: bool) -> Result<(), ChannelError> {
         self.check_active()?;
         let Some(ticket) = self.typing_ticket(chat).await? else {

@@ -111,5 +111,11 @@ declare_settings! {
             .env(&["PAICLI_WECHAT_BASE_URL"])
             .project(Project::Never)
             .example("\"https://ilinkai.weixin.qq.com\""),
+        /// WeChat user ids heard besides the bound user (who scanned the QR code and is always heard). Environment:
+        /// comma-separated.
+        pub allow_from: Vec<String> = setting("channels.wechat.allow_from", Ids)
+            .env(&["PAICLI_WECHAT_ALLOW_FROM"])
+            .project(Project::Never)
+            .example("[\"o9cq80-yXQ@im.wechat\"]"),
     }
 }

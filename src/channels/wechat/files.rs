@@ -10,9 +10,9 @@ use crate::channels::transport::ChannelError;
 use super::CHANNEL;
 
 /// The login: bot token, bot id, bound user, API host. The only file that holds the token.
-pub const ACCOUNT_FILE: &str = "account.json";
-/// The long-poll cursor, the ids seen last and whether the account is paused.
-pub const POLL_STATE_FILE: &str = "poll_state.json";
+pub use crate::app::channel_status::WECHAT_ACCOUNT_FILE as ACCOUNT_FILE;
+/// The long-poll cursor, the ids seen last and whether the account is paused (`/channel` reads it too).
+pub use crate::app::channel_status::WECHAT_POLL_STATE_FILE as POLL_STATE_FILE;
 
 /// `$PAICLI_HOME/channels/wechat`.
 pub fn channel_dir(home: &Path) -> PathBuf {

@@ -1,4 +1,5 @@
-//! The WeChat channel: the QR login, the approval hint and the notice on a reply cut short by the quota.
+//! The WeChat channel: the QR login, the approval hint, the notice on a reply cut short by the quota and what
+//! `status` (and the REPL's `/channel`) says about the saved login.
 
 messages! {
     WechatScanQr =>
@@ -34,4 +35,26 @@ messages! {
     WechatReplyTruncated =>
         en: "…({count} more characters not sent: the reply limit for this message is reached)",
         zh: "……（还有 {count} 个字符未发送：本条消息的回复次数已用完）",
+    WechatNotLinked =>
+        en: "Not linked to WeChat: run `paicli channel wechat setup` and scan the QR code.",
+        zh: "尚未连接微信：请运行 `paicli channel wechat setup` 并扫描二维码。",
+    WechatBoundUser =>
+        en: "Bound user: {user} (bot {bot}, linked {since}); only this user is heard by default.",
+        zh: "绑定用户：{user}（机器人 {bot}，连接于 {since}）；默认只接收此用户的消息。",
+    WechatAlsoAllowed =>
+        en: "Also allowed ([channels.wechat] allow_from): {ids}",
+        zh: "另外允许（[channels.wechat] allow_from）：{ids}",
+    WechatActive => en: "The account is active.", zh: "账号正常。",
+    WechatPausedStatus =>
+        en: "The account is paused ({detail}); run `paicli channel wechat setup` again to log in.",
+        zh: "账号已暂停（{detail}）；请重新运行 `paicli channel wechat setup` 登录。",
+    WechatCursorSaved =>
+        en: "A message cursor is saved: the next start resumes where the last one stopped.",
+        zh: "已保存消息游标：下次启动从上次停止处继续。",
+    WechatNoCursor =>
+        en: "No message cursor is saved yet.",
+        zh: "尚未保存消息游标。",
+    WechatReplLogin =>
+        en: "wechat login: bound user {user}. {state} {cursor}",
+        zh: "微信登录：绑定用户 {user}。{state}{cursor}",
 }

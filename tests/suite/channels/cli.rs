@@ -1,5 +1,5 @@
 //! `paicli channel telegram start|status|stop` as a person runs them: the built binary against the Bot API
-//! stand-in and the scripted model, a restart that does not replay, `--background`, and the WeChat placeholder.
+//! stand-in and the scripted model, a restart that does not replay and `--background` (WeChat's: `channels_wechat::cli`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -138,7 +138,7 @@ async fn start_status_stop_and_a_restart_in_the_background() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_missing_token_and_the_wechat_placeholder_are_clear_errors() {
+async fn a_missing_token_is_a_clear_error() {
     let model = ScriptedServer::start();
     let s = CliSandbox::new().with_env("LANG", "en_US.UTF-8");
     let start = run(channel(&s, &model, &["start"])).await;
@@ -153,19 +153,6 @@ async fn a_missing_token_and_the_wechat_placeholder_are_clear_errors() {
     assert!(
         log.contains("telegram is not set up: no bot token"),
         "{log}"
-    );
-
-    let mut wechat = s.against(&model);
-    wechat.args(["wechat", "status"]);
-    assert_eq!(stdout_of(&run(wechat).await).trim(), "wechat: not running");
-    let mut wechat = s.against(&model);
-    wechat.args(["channel", "wechat", "start"]);
-    let out = run(wechat).await;
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("not built in this branch"),
-        "{}",
-        stderr_of(&out)
     );
 }
 

@@ -22,10 +22,11 @@ allow_from = [1, 2, 3]
 
 [channels.wechat]
 base_url = "http://attacker.example"
+allow_from = ["attacker@im.wechat"]
 "#;
 
 const PROJECT_ENV: &str = "PAICLI_TELEGRAM_BOT_TOKEN=666:env-token\nPAICLI_TELEGRAM_BASE_URL=http://attacker.example\n\
-PAICLI_TELEGRAM_ALLOW_FROM=1,2,3\nPAICLI_WECHAT_BASE_URL=http://attacker.example\n";
+PAICLI_TELEGRAM_ALLOW_FROM=1,2,3\nPAICLI_WECHAT_BASE_URL=http://attacker.example\nPAICLI_WECHAT_ALLOW_FROM=attacker@im.wechat\n";
 
 fn load(project: &std::path::Path, home: &std::path::Path) -> Config {
     let env = vec![("PAICLI_HOME".to_string(), home.display().to_string())];
@@ -54,6 +55,7 @@ fn a_project_cannot_set_any_channel_setting() {
         assert_eq!(channels.telegram.base_url, "https://api.telegram.org");
         assert!(channels.telegram.allow_from.is_empty());
         assert_eq!(channels.wechat.base_url, None);
+        assert!(channels.wechat.allow_from.is_empty());
         let refused: Vec<&str> = c.refused.iter().map(|r| r.key.as_str()).collect();
         for key in [
             "channels.edits",
@@ -75,7 +77,7 @@ fn the_users_config_and_environment_set_them() {
     std::fs::write(
         home.path().join("config.toml"),
         "[channels]\nedits = \"deny\"\ncommands = [\"cargo test\"]\napproval_timeout_secs = 30\ndaily_turns = 5\n\
-         [channels.telegram]\nallow_from = [7012345678, \"42\"]\n",
+         [channels.telegram]\nallow_from = [7012345678, \"42\"]\n[channels.wechat]\nallow_from = [\"wife@im.wechat\"]\n",
     )
     .unwrap();
     let env = vec![
@@ -95,6 +97,7 @@ fn the_users_config_and_environment_set_them() {
     assert_eq!(c.channels.approval_timeout, Duration::from_secs(30));
     assert_eq!(c.channels.daily_turns, Some(5));
     assert_eq!(c.channels.telegram.allow_from, ["7012345678", "42"]);
+    assert_eq!(c.channels.wechat.allow_from, ["wife@im.wechat"]);
     assert_eq!(c.channels.telegram.bot_token.as_deref(), Some("1:user"));
     assert_eq!(
         c.channels.wechat.base_url.as_deref(),
