@@ -1,6 +1,7 @@
 //! Builds a ready agent from the resolved configuration and hosts its session (`app::Session`, the one every
 //! front-end drives), and sets up logging.
 
+pub mod channel_status;
 pub mod exit_codes;
 pub mod hints;
 pub mod mcp_audit;

@@ -8,6 +8,7 @@ mod agent;
 mod approvals;
 pub mod beneath;
 pub mod browser;
+mod channels;
 mod env;
 mod index;
 pub mod instruction_files;
@@ -45,6 +46,7 @@ pub use agent::{
 };
 pub use approvals::{ApprovalRules, ShellSettings};
 pub use browser::BrowserSettings;
+pub use channels::{ChannelEdits, ChannelSettings, TelegramSettings, WechatSettings};
 pub use index::IndexSettings;
 pub use layer::ConfigFile;
 pub use llm::{LlmSettings, RetrySettings};
@@ -293,6 +295,8 @@ declare_settings! {
         pub index: IndexSettings,
         /// `[browser]`: the built-in chrome-devtools MCP server.
         pub browser: BrowserSettings,
+        /// `[channels]`: chat channels (Telegram, WeChat) and their policy.
+        pub channels: ChannelSettings,
         /// The merged `.env` files and process environment.
         pub env: EnvVars,
         /// Where the audit log goes; default $PAICLI_HOME/audit (one audit-YYYY-MM-DD.jsonl per day, mode 0600,

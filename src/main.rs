@@ -9,6 +9,7 @@ use clap::{CommandFactory, Parser};
 use tokio_util::sync::CancellationToken;
 
 use paicli::app::{HostError, HostOptions, Input, RunAs, Session};
+use paicli::channels::ChannelKind;
 use paicli::config::settings::{self, flag_help};
 use paicli::config::{ApprovalMode, Config, Overrides, ProjectTrust};
 use paicli::headless::{self, HeadlessFlags, InputFormat};
@@ -104,8 +105,9 @@ struct Cli {
     #[arg(long, alias = "fork-session")]
     fork: bool,
 
-    /// Start the interactive session with this as the first message (`paicli "fix the tests"`).
-    #[arg(value_name = "TASK", conflicts_with = "print")]
+    /// Start the interactive session with this as the first message (`paicli "fix the tests"`); after a `-p`
+    /// without a value, the task it runs (`paicli -p --plan "fix the tests"`).
+    #[arg(value_name = "TASK")]
     task: Option<String>,
 
     #[command(flatten)]
@@ -153,6 +155,58 @@ enum Subcommand {
     },
     /// The Agent Client Protocol over stdio, for editors (Zed, JetBrains, Neovim): sessions, prompts, approvals.
     Acp,
+    /// Chat channels: talk to the agent from Telegram or WeChat (see docs/channels.md).
+    Channel {
+        #[command(subcommand)]
+        service: ChannelService,
+    },
+    /// The WeChat channel (`paicli channel wechat …`).
+    Wechat {
+        #[command(subcommand)]
+        action: ChannelCli,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum ChannelService {
+    /// A Telegram bot (Bot API): token and allowed user ids from your config or the environment.
+    Telegram {
+        #[command(subcommand)]
+        action: ChannelCli,
+    },
+    /// WeChat over Tencent's iLink bot API: log in with a QR code.
+    Wechat {
+        #[command(subcommand)]
+        action: ChannelCli,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::Subcommand)]
+enum ChannelCli {
+    /// Log in (WeChat) or check the bot and list who wrote to it (Telegram).
+    Setup,
+    /// Serve the chats from this folder until SIGTERM or Ctrl-C.
+    Start {
+        /// Detach and keep running as a service (output to the channel's log).
+        #[arg(long)]
+        background: bool,
+    },
+    /// Whether the channel runs, and its pid.
+    Status,
+    /// Stop the running channel (SIGTERM) and wait for it to end.
+    Stop,
+}
+
+impl ChannelCli {
+    fn action(self) -> paicli::channels::command::ChannelAction {
+        use paicli::channels::command::ChannelAction;
+        match self {
+            ChannelCli::Setup => ChannelAction::Setup,
+            ChannelCli::Start { background } => ChannelAction::Start { background },
+            ChannelCli::Status => ChannelAction::Status,
+            ChannelCli::Stop => ChannelAction::Stop,
+        }
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -175,7 +229,7 @@ fn main() -> ExitCode {
             headless::unknown_flags_note(locale_lang(), &ignored)
         );
     }
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match parse_cli(args) {
         Ok(cli) => cli,
         // clap words help, version and English errors itself; a Chinese locale gets a Chinese sentence.
         Err(e) if e.use_stderr() && locale_lang() == Lang::Zh => {
@@ -193,6 +247,22 @@ fn main() -> ExitCode {
             ExitCode::from(oneshot::EXIT_USAGE as u8)
         }
     }
+}
+
+/// The command line; a `-p` without a value takes the task given after the other flags.
+fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    let mut cli = Cli::try_parse_from(args)?;
+    match (cli.print.as_deref(), cli.task.is_some()) {
+        (Some("-"), true) => cli.print = cli.task.take(),
+        (Some(_), true) => {
+            return Err(Cli::command().error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "the task was given twice: after -p and again after the flags",
+            ));
+        }
+        _ => {}
+    }
+    Ok(cli)
 }
 
 /// Errors returned here are usage or configuration errors (exit code 2); task outcomes come back as codes.
@@ -268,6 +338,26 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
 
     if let Some(Subcommand::Acp) = cli.command {
         return Ok(run_acp(overrides, lang));
+    }
+    let channel = match &cli.command {
+        Some(Subcommand::Channel {
+            service: ChannelService::Telegram { action },
+        }) => Some((ChannelKind::Telegram, *action)),
+        Some(
+            Subcommand::Channel {
+                service: ChannelService::Wechat { action },
+            }
+            | Subcommand::Wechat { action },
+        ) => Some((ChannelKind::Wechat, *action)),
+        _ => None,
+    };
+    if let Some((kind, action)) = channel {
+        return Ok(paicli::channels::command::run(
+            config,
+            lang,
+            kind,
+            action.action(),
+        ));
     }
 
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)

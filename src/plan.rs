@@ -26,7 +26,6 @@ use tool_access::ToolAccess;
 pub use call_tasks::CallTasks;
 pub use parse::extract_tasks;
 pub use plan_mode::LeavesPlanMode;
-pub use planner::single_step;
 pub use validate::{batches, validate};
 
 /// Which engine runs the goal.
@@ -182,24 +181,12 @@ async fn plan_and_run(
         report.cancelled = true;
         Ok(report)
     };
-    let one_step = match request.mode {
-        PlanMode::Plan => single_step(goal),
-        PlanMode::Team => None,
-    };
-    let mut plan = match one_step {
-        Some(plan) => {
-            events.emit(AgentEvent::Notice {
-                notice: Notice::PlanSingleStep,
-            });
-            plan
-        }
-        None => {
-            let ask = prompts::plan_request(goal, &[]);
-            match planner::make_plan(lead, access, goal, ask, events, cancel).await? {
-                Some(plan) => plan,
-                None => return cancelled(report),
-            }
-        }
+    // Whoever asks for a plan asked for the planner: no word count tells a one-step goal from a large one, and
+    // the planner may answer with a single task.
+    let ask = prompts::plan_request(goal, &[]);
+    let mut plan = match planner::make_plan(lead, access, goal, ask, events, cancel).await? {
+        Some(plan) => plan,
+        None => return cancelled(report),
     };
     let runner: Box<dyn TaskRunner + '_> = match request.mode {
         PlanMode::Plan => Box::new(sub_agent::SubAgents { lead }),
@@ -217,7 +204,7 @@ async fn plan_and_run(
             plan: plan.clone(),
             revision,
         });
-        let next_request = match reviewer.review(&plan).await {
+        let next_request = match reviewer.review(&plan, revision).await {
             PlanDecision::Cancel => {
                 report.declined = Some(plan);
                 return cancelled(report);

@@ -20,7 +20,7 @@ mod visible;
 
 pub use agent_notices::notice_text;
 pub use approval_mode::{mode_help, mode_label};
-pub use fill::{fill, labelled, placeholders, task_count, trf};
+pub use fill::{counted, fill, labelled, placeholders, task_count, trf};
 pub use lang::Lang;
 pub use notices::{
     file_notice, git_link_refusal, project_trusted, refused_setting, sandbox_shortfall,

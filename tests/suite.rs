@@ -9,6 +9,8 @@ mod background_tasks;
 mod browser;
 mod browser_connect;
 mod browser_urls;
+mod channels;
+mod channels_wechat;
 mod code_index;
 mod control_paths;
 mod conversation;

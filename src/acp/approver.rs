@@ -124,7 +124,7 @@ impl Approver for AcpApprover {
 
 #[async_trait]
 impl PlanReviewer for AcpApprover {
-    async fn review(&self, plan: &Plan) -> PlanDecision {
+    async fn review(&self, plan: &Plan, _revision: u32) -> PlanDecision {
         let id = format!("plan_{}", self.plans.fetch_add(1, Ordering::Relaxed) + 1);
         let count = task_count(self.lang, plan.tasks.len());
         let title = trf(self.lang, Msg::AcpPlanCall, &[("count", &count)]);

@@ -52,7 +52,7 @@ pub fn replay(history: &[Message], tools: &CallTools) -> Vec<SessionUpdate> {
 /// One stored call as a single `tool_call` update in its final state.
 fn finished_call(tools: &CallTools, call: &CallRequest, result: &str) -> ToolCall {
     let args = parse_arguments(&call.arguments);
-    let body = unwrapped(result);
+    let body = crate::tools::boundary::unwrap(result);
     let ok = succeeded(body);
     // A success's text was the model's, not the editor's; a refusal or failure says why.
     let detail = if ok { String::new() } else { body.to_string() };
@@ -61,16 +61,6 @@ fn finished_call(tools: &CallTools, call: &CallRequest, result: &str) -> ToolCal
     shown.status = fields.status.unwrap_or_default();
     shown.content = fields.content.unwrap_or_default();
     shown
-}
-
-/// The body of a stored result without the `<tool_result …>` boundary `tools::boundary::wrap` put around it.
-fn unwrapped(result: &str) -> &str {
-    let Some(rest) = result.strip_prefix("<tool_result") else {
-        return result;
-    };
-    let body = rest.split_once('\n').map_or("", |(_, body)| body);
-    body.strip_suffix("</tool_result>")
-        .map_or(body, |b| b.strip_suffix('\n').unwrap_or(b))
 }
 
 /// Whether a stored result was a success. The ledger keeps the text the model saw, not the typed outcome, and

@@ -8,6 +8,7 @@ mod cut_off;
 mod dsml_calls;
 mod outcome;
 mod partial_report;
+mod person_command;
 mod request;
 mod rounds;
 pub mod runaway;

@@ -8,6 +8,7 @@ mod hook_events;
 mod input;
 mod modes;
 mod plan;
+mod shell;
 mod steering;
 
 use std::sync::atomic::AtomicBool;
@@ -28,6 +29,7 @@ use crate::protocol::plan::PlanReviewer;
 use crate::protocol::{Approver, EventSink, FileAccess};
 
 pub use input::{Input, RunAs};
+pub use shell::ShellRan;
 pub use steering::{ContextUsage, SwitchModelError};
 
 /// Why a session could not start.
@@ -82,6 +84,10 @@ pub struct Session {
     mcp_waited: AtomicBool,
     /// The `source` of the `SessionStart` hooks the next input fires (`startup`, `resume`).
     pending_start: Mutex<Option<&'static str>>,
+    /// The person's shell commands (`!command`) and their results since the last input: the next one carries them.
+    shell_context: Mutex<Vec<String>>,
+    /// Shell commands run so far, for their call ids.
+    shell_runs: std::sync::atomic::AtomicU32,
 }
 
 impl Session {
@@ -128,6 +134,8 @@ impl Session {
             unrecorded_mode: Mutex::new(None),
             mcp_waited: AtomicBool::new(false),
             pending_start: Mutex::new(Some(start_source)),
+            shell_context: Mutex::default(),
+            shell_runs: std::sync::atomic::AtomicU32::new(0),
         };
         if let Ok(agent) = session.agent.try_lock() {
             session.update_hook_facts(&agent);

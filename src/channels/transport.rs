@@ -128,4 +128,9 @@ pub trait Transport: Send + Sync {
 
     /// Shows or clears "typing…" where the service has it; a no-op elsewhere.
     async fn typing(&self, chat: &ChatRef, on: bool) -> Result<(), ChannelError>;
+
+    /// Tells the service this client stops polling (WeChat's `msg/notifystop`); called once when the channel ends.
+    async fn stopped(&self) -> Result<(), ChannelError> {
+        Ok(())
+    }
 }

@@ -108,6 +108,17 @@ pub fn describe_config(config: &Config, overrides: &Overrides) -> Vec<ConfigEntr
                 });
                 continue;
             }
+            // Unset, the provider's own limit is what requests carry.
+            ("llm.max_output_tokens", Ok(p)) if config.llm.max_output_tokens.is_none() => {
+                out.push(ConfigEntry {
+                    key: key.to_string(),
+                    value: p
+                        .max_tokens
+                        .map_or_else(|| "(none sent)".to_string(), |n| n.to_string()),
+                    source: "provider table".to_string(),
+                });
+                continue;
+            }
             (_, Ok(p)) if provider_row => provider_value(key, p),
             _ => row.show(config),
         };

@@ -15,8 +15,8 @@ use std::sync::LazyLock;
 pub(crate) use declare::declare_settings;
 pub use example::example_file;
 pub use kinds::{
-    AddUp, Clamped, Dir, Kind, List, Maybe, Millis, NonEmpty, Paths, Plain, Present, Secret, Secs,
-    Text, Unlimited,
+    AddUp, Clamped, Dir, Ids, Kind, List, Maybe, Millis, NonEmpty, Paths, Plain, Present, Secret,
+    Secs, Text, Unlimited,
 };
 pub use scalar::{Choice, Scalar};
 pub use tables::{TABLES, Table};
@@ -277,6 +277,9 @@ pub fn all() -> &'static [&'static dyn Row] {
             IndexSettings::SETTINGS,
             BrowserSettings::SETTINGS,
             PlanLimits::SETTINGS,
+            ChannelSettings::SETTINGS,
+            TelegramSettings::SETTINGS,
+            WechatSettings::SETTINGS,
             extra::ROWS,
         ]
         .concat();

@@ -88,7 +88,7 @@ impl Approver for ClientApprover {
 
 #[async_trait]
 impl PlanReviewer for ClientApprover {
-    async fn review(&self, plan: &Plan) -> PlanDecision {
+    async fn review(&self, plan: &Plan, _revision: u32) -> PlanDecision {
         let mut input = Map::new();
         input.insert("plan".to_string(), Value::String(plan_text(plan)));
         let id = format!("plan_{}", super::channel::uuid());

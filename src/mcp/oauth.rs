@@ -73,20 +73,61 @@ pub async fn login(
     browser: BrowserStep<'_>,
 ) -> Result<(), LoginError> {
     let challenge = challenge(url).await?;
-    authorize(url, settings, store, browser, &challenge).await
+    authorize(url, settings, store, browser, &challenge, None).await
 }
 
-/// [`login`] from a challenge already in hand (a 403 `insufficient_scope` asking for more scope mid-session).
-pub async fn authorize(
+/// [`login`] again for more scope, from a 403 `insufficient_scope` challenge mid-session. The client the first
+/// login registered is reused (same id, secret and redirect URI) rather than registering another one.
+pub async fn step_up(
     url: &str,
     settings: &OAuthSettings,
     store: &TokenStore,
     browser: BrowserStep<'_>,
     challenge: &str,
 ) -> Result<(), LoginError> {
+    let stored = store
+        .read()
+        .map_err(LoginError::Save)?
+        .and_then(StoredClient::of);
+    authorize(url, settings, store, browser, challenge, stored).await
+}
+
+/// A dynamically registered client kept in the token file.
+struct StoredClient {
+    id: String,
+    secret: Option<String>,
+    redirect_uri: String,
+}
+
+impl StoredClient {
+    fn of(file: TokenFile) -> Option<Self> {
+        Some(StoredClient {
+            id: file.credentials?.client_id,
+            secret: file.client_secret,
+            redirect_uri: file.redirect_uri?,
+        })
+    }
+
+    /// A listener on the client's registered redirect port, when that port is free.
+    async fn listener(&self) -> Option<TcpListener> {
+        let port = url::Url::parse(&self.redirect_uri).ok()?.port()?;
+        TcpListener::bind(("127.0.0.1", port)).await.ok()
+    }
+}
+
+async fn authorize(
+    url: &str,
+    settings: &OAuthSettings,
+    store: &TokenStore,
+    browser: BrowserStep<'_>,
+    challenge: &str,
+    stored: Option<StoredClient>,
+) -> Result<(), LoginError> {
     let mut manager = AuthorizationManager::new(url).await?;
     manager.set_credential_store(store.clone());
-    let metadata = discover(&manager, url, challenge).await?;
+    let metadata = discover(&manager, url, Some(challenge))
+        .await
+        .map_err(LoginError::from)?;
     manager.set_metadata(metadata.clone());
     match settings.grant {
         Grant::ClientCredentials => {
@@ -100,9 +141,20 @@ pub async fn authorize(
         Grant::AuthorizationCode => {}
     }
 
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(LoginError::Listen)?;
+    // A stored client is reused only on its registered redirect URI, so its port must be free again.
+    let reused = match stored.filter(|_| settings.client_id.is_none()) {
+        Some(client) => client.listener().await.map(|l| (client, l)),
+        None => None,
+    };
+    let (reused, listener) = match reused {
+        Some((client, listener)) => (Some(client), listener),
+        None => (
+            None,
+            TcpListener::bind("127.0.0.1:0")
+                .await
+                .map_err(LoginError::Listen)?,
+        ),
+    };
     let port = listener.local_addr().map_err(LoginError::Listen)?.port();
     let redirect_uri = format!("http://127.0.0.1:{port}/callback");
 
@@ -119,7 +171,13 @@ pub async fn authorize(
         .get("client_id_metadata_document_supported")
         .and_then(serde_json::Value::as_bool)
         .unwrap_or(false);
-    if let Some(client_id) = &settings.client_id {
+    if let Some(client) = reused {
+        request = request.with_preregistered_client(&client.id);
+        if let Some(s) = &client.secret {
+            request = request.with_client_secret(s);
+        }
+        secret = client.secret;
+    } else if let Some(client_id) = &settings.client_id {
         request = request.with_preregistered_client(client_id);
         if let Some(s) = &settings.client_secret {
             request = request.with_client_secret(s);
@@ -157,23 +215,18 @@ pub async fn authorize(
     remember(store, url, secret, Some(redirect_uri))
 }
 
-/// The authorization server's metadata: rmcp's discovery (protected-resource metadata, then RFC 8414 / OIDC,
-/// then the legacy endpoints), or for a 2025-03-26 server whose root metadata rmcp refuses, that metadata
-/// taken as it is when its endpoints are on the server's own origin.
+/// The authorization server's metadata: rmcp's discovery (from the 401's `challenge` when there is one:
+/// protected-resource metadata, then RFC 8414 / OIDC, then the legacy endpoints), or for a 2025-03-26 server
+/// whose root metadata rmcp refuses, that metadata taken as it is when its endpoints are on the server's own
+/// origin. Login and every later connection discover the same way, so tokens a login stored stay usable.
 async fn discover(
     manager: &AuthorizationManager,
     url: &str,
-    challenge: &str,
-) -> Result<rmcp::transport::auth::AuthorizationMetadata, LoginError> {
-    match manager
-        .resolve_metadata_from_challenge(Some(challenge))
-        .await
-    {
+    challenge: Option<&str>,
+) -> Result<rmcp::transport::auth::AuthorizationMetadata, AuthError> {
+    match manager.resolve_metadata_from_challenge(challenge).await {
         Ok(resolution) => Ok(resolution.metadata),
-        Err(e) => match legacy::root_metadata(url).await {
-            Some(metadata) => Ok(metadata),
-            None => Err(e.into()),
-        },
+        Err(e) => legacy::root_metadata(url).await.ok_or(e),
     }
 }
 
@@ -294,6 +347,9 @@ pub async fn authorized_client(
     }
     let mut manager = AuthorizationManager::new(url).await?;
     manager.set_credential_store(store.clone());
+    // Set before rmcp's own discovery would run (and refuse a 2025-03-26 server's root metadata).
+    let metadata = discover(&manager, url, None).await?;
+    manager.set_metadata(metadata);
     if !manager.initialize_from_store().await? {
         return Ok(None);
     }

@@ -75,7 +75,7 @@ impl StepUp {
             show: &show,
             open: &open,
         };
-        oauth::authorize(&self.url, &settings, &self.store, browser, challenge)
+        oauth::step_up(&self.url, &settings, &self.store, browser, challenge)
             .await
             .map_err(|e| McpError::Connect(format!("step-up authorization failed: {e}")))?;
         let mut manager = self.manager.lock().await;
@@ -380,7 +380,7 @@ impl RmcpSession {
             if let Some(challenge) = insufficient_scope(&e) {
                 match &self.step_up {
                     Some(step_up) if step_up.authorize(&challenge).await? => continue,
-                    _ => return Err(service_error(e)),
+                    _ => return Err(scope_refused(&challenge)),
                 }
             }
             match &self.renewal {
@@ -406,6 +406,19 @@ fn service_error(e: ServiceError) -> McpError {
             secs: timeout.as_secs(),
         },
         other => McpError::Server(other.to_string()),
+    }
+}
+
+/// The error of a request still refused for want of scope (rmcp's own names the transport's Rust type).
+fn scope_refused(challenge: &str) -> McpError {
+    let scope = challenge
+        .split("scope=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .filter(|scope| !scope.is_empty())
+        .unwrap_or("?");
+    McpError::ScopeRefused {
+        scope: scope.to_string(),
     }
 }
 
@@ -588,6 +601,16 @@ mod step_up_tests {
         let spent = step_up(Some("true"), MAX_STEP_UPS).await;
         assert!(!spent.authorize(CHALLENGE).await.unwrap());
         assert!(!spent.authorize(CHALLENGE).await.unwrap());
+    }
+
+    #[test]
+    fn a_scope_still_refused_reads_as_a_sentence_naming_the_scope() {
+        let text = scope_refused(CHALLENGE).to_string();
+        assert_eq!(
+            text,
+            "the server refused the request because it needs the OAuth scope `a b`, which authorizing again \
+             did not grant"
+        );
     }
 
     #[tokio::test]

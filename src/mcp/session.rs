@@ -24,6 +24,11 @@ pub enum McpError {
     /// The server wants OAuth authorization and no usable tokens are stored.
     #[error("the server needs you to log in")]
     NeedsLogin,
+    /// The server still refuses the request for want of OAuth scope, after the step-ups a session may run.
+    #[error(
+        "the server refused the request because it needs the OAuth scope `{scope}`, which authorizing again did not grant"
+    )]
+    ScopeRefused { scope: String },
     /// The server answered with a JSON-RPC error or something unreadable.
     #[error("{0}")]
     Server(String),

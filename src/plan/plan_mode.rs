@@ -41,8 +41,8 @@ impl<'a> LeavesPlanMode<'a> {
 
 #[async_trait]
 impl PlanReviewer for LeavesPlanMode<'_> {
-    async fn review(&self, plan: &Plan) -> PlanDecision {
-        let decision = self.inner.review(plan).await;
+    async fn review(&self, plan: &Plan, revision: u32) -> PlanDecision {
+        let decision = self.inner.review(plan, revision).await;
         if decision == PlanDecision::Run
             && let Some(mode) = self.approval.leave_plan_mode()
         {

@@ -155,22 +155,33 @@ impl TaskRunner for Team<'_> {
                 .await
             {
                 None => return result_of(TurnOutcome::Cancelled),
-                Some(Verdict::Approved) => return result,
-                Some(Verdict::Rejected { reasons }) => {
+                Some(Verdict::Approved) => {
                     sink.emit(AgentEvent::Notice {
-                        notice: Notice::PlanStepRejected {
-                            reasons: reasons.clone(),
-                            retry: retries + 1,
-                            max: MAX_RETRIES,
-                        },
+                        notice: Notice::PlanStepApproved,
                     });
+                    return result;
+                }
+                Some(Verdict::Rejected { reasons }) => {
                     if retries == MAX_RETRIES {
+                        sink.emit(AgentEvent::Notice {
+                            notice: Notice::PlanStepRejectedFinal {
+                                reasons: reasons.clone(),
+                                retries,
+                            },
+                        });
                         return TaskResult {
                             state: TaskState::Failed,
                             summary: format!("the reviewer rejected the step: {reasons}"),
                         };
                     }
                     retries += 1;
+                    sink.emit(AgentEvent::Notice {
+                        notice: Notice::PlanStepRejected {
+                            reasons: reasons.clone(),
+                            retry: retries,
+                            max: MAX_RETRIES,
+                        },
+                    });
                     request = prompts::rework_request(&reasons);
                 }
             }

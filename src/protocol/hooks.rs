@@ -41,4 +41,11 @@ pub trait TurnHook: Send + Sync {
     fn carries_into_forks(&self) -> bool {
         true
     }
+
+    /// Whether a shell command the person runs at the prompt (`!command`) is judged by this hook as a turn of its
+    /// own (`begin_turn` with the command, `end_turn` after it). One that numbers the conversation's turns
+    /// (snapshots) does not count it: the command is no turn of the conversation.
+    fn covers_person_commands(&self) -> bool {
+        true
+    }
 }

@@ -76,20 +76,22 @@ pub enum Notice {
     /// A remote MCP server wants OAuth authorization and has no usable tokens.
     McpNeedsLogin { server: String },
     // plan
-    /// The goal is plainly one step: it runs as one task without a planner call.
-    PlanSingleStep,
     /// The planner's plan was invalid; it is asked once to fix it.
     PlanRepairing { error: String },
     /// Failures left the plan under 50% done: it is made again with what failed.
     PlanReplanning { failed: usize, total: usize },
     /// The re-plan failed; the work already done is reported.
     PlanReplanFailed { error: String },
-    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`, past `max` the step fails).
+    /// The team's reviewer rejected a step; its worker tries again (`retry` of `max`).
     PlanStepRejected {
         reasons: String,
         retry: u32,
         max: u32,
     },
+    /// The team's reviewer rejected a step after its `retries` retries: the step failed.
+    PlanStepRejectedFinal { reasons: String, retries: u32 },
+    /// The team's reviewer passed a step.
+    PlanStepApproved,
     /// A plan made in `plan` mode was approved: the session left plan mode for `mode` (the one before it).
     PlanModeLeft { mode: String },
     // input
@@ -113,6 +115,8 @@ pub enum Notice {
     MentionSkipped { mention: String, reason: SkipReason },
     /// The input mentioned images, and the model does not take images: they were not sent.
     ImagesNotSent { model: String, paths: Vec<String> },
+    /// The input's `@path` mentions were attached (paths relative to the root), so the person sees what was sent.
+    MentionsAttached { paths: Vec<String> },
 }
 
 /// Why an `@path` mention was not attached; each front-end words it for the person.
@@ -165,11 +169,12 @@ impl Notice {
             Notice::ContextTrimmed { .. } => "context_trimmed",
             Notice::Retrying { .. } => "retrying",
             Notice::McpNeedsLogin { .. } => "mcp_needs_login",
-            Notice::PlanSingleStep => "plan_single_step",
             Notice::PlanRepairing { .. } => "plan_repairing",
             Notice::PlanReplanning { .. } => "plan_replanning",
             Notice::PlanReplanFailed { .. } => "plan_replan_failed",
             Notice::PlanStepRejected { .. } => "plan_step_rejected",
+            Notice::PlanStepRejectedFinal { .. } => "plan_step_rejected_final",
+            Notice::PlanStepApproved => "plan_step_approved",
             Notice::PlanModeLeft { .. } => "plan_mode_left",
             Notice::HookMessage { .. } => "hook_message",
             Notice::HookPromptBlocked { .. } => "hook_prompt_blocked",
@@ -178,6 +183,7 @@ impl Notice {
             Notice::HookNeedsTrust { .. } => "hook_needs_trust",
             Notice::MentionSkipped { .. } => "mention_skipped",
             Notice::ImagesNotSent { .. } => "images_not_sent",
+            Notice::MentionsAttached { .. } => "mentions_attached",
         }
     }
 
@@ -246,9 +252,6 @@ impl Notice {
             Notice::McpNeedsLogin { .. } => {
                 "MCP server `{server}` needs you to log in and was not started: run `paicli mcp login {server}`"
             }
-            Notice::PlanSingleStep => {
-                "the goal is a single step: running it as one task without a planner call"
-            }
             Notice::PlanRepairing { .. } => {
                 "the plan is invalid ({error}); asking the planner to fix it"
             }
@@ -259,6 +262,10 @@ impl Notice {
             Notice::PlanStepRejected { .. } => {
                 "the reviewer rejected the step (retry {retry} of {max}): {reasons}"
             }
+            Notice::PlanStepRejectedFinal { .. } => {
+                "the reviewer rejected the step again after {retries} retries; the step failed: {reasons}"
+            }
+            Notice::PlanStepApproved => "the reviewer approved the step",
             Notice::PlanModeLeft { .. } => {
                 "plan approved: it runs in {mode} mode, and plan mode ends"
             }
@@ -275,6 +282,7 @@ impl Notice {
                  review it, then use /trust in the REPL or run paicli with --trust-project"
             }
             Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
+            Notice::MentionsAttached { .. } => "attached {paths}",
             Notice::ImagesNotSent { .. } => {
                 "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
             }
@@ -321,7 +329,6 @@ impl Notice {
             Notice::McpStarting { server } | Notice::McpNeedsLogin { server } => {
                 vec![("server", server.clone())]
             }
-            Notice::PlanSingleStep => Vec::new(),
             Notice::PlanRepairing { error } | Notice::PlanReplanFailed { error } => {
                 vec![("error", error.clone())]
             }
@@ -337,6 +344,11 @@ impl Notice {
                 ("retry", retry.to_string()),
                 ("max", max.to_string()),
             ],
+            Notice::PlanStepRejectedFinal { reasons, retries } => vec![
+                ("reasons", reasons.clone()),
+                ("retries", retries.to_string()),
+            ],
+            Notice::PlanStepApproved => Vec::new(),
             Notice::Note { text } => vec![("text", text.clone())],
             Notice::PlanModeLeft { mode } => vec![("mode", mode.clone())],
             Notice::HookMessage { text } => vec![("text", text.clone())],
@@ -361,6 +373,7 @@ impl Notice {
             Notice::ImagesNotSent { model, paths } => {
                 vec![("model", model.clone()), ("paths", paths.join(", "))]
             }
+            Notice::MentionsAttached { paths } => vec![("paths", paths.join(", "))],
             Notice::ContextTrimmed {
                 dropped,
                 shortened,

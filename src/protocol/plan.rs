@@ -70,7 +70,8 @@ pub enum PlanDecision {
 /// Shows a proposed plan to a person and returns their decision.
 #[async_trait]
 pub trait PlanReviewer: Send + Sync {
-    async fn review(&self, plan: &Plan) -> PlanDecision;
+    /// Decides about `plan`, the `revision`th made for this goal (0 the first; each re-plan adds one).
+    async fn review(&self, plan: &Plan, revision: u32) -> PlanDecision;
 }
 
 /// The reviewer of runs nobody reviews (`paicli -p --plan`, background tasks): every plan runs as proposed.
@@ -78,7 +79,7 @@ pub struct RunWithoutReview;
 
 #[async_trait]
 impl PlanReviewer for RunWithoutReview {
-    async fn review(&self, _plan: &Plan) -> PlanDecision {
+    async fn review(&self, _plan: &Plan, _revision: u32) -> PlanDecision {
         PlanDecision::Run
     }
 }
@@ -89,7 +90,7 @@ pub struct ProposeOnly;
 
 #[async_trait]
 impl PlanReviewer for ProposeOnly {
-    async fn review(&self, _plan: &Plan) -> PlanDecision {
+    async fn review(&self, _plan: &Plan, _revision: u32) -> PlanDecision {
         PlanDecision::Cancel
     }
 }

@@ -223,7 +223,7 @@ impl Approver for HttpApprover {
 
 #[async_trait]
 impl PlanReviewer for HttpApprover {
-    async fn review(&self, plan: &Plan) -> PlanDecision {
+    async fn review(&self, plan: &Plan, _revision: u32) -> PlanDecision {
         let (tx, rx) = oneshot::channel();
         let request_id = self.ask_id(Waiting::Plan(tx));
         self.events.push(&json!({
@@ -296,7 +296,7 @@ mod tests {
                 depends_on: Vec::new(),
             }],
         };
-        tokio::spawn(async move { approver.review(&plan).await })
+        tokio::spawn(async move { approver.review(&plan, 0).await })
     }
 
     #[tokio::test]

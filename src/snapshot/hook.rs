@@ -119,6 +119,11 @@ impl TurnHook for SnapshotHook {
         false
     }
 
+    /// `/rewind` and `/restore` find snapshots by conversation turn; a person's `!command` is none.
+    fn covers_person_commands(&self) -> bool {
+        false
+    }
+
     fn begin_turn(&self, submitted: &str) -> TurnScope {
         let notices: Vec<Notice> = lock(&self.inner.notice).take().into_iter().collect();
         let Some(store) = self.inner.store.clone() else {

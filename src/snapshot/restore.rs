@@ -34,6 +34,8 @@ pub struct RestoreReport {
     /// The snapshot restored.
     pub to: Option<Snapshot>,
     pub changes: Vec<FileChange>,
+    /// The snapshot holding the files as they were before the restore: restoring it undoes this one.
+    pub undo: Option<u64>,
 }
 
 impl RestoreReport {

@@ -182,6 +182,12 @@ impl SnapshotStore {
         let to = find_target(&snapshots, target)?;
         let mut report = restore::apply(&self.git, &self.guard, &current, &to.tree)?;
         report.to = Some(to.clone());
+        // The pre-restore snapshot, or the latest one when the files already matched it (none was taken).
+        report.undo = snapshots
+            .iter()
+            .rev()
+            .find(|s| s.tree == current)
+            .map(|s| s.seq);
         if !report.changes.is_empty() {
             self.take_locked(SnapshotKind::Restored, label)?;
         }

@@ -44,13 +44,15 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::ContextTrimmed { .. } => Msg::NoticeContextTrimmed,
         Notice::Retrying { .. } => Msg::NoticeRetrying,
         Notice::McpNeedsLogin { .. } => Msg::NoticeMcpNeedsLogin,
-        Notice::PlanSingleStep => Msg::NoticePlanSingleStep,
         Notice::PlanRepairing { .. } => Msg::NoticePlanRepairing,
         Notice::PlanReplanning { .. } => Msg::NoticePlanReplanning,
         Notice::PlanReplanFailed { .. } => Msg::NoticePlanReplanFailed,
         Notice::PlanStepRejected { .. } => Msg::NoticePlanStepRejected,
+        Notice::PlanStepRejectedFinal { .. } => Msg::NoticePlanStepRejectedFinal,
+        Notice::PlanStepApproved => Msg::NoticePlanStepApproved,
         Notice::PlanModeLeft { .. } => Msg::PlanModeRestored,
         Notice::ImagesNotSent { .. } => Msg::ImagesNeedVision,
+        Notice::MentionsAttached { .. } => Msg::NoticeMentionsAttached,
         Notice::HookMessage { .. } => Msg::NoticeHookMessage,
         Notice::HookPromptBlocked { .. } => Msg::NoticeHookPromptBlocked,
         Notice::HookStopContinues { .. } => Msg::NoticeHookStopContinues,
@@ -117,7 +119,6 @@ mod tests {
                 attempt: 2,
                 max: 3,
             },
-            Notice::PlanSingleStep,
             Notice::PlanRepairing { error: s() },
             Notice::PlanReplanning {
                 failed: 2,
@@ -129,6 +130,11 @@ mod tests {
                 retry: 1,
                 max: 2,
             },
+            Notice::PlanStepRejectedFinal {
+                reasons: s(),
+                retries: 2,
+            },
+            Notice::PlanStepApproved,
             Notice::PlanModeLeft { mode: s() },
             Notice::HookMessage { text: s() },
             Notice::HookPromptBlocked { reason: s() },
@@ -148,6 +154,9 @@ mod tests {
             },
             Notice::ImagesNotSent {
                 model: s(),
+                paths: vec![s(), s()],
+            },
+            Notice::MentionsAttached {
                 paths: vec![s(), s()],
             },
         ]

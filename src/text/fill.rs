@@ -25,6 +25,12 @@ pub fn task_count(lang: Lang, n: usize) -> String {
     trf(lang, msg, &[("count", &n)])
 }
 
+/// `n` counted with `one` when it is 1 and `many` otherwise (each a message with a `{count}` placeholder).
+pub fn counted(lang: Lang, n: impl Into<u64>, one: Msg, many: Msg) -> String {
+    let n: u64 = n.into();
+    trf(lang, if n == 1 { one } else { many }, &[("count", &n)])
+}
+
 /// Replaces each `{name}` in `template` by the value paired with `name`; unknown placeholders stay as written.
 pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     crate::protocol::notice::fill_placeholders(template, |name| {

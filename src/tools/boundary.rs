@@ -11,6 +11,17 @@ pub fn wrap(tool: &str, body: &str) -> String {
     format!("<tool_result tool=\"{name}\" trust=\"untrusted-data\">\n{body}\n</tool_result>")
 }
 
+/// The body of a result [`wrap`] made, without its boundary (people read the body: an export, an editor's
+/// replay); text that is not wrapped comes back as it is.
+pub fn unwrap(result: &str) -> &str {
+    let Some(rest) = result.strip_prefix("<tool_result") else {
+        return result;
+    };
+    let body = rest.split_once('\n').map_or("", |(_, body)| body);
+    body.strip_suffix("</tool_result>")
+        .map_or(body, |b| b.strip_suffix('\n').unwrap_or(b))
+}
+
 /// Replaces every character outside `[A-Za-z0-9_.:-]` with `_`, so the name cannot break out of its attribute.
 fn sanitize_name(tool: &str) -> String {
     tool.chars()
@@ -62,6 +73,14 @@ mod tests {
             wrap("read_file", "hello\nworld"),
             "<tool_result tool=\"read_file\" trust=\"untrusted-data\">\nhello\nworld\n</tool_result>"
         );
+    }
+
+    #[test]
+    fn unwrap_returns_the_body_wrap_was_given() {
+        for body in ["hello\nworld", "", "line\n"] {
+            assert_eq!(unwrap(&wrap("read_file", body)), body);
+        }
+        assert_eq!(unwrap("plain text"), "plain text");
     }
 
     #[test]

@@ -149,12 +149,18 @@ impl Executor {
             let deadline = Instant::now() + step_timeout;
             match step {
                 Step::Serial(i) => {
+                    observer.on_start(i, &calls[i]);
                     results[i] = Some(
                         self.run_one(i, &calls[i], ctx, deadline, step_timeout, observer)
                             .await,
                     );
                 }
                 Step::Parallel(range) => {
+                    // All announced, in call order, before any runs: a fast call cannot finish before the
+                    // next one is seen to start, so front-ends know which calls ran side by side.
+                    for i in range.clone() {
+                        observer.on_start(i, &calls[i]);
+                    }
                     let done: Vec<(usize, ToolCallResult)> = stream::iter(range)
                         .map(|i| async move {
                             let result = self
@@ -202,8 +208,9 @@ impl Executor {
         step_timeout: Duration,
         observer: &dyn ToolObserver,
     ) -> ToolCallResult {
-        observer.on_start(index, call);
-        let started = std::time::Instant::now();
+        // The call's clock: restarted once the gates let it through, so the time a person took to answer the
+        // approval prompt counts neither as the tool's duration nor against its deadline.
+        let mut started = std::time::Instant::now();
         let traits = self.registry.traits_of(&call.name);
         let (outcome, spill, notes) = if ctx.cancel.is_cancelled() {
             (
@@ -218,6 +225,9 @@ impl Executor {
                 Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill, Vec::new()),
                 Ok(mut ready) => {
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
+                    // A person reading the approval prompt (or the whole diff) is not the tool running late.
+                    let waited = started.elapsed();
+                    started = std::time::Instant::now();
                     let args = ready.args.clone();
                     let targets = ready.tool.write_targets(&args, ctx);
                     let traits = ready.tool.traits();
@@ -239,7 +249,7 @@ impl Executor {
                                         ready,
                                         ctx,
                                         &call.id,
-                                        deadline,
+                                        deadline + waited,
                                         step_timeout,
                                         self.options.cancel_grace,
                                     )

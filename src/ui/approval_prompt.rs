@@ -1,8 +1,9 @@
 //! The terminal approval prompt (spec §6.3): single key presses, read from the keyboard owner while the task
 //! runs (never from a second reader of the terminal). The prompt itself is a pure function over a key source and
 //! a writer, so every key can be tested without a terminal. Keys: `y`/Enter allow, `a` allow for the session,
-//! `p` allow always in this project, `n` deny, `r` deny with a reason, `m` edit the arguments, `?` the keys,
-//! ESC / Ctrl-C deny and cancel the task.
+//! `p` allow always in this project, `n` deny, `r` deny with a reason, `m` edit the arguments, `v` / Ctrl+O the
+//! whole change (through the pager when taller than the screen), `?` the keys, ESC / Ctrl-C deny and cancel the
+//! task.
 
 mod keys;
 mod line_edit;
@@ -29,6 +30,7 @@ pub use line_edit::{Edited, edit_line};
 pub use preview::{Preview, preview};
 pub use show::{
     FOLD_AFTER_CHARS, FOLD_AFTER_LINES, Look, escape_hidden_json, render_request, rule_text,
+    whole_change,
 };
 
 /// How the person answered.
@@ -180,8 +182,9 @@ pub fn prompt_approval(
 ) -> io::Result<Asked> {
     render_request(request, task, preview, look, out)?;
     let style = look.style;
+    let whole = preview.and_then(|p| whole_change(p, look));
     loop {
-        write!(out, "{} ", question(request, look))?;
+        write!(out, "{} ", question(request, whole.is_some(), look))?;
         out.flush()?;
         let Some(input) = keys.next_input() else {
             writeln!(out)?;
@@ -199,6 +202,16 @@ pub fn prompt_approval(
         if is_cancel_key(&key) {
             writeln!(out, "\n  {}", style.red(look.tr(Msg::ApprovalCancelled)))?;
             return Ok(Asked::CancelTask);
+        }
+        let ctrl_o =
+            key.code == KeyCode::Char('o') && key.modifiers.contains(KeyModifiers::CONTROL);
+        if let Some(lines) = whole
+            .as_ref()
+            .filter(|_| ctrl_o || key.code == KeyCode::Char('v'))
+        {
+            writeln!(out)?;
+            show_whole(lines, keys, out, look)?;
+            continue;
         }
         if key
             .modifiers
@@ -295,7 +308,7 @@ pub fn prompt_approval(
             }
             KeyCode::Char('?') => {
                 writeln!(out)?;
-                for line in help_table(&help(request, look), look.width) {
+                for line in help_table(&help(request, whole.is_some(), look), look.width) {
                     writeln!(out, "{line}")?;
                 }
             }
@@ -304,8 +317,27 @@ pub fn prompt_approval(
     }
 }
 
-/// `Approve? [y/Enter] yes  [a] …  [?] keys`, offering only the keys this request has.
-fn question(request: &ApprovalRequest, look: &Look) -> String {
+/// The whole change: through the pager when it is taller than the screen (the question must come back into
+/// view after it), else printed.
+fn show_whole(
+    lines: &[String],
+    keys: &mut impl KeySource,
+    out: &mut impl Write,
+    look: &Look,
+) -> io::Result<()> {
+    out.flush()?;
+    if lines.len() + 2 > look.height && keys.page(lines) {
+        return Ok(());
+    }
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// `Approve? [y/Enter] yes  [a] …  [?] keys`, offering only the keys this request has (`whole`: a change it can
+/// show in full).
+fn question(request: &ApprovalRequest, whole: bool, look: &Look) -> String {
     let mut keys: Vec<String> = Vec::new();
     match &request.session_rule {
         Some(rule) => {
@@ -323,9 +355,13 @@ fn question(request: &ApprovalRequest, look: &Look) -> String {
     if request.unsandboxed {
         keys.push(look.tr(Msg::KeyUnsandboxed).to_string());
     }
-    for msg in [Msg::KeyNo, Msg::KeyReason, Msg::KeyEdit, Msg::KeyHelp] {
+    for msg in [Msg::KeyNo, Msg::KeyReason, Msg::KeyEdit] {
         keys.push(look.tr(msg).to_string());
     }
+    if whole {
+        keys.push(look.tr(Msg::KeyWhole).to_string());
+    }
+    keys.push(look.tr(Msg::KeyHelp).to_string());
     // The line is long: it breaks between keys (a key wider than the screen wraps at its words), and only then
     // is the question word made bold, so colour codes never count as width.
     let asked = look.tr(Msg::ApprovalQuestion);
@@ -363,7 +399,7 @@ fn help_table(lines: &[String], width: usize) -> Vec<String> {
 }
 
 /// What `?` shows: every key, with the rule `a` and `p` would remember.
-fn help(request: &ApprovalRequest, look: &Look) -> Vec<String> {
+fn help(request: &ApprovalRequest, whole: bool, look: &Look) -> Vec<String> {
     let mut lines = vec![look.tr(Msg::ApprovalHelpYes).to_string()];
     if let Some(rule) = &request.session_rule {
         lines.push(
@@ -387,10 +423,13 @@ fn help(request: &ApprovalRequest, look: &Look) -> Vec<String> {
         Msg::ApprovalHelpNo,
         Msg::ApprovalHelpReason,
         Msg::ApprovalHelpEdit,
-        Msg::ApprovalHelpCancel,
     ] {
         lines.push(look.tr(msg).to_string());
     }
+    if whole {
+        lines.push(look.tr(Msg::ApprovalHelpWhole).to_string());
+    }
+    lines.push(look.tr(Msg::ApprovalHelpCancel).to_string());
     lines
 }
 

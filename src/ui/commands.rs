@@ -3,6 +3,7 @@
 //! suggestion and is never sent to the model.
 
 mod browser_cmds;
+mod channel_view;
 mod control_view;
 pub mod custom;
 mod export;
@@ -21,6 +22,7 @@ mod services_cmds;
 mod session_cmds;
 mod skill_cmds;
 mod snapshot_cmds;
+mod suggest;
 mod task_cmds;
 mod trust;
 
@@ -28,6 +30,7 @@ pub use memory_cmds::{SaveRequest, entry_line, parse_save};
 pub use plan_cmds::prompt_for;
 pub use safety_cmds::{audit_line, cycle_mode, mode_line, mode_name, next_mode};
 pub use services_cmds::mcp_line;
+pub use suggest::suggest;
 
 use crate::text::{Lang, Msg, labelled, trf};
 use crate::ui::repl::Session;
@@ -57,7 +60,8 @@ pub struct Command {
     pub usage: &'static str,
     /// One line of help in English and Chinese.
     pub help: [&'static str; 2],
-    /// Whether it may run while a task is running (the REPL reads commands only between tasks today).
+    /// Whether it runs at once when typed while a task runs (the keyboard owner runs it: only `/cancel`, which
+    /// `ui::keyboard` carries out); every other command typed then waits for the task to end, and says so.
     pub while_running: bool,
     pub handler: Handler,
 }
@@ -72,6 +76,18 @@ impl Command {
     }
 }
 
+/// Whether `line` is a command that runs while a task runs (see [`Command::while_running`]).
+pub fn runs_while_running(line: &str) -> bool {
+    let name = line
+        .strip_prefix('/')
+        .and_then(|rest| rest.split_whitespace().next());
+    name.is_some_and(|name| {
+        COMMANDS
+            .iter()
+            .any(|c| c.while_running && (c.name == name || c.aliases.contains(&name)))
+    })
+}
+
 /// Every slash command, in help order.
 pub static COMMANDS: &[Command] = &[
     Command {
@@ -79,7 +95,7 @@ pub static COMMANDS: &[Command] = &[
         aliases: &["?"],
         usage: "",
         help: ["show commands and keys", "显示命令和按键"],
-        while_running: true,
+        while_running: false,
         handler: session_cmds::help,
     },
     Command {
@@ -131,7 +147,7 @@ pub static COMMANDS: &[Command] = &[
             "show the effective configuration and where each value came from; with a filter, what each key does",
             "显示生效配置及来源；带过滤词时显示各项说明",
         ],
-        while_running: true,
+        while_running: false,
         handler: info::config,
     },
     Command {
@@ -142,7 +158,7 @@ pub static COMMANDS: &[Command] = &[
             "what fills the context window (estimated tokens)",
             "上下文占用（估算 token）",
         ],
-        while_running: true,
+        while_running: false,
         handler: info::context,
     },
     Command {
@@ -153,7 +169,7 @@ pub static COMMANDS: &[Command] = &[
             "tokens used and estimated cost of this session",
             "本会话的 token 用量和估算费用",
         ],
-        while_running: true,
+        while_running: false,
         handler: info::cost,
     },
     Command {
@@ -175,7 +191,7 @@ pub static COMMANDS: &[Command] = &[
             "this project's recorded sessions (newest first; * marks this one)",
             "本项目已记录的会话（最新的在前；* 为当前会话）",
         ],
-        while_running: true,
+        while_running: false,
         handler: resume_cmds::sessions,
     },
     Command {
@@ -238,7 +254,7 @@ pub static COMMANDS: &[Command] = &[
             "show or switch the approval mode (Shift+Tab cycles)",
             "显示或切换审批模式（Shift+Tab 循环切换）",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::mode,
     },
     Command {
@@ -249,7 +265,7 @@ pub static COMMANDS: &[Command] = &[
             "human in the loop: on = ask mode, default = auto mode",
             "人工审批：on = ask 模式，default = auto 模式",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::hitl,
     },
     Command {
@@ -260,7 +276,7 @@ pub static COMMANDS: &[Command] = &[
             "the approval mode, allow/deny rules, session approvals and guards",
             "审批模式、允许/拒绝规则、本会话批准和防护",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::policy,
     },
     Command {
@@ -271,7 +287,7 @@ pub static COMMANDS: &[Command] = &[
             "the latest N audit log entries (default 10)",
             "最近 N 条审计记录（默认 10）",
         ],
-        while_running: true,
+        while_running: false,
         handler: safety_cmds::audit,
     },
     Command {
@@ -312,7 +328,7 @@ pub static COMMANDS: &[Command] = &[
             "every hook: event, matcher, command, file, and whether it runs (project hooks need /trust)",
             "全部钩子：事件、匹配器、命令、所在文件，以及是否运行（项目钩子需 /trust）",
         ],
-        while_running: true,
+        while_running: false,
         handler: hooks_cmds::hooks,
     },
     Command {
@@ -324,7 +340,7 @@ pub static COMMANDS: &[Command] = &[
              one for this session, list its resources or prompts",
             "MCP 服务器：状态和工具；stderr 日志、批准项目服务器、重启、本次会话禁用或启用、列出资源或提示模板",
         ],
-        while_running: true,
+        while_running: false,
         handler: services_cmds::mcp,
     },
     Command {
@@ -335,7 +351,7 @@ pub static COMMANDS: &[Command] = &[
             "language servers and the problems the last checks found",
             "语言服务器及最近检查发现的问题",
         ],
-        while_running: true,
+        while_running: false,
         handler: services_cmds::lsp,
     },
     Command {
@@ -346,7 +362,7 @@ pub static COMMANDS: &[Command] = &[
             "the project's file snapshots (time, label, changed files, store size); clean removes them",
             "项目文件快照（时间、标签、改动文件数、占用空间）；clean 删除全部",
         ],
-        while_running: true,
+        while_running: false,
         handler: snapshot_cmds::snapshot,
     },
     Command {
@@ -354,8 +370,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         usage: "N",
         help: [
-            "put the files back as in snapshot N of /snapshot (undo with /restore 1)",
-            "把文件恢复为 /snapshot 中第 N 个快照（/restore 1 可撤销）",
+            "put the files back as in snapshot N of /snapshot (undo with /restore 2)",
+            "把文件恢复为 /snapshot 中第 N 个快照（/restore 2 可撤销）",
         ],
         while_running: false,
         handler: snapshot_cmds::restore,
@@ -423,8 +439,19 @@ pub static COMMANDS: &[Command] = &[
             "background tasks of this project: at most 2 run at once, never asking (calls that need you are denied)",
             "本项目的后台任务：最多同时运行 2 个，从不询问（需要你批准的调用会被拒绝）",
         ],
-        while_running: true,
+        while_running: false,
         handler: task_cmds::task,
+    },
+    Command {
+        name: "channel",
+        aliases: &["wechat"],
+        usage: "",
+        help: [
+            "which chat channels (Telegram, WeChat) run, with their pid and log",
+            "显示哪些聊天通道（Telegram、微信）在运行，以及 pid 和日志",
+        ],
+        while_running: true,
+        handler: channel_view::channel,
     },
     Command {
         name: "browser",
@@ -507,27 +534,6 @@ pub fn find(name: &str) -> Option<&'static Command> {
         .find(|c| c.name == name || c.aliases.contains(&name.as_str()))
 }
 
-/// The closest command name to a mistyped one, when it is close enough to be a likely typo.
-pub fn suggest(name: &str) -> Option<&'static str> {
-    let name = name.to_ascii_lowercase();
-    COMMANDS
-        .iter()
-        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-        .map(|candidate| {
-            let prefix = candidate.starts_with(&name) || name.starts_with(candidate);
-            let distance = if prefix {
-                0
-            } else {
-                strsim::damerau_levenshtein(&name, candidate)
-            };
-            // On a tie the candidate of the typed length wins: `/modle` is `/model`, not `/mode`.
-            (distance, candidate.len().abs_diff(name.len()), candidate)
-        })
-        .filter(|(d, _, c)| *d <= 2.max(c.len() / 3))
-        .min()
-        .map(|(_, _, c)| c)
-}
-
 /// Runs `input` if it is a slash command; `None` means it is a task for the model.
 pub fn dispatch(session: &mut Session, input: &str) -> Option<Flow> {
     let (name, args) = parse(input)?;
@@ -573,12 +579,15 @@ mod tests {
     }
 
     #[test]
-    fn typos_get_a_suggestion() {
-        assert_eq!(suggest("modle"), Some("model"));
-        assert_eq!(suggest("hepl"), Some("help"));
-        assert_eq!(suggest("mdoe"), Some("mode"));
-        assert_eq!(suggest("polcy"), Some("policy"));
-        assert_eq!(suggest("xyzzy"), None);
+    fn only_cancel_runs_while_a_task_runs_the_one_the_keyboard_carries_out() {
+        let now: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.while_running)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(now, ["cancel"]);
+        assert!(runs_while_running("/cancel"));
+        assert!(!runs_while_running("/cost") && !runs_while_running("cancel"));
     }
 
     #[test]

@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use type_ahead::TypeAhead;
 
+use crate::ui::commands::runs_while_running;
+
 /// How long one poll for a key waits before checking whether to stop; bounds how long stopping takes.
 const POLL: Duration = Duration::from_millis(40);
 
@@ -46,6 +48,10 @@ pub struct Keyboard {
 struct Shared {
     state: Mutex<State>,
     type_ahead: TypeAhead,
+    /// A prompt lent the terminal to another program (a pager): the reader leaves it alone.
+    paused: AtomicBool,
+    /// The reader saw `paused` and reads nothing until it is cleared.
+    parked: AtomicBool,
 }
 
 #[derive(Default)]
@@ -80,14 +86,24 @@ impl Shared {
             return;
         }
         match input {
-            Input::Key(key) if is_cancel_key(&key) => {
-                if let Some(cancel) = &state.cancel {
-                    tracing::info!("task cancelled from the keyboard");
-                    cancel.cancel();
+            Input::Key(key) if is_cancel_key(&key) => Self::cancel(&state, &self.type_ahead),
+            Input::Key(key) => {
+                // The one command that runs while a task does (`while_running` in the table): `/cancel`.
+                if let Some(command) = self.type_ahead.key(&key, runs_while_running) {
+                    tracing::info!("{command} typed while the task runs");
+                    Self::cancel(&state, &self.type_ahead);
                 }
             }
-            Input::Key(key) => self.type_ahead.key(&key),
             Input::Paste(text) => self.type_ahead.paste(&text),
+        }
+    }
+
+    /// Cancels the task; what was queued behind it goes back into the line instead of being sent.
+    fn cancel(state: &State, type_ahead: &TypeAhead) {
+        type_ahead.unqueue();
+        if let Some(cancel) = &state.cancel {
+            tracing::info!("task cancelled from the keyboard");
+            cancel.cancel();
         }
     }
 }
@@ -143,16 +159,19 @@ impl Keyboard {
         })
     }
 
+    /// Whether a prompt lent the terminal to another program (a pager) now.
+    pub fn terminal_lent(&self) -> bool {
+        self.shared.paused.load(Ordering::SeqCst)
+    }
+
     /// Whether a prompt has the keys now (the working line can say "waiting for approval").
     pub fn is_prompting(&self) -> bool {
         self.shared.lock().listener.is_some()
     }
 
-    /// Cancels the running task (ESC or Ctrl-C at the approval prompt).
+    /// Cancels the running task (ESC or Ctrl-C at the approval prompt); queued lines go back into the line.
     pub fn cancel_task(&self) {
-        if let Some(cancel) = &self.shared.lock().cancel {
-            cancel.cancel();
-        }
+        Shared::cancel(&self.shared.lock(), &self.shared.type_ahead);
     }
 }
 
@@ -172,6 +191,40 @@ impl Listener {
 impl Drop for Listener {
     fn drop(&mut self) {
         self.shared.lock().listener = None;
+    }
+}
+
+impl Listener {
+    /// Lends the terminal to another program (a pager) until the returned guard drops: the task's reader stops
+    /// reading and raw mode is off meanwhile.
+    pub fn lend_terminal(&self) -> Lent {
+        self.shared.parked.store(false, Ordering::SeqCst);
+        self.shared.paused.store(true, Ordering::SeqCst);
+        // The reader parks within one poll; one that stopped meanwhile reads nothing either.
+        let deadline = std::time::Instant::now() + POLL * 25;
+        while !self.shared.parked.load(Ordering::SeqCst)
+            && self.shared.lock().reading
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        restore_terminal();
+        Lent {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+/// The terminal lent by [`Listener::lend_terminal`]; dropping it takes it back (raw mode, bracketed paste).
+pub struct Lent {
+    shared: Arc<Shared>,
+}
+
+impl Drop for Lent {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::enable_raw_mode();
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableBracketedPaste);
+        self.shared.paused.store(false, Ordering::SeqCst);
     }
 }
 
@@ -216,6 +269,11 @@ impl Drop for KeyboardTask {
 
 fn read_keys(stop: &AtomicBool, shared: &Shared) {
     while !stop.load(Ordering::SeqCst) {
+        if shared.paused.load(Ordering::SeqCst) {
+            shared.parked.store(true, Ordering::SeqCst);
+            std::thread::sleep(POLL);
+            continue;
+        }
         match event::poll(POLL) {
             Ok(true) => match event::read() {
                 Ok(ev) => shared.dispatch(ev),

@@ -30,7 +30,7 @@ pub struct TerminalPlanReviewer {
 }
 
 impl TerminalPlanReviewer {
-    fn review_blocking(&self, plan: &Plan) -> io::Result<PlanDecision> {
+    fn review_blocking(&self, plan: &Plan, revision: u32) -> io::Result<PlanDecision> {
         // Read at each draw: the terminal may be resized while the plan is shown.
         let look = || {
             let surface = Surface::detect(self.no_color);
@@ -45,11 +45,11 @@ impl TerminalPlanReviewer {
             // Raw mode is on while the keyboard owner reads: lines end in \r\n, and the tree can be redrawn.
             Some(mut listener) => {
                 let out = &mut CrLf(io::stderr().lock());
-                review_plan(plan, &mut listener, out, &look, true)
+                review_plan(plan, revision, &mut listener, out, &look, true)
             }
             None => {
                 let keys = &mut LineKeys::new(io::stdin().lock());
-                review_plan(plan, keys, &mut io::stderr().lock(), &look, false)
+                review_plan(plan, revision, keys, &mut io::stderr().lock(), &look, false)
             }
         }
     }
@@ -57,7 +57,7 @@ impl TerminalPlanReviewer {
 
 #[async_trait]
 impl PlanReviewer for TerminalPlanReviewer {
-    async fn review(&self, plan: &Plan) -> PlanDecision {
+    async fn review(&self, plan: &Plan, revision: u32) -> PlanDecision {
         let _hidden = HiddenLive::hide(&self.live);
         let reviewer = TerminalPlanReviewer {
             keyboard: self.keyboard.clone(),
@@ -66,7 +66,7 @@ impl PlanReviewer for TerminalPlanReviewer {
             no_color: self.no_color,
         };
         let plan_copy = plan.clone();
-        tokio::task::spawn_blocking(move || reviewer.review_blocking(&plan_copy))
+        tokio::task::spawn_blocking(move || reviewer.review_blocking(&plan_copy, revision))
             .await
             .ok()
             .and_then(Result::ok)
@@ -75,18 +75,19 @@ impl PlanReviewer for TerminalPlanReviewer {
     }
 }
 
-/// Shows `plan` on `out` and reads the decision from `keys`; `look` is asked at each draw (the terminal's size
-/// may change). With `in_place`, Ctrl+O redraws the tree where it is (a terminal); otherwise the tree is printed
+/// Shows `plan` (headed with its `revision` when it is a re-plan) on `out` and reads the decision from `keys`;
+/// `look` is asked at each draw (the terminal's size may change). With `in_place`, Ctrl+O redraws the tree where it is (a terminal); otherwise the tree is printed
 /// again below.
 pub fn review_plan(
     plan: &Plan,
+    revision: u32,
     keys: &mut impl KeySource,
     out: &mut impl Write,
     look: &impl Fn() -> Look,
     in_place: bool,
 ) -> io::Result<PlanDecision> {
     let mut expanded = false;
-    let mut rows = draw(plan, expanded, out, &look())?;
+    let mut rows = draw(plan, revision, expanded, out, &look())?;
     loop {
         let look = &look();
         let style = look.style;
@@ -116,7 +117,7 @@ pub fn review_plan(
                 } else {
                     writeln!(out)?;
                 }
-                rows = draw(plan, expanded, out, look)?;
+                rows = draw(plan, revision, expanded, out, look)?;
             }
             KeyCode::Char('i' | 'I') if !ctrl && !alt => {
                 writeln!(out)?;
@@ -143,9 +144,19 @@ pub fn review_plan(
 }
 
 /// Draws the heading, the tree and the key line (left open for the answer); returns the rows drawn.
-fn draw(plan: &Plan, expanded: bool, out: &mut impl Write, look: &Look) -> io::Result<usize> {
+fn draw(
+    plan: &Plan,
+    revision: u32,
+    expanded: bool,
+    out: &mut impl Write,
+    look: &Look,
+) -> io::Result<usize> {
     let style = look.style;
-    let heading = tr(look.lang, Msg::PlanReviewHeading)
+    let heading = match revision {
+        0 => tr(look.lang, Msg::PlanReviewHeading).to_string(),
+        n => tr(look.lang, Msg::PlanReviewHeadingRevised).replace("{revision}", &n.to_string()),
+    };
+    let heading = heading
         .replace("{n}", &task_count(look.lang, plan.tasks.len()))
         .replace("{goal}", &crate::text::visible(plan.goal.trim()));
     let mut lines: Vec<String> = wrap_hanging(&heading, look.width.saturating_sub(1), 2)

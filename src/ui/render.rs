@@ -17,9 +17,9 @@ mod tool_line;
 mod untrusted;
 mod wrap;
 
-pub use diff::{render_diff, render_diff_in, unified_diff};
-pub use expand::{Expandable, LastExpandable, show_expanded};
-pub use live::{Phase, WorkingLine};
+pub use diff::{render_diff, render_diff_all, render_diff_in, unified_diff};
+pub use expand::{Expandable, LastExpandable, page, show_expanded};
+pub use live::{Phase, TypedAhead, WorkingLine};
 pub use markdown::render_markdown;
 pub use markdown_stream::MarkdownStream;
 pub use plan_view::{PlanView, summary_lines, task_label, task_row, task_tag};

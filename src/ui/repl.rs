@@ -7,6 +7,7 @@ mod history;
 mod live_approver;
 mod mention_complete;
 mod mode_key;
+mod paste_fold;
 mod paste_key;
 mod rewind_key;
 mod session;
@@ -117,6 +118,11 @@ pub fn run(
             Err(e) => return Err(e.into()),
         };
         ctrl_c_armed = false;
+        // Long pastes were shown folded: the text goes in their place.
+        let line = match editor.helper() {
+            Some(helper) => helper.paste_fold.unfold(&line),
+            None => line,
+        };
         if editor.helper().is_some_and(|h| h.rewind_key.take()) {
             commands::dispatch(&mut session, "/rewind");
             continue;
@@ -126,6 +132,14 @@ pub fn run(
             continue;
         }
         remember(&mut editor, &history_path, &input);
+        // `!command`: the person's own shell command, as in Claude Code's bash mode.
+        if let Some(command) = input.trim_start().strip_prefix('!') {
+            match command.trim() {
+                "" => session.say_error(session.tr(Msg::ShellUsage)),
+                command => session.run_shell(command),
+            }
+            continue;
+        }
         let flow = match commands::dispatch(&mut session, input.trim()) {
             Some(flow) => flow,
             None => {
@@ -145,8 +159,19 @@ pub fn run(
         }
     }
     session.shutdown();
-    session.say(&session.surface().style.dim(session.tr(Msg::Bye)));
+    let style = session.surface().style;
+    if has_content(&mut session) {
+        let hint = crate::text::trf(session.lang, Msg::ResumeHint, &[("id", &session.id())]);
+        session.say_fitted(&hint, 2, |l| style.dim(l));
+    }
+    session.say(&style.dim(session.tr(Msg::Bye)));
     Ok(0)
+}
+
+/// Whether the session recorded a conversation worth coming back to.
+fn has_content(session: &mut Session) -> bool {
+    let agent = session.agent_mut();
+    agent.ledger().is_some() && !agent.conversation().turn_starts().is_empty()
 }
 
 fn print_banner(session: &Session) {
@@ -164,6 +189,12 @@ fn print_banner(session: &Session) {
         Some(rest) => format!("{}{rest}", style.bold("paicli")),
         None => l.to_string(),
     });
+    // What runs without asking is the first thing to know about a session; `full` is said as loudly as `/mode full`.
+    let mode = session.approval_mode();
+    session.say_dim(&commands::mode_line(mode, session.lang));
+    if mode == crate::config::ApprovalMode::Full {
+        session.say_notice(session.tr(Msg::ModeFullWarning));
+    }
     for refused in &session.config.refused {
         let notice = crate::text::refused_setting(session.lang, refused);
         session.say_notice(&notice);

@@ -73,29 +73,36 @@ pub fn interactive_options(
     match launch {
         Launch::Start(options) => options.clone(),
         Launch::Pick { fork } => StartOptions {
-            resume: pick(config, lang, say).map(ResumeFrom::Id),
+            resume: pick(config, lang, PickFor::Start, say).map(ResumeFrom::Id),
             fork: *fork,
         },
     }
 }
 
+/// What picking nothing means: a new session (`--resume` at start-up) or the running one goes on (`/resume`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickFor {
+    Start,
+    Switch,
+}
+
 /// Shows this project's sessions and reads a choice; `None` when there are none or the user cancelled.
-pub fn pick(config: &Config, lang: Lang, say: &dyn Fn(&str)) -> Option<String> {
+pub fn pick(config: &Config, lang: Lang, pick_for: PickFor, say: &dyn Fn(&str)) -> Option<String> {
     let summaries = SessionStore::new(&config.home).summaries(&config.project_root, PICKER_LIMIT);
     if summaries.is_empty() {
-        say(texts::no_sessions(lang));
+        say(texts::no_sessions(lang, pick_for));
         return None;
     }
     say(texts::picker_heading(lang));
     for line in summary_lines(lang, &summaries, None) {
         say(&line);
     }
-    let answer = read_answer(texts::picker_prompt(lang))?;
+    let answer = read_answer(texts::picker_prompt(lang, pick_for))?;
     match parse_choice(&answer, summaries.len()) {
         Some(n) => Some(summaries[n].id.clone()),
         None => {
             if !answer.trim().is_empty() {
-                say(texts::not_a_choice(lang));
+                say(texts::not_a_choice(lang, pick_for));
             }
             None
         }

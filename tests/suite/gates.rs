@@ -88,6 +88,17 @@ impl CallGate for Hanging {
     }
 }
 
+/// Allows after a person took `0` to read the question.
+struct Slow(Duration);
+
+#[async_trait]
+impl CallGate for Slow {
+    async fn check(&self, _call: GateCall<'_>) -> GateVerdict {
+        tokio::time::sleep(self.0).await;
+        GateVerdict::Allow
+    }
+}
+
 struct Fixture {
     _dir: tempfile::TempDir,
     echo: Arc<Echo>,
@@ -205,4 +216,47 @@ async fn cancelling_while_a_gate_waits_gives_an_aborted_result() {
     });
     assert!(matches!(results[0].outcome, ToolOutcome::Cancelled { .. }));
     assert_eq!(f.echo.runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_time_a_person_takes_to_approve_does_not_count_against_the_step_timeout() {
+    // Longer than the 90 s step limit: the call still runs once allowed.
+    let f = fixture(vec![Arc::new(Slow(Duration::from_secs(300)))]);
+    let results = f
+        .executor
+        .run_batch(&[echo_call("1")], &f.ctx, &NullObserver)
+        .await;
+    assert!(
+        matches!(results[0].outcome, ToolOutcome::Ok(_)),
+        "{:?}",
+        results[0].outcome
+    );
+    assert_eq!(f.echo.runs.load(Ordering::SeqCst), 1);
+}
+
+/// A person who takes `Duration` to answer the approval prompt, then allows.
+struct SlowPerson(Duration);
+
+#[async_trait]
+impl CallGate for SlowPerson {
+    async fn check(&self, _call: GateCall<'_>) -> GateVerdict {
+        tokio::time::sleep(self.0).await;
+        GateVerdict::Allow
+    }
+}
+
+#[tokio::test]
+async fn the_time_a_person_takes_to_approve_is_not_the_calls_duration() {
+    let answer = Duration::from_millis(600);
+    let f = fixture(vec![Arc::new(SlowPerson(answer))]);
+    let results = f
+        .executor
+        .run_batch(&[echo_call("1")], &f.ctx, &NullObserver)
+        .await;
+    assert!(results[0].outcome.is_ok(), "{:?}", results[0].outcome);
+    assert!(
+        results[0].duration < answer,
+        "the echo took {:?}, the person {answer:?}",
+        results[0].duration
+    );
 }

@@ -65,6 +65,26 @@ fn tail(text: &str) -> String {
     lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
+/// A 2025-03-26 server (no protected-resource metadata, root metadata whose issuer has a path) stays usable after
+/// `paicli mcp login`: the later connection discovers the way the login did, and the tool call succeeds. A scope
+/// step-up ends in a successful call too; a scope never granted fails the call with a plain sentence.
+#[test]
+fn oauth_servers_stay_usable_after_login() {
+    let Some((node, entry)) = suite() else { return };
+    for scenario in [
+        "auth/2025-03-26-oauth-metadata-backcompat",
+        "auth/scope-step-up",
+        "auth/scope-retry-limit",
+    ] {
+        let (ok, text) = run(&node, &entry, &["--scenario", scenario]);
+        assert!(
+            ok,
+            "conformance scenario {scenario} failed:\n{}",
+            tail(&text)
+        );
+    }
+}
+
 #[test]
 fn the_client_scenarios_pass() {
     let Some((node, entry)) = suite() else { return };

@@ -191,6 +191,8 @@ fn a_plan_gives_the_same_events_in_the_repl_and_a_hosted_session() {
     assert_eq!(
         kinds,
         [
+            // `@notes.txt` was attached.
+            "notice",
             "plan_proposed",
             "notice",
             "plan_task_started",
@@ -201,8 +203,9 @@ fn a_plan_gives_the_same_events_in_the_repl_and_a_hosted_session() {
             "turn_finished"
         ]
     );
-    let left = repl.iter().find(|e| e["type"] == "notice").unwrap();
-    assert_eq!(left["kind"], "plan_mode_left", "{left}");
+    let notices: Vec<&serde_json::Value> = repl.iter().filter(|e| e["type"] == "notice").collect();
+    assert_eq!(notices[0]["kind"], "mentions_attached", "{}", notices[0]);
+    assert_eq!(notices[1]["kind"], "plan_mode_left", "{}", notices[1]);
 }
 
 /// `/clear` ends one conversation and `/exit` the session: `SessionEnd` hooks see `clear`, then

@@ -9,9 +9,9 @@ use paicli::llm::Usage;
 use paicli::text::Lang;
 use paicli::tools::{SpillStore, ToolLimits, ToolRegistry, core_tools};
 use paicli::ui::render::{
-    MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, WorkingLine,
-    diagnostics_line, render_diff, render_markdown, status_line_in, tool_finished_line,
-    tool_result_lines, tool_started_line,
+    MarkdownStream, Phase, StatusInfo, Style, Surface, TerminalSink, ToolResultView, TypedAhead,
+    WorkingLine, diagnostics_line, render_diff, render_markdown, status_line_in,
+    tool_finished_line, tool_result_lines, tool_started_line,
 };
 
 const DOC: &str = "\
@@ -235,6 +235,7 @@ fn live_lines(lang: Lang) -> String {
         .collect::<String>();
     let views = [
         ToolResultView {
+            about: "",
             name: "execute_command",
             status: ToolStatus::Ok,
             detail: "",
@@ -243,6 +244,7 @@ fn live_lines(lang: Lang) -> String {
             output: Some(&output),
         },
         ToolResultView {
+            about: "",
             name: "execute_command",
             status: ToolStatus::Failed,
             detail: "command exited with code 101\nerror[E0425]: cannot find value `x` in this scope\n  --> src/main.rs:2:5",
@@ -251,6 +253,7 @@ fn live_lines(lang: Lang) -> String {
             output: None,
         },
         ToolResultView {
+            about: "",
             name: "write_file",
             status: ToolStatus::Denied,
             detail: "PATH_OUT_OF_BOUNDS: the path /etc/hosts is outside the project root, so the file tools may \
@@ -260,6 +263,7 @@ fn live_lines(lang: Lang) -> String {
             output: None,
         },
         ToolResultView {
+            about: "",
             name: "execute_command",
             status: ToolStatus::Cancelled,
             detail: "aborted by user",
@@ -285,7 +289,10 @@ fn live_lines(lang: Lang) -> String {
     lines.push(diagnostics_line(&files, lang, s, width));
     let mut working = WorkingLine {
         tokens: 1234,
-        input_preview: Some(("fix the tests next".into(), 1)),
+        input_preview: Some(TypedAhead {
+            line: "fix the tests next".into(),
+            queued: vec!["then update the docs".into()],
+        }),
         ..WorkingLine::default()
     };
     lines.extend(working.render(Duration::from_millis(2300), width, s, lang));

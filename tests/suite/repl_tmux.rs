@@ -215,10 +215,13 @@ fn ctrl_c_twice_at_the_prompt_exits_and_ctrl_d_exits() {
 }
 
 mod approval_keys;
+mod approval_whole;
 mod browser_cmds;
+mod channel_cmd;
 mod commands;
 mod completion;
 mod context_cmds;
+mod first_hour;
 mod index_cmds;
 mod input;
 mod io_cmds;
@@ -231,9 +234,11 @@ mod sandbox_keys;
 mod screen_escapes;
 mod services_cmds;
 mod sessions_cmds;
+mod shell_mode;
 mod skill_cmds;
 mod snapshot_cmds;
 mod task_cmds;
+mod type_ahead;
 
 #[test]
 fn ask_mode_prompts_mid_turn_and_the_answers_reach_the_tools_and_the_model() {

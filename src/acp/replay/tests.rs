@@ -89,9 +89,18 @@ fn every_failed_outcome_reads_as_failed() {
         "[aborted by user] partial output:\nx",
         "[denied: PATH] outside",
     ] {
-        assert!(!succeeded(unwrapped(&wrap("t", body))), "{body}");
+        assert!(
+            !succeeded(crate::tools::boundary::unwrap(&wrap("t", body))),
+            "{body}"
+        );
     }
-    assert!(succeeded(unwrapped(&wrap("t", "[info] fine"))));
-    assert_eq!(unwrapped(&wrap("t", "two\nlines")), "two\nlines");
-    assert_eq!(unwrapped("not wrapped"), "not wrapped");
+    assert!(succeeded(crate::tools::boundary::unwrap(&wrap(
+        "t",
+        "[info] fine"
+    ))));
+    assert_eq!(
+        crate::tools::boundary::unwrap(&wrap("t", "two\nlines")),
+        "two\nlines"
+    );
+    assert_eq!(crate::tools::boundary::unwrap("not wrapped"), "not wrapped");
 }

@@ -169,7 +169,7 @@ fn leaving_plan_mode_is_a_mode_update_and_other_notices_send_nothing() {
         [json!({"sessionUpdate": "current_mode_update", "currentModeId": "ask"})]
     );
     let other = mapper.map(AgentEvent::Notice {
-        notice: Notice::PlanSingleStep,
+        notice: Notice::PlanRepairing { error: "x".into() },
     });
     assert!(other.is_empty());
 }

@@ -111,6 +111,10 @@ impl Session {
         if let Some(attached) = &input.attached {
             text = format!("{text}\n\n{attached}");
         }
+        // Commands the person ran at the prompt come first: the message may be about them.
+        if let Some(ran) = self.take_shell_context() {
+            text = format!("{ran}\n\n{text}");
+        }
         if turn && !input.images.is_empty() {
             let images = input.images.iter().enumerate();
             let named = images.map(|(n, part)| (format!("image {}", n + 1), part.clone()));
@@ -142,14 +146,23 @@ impl Session {
         }
         // A plan's planner and tasks see the text only.
         let images = std::mem::take(&mut expanded.images);
+        let mut unsent: Vec<String> = images.iter().map(|(path, _)| path.clone()).collect();
         if turn {
             let refused = queue_images(agent, images);
             if !refused.is_empty() {
                 notify(Notice::ImagesNotSent {
                     model: agent.model().to_string(),
-                    paths: refused,
+                    paths: refused.clone(),
                 });
             }
+            unsent = refused;
+        }
+        let attached: Vec<String> = std::mem::take(&mut expanded.attached)
+            .into_iter()
+            .filter(|path| !unsent.contains(path))
+            .collect();
+        if !attached.is_empty() {
+            notify(Notice::MentionsAttached { paths: attached });
         }
         let mcp = &self.services.mcp;
         let first = !self.mcp_waited.swap(true, Ordering::SeqCst);

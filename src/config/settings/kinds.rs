@@ -234,6 +234,46 @@ impl Kind for List {
     }
 }
 
+/// Ids of people on a chat service (Telegram's numeric user ids): numbers or strings in a file, comma-separated in
+/// the environment; kept as text so no id passes through a float.
+pub struct Ids;
+
+impl Kind for Ids {
+    type Value = Vec<String>;
+    fn default_value(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn read_toml(&self, value: &toml::Value) -> Result<Vec<String>, String> {
+        let toml::Value::Array(items) = value else {
+            return Err("expected a list of ids".to_string());
+        };
+        items
+            .iter()
+            .map(|item| match item {
+                toml::Value::Integer(n) => Ok(n.to_string()),
+                toml::Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_string()),
+                other => Err(format!(
+                    "expected an id (a number or a string), not {other}"
+                )),
+            })
+            .collect()
+    }
+    fn read_text(&self, text: &str) -> Result<Vec<String>, String> {
+        Ok(text
+            .split(',')
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(str::to_string)
+            .collect())
+    }
+    fn show(&self, value: &Vec<String>) -> String {
+        value.join(", ")
+    }
+    fn default_toml(&self) -> Option<String> {
+        Some("[]".to_string())
+    }
+}
+
 /// A list of words every layer adds to.
 pub struct AddUp;
 

@@ -127,6 +127,16 @@ impl Choice for crate::config::ApprovalMode {
     }
 }
 
+impl Choice for crate::config::ChannelEdits {
+    fn all() -> &'static [Self] {
+        &Self::ALL
+    }
+
+    fn word(self) -> &'static str {
+        crate::config::ChannelEdits::word(self)
+    }
+}
+
 impl Choice for crate::config::SandboxMode {
     fn all() -> &'static [Self] {
         &Self::ALL

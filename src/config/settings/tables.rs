@@ -103,4 +103,13 @@ It starts on the first browser call, never at start-up; a `chrome-devtools` entr
 with \"disabled\": true, removes it). Its usage statistics, update check and CrUX lookups are switched off.",
     ),
     table("plan", ""),
+    table(
+        "channels",
+        "\
+Chat channels (`paicli channel telegram|wechat start`, see docs/channels.md): only allowed senders are heard;
+read-only tools run, edits follow `edits`, every other call is asked in the chat (y / n) and refused after
+approval_timeout_secs. Only the user's own config and the environment set this table and the two below.",
+    ),
+    table("channels.telegram", ""),
+    table("channels.wechat", ""),
 ];

@@ -234,3 +234,100 @@ async fn a_fresh_token_is_used_as_stored_and_only_for_its_own_url() {
             .is_none()
     );
 }
+
+/// The query parameter `name` of a request target, decoded.
+fn query(target: &str, name: &str) -> Option<String> {
+    let url = url::Url::parse(&format!("http://x{target}")).ok()?;
+    url.query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+#[tokio::test]
+async fn a_scope_step_up_reuses_the_stored_client() {
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let log = Arc::clone(&seen);
+    let base = serve(move |origin, request| {
+        log.lock()
+            .unwrap()
+            .push(format!("{} {}", request.method, request.target));
+        if let Some(mut json) = metadata(origin, &request.target) {
+            if request
+                .target
+                .starts_with("/.well-known/oauth-authorization-server")
+            {
+                json["registration_endpoint"] = format!("{origin}/register").into();
+            }
+            Response::json(json)
+        } else if request.target.starts_with("/authorize") {
+            let redirect = query(&request.target, "redirect_uri").unwrap_or_default();
+            let state = query(&request.target, "state").unwrap_or_default();
+            let mut reply = Response::status("302 Found");
+            reply.headers.push((
+                "Location".into(),
+                format!("{redirect}?code=c1&state={state}"),
+            ));
+            reply
+        } else if request.target == "/token" {
+            Response::json(
+                serde_json::json!({"access_token": "wider", "token_type": "Bearer",
+                                              "expires_in": 3600, "scope": "a b"}),
+            )
+        } else if request.target == "/register" {
+            Response::json(serde_json::json!({"client_id": "client-2",
+                                              "redirect_uris": ["http://127.0.0.1:1/callback"]}))
+        } else {
+            Response::status("404 Not Found")
+        }
+    })
+    .await;
+    let url = format!("{base}/mcp");
+    let home = tempfile::tempdir().unwrap();
+    let store = TokenStore::new(home.path(), "remote");
+    let free_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut file = stored(&url, 3600, 0);
+    file.redirect_uri = Some(format!("http://127.0.0.1:{free_port}/callback"));
+    store.write(&file).unwrap();
+
+    let show = |_: &str| {};
+    let open = |auth_url: &str| {
+        let auth_url = auth_url.to_string();
+        tokio::spawn(async move {
+            let _ = reqwest::get(auth_url).await;
+        });
+    };
+    let challenge = format!(
+        r#"Bearer error="insufficient_scope", scope="a b", resource_metadata="{base}/.well-known/oauth-protected-resource""#
+    );
+    let browser = BrowserStep {
+        show: &show,
+        open: &open,
+    };
+    step_up(&url, &OAuthSettings::default(), &store, browser, &challenge)
+        .await
+        .unwrap();
+
+    let requests = seen.lock().unwrap().clone();
+    assert!(
+        !requests.iter().any(|r| r.starts_with("POST /register")),
+        "{requests:?}"
+    );
+    let authorize = requests
+        .iter()
+        .find(|r| r.starts_with("GET /authorize"))
+        .unwrap();
+    assert_eq!(
+        query(&authorize[4..], "client_id").as_deref(),
+        Some("client-1")
+    );
+    let file = store.read().unwrap().unwrap();
+    assert_eq!(file.credentials.unwrap().client_id, "client-1");
+    assert_eq!(
+        file.redirect_uri,
+        Some(format!("http://127.0.0.1:{free_port}/callback"))
+    );
+}

@@ -50,6 +50,8 @@ pub struct SessionSummary {
     pub first_input: Option<String>,
     /// Turns in the history as it stands.
     pub turns: usize,
+    /// The session this one was forked from (`/fork`, `--fork`).
+    pub forked_from: Option<String>,
 }
 
 /// The ledgers of every session, under one folder.
@@ -71,6 +73,7 @@ fn summarize(sessions: impl Iterator<Item = StoredSession>, limit: usize) -> Vec
                 model: loaded.model,
                 first_input: loaded.first_input,
                 turns: loaded.conversation.turn_starts().len(),
+                forked_from: loaded.header.forked_from.clone(),
             })
         })
         .collect()

@@ -19,6 +19,7 @@ messages! {
     KeyNo => en: "[n] no", zh: "[n] 否",
     KeyReason => en: "[r] no, with a reason", zh: "[r] 否，并说明原因",
     KeyEdit => en: "[m] edit arguments", zh: "[m] 编辑参数",
+    KeyWhole => en: "[v] whole change", zh: "[v] 查看完整改动",
     KeyHelp => en: "[?] keys", zh: "[?] 按键说明",
     ApprovalHelpYes => en: "y or Enter  run this call once", zh: "y 或 Enter  执行这一次调用",
     ApprovalHelpSession =>
@@ -39,6 +40,9 @@ messages! {
     ApprovalHelpEdit =>
         en: "m           edit the arguments as JSON, then run with them (ESC goes back)",
         zh: "m           以 JSON 编辑参数后按新参数执行（ESC 返回）",
+    ApprovalHelpWhole =>
+        en: "v, Ctrl+O   show the whole change (through $PAGER when taller than the screen), then ask again",
+        zh: "v、Ctrl+O   查看完整改动（比屏幕高时用 $PAGER 分页），然后再次询问",
     ApprovalHelpCancel =>
         en: "ESC, Ctrl-C  do not run it, and cancel the whole task",
         zh: "ESC、Ctrl-C  不执行，并取消整个任务",
@@ -93,4 +97,9 @@ messages! {
              命令环境中移除）",
     PolicyNoRules => en: "none", zh: "无",
     PolicySessionRules => en: "this session (approved with `a`):", zh: "本会话（用 `a` 批准）：",
+    PolicyAllowRules => en: "always allowed ([approvals] allow):", zh: "始终允许（[approvals] allow）：",
+    PolicyDenyRules => en: "always denied ([approvals] deny):", zh: "始终拒绝（[approvals] deny）：",
+    PolicyProjectRules =>
+        en: "allowed in this project ([approvals.projects]):",
+        zh: "本项目允许（[approvals.projects]）：",
 }

@@ -2,6 +2,8 @@
 
 messages! {
     MentionSkipped => en: "not attached", zh: "未附加",
+    PasteFolded => en: "[pasted {lines} lines #{n}]", zh: "[已粘贴 {lines} 行 #{n}]",
+    NoticeMentionsAttached => en: "attached {paths}", zh: "已附加 {paths}",
     ImagesNeedVision =>
         en: "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) \
              or set llm.vision = true if it does take them",

@@ -16,6 +16,9 @@ messages! {
         en: "unknown provider {name}; known: {known}",
         zh: "未知提供商 {name}；已知：{known}",
     ModelSwitchFailed => en: "cannot switch to {model}: {error}", zh: "无法切换到 {model}：{error}",
+    ModelSwitchNeedsKey =>
+        en: "cannot switch to provider {provider}: set {vars} in the environment or a .env file",
+        zh: "无法切换到提供商 {provider}：请在环境变量或 .env 文件中设置 {vars}",
     ModelSaveFailed => en: "cannot save {path}: {error}", zh: "无法保存 {path}：{error}",
     ContextHeading => en: "Context (estimated tokens)", zh: "上下文（估算 token）",
     ContextSystem => en: "system", zh: "系统",
@@ -44,9 +47,12 @@ messages! {
     NoticeCompactionSkipped => en: "context compaction skipped: {error}", zh: "已跳过上下文压缩：{error}",
     CostUnknown => en: "cost: no prices known for this provider", zh: "费用：该提供商没有已知价格",
     CostSession =>
-        en: "session: {turns} turns, {requests} requests · in {input} · out {output} · cached {cached} · reasoning \
-             {reasoning}",
-        zh: "本会话：{turns} 轮，{requests} 次请求 · 输入 {input} · 输出 {output} · 缓存 {cached} · 推理 {reasoning}",
+        en: "session: {turns}, {requests} · in {input} · out {output} · cached {cached} · reasoning {reasoning}",
+        zh: "本会话：{turns}，{requests} · 输入 {input} · 输出 {output} · 缓存 {cached} · 推理 {reasoning}",
+    CostTurnOne => en: "{count} turn", zh: "{count} 轮",
+    CostTurns => en: "{count} turns", zh: "{count} 轮",
+    CostRequestOne => en: "{count} request", zh: "{count} 次请求",
+    CostRequests => en: "{count} requests", zh: "{count} 次请求",
     CostEstimate => en: "estimated cost: {cost}", zh: "估算费用：{cost}",
     PricesAsOf => en: "list prices as of {date}", zh: "按 {date} 的公开价格估算",
     CostUnknownModel =>

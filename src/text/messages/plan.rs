@@ -16,9 +16,6 @@ messages! {
     PlanNonePending => en: "no plan is waiting for your next message", zh: "没有等待下一条消息的计划",
     PromptPlanPending => en: "plan", zh: "计划",
     PromptTeamPending => en: "team", zh: "团队",
-    NoticePlanSingleStep =>
-        en: "the goal is a single step: running it as one task without a planner call",
-        zh: "目标只有一步：不调用规划器，直接作为一个任务运行",
     NoticePlanRepairing =>
         en: "the plan is invalid ({error}); asking the planner to fix it",
         zh: "计划无效（{error}）；请规划器修正",
@@ -29,6 +26,10 @@ messages! {
     NoticePlanStepRejected =>
         en: "the reviewer rejected the step (retry {retry} of {max}): {reasons}",
         zh: "审查者驳回了这一步（第 {retry}/{max} 次重试）：{reasons}",
+    NoticePlanStepRejectedFinal =>
+        en: "the reviewer rejected the step again after {retries} retries; the step failed: {reasons}",
+        zh: "重试 {retries} 次后审查者仍驳回了这一步；这一步失败：{reasons}",
+    NoticePlanStepApproved => en: "the reviewer approved the step", zh: "审查者通过了这一步",
     PlanHeading => en: "plan (revision {revision}, {count}):", zh: "计划（第 {revision} 版，{count}）：",
     PlanTaskAfter => en: "after {deps}", zh: "依赖 {deps}",
     PlanTaskRunning => en: "▶ {id}: {title}", zh: "▶ {id}：{title}",
@@ -41,6 +42,9 @@ messages! {
     PlanNotMade => en: "no plan: {error}", zh: "未能生成计划：{error}",
     PlanCancelled => en: "plan cancelled", zh: "计划已取消",
     PlanReviewHeading => en: "Plan ({n}): {goal}", zh: "计划（{n}）：{goal}",
+    PlanReviewHeadingRevised =>
+        en: "Plan, revision {revision} ({n}): {goal}",
+        zh: "计划（第 {revision} 版，{n}）：{goal}",
     PlanAfter => en: "after {ids}", zh: "在 {ids} 之后",
     PlanKeyRun => en: "Enter run", zh: "回车 执行",
     PlanKeyDetails => en: "Ctrl+O details", zh: "Ctrl+O 展开/收起详情",

@@ -24,6 +24,16 @@ messages! {
     SessionNotAChoice =>
         en: "not a number from the list; starting a new session",
         zh: "不是列表中的编号；开始新会话",
+    SessionForkOf => en: "fork of {from}", zh: "分叉自 {from}",
+    SessionPickerPromptSwitch =>
+        en: "Resume which? Type its number and Enter (Enter alone, ESC or Ctrl-C: keep this conversation): ",
+        zh: "恢复哪一个？输入编号并回车（直接回车、ESC 或 Ctrl-C：保留当前对话）：",
+    SessionNoneToSwitch =>
+        en: "no other sessions of this project; this conversation goes on",
+        zh: "本项目没有其他会话；继续当前对话",
+    SessionNotAChoiceSwitch =>
+        en: "not a number from the list; this conversation goes on",
+        zh: "不是列表中的编号；继续当前对话",
     SessionTurnOne => en: "{count} turn ", zh: "{count} 轮",
     SessionTurns => en: "{count} turns", zh: "{count} 轮",
     SessionTornLastLine =>

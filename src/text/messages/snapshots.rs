@@ -17,8 +17,11 @@ messages! {
     SnapshotFiles => en: "file(s) changed", zh: "个文件有改动",
     RestoreUsage => en: "usage: /restore N (N from /snapshot)", zh: "用法：/restore N（N 见 /snapshot）",
     Restored =>
-        en: "restored; /restore 1 or revert_turn undoes it",
-        zh: "已恢复；/restore 1 或 revert_turn 可撤销",
+        en: "restored; /restore {n} (or revert_turn with offset 1) undoes it",
+        zh: "已恢复；/restore {n}（或 offset 为 1 的 revert_turn）可撤销",
+    RestoredNoUndo =>
+        en: "restored (no snapshot of the files before it could be listed to undo it)",
+        zh: "已恢复（未能列出恢复前的快照，无法提示撤销方式）",
     RestoreNothing => en: "the files already match that snapshot", zh: "文件已与该快照一致",
     RewindNoTurns => en: "there is no earlier message to rewind to", zh: "没有可回退到的早先消息",
     RewindPick =>

@@ -11,11 +11,22 @@ use crate::ui::keyboard::{Input, Listener};
 /// A source of key presses and pastes; `None` when there are no more.
 pub trait KeySource {
     fn next_input(&mut self) -> Option<Input>;
+
+    /// Shows `lines` through the person's pager, the terminal lent to it meanwhile; false when none ran (no
+    /// terminal, or the pager failed), and the caller prints them.
+    fn page(&mut self, _lines: &[String]) -> bool {
+        false
+    }
 }
 
 impl KeySource for Listener {
     fn next_input(&mut self) -> Option<Input> {
         self.next()
+    }
+
+    fn page(&mut self, lines: &[String]) -> bool {
+        let _lent = self.lend_terminal();
+        crate::ui::render::page(lines).is_ok()
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::preview::Preview;
 use crate::policy::approval::{ApprovalRequest, Risk, RuleLabel};
 use crate::text::{Lang, Msg, is_hidden, tr, visible};
-use crate::ui::render::{Style, render_diff_in, task_label};
+use crate::ui::render::{Style, render_diff_all, render_diff_in, task_label};
 
 /// Chars of one argument shown before it is folded.
 pub const FOLD_AFTER_CHARS: usize = 600;
@@ -124,37 +124,59 @@ pub fn render_request(
     Ok(())
 }
 
+/// The heading of a preview that changes a file (`edits src/a.rs`), coloured; `None` for a command.
+fn change_heading(preview: &Preview, look: &Look) -> Option<String> {
+    let style = look.style;
+    let with_path = |msg: Msg, path: &str| look.tr(msg).replace("{path}", &visible(path));
+    Some(match preview {
+        Preview::Edit { path, .. } => style.bold(&with_path(Msg::DiffEdits, path)),
+        Preview::EditUnmatched { path, .. } => style.yellow(&with_path(Msg::DiffNoMatch, path)),
+        Preview::Overwrite { path, .. } => style.yellow(&with_path(Msg::DiffOverwrites, path)),
+        Preview::NewFile { path, content } => {
+            let total = content.lines().count().to_string();
+            style.bold(&with_path(Msg::DiffNewFile, path).replace("{n}", &total))
+        }
+        Preview::Command { .. } => return None,
+    })
+}
+
+fn new_file_line(line: &str, style: Style) -> String {
+    format!("    {}", style.green(&format!("+{}", visible(line))))
+}
+
+/// The whole change a preview folds (every diff line, every line of a new file) under its heading; `None` for
+/// a command, which is shown whole already.
+pub fn whole_change(preview: &Preview, look: &Look) -> Option<Vec<String>> {
+    let heading = change_heading(preview, look)?;
+    let mut lines = vec![format!("  {heading}")];
+    match preview {
+        Preview::Edit { unified, .. }
+        | Preview::EditUnmatched { unified, .. }
+        | Preview::Overwrite { unified, .. } => {
+            lines.extend(render_diff_all(unified, look.style));
+        }
+        Preview::NewFile { content, .. } => {
+            lines.extend(content.lines().map(|l| new_file_line(l, look.style)));
+        }
+        Preview::Command { .. } => {}
+    }
+    Some(lines)
+}
+
 fn render_preview(preview: &Preview, look: &Look, out: &mut impl Write) -> io::Result<()> {
     let style = look.style;
     let lang = look.lang;
-    let with_path = |msg: Msg, path: &str| look.tr(msg).replace("{path}", &visible(path));
+    if let Some(heading) = change_heading(preview, look) {
+        writeln!(out, "  {heading}")?;
+    }
     match preview {
-        Preview::Edit { path, unified } => {
-            writeln!(out, "  {}", style.bold(&with_path(Msg::DiffEdits, path)))?;
-            diff_lines(unified, style, lang, out)?;
-        }
-        Preview::EditUnmatched { path, unified } => {
-            writeln!(
-                out,
-                "  {}",
-                style.yellow(&with_path(Msg::DiffNoMatch, path))
-            )?;
-            diff_lines(unified, style, lang, out)?;
-        }
-        Preview::Overwrite { path, unified } => {
-            writeln!(
-                out,
-                "  {}",
-                style.yellow(&with_path(Msg::DiffOverwrites, path))
-            )?;
-            diff_lines(unified, style, lang, out)?;
-        }
-        Preview::NewFile { path, content } => {
+        Preview::Edit { unified, .. }
+        | Preview::EditUnmatched { unified, .. }
+        | Preview::Overwrite { unified, .. } => diff_lines(unified, style, lang, out)?,
+        Preview::NewFile { content, .. } => {
             let total = content.lines().count();
-            let head = with_path(Msg::DiffNewFile, path).replace("{n}", &total.to_string());
-            writeln!(out, "  {}", style.bold(&head))?;
             for line in content.lines().take(FOLD_AFTER_LINES) {
-                writeln!(out, "    {}", style.green(&format!("+{}", visible(line))))?;
+                writeln!(out, "{}", new_file_line(line, style))?;
             }
             if total > FOLD_AFTER_LINES {
                 let more = (total - FOLD_AFTER_LINES).to_string();

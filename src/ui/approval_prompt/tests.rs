@@ -397,3 +397,99 @@ fn a_plan_task_asking_is_named_like_its_tool_lines() {
     let shown = String::from_utf8(out).unwrap();
     assert!(!shown.contains('\u{1b}'), "{shown}");
 }
+
+/// Keys that record what they were asked to page, and page nothing (the caller prints).
+struct NoPager {
+    keys: std::collections::VecDeque<Input>,
+    asked_to_page: usize,
+}
+
+impl KeySource for NoPager {
+    fn next_input(&mut self) -> Option<Input> {
+        self.keys.pop_front()
+    }
+
+    fn page(&mut self, _lines: &[String]) -> bool {
+        self.asked_to_page += 1;
+        false
+    }
+}
+
+fn long_write() -> (ApprovalRequest, Preview) {
+    let content: String = (1..=300).map(|i| format!("line {i}\n")).collect();
+    let mut req = request(json!({"path": "long.txt", "content": content}));
+    req.tool = "write_file".to_string();
+    req.risk = Risk::Medium;
+    let preview = Preview::NewFile {
+        path: "long.txt".into(),
+        content,
+    };
+    (req, preview)
+}
+
+#[test]
+fn the_whole_change_is_shown_on_v_or_ctrl_o_and_the_question_comes_back() {
+    for (lang, keys_word, help_word) in [
+        (Lang::En, "[v] whole change", "v, Ctrl+O"),
+        (Lang::Zh, "[v] 查看完整改动", "v、Ctrl+O"),
+    ] {
+        for key in ["v", "\u{f}"] {
+            let (req, shown) = long_write();
+            let mut keys = NoPager {
+                keys: typed(&format!("?{key}y")),
+                asked_to_page: 0,
+            };
+            let mut out = Vec::new();
+            let look = Look::plain(lang);
+            let a = prompt_approval(&req, None, Some(&shown), &mut keys, &mut out, &look).unwrap();
+            assert_eq!(a, said(ApprovalAnswer::Approve));
+            let text = String::from_utf8(out).unwrap();
+            // Folded at first, every line after the key, then the question again.
+            assert!(
+                !text[..text.find(keys_word).unwrap()].contains("+line 13\n"),
+                "{text}"
+            );
+            let last = text.find("    +line 300\n").expect("the last line shown");
+            assert!(text[last..].contains(keys_word), "asked again: {text}");
+            assert!(text.contains(help_word), "{text}");
+            assert_eq!(text.matches("    +line 150\n").count(), 1, "{text}");
+            // 301 lines are taller than the 40-row test screen: the pager was asked first.
+            assert_eq!(keys.asked_to_page, 1);
+        }
+    }
+}
+
+#[test]
+fn a_change_that_fits_the_screen_is_printed_without_the_pager() {
+    let (req, _) = long_write();
+    let shown = Preview::NewFile {
+        path: "short.txt".into(),
+        content: (1..=20).map(|i| format!("line {i}\n")).collect(),
+    };
+    let mut keys = NoPager {
+        keys: typed("vn"),
+        asked_to_page: 0,
+    };
+    let mut out = Vec::new();
+    prompt_approval(
+        &req,
+        None,
+        Some(&shown),
+        &mut keys,
+        &mut out,
+        &Look::plain(Lang::En),
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("    +line 20\n"), "{text}");
+    assert_eq!(keys.asked_to_page, 0);
+}
+
+#[test]
+fn a_command_offers_no_whole_change_key() {
+    let (_, shown) = answer(&cargo(), "?n");
+    assert!(
+        !shown.contains("[v]") && !shown.contains("Ctrl+O"),
+        "{shown}"
+    );
+}

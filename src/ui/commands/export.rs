@@ -134,7 +134,9 @@ fn messages_markdown(history: &[Message]) -> String {
             }
             Role::Tool => {
                 let id = message.tool_call_id.as_deref().unwrap_or("?");
-                let fence = fence_for(&text);
+                // The boundary is for the model; people read the result itself.
+                let text = crate::tools::boundary::unwrap(&text);
+                let fence = fence_for(text);
                 out.push_str(&format!(
                     "\n### Tool result ({id})\n\n{fence}\n{}\n{fence}\n",
                     text.trim_end()
@@ -165,7 +167,10 @@ mod tests {
                     arguments: "{\"path\":\"a\"}".into(),
                 }],
             ),
-            Message::tool("c1".to_string(), "has ``` inside".to_string()),
+            Message::tool(
+                "c1".to_string(),
+                crate::tools::boundary::wrap("read_file", "has ``` inside"),
+            ),
             Message::assistant("done"),
         ];
         let md = conversation_markdown(&history, "s1", "custom/m", Path::new("/p"));
@@ -174,6 +179,10 @@ mod tests {
         assert!(md.contains("Tool call `read_file` (c1):\n\n```json\n{\"path\":\"a\"}\n```\n"));
         assert!(md.contains("### Tool result (c1)\n\n````\nhas ``` inside\n````\n"));
         assert!(md.ends_with("## Assistant\n\ndone\n"));
+        assert!(
+            !md.contains("<tool_result") && !md.contains("untrusted-data"),
+            "{md}"
+        );
     }
 
     #[test]

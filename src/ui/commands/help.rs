@@ -16,6 +16,10 @@ const KEYS: &[Msg] = &[
     Msg::KeyNewline,
     Msg::KeyComplete,
     Msg::KeyMode,
+    Msg::KeyExpand,
+    Msg::KeyRewind,
+    Msg::KeyPasteImage,
+    Msg::KeyShell,
 ];
 
 /// What `/help` prints at `width` columns.

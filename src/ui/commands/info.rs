@@ -154,7 +154,14 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
         &model,
         price,
     );
-    say_wrapped(session, &lines.join("\n"));
+    // Each fact of the session line stays whole on a narrow screen (`推理 0`, not `推理` / `0`).
+    let width = session.surface().width;
+    let mut shown: Vec<String> = Vec::new();
+    for line in &lines {
+        let facts: Vec<String> = line.split(" · ").map(str::to_string).collect();
+        shown.extend(crate::ui::render::pack(&facts, " · ", width));
+    }
+    say_wrapped(session, &shown.join("\n"));
     Flow::Continue
 }
 
@@ -170,8 +177,14 @@ fn cost_lines(
         lang,
         Msg::CostSession,
         &[
-            ("turns", &turns),
-            ("requests", &requests),
+            (
+                "turns",
+                &crate::text::counted(lang, turns, Msg::CostTurnOne, Msg::CostTurns),
+            ),
+            (
+                "requests",
+                &crate::text::counted(lang, requests, Msg::CostRequestOne, Msg::CostRequests),
+            ),
             ("input", &u.prompt_tokens),
             ("output", &u.completion_tokens),
             ("cached", &u.cached_tokens),
@@ -304,6 +317,19 @@ mod tests {
         );
         let lines = cost_lines(Lang::Zh, (1, 1), usage, "deepseek/deepseek-chat", None);
         assert_eq!(lines[2], "由服务商报告");
+    }
+
+    #[test]
+    fn one_turn_and_one_request_are_singular() {
+        let usage = Usage::tokens(10, 2, 0, 0);
+        assert_eq!(
+            cost_lines(Lang::En, (1, 1), usage, "m", None)[0],
+            "session: 1 turn, 1 request · in 10 · out 2 · cached 0 · reasoning 0"
+        );
+        assert_eq!(
+            cost_lines(Lang::Zh, (1, 1), usage, "m", None)[0],
+            "本会话：1 轮，1 次请求 · 输入 10 · 输出 2 · 缓存 0 · 推理 0"
+        );
     }
 
     #[test]

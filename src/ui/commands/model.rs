@@ -87,6 +87,8 @@ fn list(session: &Session) {
 
 fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool) {
     let mut llm = session.config.llm.clone();
+    // The provider switched to, whose own key variables are the only ones read for it.
+    let mut other_provider = None;
     match provider {
         Some(name) => {
             let Some(info) = providers::lookup(name) else {
@@ -105,6 +107,7 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
                 llm.file_base_url = None;
                 llm.api_key = None;
                 llm.file_api_key = None;
+                other_provider = Some(info);
             }
             llm.provider = Some(info.id.to_string());
         }
@@ -121,6 +124,18 @@ fn switch(session: &mut Session, provider: Option<&str>, model: &str, save: bool
     };
     let resolved = match resolve_provider(&llm, &session.config.env) {
         Ok(p) => p,
+        // `PAICLI_API_KEY` stays with the provider paicli started with: name only the variables read now.
+        Err(crate::config::ConfigError::MissingApiKey { .. }) if other_provider.is_some() => {
+            if let Some(info) = other_provider {
+                let message = trf(
+                    session.lang,
+                    Msg::ModelSwitchNeedsKey,
+                    &[("provider", &info.id), ("vars", &info.key_envs.join(" / "))],
+                );
+                say_error(session, &message);
+            }
+            return;
+        }
         Err(e) => return failed(session, &e),
     };
     let client = match OpenAiClient::new(

@@ -24,7 +24,7 @@ pub(super) fn resume(session: &mut Session, args: &str) -> Flow {
     let lang = session.lang;
     let id = if args.is_empty() {
         let say = |line: &str| session.say(line);
-        match ui_sessions::pick(&session.config, lang, &say) {
+        match ui_sessions::pick(&session.config, lang, ui_sessions::PickFor::Switch, &say) {
             Some(id) => id,
             None => return Flow::Continue,
         }

@@ -5,6 +5,7 @@ use crate::config::ApprovalMode;
 use crate::guard::redact::Redactor;
 use crate::policy::audit::{ApprovedBy, AuditEntry, AuditLog, AuditOutcome};
 use crate::text::{Lang, Msg, mode_help, tr};
+use crate::ui::render::{wrap, wrap_hanging};
 use crate::ui::repl::Session;
 
 /// Entries `/audit` shows without an argument.
@@ -184,12 +185,13 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
             rules.iter().map(|r| format!("    {r}")).collect()
         }
     };
+    let heading = |msg: Msg| format!("  {}", session.tr(msg));
     let mut lines = vec![mode_line(session.approval_mode(), session.lang)];
-    lines.push("  [approvals] allow:".to_string());
+    lines.push(heading(Msg::PolicyAllowRules));
     lines.extend(list(&session.config.approvals.allow));
-    lines.push("  [approvals] deny:".to_string());
+    lines.push(heading(Msg::PolicyDenyRules));
     lines.extend(list(&session.config.approvals.deny));
-    lines.push("  [approvals.projects] (this project):".to_string());
+    lines.push(heading(Msg::PolicyProjectRules));
     lines.extend(list(&session.config.approvals.project_allow));
     lines.push(format!("  {}", session.tr(Msg::PolicySessionRules)));
     let learned: Vec<String> = session
@@ -201,9 +203,25 @@ pub(super) fn policy(session: &mut Session, _args: &str) -> Flow {
     lines.extend(list(&learned));
     lines.extend(super::sandbox_view::sandbox_lines(session));
     lines.extend(super::control_view::control_lines(session.lang));
-    lines.push(style.dim(session.tr(Msg::PolicyGuards)));
-    session.say(&lines.join("\n"));
+    session.say(&fitted(&lines, session.surface().width).join("\n"));
+    let guards: Vec<String> = wrap(session.tr(Msg::PolicyGuards), session.surface().width)
+        .iter()
+        .map(|l| style.dim(l))
+        .collect();
+    session.say(&guards.join("\n"));
     Flow::Continue
+}
+
+/// `lines` wrapped at word boundaries (a path too long for a line breaks after a `/`), each continuation two
+/// columns under its line's own indentation.
+fn fitted(lines: &[String], width: usize) -> Vec<String> {
+    lines
+        .iter()
+        .flat_map(|line| {
+            let lead = line.len() - line.trim_start_matches(' ').len();
+            wrap_hanging(line, width, lead + 2)
+        })
+        .collect()
 }
 
 #[cfg(test)]

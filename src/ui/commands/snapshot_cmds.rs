@@ -140,13 +140,22 @@ fn restore_and_report(session: &Session, store: &SnapshotStore, target: Target, 
     audit_restore(session, action, &result, started);
     match result {
         Ok(report) if report.changes.is_empty() => session.say(session.tr(Msg::RestoreNothing)),
-        Ok(report) => session.say(&format!(
-            "{}\n{}",
-            report.summary(),
-            session.tr(Msg::Restored)
-        )),
+        Ok(report) => {
+            let undo = match listed_number(store, report.undo) {
+                Some(n) => crate::text::trf(session.lang, Msg::Restored, &[("n", &n)]),
+                None => session.tr(Msg::RestoredNoUndo).to_string(),
+            };
+            session.say(&format!("{}\n{undo}", report.summary()));
+        }
         Err(e) => session.say_error(&e.to_string()),
     }
+}
+
+/// The number `/snapshot` lists snapshot `seq` under (1 = newest), which `/restore N` takes.
+fn listed_number(store: &SnapshotStore, seq: Option<u64>) -> Option<usize> {
+    let seq = seq?;
+    let all = store.list().ok()?;
+    all.iter().rev().position(|s| s.seq == seq).map(|i| i + 1)
 }
 
 fn audit_restore(

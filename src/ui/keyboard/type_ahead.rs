@@ -34,6 +34,25 @@ impl TypeAhead {
         self.lock().queued.len()
     }
 
+    /// The lines waiting to be sent, oldest first.
+    pub fn queued_lines(&self) -> Vec<String> {
+        self.lock().queued.iter().cloned().collect()
+    }
+
+    /// Stopping a task stops what was queued behind it too: the queued lines go back into the line being typed
+    /// (oldest first, then what was typed since), to be sent again, changed or dropped.
+    pub fn unqueue(&self) {
+        let mut typed = self.lock();
+        if typed.queued.is_empty() {
+            return;
+        }
+        let mut parts: Vec<String> = typed.queued.drain(..).collect();
+        if !typed.line.trim().is_empty() {
+            parts.push(std::mem::take(&mut typed.line));
+        }
+        typed.line = parts.join(" ");
+    }
+
     /// Queues a line to be sent as the next message (`paicli "task"` starts the REPL with it).
     pub fn queue(&self, line: String) {
         if !line.trim().is_empty() {
@@ -51,9 +70,10 @@ impl TypeAhead {
         std::mem::take(&mut self.lock().line)
     }
 
-    /// Applies one key: printable characters are typed, Backspace deletes, Enter queues a non-blank line.
+    /// Applies one key: printable characters are typed, Backspace deletes, Enter queues a non-blank line, unless
+    /// `runs_now` takes it (a command that runs while the task does): then it is returned instead of queued.
     /// Other keys (arrows, Shift+Tab, control keys) are ignored.
-    pub fn key(&self, key: &KeyEvent) {
+    pub fn key(&self, key: &KeyEvent, runs_now: impl Fn(&str) -> bool) -> Option<String> {
         let mut typed = self.lock();
         let plain = !key
             .modifiers
@@ -65,12 +85,16 @@ impl TypeAhead {
             }
             KeyCode::Enter => {
                 let line = std::mem::take(&mut typed.line);
+                if runs_now(line.trim()) {
+                    return Some(line.trim().to_string());
+                }
                 if !line.trim().is_empty() {
                     typed.queued.push_back(line);
                 }
             }
             _ => {}
         }
+        None
     }
 
     /// A paste goes into the line as text; it never sends anything (line breaks become spaces).
@@ -94,8 +118,10 @@ impl TypeAhead {
 mod tests {
     use super::*;
 
-    fn press(t: &TypeAhead, code: KeyCode) {
-        t.key(&KeyEvent::new(code, KeyModifiers::NONE));
+    fn press(t: &TypeAhead, code: KeyCode) -> Option<String> {
+        t.key(&KeyEvent::new(code, KeyModifiers::NONE), |line| {
+            line == "/now"
+        })
     }
 
     fn typed(t: &TypeAhead, text: &str) {
@@ -128,10 +154,40 @@ mod tests {
     #[test]
     fn control_keys_arrows_and_pasted_newlines_do_not_type_or_send() {
         let t = TypeAhead::default();
-        t.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        t.key(
+            &KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+            |_| false,
+        );
         press(&t, KeyCode::Up);
         press(&t, KeyCode::BackTab);
         t.paste("one\ntwo\u{1b}");
         assert_eq!((t.line(), t.queued()), ("one two".to_string(), 0));
+    }
+
+    #[test]
+    fn a_command_that_runs_now_is_returned_not_queued() {
+        let t = TypeAhead::default();
+        typed(&t, "next");
+        press(&t, KeyCode::Enter);
+        typed(&t, " /now ");
+        assert_eq!(press(&t, KeyCode::Enter).as_deref(), Some("/now"));
+        assert_eq!(
+            (t.queued_lines(), t.line()),
+            (vec!["next".to_string()], String::new())
+        );
+    }
+
+    #[test]
+    fn unqueue_puts_the_queued_lines_back_before_the_typed_one() {
+        let t = TypeAhead::default();
+        for line in ["one", "/cost"] {
+            typed(&t, line);
+            press(&t, KeyCode::Enter);
+        }
+        typed(&t, "three");
+        t.unqueue();
+        assert_eq!((t.queued(), t.line()), (0, "one /cost three".to_string()));
+        t.unqueue();
+        assert_eq!(t.line(), "one /cost three");
     }
 }

@@ -134,7 +134,12 @@ impl EventSink for TextProgress {
             AgentEvent::Notice { notice } => {
                 self.flush_reasoning(&mut state);
                 Self::end_stdout_line(&mut state);
-                eprintln!("! {}", notice_line(self.lang, &notice));
+                // What the input attached is information, not a warning.
+                let mark = match notice {
+                    crate::protocol::Notice::MentionsAttached { .. } => "⎿",
+                    _ => "!",
+                };
+                eprintln!("{mark} {}", notice_line(self.lang, &notice));
             }
             AgentEvent::Compacted {
                 stage,

@@ -43,16 +43,31 @@ fn plain_tree(plan: &Plan, expanded: bool, width: usize) -> Vec<String> {
 }
 
 fn review(plan: &Plan, keys: &str) -> (PlanDecision, String) {
+    review_revision(plan, 0, keys, Lang::En)
+}
+
+fn review_revision(plan: &Plan, revision: u32, keys: &str, lang: Lang) -> (PlanDecision, String) {
     let mut out = Vec::new();
     let decision = review_plan(
         plan,
+        revision,
         &mut typed(keys),
         &mut out,
-        &|| Look::plain(Lang::En),
+        &|| Look::plain(lang),
         false,
     )
     .unwrap();
     (decision, String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn a_re_plan_is_labelled_as_its_revision() {
+    let (_, first) = review_revision(&diamond(), 0, "\n", Lang::En);
+    assert!(first.starts_with("Plan (5 tasks): "), "{first}");
+    let (_, again) = review_revision(&diamond(), 1, "\n", Lang::En);
+    assert!(again.starts_with("Plan, revision 1 (5 tasks): "), "{again}");
+    let (_, zh) = review_revision(&diamond(), 2, "\n", Lang::Zh);
+    assert!(zh.starts_with("计划（第 2 版，5 个任务）："), "{zh}");
 }
 
 #[test]
@@ -155,7 +170,7 @@ fn ctrl_o_shows_the_descriptions_and_again_hides_them() {
 fn ctrl_o_in_a_terminal_redraws_the_tree_where_it_was() {
     let mut out = Vec::new();
     let look = || Look::plain(Lang::En);
-    review_plan(&diamond(), &mut typed("\u{f}\n"), &mut out, &look, true).unwrap();
+    review_plan(&diamond(), 0, &mut typed("\u{f}\n"), &mut out, &look, true).unwrap();
     let shown = String::from_utf8(out).unwrap();
     // Heading, five tasks and the key line: back up six rows to the heading, erase, draw again.
     assert!(shown.contains("\r\x1b[6A\x1b[J"), "{shown:?}");
@@ -200,7 +215,7 @@ fn esc_and_ctrl_c_cancel_and_other_keys_are_ignored() {
 fn the_review_reads_in_chinese() {
     let mut out = Vec::new();
     let look = || Look::plain(Lang::Zh);
-    review_plan(&diamond(), &mut typed("\n"), &mut out, &look, false).unwrap();
+    review_plan(&diamond(), 0, &mut typed("\n"), &mut out, &look, false).unwrap();
     let shown = String::from_utf8(out).unwrap();
     assert!(
         shown.contains("计划（5 个任务）：add a greeting"),
@@ -221,7 +236,7 @@ fn a_redraw_follows_the_terminal_resized_while_the_plan_is_shown() {
         }
     };
     let mut out = Vec::new();
-    review_plan(&diamond(), &mut typed("\u{f}\n"), &mut out, &look, false).unwrap();
+    review_plan(&diamond(), 0, &mut typed("\u{f}\n"), &mut out, &look, false).unwrap();
     let shown = String::from_utf8(out).unwrap();
     let redrawn = &shown[shown.rfind("Plan (5 tasks)").unwrap()..];
     assert!(redrawn.lines().all(|l| visible_width(l) < 30), "{redrawn}");

@@ -31,19 +31,7 @@ pub fn render_diff_in(unified: &str, style: Style, lang: Lang) -> Vec<String> {
     let mut out: Vec<String> = body
         .iter()
         .take(MAX_LINES)
-        .map(|line| {
-            let line = &crate::text::visible(line);
-            let styled = if line.starts_with("@@") {
-                style.cyan(line)
-            } else if line.starts_with('+') {
-                style.green(line)
-            } else if line.starts_with('-') {
-                style.red(line)
-            } else {
-                style.dim(line)
-            };
-            format!("    {styled}")
-        })
+        .map(|line| diff_line(line, style))
         .collect();
     if body.len() > MAX_LINES {
         let more = (body.len() - MAX_LINES).to_string();
@@ -51,6 +39,30 @@ pub fn render_diff_in(unified: &str, style: Style, lang: Lang) -> Vec<String> {
         out.push(format!("    {}", style.dim(&notice)));
     }
     out
+}
+
+/// Every line of a unified diff, rendered as [`render_diff`] renders the first ones (the approval prompt's
+/// whole view).
+pub fn render_diff_all(unified: &str, style: Style) -> Vec<String> {
+    unified
+        .lines()
+        .filter(|l| !l.starts_with("--- ") && !l.starts_with("+++ "))
+        .map(|line| diff_line(line, style))
+        .collect()
+}
+
+fn diff_line(line: &str, style: Style) -> String {
+    let line = &crate::text::visible(line);
+    let styled = if line.starts_with("@@") {
+        style.cyan(line)
+    } else if line.starts_with('+') {
+        style.green(line)
+    } else if line.starts_with('-') {
+        style.red(line)
+    } else {
+        style.dim(line)
+    };
+    format!("    {styled}")
 }
 
 #[cfg(test)]

@@ -63,16 +63,20 @@ pub fn show_expanded(
     out.flush()
 }
 
-fn page(lines: &[String]) -> io::Result<()> {
-    let pager = std::env::var("PAGER")
-        .ok()
-        .filter(|p| !p.trim().is_empty())
-        .unwrap_or_else(|| "less -R".to_string());
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(&pager)
-        .stdin(Stdio::piped())
-        .spawn()?;
+/// Pipes `lines` to `$PAGER` (`less -R` by default) and waits for it.
+pub fn page(lines: &[String]) -> io::Result<()> {
+    let chosen = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty());
+    let mut command = Command::new("sh");
+    command.arg("-c").stdin(Stdio::piped());
+    match chosen {
+        Some(pager) => command.arg(pager),
+        // What is paged is UTF-8 whatever the locale says (less shows `<E6><96>` for CJK in a C locale).
+        None if std::env::var_os("LESSCHARSET").is_none() => {
+            command.arg("less -R").env("LESSCHARSET", "utf-8")
+        }
+        None => command.arg("less -R"),
+    };
+    let mut child = command.spawn()?;
     if let Some(mut stdin) = child.stdin.take() {
         // The person may quit the pager before reading everything: a broken pipe is fine.
         let _ = stdin.write_all(lines.join("\n").as_bytes());

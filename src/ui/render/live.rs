@@ -41,7 +41,16 @@ pub struct WorkingLine {
     /// The last output lines of plan tasks' running commands, which run side by side: each shown with its task.
     pub task_tail: VecDeque<TaskLine>,
     /// Text typed ahead in the input line, and messages queued to send when the turn ends.
-    pub input_preview: Option<(String, usize)>,
+    pub input_preview: Option<TypedAhead>,
+}
+
+/// What the person typed while the turn runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypedAhead {
+    /// The line being typed (not sent yet).
+    pub line: String,
+    /// Lines sent with Enter, oldest first: the next messages (or commands) once the turn ends.
+    pub queued: Vec<String>,
 }
 
 impl Default for WorkingLine {
@@ -144,15 +153,37 @@ impl WorkingLine {
             let row = format!("  │ {}{}", task_label(&line.task), line.text);
             rows.push(style.dim(&cut(&row, columns)));
         }
-        if let Some((text, queued)) = &self.input_preview {
-            let mut row = format!("  › {text}");
-            if *queued > 0 {
-                row.push_str(&format!(" · {queued} {}", tr(lang, Msg::LiveQueued)));
-            }
-            rows.push(style.dim(&cut(&row, columns)));
+        if let Some(typed) = &self.input_preview {
+            rows.extend(
+                typed_rows(typed, lang)
+                    .iter()
+                    .map(|r| style.dim(&cut(r, columns))),
+            );
         }
         rows
     }
+}
+
+/// The rows of the type-ahead: the next queued message (a command says it waits for the turn), how many more,
+/// then the line being typed.
+fn typed_rows(typed: &TypedAhead, lang: Lang) -> Vec<String> {
+    let mut rows = Vec::new();
+    if let Some(next) = typed.queued.first() {
+        // The count first: a long message is cut at the screen's edge.
+        let label = match typed.queued.len() {
+            1 => tr(lang, Msg::LiveQueued).to_string(),
+            n => tr(lang, Msg::LiveQueuedMore).replace("{n}", &(n - 1).to_string()),
+        };
+        let mut row = format!("  {label} › {next}");
+        if next.trim_start().starts_with('/') {
+            row.push_str(tr(lang, Msg::LiveCommandWaits));
+        }
+        rows.push(row);
+    }
+    if !typed.line.is_empty() {
+        rows.push(format!("  › {}", typed.line));
+    }
+    rows
 }
 
 /// Cuts `text` to `columns` display columns (a row must never wrap, or clearing it would leave a line behind).

@@ -41,13 +41,13 @@ impl MarkdownStream {
     }
 
     /// Changes the width (a resize); it applies from the next block, so lines already shown stay consistent.
+    /// The last width set wins: resized and resized back within a block, the next block keeps the width.
     pub fn set_width(&mut self, width: usize) {
-        if width != self.width {
-            if self.buf.is_empty() {
-                self.width = width;
-            } else {
-                self.next_width = Some(width);
-            }
+        if self.buf.is_empty() {
+            self.width = width;
+            self.next_width = None;
+        } else {
+            self.next_width = (width != self.width).then_some(width);
         }
     }
 
@@ -86,13 +86,16 @@ impl MarkdownStream {
         let skip = std::mem::take(&mut self.emitted);
         self.pending = None;
         self.rendered_len = 0;
+        // The open block ends at the width its shown lines used (as in `push`); a new width applies after it.
+        let lines = if rest.trim().is_empty() {
+            Vec::new()
+        } else {
+            self.render(&rest).into_iter().skip(skip).collect()
+        };
         if let Some(w) = self.next_width.take() {
             self.width = w;
         }
-        if rest.trim().is_empty() {
-            return Vec::new();
-        }
-        self.render(&rest).into_iter().skip(skip).collect()
+        lines
     }
 
     /// Whether text is being held back.
@@ -532,6 +535,36 @@ mod tests {
                 ""
             ]
         );
+    }
+
+    #[test]
+    fn the_last_resize_wins_when_the_window_goes_back() {
+        let mut s = MarkdownStream::new(40, Style::new(false));
+        let mut lines = s.push("aaa bbb ccc ");
+        s.set_width(12);
+        s.set_width(40);
+        lines.extend(s.push("ddd eee fff ggg hhh iii jjj\n\nkkk lll mmm nnn ooo ppp qqq rrr"));
+        lines.extend(s.finish());
+        assert_eq!(
+            lines,
+            vec![
+                "aaa bbb ccc ddd eee fff ggg hhh iii jjj",
+                "",
+                "kkk lll mmm nnn ooo ppp qqq rrr",
+                ""
+            ]
+        );
+    }
+
+    #[test]
+    fn the_open_block_ends_at_its_own_width_when_the_stream_ends() {
+        let mut s = MarkdownStream::new(20, Style::new(false));
+        let mut lines = s.push("aaa bbb ccc ddd eee fff ggg ");
+        s.set_width(8);
+        lines.extend(s.push("hhh"));
+        lines.extend(s.finish());
+        // No line is shown twice and none is lost: the block keeps the width its first line was shown at.
+        assert_eq!(lines, vec!["aaa bbb ccc ddd eee", "fff ggg hhh", ""]);
     }
 
     #[test]

@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::expand::{Expandable, LastExpandable};
-use super::live::{Phase, WorkingLine};
+use super::live::{Phase, TypedAhead, WorkingLine};
 use super::plan_view::PlanView;
-use super::tool_line::{ToolResultView, diagnostics_line, shown_summary, tool_result_lines};
+use super::tool_line::{diagnostics_line, shown_summary};
 use super::wrap::{StreamWrap, marked, wrap_hanging};
-use super::{MarkdownStream, Surface, notice_line, render_diff, tool_started_line};
+use super::{MarkdownStream, Surface, notice_line, tool_started_line};
 use crate::agent::{AgentEvent, EventSink};
 use crate::plan::CallTasks;
 use crate::protocol::ToolKind;
@@ -52,6 +52,10 @@ struct Inner {
     titles: HashMap<String, String>,
     /// Running calls that run a command (`ToolKind::Execute`): their output is previewed under the result line.
     commands: HashSet<String>,
+    /// Each running call's argument summary, named on its result line when calls ran side by side.
+    summaries: HashMap<String, String>,
+    /// Results of calls run side by side, printed in call order.
+    call_order: call_order::CallOrder,
     expandable: Option<LastExpandable>,
     /// What the person typed while the turn runs (type-ahead), read at each redraw of the working line.
     input_preview: Option<InputPreview>,
@@ -65,8 +69,8 @@ struct Inner {
     before_hook: Option<Phase>,
 }
 
-/// Reads the type-ahead to show under the working line: the line being typed and how many are queued.
-pub type InputPreview = Arc<dyn Fn() -> Option<(String, usize)> + Send + Sync>;
+/// Reads the type-ahead to show under the working line: the line being typed and the queued messages.
+pub type InputPreview = Arc<dyn Fn() -> Option<TypedAhead> + Send + Sync>;
 
 /// Renders [`AgentEvent`]s to a terminal (or any writer, for tests).
 pub struct TerminalSink {
@@ -74,6 +78,8 @@ pub struct TerminalSink {
     ticker: Mutex<Option<Ticker>>,
 }
 
+mod call_order;
+mod calls;
 mod hooks;
 mod plan;
 mod screen;
@@ -104,6 +110,8 @@ impl TerminalSink {
                 outputs: HashMap::new(),
                 titles: HashMap::new(),
                 commands: HashSet::new(),
+                summaries: HashMap::new(),
+                call_order: call_order::CallOrder::default(),
                 expandable: None,
                 input_preview: None,
                 plan: None,
@@ -424,6 +432,8 @@ impl Inner {
                 let line = tool_started_line(&name, &summary, style);
                 self.write_lines(&[line]);
                 let args = shown_summary(&summary);
+                self.call_order.start(&id);
+                self.summaries.insert(id.clone(), args.clone());
                 // A command's working line is the command itself.
                 let label = if kind == ToolKind::Execute {
                     self.commands.insert(id.clone());
@@ -446,44 +456,7 @@ impl Inner {
             AgentEvent::ToolCallOutput { id, text } => {
                 self.outputs.insert(id, text);
             }
-            AgentEvent::ToolCallFinished {
-                id,
-                name,
-                status,
-                detail,
-                duration_ms,
-                output_chars,
-                diff,
-            } => {
-                self.flush_answer();
-                let output = self.outputs.remove(&id);
-                let command = self.commands.remove(&id);
-                let preview = (command && self.expandable.is_some())
-                    .then_some(output.as_deref())
-                    .flatten()
-                    .filter(|_| status == crate::agent::ToolStatus::Ok);
-                let view = ToolResultView {
-                    name: &name,
-                    status,
-                    detail: &detail,
-                    duration_ms,
-                    output_chars,
-                    output: preview,
-                };
-                let width = self.width();
-                let mut lines = tool_result_lines(&view, self.lang, style, width);
-                if let Some(diff) = diff {
-                    lines.extend(render_diff(&diff, style));
-                }
-                self.write_lines(&lines);
-                let title = self
-                    .titles
-                    .remove(&id)
-                    .unwrap_or_else(|| format!("● {name}"));
-                let full = output.filter(|t| !t.trim().is_empty()).unwrap_or(detail);
-                self.remember(title, full);
-                self.set_phase(Phase::Working);
-            }
+            event @ AgentEvent::ToolCallFinished { .. } => self.call_finished(event),
             // plan: the task list and the tagged lines of its sub-agents.
             event @ (AgentEvent::PlanProposed { .. }
             | AgentEvent::PlanTaskStarted { .. }
@@ -504,6 +477,14 @@ impl Inner {
                     live.streamed_chars = 0;
                 }
             }
+            // What the input brought along is information, not a warning.
+            AgentEvent::Notice {
+                notice: notice @ crate::protocol::Notice::MentionsAttached { .. },
+            } => {
+                self.flush_answer();
+                let text = notice_line(self.lang, &notice);
+                self.write_marked("⎿", &text, |l| style.dim(l));
+            }
             AgentEvent::Notice { notice } => {
                 self.flush_answer();
                 let text = notice_line(self.lang, &notice);
@@ -521,12 +502,14 @@ impl Inner {
             }
             AgentEvent::TurnPartial { reason, .. } => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
                 let partial = tr(self.lang, Msg::PartialCompletion);
                 self.write_marked("⚠", &format!("{partial} ({reason})"), |l| style.yellow(l));
             }
             AgentEvent::TurnCancelled => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
                 let cancelled = match self.plan_run {
                     Some(true) => tr(self.lang, Msg::PlanStopped),
@@ -536,6 +519,7 @@ impl Inner {
             }
             AgentEvent::TurnFailed { error } => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
                 let error = match self.plan_run {
                     Some(_) => trf(self.lang, Msg::PlanFailedToStart, &[("error", &error)]),
@@ -546,6 +530,7 @@ impl Inner {
             }
             AgentEvent::TurnFinished { .. } => {
                 self.flush_answer();
+                self.print_held_results();
                 self.end_live();
             }
             AgentEvent::HookStarted {

@@ -11,6 +11,8 @@ use crate::text::{Lang, Msg, tr, visible};
 pub const PREVIEW_LINES: usize = 3;
 /// Lines a wrapped reason may take before it is folded.
 const REASON_LINES: usize = 3;
+/// Columns of a call's summary on its result line (when calls ran side by side).
+const ABOUT_CHARS: usize = 40;
 
 /// Longest argument summary shown, in display columns.
 const ARGS_COLUMNS: usize = 100;
@@ -55,6 +57,8 @@ pub fn tool_finished_line(
 #[derive(Clone, Copy, Debug)]
 pub struct ToolResultView<'a> {
     pub name: &'a str,
+    /// What the call was about (`a.txt`), shown after the name when calls ran side by side; empty otherwise.
+    pub about: &'a str,
     pub status: ToolStatus,
     /// The reason for denials and failures (a failed command's output follows its first line).
     pub detail: &'a str,
@@ -98,7 +102,12 @@ pub fn tool_result_lines(
             Style::yellow,
         ),
     };
-    let head = format!("⎿ {} ", view.name);
+    let name = if view.about.is_empty() {
+        view.name.to_string()
+    } else {
+        format!("{} {}", view.name, truncate(view.about, ABOUT_CHARS))
+    };
+    let head = format!("⎿ {name} ");
     let mut wrapped: Vec<String> = wrap_plain(&format!("{head}{body}"), width.saturating_sub(3), 2)
         .into_iter()
         .map(|l| format!("  {l}"))
@@ -122,7 +131,7 @@ pub fn tool_result_lines(
             lines.push(format!(
                 "  {} {} {}",
                 style.dim("⎿"),
-                view.name,
+                name,
                 paint(style, rest)
             ));
         } else {

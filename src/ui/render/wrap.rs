@@ -210,8 +210,25 @@ fn wrap_paragraph(paragraph: &str, first: usize, rest: usize) -> Vec<String> {
             lines.push(std::mem::take(&mut line).trim_end().to_string());
             line_width = 0;
         }
-        if piece_width > max_of(&lines) {
-            for c in piece.chars() {
+        if piece_width <= max_of(&lines) {
+            line.push_str(piece);
+            line_width += piece_width;
+            continue;
+        }
+        // Wider than a whole line (a long path or URL): it breaks after its separators, and only a part still
+        // too wide breaks between characters.
+        for part in separated(piece) {
+            let part_width = visible_width(part);
+            if line_width + part_width > max_of(&lines) && !line.trim().is_empty() {
+                lines.push(std::mem::take(&mut line));
+                line_width = 0;
+            }
+            if part_width <= max_of(&lines) {
+                line.push_str(part);
+                line_width += part_width;
+                continue;
+            }
+            for c in part.chars() {
                 let w = char_width(c);
                 if line_width + w > max_of(&lines) && line_width > 0 {
                     lines.push(std::mem::take(&mut line));
@@ -220,13 +237,32 @@ fn wrap_paragraph(paragraph: &str, first: usize, rest: usize) -> Vec<String> {
                 line.push(c);
                 line_width += w;
             }
-        } else {
-            line.push_str(piece);
-            line_width += piece_width;
         }
     }
     lines.push(line.trim_end().to_string());
     lines
+}
+
+/// Characters a word too wide for a line may break after: path and URL separators.
+fn is_separator(c: char) -> bool {
+    "/\\-_.,=&?".contains(c)
+}
+
+/// `word` in parts that each end after a separator (`/home/`, `me/`, `project`).
+fn separated(word: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in word.char_indices() {
+        if is_separator(c) {
+            let end = i + c.len_utf8();
+            out.push(&word[start..end]);
+            start = end;
+        }
+    }
+    if start < word.len() {
+        out.push(&word[start..]);
+    }
+    out
 }
 
 /// Cuts `text` to at most `columns` columns at a word boundary (or between wide characters), ending with `…`.

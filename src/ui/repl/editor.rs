@@ -40,6 +40,8 @@ pub struct ReplHelper {
     pub mode_key: Arc<ModeKey>,
     /// Esc Esc presses at an empty prompt (`/rewind`).
     pub rewind_key: Arc<super::rewind_key::RewindKey>,
+    /// Long pastes shown folded in the line, and their text.
+    pub paste_fold: Arc<super::paste_fold::PasteFold>,
     /// Custom commands from files: name and help line.
     custom: Vec<(String, String)>,
     /// MCP servers whose cached resources complete `@server:uri`.
@@ -54,6 +56,7 @@ impl ReplHelper {
             lang,
             mode_key: Arc::default(),
             rewind_key: Arc::default(),
+            paste_fold: Arc::new(super::paste_fold::PasteFold::new(lang)),
             custom: Vec::new(),
             mcp: None,
         }
@@ -85,18 +88,30 @@ pub fn build_editor(root: &Path, lang: Lang) -> rustyline::Result<LineEditor> {
     let mode_key = Arc::clone(&helper.mode_key);
     let helper_rewind = Arc::clone(&helper.rewind_key);
     let other_keys = Arc::clone(&helper.rewind_key);
+    let paste_fold = Arc::clone(&helper.paste_fold);
     editor.set_helper(Some(helper));
+    editor.bind_sequence(
+        KeyEvent(KeyCode::BracketedPasteStart, Modifiers::NONE),
+        EventHandler::Conditional(Box::new(super::paste_fold::PasteStartHandler(Arc::clone(
+            &paste_fold,
+        )))),
+    );
     editor.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
         EventHandler::Conditional(Box::new(ModeKeyHandler(mode_key))),
     );
     editor.bind_sequence(
         KeyEvent(KeyCode::Esc, Modifiers::NONE),
-        EventHandler::Conditional(Box::new(super::rewind_key::RewindKeyHandler(helper_rewind))),
+        EventHandler::Conditional(Box::new(super::rewind_key::RewindKeyHandler(
+            helper_rewind,
+            Arc::clone(&paste_fold),
+        ))),
     );
     editor.bind_sequence(
         rustyline::Event::Any,
-        EventHandler::Conditional(Box::new(super::rewind_key::OtherKeyHandler(other_keys))),
+        EventHandler::Conditional(Box::new(super::rewind_key::OtherKeyHandler(
+            other_keys, paste_fold,
+        ))),
     );
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::ALT), Cmd::Newline);
     editor.bind_sequence(KeyEvent::alt('\r'), Cmd::Newline);

@@ -50,8 +50,8 @@ impl RewindKey {
     }
 }
 
-/// The rustyline handler bound to ESC.
-pub struct RewindKeyHandler(pub Arc<RewindKey>);
+/// The rustyline handler bound to ESC (inside a paste being collected, an ESC is dropped).
+pub struct RewindKeyHandler(pub Arc<RewindKey>, pub Arc<super::paste_fold::PasteFold>);
 
 impl ConditionalEventHandler for RewindKeyHandler {
     fn handle(
@@ -61,21 +61,28 @@ impl ConditionalEventHandler for RewindKeyHandler {
         _positive: bool,
         ctx: &EventContext,
     ) -> Option<Cmd> {
+        if self.1.is_collecting() {
+            return Some(Cmd::Noop);
+        }
         Some(self.0.on_esc(ctx.line()))
     }
 }
 
-/// Bound to every other key: it ends a half-made double press and leaves the key its usual meaning.
-pub struct OtherKeyHandler(pub Arc<RewindKey>);
+/// Bound to every other key: a key of a paste being collected goes to the paste (see `paste_fold`); any other
+/// ends a half-made double press and keeps its usual meaning.
+pub struct OtherKeyHandler(pub Arc<RewindKey>, pub Arc<super::paste_fold::PasteFold>);
 
 impl ConditionalEventHandler for OtherKeyHandler {
     fn handle(
         &self,
-        _evt: &Event,
+        evt: &Event,
         _n: RepeatCount,
         _positive: bool,
         _ctx: &EventContext,
     ) -> Option<Cmd> {
+        if let Some(cmd) = super::paste_fold::paste_key(&self.1, evt) {
+            return Some(cmd);
+        }
         self.0.armed.store(false, Ordering::SeqCst);
         None
     }

@@ -15,7 +15,7 @@ use crate::protocol::plan::PlanReviewer;
 use crate::text::{Lang, Msg, tr};
 use crate::ui::approval_prompt::TerminalApprover;
 use crate::ui::commands::custom::CustomCommands;
-use crate::ui::interrupt::block_on_interruptible;
+use crate::ui::interrupt::block_on_task;
 use crate::ui::keyboard::{Keyboard, TypeAhead};
 use crate::ui::plan_review::TerminalPlanReviewer;
 use crate::ui::render::{LastExpandable, Surface, TerminalSink};
@@ -130,8 +130,11 @@ impl Session {
             say(&line);
         }
         if host.started().resumed.is_some() {
-            for line in ui_sessions::last_exchange(host.agent_mut().conversation()) {
-                say(&line);
+            // Rendered and made visible by `last_exchange`, and fitted to the width: printed as they are.
+            let surface = Surface::detect(no_color);
+            let conversation = host.agent_mut().conversation();
+            for line in ui_sessions::last_exchange(conversation, surface.width, surface.style) {
+                println!("{line}");
             }
         }
         {
@@ -261,7 +264,7 @@ impl Session {
             .host
             .agent_mut()
             .compact_now(focus, &sink, cancel.clone());
-        let result = block_on_interruptible(&self.runtime, &cancel, work);
+        let result = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
         keys.stop();
         if result.is_err() && cancel.is_cancelled() {
             sink.emit(AgentEvent::TurnCancelled);
@@ -280,7 +283,7 @@ impl Session {
     {
         let cancel = CancellationToken::new();
         let keys = self.keyboard.start_task(cancel.clone());
-        let result = block_on_interruptible(&self.runtime, &cancel, work(cancel.clone()));
+        let result = block_on_task(&self.runtime, &cancel, &self.keyboard, work(cancel.clone()));
         keys.stop();
         result
     }

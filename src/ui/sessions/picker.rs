@@ -4,6 +4,7 @@ use crate::protocol::message::Role;
 use crate::session::Conversation;
 use crate::session::ledger::SessionSummary;
 use crate::text::{Lang, Msg, trf};
+use crate::ui::render::{Style, render_markdown};
 
 /// Sessions the picker and `/sessions` show.
 pub const PICKER_LIMIT: usize = 20;
@@ -12,7 +13,7 @@ pub const PICKER_LIMIT: usize = 20;
 const FIRST_MESSAGE_CHARS: usize = 60;
 
 /// One numbered line per session: `  1. 2026-12-01 10:00  3 turns  model  id  first message`; the running
-/// session (`current`) is marked.
+/// session (`current`) is marked, and a fork names its original (`[fork of <id>]`).
 pub fn summary_lines(
     lang: Lang,
     summaries: &[SessionSummary],
@@ -36,8 +37,14 @@ pub fn summary_lines(
                 Msg::SessionTurns
             };
             let turns = trf(lang, msg, &[("count", &format!("{:>3}", s.turns))]);
+            // A fork starts with its original's history: without the mark the two read the same.
+            let fork = s
+                .forked_from
+                .as_deref()
+                .map(|from| format!("[{}]  ", trf(lang, Msg::SessionForkOf, &[("from", &from)])))
+                .unwrap_or_default();
             format!(
-                "{mark}{:>2}. {date}  {turns}  {}  {}  {first}",
+                "{mark}{:>2}. {date}  {turns}  {}  {}  {fork}{first}",
                 i + 1,
                 s.model,
                 s.id
@@ -64,8 +71,9 @@ fn one_line(text: &str) -> String {
 /// Lines of an answer shown after resuming.
 const ANSWER_LINES: usize = 4;
 
-/// Where a resumed conversation left off: the last user input (`› …`) and the start of the answer after it.
-pub fn last_exchange(conversation: &Conversation) -> Vec<String> {
+/// Where a resumed conversation left off: the last user input (`› …`) and the start of the answer after it,
+/// rendered as the answer was shown (Markdown at `width`, in `style`). Text from the ledger is made visible.
+pub fn last_exchange(conversation: &Conversation, width: usize, style: Style) -> Vec<String> {
     let messages = conversation.messages();
     let Some(&start) = conversation.turn_starts().last() else {
         return Vec::new();
@@ -78,7 +86,8 @@ pub fn last_exchange(conversation: &Conversation) -> Vec<String> {
         .position(|m| m.role != Role::User)
         .unwrap_or(turn.len());
     if let Some(input) = turn[..reply_at].last() {
-        lines.push(format!("  › {}", one_line(&input.text())));
+        let input = crate::text::visible(&one_line(&input.text())).into_owned();
+        lines.push(format!("  › {input}"));
     }
     let answer = turn
         .iter()
@@ -86,7 +95,8 @@ pub fn last_exchange(conversation: &Conversation) -> Vec<String> {
         .find(|m| m.role == Role::Assistant && m.tool_calls.is_empty())
         .map(|m| m.text())
         .unwrap_or_default();
-    let shown: Vec<&str> = answer.lines().filter(|l| !l.trim().is_empty()).collect();
+    let rendered = render_markdown(&answer, width.saturating_sub(4).max(20), style);
+    let shown: Vec<&String> = rendered.iter().filter(|l| !l.trim().is_empty()).collect();
     lines.extend(shown.iter().take(ANSWER_LINES).map(|l| format!("    {l}")));
     if shown.len() > ANSWER_LINES {
         lines.push("    …".to_string());

@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::app::sessions::{Resumed, StartError, StartNotice};
 use crate::session::ledger::{LoadNotice, SessionSummary};
+use crate::ui::render::Style;
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
@@ -74,6 +75,7 @@ fn summary_lines_show_date_turns_model_id_and_first_message() {
         model: "glm-4".into(),
         first_input: first.map(str::to_string),
         turns,
+        forked_from: None,
     };
     let long = format!("fix it\n{}", "x".repeat(10));
     let lines = summary_lines(
@@ -98,6 +100,30 @@ fn summary_lines_show_date_turns_model_id_and_first_message() {
     assert_eq!(lines[2], "  3. 2026-12-01 10:05    0 turns  glm-4  ccc  ");
     let zh = summary_lines(Lang::Zh, &[summary("aaa", 1, Some("修复"))], None);
     assert_eq!(zh[0], "  1. 2026-12-01 10:05    1 轮  glm-4  aaa  修复");
+}
+
+#[test]
+fn a_fork_names_its_original() {
+    let fork = SessionSummary {
+        id: "bbb".into(),
+        path: "/x".into(),
+        project: "/p".into(),
+        started: "2026-12-01T10:05:33.123+08:00".into(),
+        model: "glm-4".into(),
+        first_input: Some("fix it".into()),
+        turns: 2,
+        forked_from: Some("aaa".into()),
+    };
+    let en = summary_lines(Lang::En, std::slice::from_ref(&fork), None);
+    assert_eq!(
+        en[0],
+        "  1. 2026-12-01 10:05    2 turns  glm-4  bbb  [fork of aaa]  fix it"
+    );
+    let zh = summary_lines(Lang::Zh, &[fork], None);
+    assert_eq!(
+        zh[0],
+        "  1. 2026-12-01 10:05    2 轮  glm-4  bbb  [分叉自 aaa]  fix it"
+    );
 }
 
 #[test]
@@ -128,15 +154,31 @@ fn every_text_exists_in_both_languages() {
     assert!(resumed_text(Lang::En, "def", &resumed).contains("forked session abc as def"));
     for text in [
         texts::picker_heading,
-        texts::picker_prompt,
-        texts::no_sessions,
-        texts::not_a_choice,
         no_project_sessions,
         nothing_deleted,
         history_usage,
     ] {
         assert_ne!(text(Lang::En), text(Lang::Zh));
     }
+    for pick_for in [PickFor::Start, PickFor::Switch] {
+        for text in [
+            texts::picker_prompt,
+            texts::no_sessions,
+            texts::not_a_choice,
+        ] {
+            assert_ne!(text(Lang::En, pick_for), text(Lang::Zh, pick_for));
+        }
+    }
+    // Enter alone starts a new session at start-up, and keeps the conversation in `/resume`.
+    assert!(
+        texts::picker_prompt(Lang::En, PickFor::Start)
+            .contains("Enter alone, ESC or Ctrl-C: new session")
+    );
+    assert!(
+        texts::picker_prompt(Lang::En, PickFor::Switch)
+            .contains("Enter alone, ESC or Ctrl-C: keep this conversation")
+    );
+    assert!(texts::picker_prompt(Lang::Zh, PickFor::Switch).contains("保留当前对话"));
     assert_ne!(
         history_clear_question(Lang::En, 2),
         history_clear_question(Lang::Zh, 2)
@@ -219,7 +261,7 @@ fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
     );
     c.push_answer("a\n\nb\nc\nd\ne");
     assert_eq!(
-        picker::last_exchange(&c),
+        picker::last_exchange(&c, 80, Style::new(false)),
         [
             "  › second task",
             "    a",
@@ -229,5 +271,32 @@ fn the_last_exchange_shows_the_input_and_the_start_of_the_answer() {
             "    …"
         ]
     );
-    assert!(picker::last_exchange(&crate::session::Conversation::new("sys")).is_empty());
+    assert!(
+        picker::last_exchange(
+            &crate::session::Conversation::new("sys"),
+            80,
+            Style::new(false)
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn the_last_answer_is_shown_rendered_not_as_markdown_source() {
+    let mut c = crate::session::Conversation::new("sys");
+    c.begin_turn(None, "explain");
+    c.push_answer("# Result\n\nThe answer is **42**.\n\n- `one`\n- two");
+    let plain = picker::last_exchange(&c, 80, Style::new(false)).join("\n");
+    assert!(
+        plain.contains("The answer is 42.") && plain.contains("• two"),
+        "{plain}"
+    );
+    let styled = picker::last_exchange(&c, 80, Style::new(true)).join("\n");
+    assert!(styled.contains(&Style::new(true).bold("42")), "{styled}");
+    for source in ["**", "- two"] {
+        assert!(
+            !plain.contains(source) && !styled.contains(source),
+            "{source} in {plain}"
+        );
+    }
 }

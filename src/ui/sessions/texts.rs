@@ -5,6 +5,7 @@ use crate::app::sessions::{Resumed, StartError};
 use crate::session::ledger::{FindError, SessionSummary};
 use crate::text::{Lang, Msg, tr, trf};
 
+use super::PickFor;
 use super::picker::summary_lines;
 
 /// Flags that do not fit together.
@@ -40,19 +41,28 @@ pub fn picker_heading(lang: Lang) -> &'static str {
     tr(lang, Msg::SessionPickerHeading)
 }
 
-/// The picker's question.
-pub fn picker_prompt(lang: Lang) -> &'static str {
-    tr(lang, Msg::SessionPickerPrompt)
+/// The picker's question, saying what Enter alone does.
+pub fn picker_prompt(lang: Lang, pick_for: PickFor) -> &'static str {
+    match pick_for {
+        PickFor::Start => tr(lang, Msg::SessionPickerPrompt),
+        PickFor::Switch => tr(lang, Msg::SessionPickerPromptSwitch),
+    }
 }
 
 /// The project has no ledgers.
-pub fn no_sessions(lang: Lang) -> &'static str {
-    tr(lang, Msg::SessionNoneToPick)
+pub fn no_sessions(lang: Lang, pick_for: PickFor) -> &'static str {
+    match pick_for {
+        PickFor::Start => tr(lang, Msg::SessionNoneToPick),
+        PickFor::Switch => tr(lang, Msg::SessionNoneToSwitch),
+    }
 }
 
 /// The typed answer was not a number of the list.
-pub fn not_a_choice(lang: Lang) -> &'static str {
-    tr(lang, Msg::SessionNotAChoice)
+pub fn not_a_choice(lang: Lang, pick_for: PickFor) -> &'static str {
+    match pick_for {
+        PickFor::Start => tr(lang, Msg::SessionNotAChoice),
+        PickFor::Switch => tr(lang, Msg::SessionNotAChoiceSwitch),
+    }
 }
 
 /// The line after a session was loaded.

@@ -128,3 +128,56 @@ fn json_reports_each_tasks_outcome_and_text_prints_the_plan() {
         "{stderr}"
     );
 }
+
+/// Whoever asks for a plan gets the planner: short goals (the issue's four, one of them Chinese) are not taken
+/// for one step by their word count.
+#[test]
+fn short_goals_reach_the_planner() {
+    for goal in [
+        "Refactor the greeting module in three steps",
+        "Add OAuth login",
+        "Migrate the app to Rust 2024",
+        "给项目加上用户登录",
+    ] {
+        let server = two_task_server();
+        let (project, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // As the issue typed it: `-p` without a value, the goal after `--plan`.
+        let output = paicli(&server, project.path(), home.path())
+            .args(["-p", "--plan", goal])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{goal}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let planner_requests = server
+            .chat_requests()
+            .iter()
+            .filter(|r| {
+                let first = first_user(r);
+                first.starts_with(PLANNER) && first.contains(goal)
+            })
+            .count();
+        assert_eq!(planner_requests, 1, "{goal}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.starts_with("plan (revision 0, 2 tasks):"),
+            "{goal}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_task_given_after_p_and_again_after_the_flags_is_refused() {
+    let server = two_task_server();
+    let (project, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let output = paicli(&server, project.path(), home.path())
+        .args(["-p", "one task", "--plan", "another task"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("the task was given twice"), "{stderr}");
+    assert!(server.chat_requests().is_empty());
+}

@@ -1,6 +1,8 @@
 //! Team mode: only the workers get tools; the reviewer passes a step only on the JSON boolean `approved: true`,
 //! and a rejected step goes back to its worker at most twice.
 
+use paicli::text::{Lang, notice_text};
+
 use super::*;
 
 #[tokio::test]
@@ -24,10 +26,15 @@ async fn a_string_true_and_prose_are_rejections_and_the_boolean_passes() {
         ],
     );
     let mut agent = setup.agent(vec![]);
-    let (report, _) = run_ok(&mut agent, "Ship S", PlanMode::Team).await;
+    let (report, events) = run_ok(&mut agent, "Ship S", PlanMode::Team).await;
 
     assert_eq!(states(&report), all_done(&["S"]));
     assert_eq!(report.outcomes[0].summary, "third try");
+    // Each verdict is a line: two rejections, then the approval.
+    let notices = task_notices(&events, Lang::En);
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    assert_eq!(notices[2], "the reviewer approved the step");
+    assert_eq!(task_notices(&events, Lang::Zh)[2], "审查者通过了这一步");
     let worker = setup.requests_for(&task("S"));
     assert_eq!(worker.len(), 3);
     // The rejection's reasons went back to the worker.
@@ -56,15 +63,31 @@ async fn a_worker_is_retried_at_most_twice() {
         max_replans: 0,
         ..PlanSettings::default()
     };
-    let report = run_with(
-        &mut agent,
-        "Ship S",
-        PlanMode::Team,
-        settings,
-        &EventLog::default(),
-    )
-    .await
-    .unwrap();
+    let events = EventLog::default();
+    let report = run_with(&mut agent, "Ship S", PlanMode::Team, settings, &events)
+        .await
+        .unwrap();
+    // Two retries counted "of 2", then the last rejection says the step failed (never "retry 3 of 2").
+    for (lang, expected) in [
+        (
+            Lang::En,
+            [
+                "the reviewer rejected the step (retry 1 of 2): - no tests",
+                "the reviewer rejected the step (retry 2 of 2): - no tests",
+                "the reviewer rejected the step again after 2 retries; the step failed: - no tests",
+            ],
+        ),
+        (
+            Lang::Zh,
+            [
+                "审查者驳回了这一步（第 1/2 次重试）：- no tests",
+                "审查者驳回了这一步（第 2/2 次重试）：- no tests",
+                "重试 2 次后审查者仍驳回了这一步；这一步失败：- no tests",
+            ],
+        ),
+    ] {
+        assert_eq!(task_notices(&events, lang), expected);
+    }
 
     assert_eq!(states(&report), vec![s("S", TaskState::Failed)]);
     assert!(report.outcomes[0].summary.contains("no tests"));
@@ -126,4 +149,19 @@ async fn a_step_that_changed_no_files_says_so_to_the_reviewer() {
         asked.contains("The worker changed no files in this step."),
         "{asked}"
     );
+}
+
+/// The notices plan tasks sent, worded in `lang`.
+fn task_notices(events: &EventLog, lang: Lang) -> Vec<String> {
+    events
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::PlanTaskEvent { event, .. } => match event.as_ref() {
+                AgentEvent::Notice { notice } => Some(notice_text(lang, notice)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }

@@ -141,7 +141,7 @@ fn context_and_cost_report_the_session() {
     t.submit("/cost");
     let screen = t.wait_for("no prices known");
     assert!(
-        screen.contains("session: 1 turns, 1 requests · in 1200 · out 34"),
+        screen.contains("session: 1 turn, 1 request · in 1200 · out 34"),
         "{screen}"
     );
 }

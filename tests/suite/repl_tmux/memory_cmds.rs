@@ -43,8 +43,13 @@ fn save_and_memory_manage_facts_and_conflicts_ask_for_a_choice() {
     t.wait_until("search results", terminal::DEADLINE, |s| {
         s.matches("[global] the build needs cmake 3.28").count() == 3
     });
-    t.submit(&format!("/memory verify {global}"));
-    t.wait_for("verified:");
+    // "verified:" may already be on the screen: wait for it below the command typed.
+    let verify = format!("/memory verify {global}");
+    t.submit(&verify);
+    t.wait_until("verify answered", terminal::DEADLINE, |s| {
+        s.rfind(&verify)
+            .is_some_and(|at| s[at..].contains("verified:"))
+    });
     t.submit(&format!("/memory replace {old} the build needs cmake 3.30"));
     t.wait_for("[project] the build needs cmake 3.30");
     t.submit(&format!("/memory delete {global}"));

@@ -309,3 +309,49 @@ fn a_waiting_plan_shows_in_the_prompt_and_plan_again_drops_it() {
     assert_eq!(requests.len(), 1);
     assert!(!is_planner(&requests[0]));
 }
+
+/// `/team` in Chinese: a re-plan after `i` is headed as a new revision, and the reviewer's verdict on the step is
+/// a line of its own.
+#[test]
+fn team_labels_the_re_plan_and_shows_the_reviewers_verdict() {
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_responder(|r| {
+        let first_user = messages(r)
+            .iter()
+            .find(|m| m["role"] == "user")
+            .and_then(|m| m["content"].as_str().map(str::to_string))
+            .unwrap_or_default();
+        let reply = if first_user.starts_with("Review step `S`") {
+            Reply::text(r#"{"approved": true}"#)
+        } else if is_planner(r) && first_user.contains("keep it to one step") {
+            return plan_reply(json!([
+                {"id": "S", "title": "One step", "description": "", "depends_on": []},
+            ]));
+        } else if is_planner(r) {
+            return plan_reply(json!([
+                {"id": "A", "title": "First step", "description": "", "depends_on": []},
+                {"id": "B", "title": "Second step", "description": "", "depends_on": ["A"]},
+            ]));
+        } else if task_of(r).is_some() {
+            Reply::text("S done.")
+        } else {
+            Reply::text("unused")
+        };
+        reply.chunk_delay(SLOW)
+    });
+    let t = sandbox.start_with(&server, &[("LC_ALL", "zh_CN.UTF-8")]);
+    t.submit("/team 给项目加上用户登录");
+    let screen = t.wait_for("i 补充要求并重新规划");
+    assert!(
+        screen.contains("计划（2 个任务）：给项目加上用户登录"),
+        "{screen}"
+    );
+    t.keys(&["i"]);
+    t.keys(&["-l", "keep it to one step"]);
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("计划（第 1 版，1 个任务）：给项目加上用户登录");
+    assert!(screen.contains("└─ S  One step"), "{screen}");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("[S] ✓ 审查者通过了这一步");
+    assert!(!screen.contains("驳回"), "{screen}");
+}

@@ -43,7 +43,10 @@ fn shift_tab_cycles_the_mode_keeps_the_typed_line_and_the_new_mode_applies() {
     t.wait_prompt(2, terminal::DEADLINE);
     // From ask, one key goes back to auto, never to full.
     t.keys(&["BTab"]);
-    let screen = t.wait_for("approval mode: auto — edits run");
+    // The banner showed the mode once already.
+    let screen = t.wait_until("auto", terminal::DEADLINE, |s| {
+        count(s, "approval mode: auto — edits run") == 2
+    });
     assert!(!screen.contains("approval mode: full"), "{screen}");
     t.submit("/mode full");
     let screen = t.wait_for("full mode: every call runs without asking");
@@ -53,7 +56,7 @@ fn shift_tab_cycles_the_mode_keeps_the_typed_line_and_the_new_mode_applies() {
     );
     t.keys(&["BTab"]);
     t.wait_until("auto again", terminal::DEADLINE, |s| {
-        count(s, "approval mode: auto — edits run") == 2
+        count(s, "approval mode: auto — edits run") == 3
     });
 }
 
@@ -78,12 +81,13 @@ fn mode_and_hitl_show_and_switch_the_mode() {
     t.submit("/hitl on");
     t.wait_for("approval mode: ask —");
     t.submit("/hitl default");
+    // The banner showed it once already.
     t.wait_until("auto again", terminal::DEADLINE, |s| {
-        count(s, "approval mode: auto —") == 1
+        count(s, "approval mode: auto —") == 2
     });
     t.submit("/hitl");
     t.wait_until("the mode shown", terminal::DEADLINE, |s| {
-        count(s, "approval mode: auto —") == 2
+        count(s, "approval mode: auto —") == 3
     });
     t.submit("/mode yolo");
     t.wait_for("expected ask, auto, plan or full, got \"yolo\"");

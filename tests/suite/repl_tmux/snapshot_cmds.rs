@@ -126,7 +126,7 @@ fn snapshot_lists_restore_puts_files_back_and_clean_asks_first() {
 
     // 1 is the latest (after the turn), 2 the state before it.
     t.submit("/restore 2");
-    let screen = t.wait_for("restored; /restore 1");
+    let screen = t.wait_for("restored; /restore 2");
     assert!(screen.contains("M notes.txt +1 -1"), "{screen}");
     assert_eq!(notes(&sandbox), "alpha beta\n");
     let audit = std::fs::read_dir(sandbox.paicli_home().join("audit"))
@@ -160,4 +160,81 @@ fn snapshot_lists_restore_puts_files_back_and_clean_asks_first() {
     t.wait_until("the empty list again", terminal::DEADLINE, |s| {
         s.matches("no snapshots of this project yet").count() == 2
     });
+}
+
+/// After `/rewind` → code, the notice names the `/restore` that puts the files back as they were before it, and
+/// that one does; `/help` names the same number; `revert_turn` with offset 1, the other undo it names, undoes the
+/// last restore. Both languages.
+fn rewind_code_is_undone_by_the_restore_it_names(env: &[(&str, &str)], texts: [&str; 4]) {
+    let [picker, how, restored, help] = texts;
+    let sandbox = Sandbox::new();
+    let server = ScriptedServer::with_replies([
+        write_notes("c1", "first\n"),
+        Reply::text("done"),
+        Reply::tool_calls([("c2", "revert_turn", json!({"offset": 1}))]),
+        Reply::text("reverted"),
+    ]);
+    let t = sandbox.start_with(&server, env);
+    t.submit("first task");
+    t.wait_prompt(2, terminal::DEADLINE);
+    assert_eq!(notes(&sandbox), "first\n");
+
+    t.submit("/rewind");
+    t.wait_for(picker);
+    t.keys(&["1", "Enter"]);
+    t.wait_for(how);
+    t.keys(&["c"]);
+    t.wait_for(&format!("{restored}/restore 2"));
+    assert_eq!(notes(&sandbox), "alpha beta\n", "rewound");
+    t.wait_prompt(3, terminal::DEADLINE);
+
+    t.submit("/restore 2");
+    t.wait_until("the second restore", terminal::DEADLINE, |s| {
+        s.matches(restored).count() == 2
+    });
+    assert_eq!(notes(&sandbox), "first\n", "the rewind is undone");
+
+    t.submit("/help");
+    t.wait_for(help);
+
+    // The other undo the notice names: `revert_turn` with offset 1 undoes the last restore.
+    t.submit("undo that restore");
+    t.wait_for("reverted");
+    assert_eq!(
+        notes(&sandbox),
+        "alpha beta\n",
+        "revert_turn undid the /restore"
+    );
+    let result = &server.chat_requests()[3].body["messages"];
+    let last = result.as_array().unwrap().last().unwrap()["content"].to_string();
+    assert!(
+        last.contains("calling revert_turn with offset 1 undoes this"),
+        "{last}"
+    );
+}
+
+#[test]
+fn rewind_code_names_the_restore_that_undoes_it() {
+    rewind_code_is_undone_by_the_restore_it_names(
+        &[],
+        [
+            "Rewind to before which message?",
+            "Rewind [c] code",
+            "restored; ",
+            "(undo with /restore 2)",
+        ],
+    );
+}
+
+#[test]
+fn rewind_code_names_the_restore_that_undoes_it_in_chinese() {
+    rewind_code_is_undone_by_the_restore_it_names(
+        &[("LC_ALL", "zh_CN.UTF-8")],
+        [
+            "回退到哪条消息之前？",
+            "回退 [c] 代码",
+            "已恢复；",
+            "（/restore 2 可撤销）",
+        ],
+    );
 }

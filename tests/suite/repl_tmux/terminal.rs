@@ -161,6 +161,67 @@ impl Terminal {
         self.keys(&["Enter"]);
     }
 
+    /// Pastes `text` as a terminal does with bracketed paste on (the program sees it marked as a paste).
+    pub fn paste(&self, text: &str) {
+        let out = self.tmux(&["set-buffer", "-b", "p", "--", text]);
+        assert!(
+            out.status.success(),
+            "set-buffer: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = self.tmux(&["paste-buffer", "-p", "-b", "p", "-t", "t"]);
+        assert!(
+            out.status.success(),
+            "paste-buffer: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Resizes the terminal to `columns` × `rows` and waits until the program's terminal has that width.
+    pub fn resize(&self, columns: u16, rows: u16) {
+        self.resize_now(columns, rows);
+        self.wait_until(&format!("{columns} columns"), DEADLINE, |_| {
+            self.width() == columns
+        });
+    }
+
+    /// Resizes the terminal to `columns` × `rows` (the program gets SIGWINCH, as when a person drags the window),
+    /// without waiting for the terminal to take the size.
+    pub fn resize_now(&self, columns: u16, rows: u16) {
+        let (x, y) = (columns.to_string(), rows.to_string());
+        let out = self.tmux(&["resize-window", "-t", "t", "-x", &x, "-y", &y]);
+        assert!(
+            out.status.success(),
+            "resize-window: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The width the program can see: its terminal's own size (tmux reports a pane's new width at once, but
+    /// applies a second quick resize to the terminal a moment later).
+    pub fn width(&self) -> u16 {
+        let out = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_tty}"]);
+        let tty = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let size = Command::new("stty")
+            .args(["-F", &tty, "size"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        size.split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// The visible screen only, rows as the terminal shows them (not joined), without the scrollback.
+    pub fn rows(&self) -> Vec<String> {
+        let out = self.tmux(&["capture-pane", "-p", "-t", "t"]);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
     /// The screen and scrollback as text.
     pub fn screen(&self) -> String {
         let out = self.tmux(&["capture-pane", "-p", "-J", "-t", "t", "-S", "-500"]);

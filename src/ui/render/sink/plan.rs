@@ -7,10 +7,11 @@ use super::super::markdown::render_markdown;
 use super::super::plan_view::{PlanView, summary_lines, task_row, task_tag};
 use super::super::tool_line::{ToolResultView, shown_summary, tool_result_lines};
 use super::super::wrap::{visible_width, wrap_hanging};
-use super::super::{notice_line, render_diff, tool_started_line};
+use super::super::{notice_line, render_diff_in, tool_started_line};
 use super::Inner;
 use crate::agent::AgentEvent;
 use crate::plan::CallTasks;
+use crate::protocol::Notice;
 use crate::protocol::plan::TaskState;
 
 /// Rows kept free under the task list for the working line and its previews.
@@ -132,6 +133,7 @@ impl Inner {
             } => {
                 let view = ToolResultView {
                     name: &name,
+                    about: "",
                     status,
                     detail: &detail,
                     duration_ms,
@@ -140,7 +142,7 @@ impl Inner {
                 };
                 let mut lines = tool_result_lines(&view, self.lang, style, width);
                 if let Some(diff) = diff {
-                    lines.extend(render_diff(&diff, style));
+                    lines.extend(render_diff_in(&diff, style, self.lang));
                 }
                 let lines: Vec<String> = lines.into_iter().map(|l| format!("{tag}{l}")).collect();
                 self.write_lines(&lines);
@@ -151,7 +153,12 @@ impl Inner {
             }
             AgentEvent::Notice { notice } => {
                 let text = notice_line(self.lang, &notice);
-                self.write_lines(&[format!("{tag}{}", style.yellow(&format!("! {text}")))]);
+                // The reviewer's pass is good news, not a warning.
+                let line = match notice {
+                    Notice::PlanStepApproved => style.green(&format!("✓ {text}")),
+                    _ => style.yellow(&format!("! {text}")),
+                };
+                self.write_lines(&[format!("{tag}{line}")]);
             }
             AgentEvent::TurnFailed { error } => {
                 let label = crate::text::tr(self.lang, crate::text::Msg::ErrorPrefix);

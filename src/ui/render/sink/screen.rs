@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::super::live::{Phase, WorkingLine};
+use super::super::live::{Phase, TypedAhead, WorkingLine};
 use super::super::wrap::visible_width;
 use super::{ERASE_BELOW, Inner, lock};
 
@@ -78,11 +78,11 @@ impl LiveHandle {
         lock(&self.0).call_tasks.task_of(call_id)
     }
 
-    /// Shows the text typed ahead and how many messages are queued (`1 queued`); `None` hides it.
-    pub fn set_input_preview(&self, preview: Option<(&str, usize)>) {
+    /// Shows the text typed ahead and the queued messages; `None` hides it.
+    pub fn set_input_preview(&self, preview: Option<TypedAhead>) {
         let mut inner = lock(&self.0);
         if let Some(live) = &mut inner.live {
-            live.line.input_preview = preview.map(|(t, n)| (t.to_string(), n));
+            live.line.input_preview = preview;
         }
         inner.redraw_live();
     }

@@ -218,9 +218,19 @@ fn an_approval_prompt_suspends_the_working_line_and_the_phase_comes_back() {
     live.resume();
     let shown = screen(&output(&out));
     assert!(shown[1].contains("running make"), "{shown:?}");
-    live.set_input_preview(Some(("next task", 1)));
+    live.set_input_preview(Some(TypedAhead {
+        line: "draft".into(),
+        queued: vec!["next task".into(), "/cost".into()],
+    }));
     let shown = screen(&output(&out));
-    assert_eq!(shown[2], "  › next task · 1 queued");
+    assert_eq!(shown[2], "  queued (+1 more) › next task");
+    assert_eq!(shown[3], "  › draft");
+    live.set_input_preview(Some(TypedAhead {
+        line: String::new(),
+        queued: vec!["/cost".into()],
+    }));
+    let shown = screen(&output(&out));
+    assert_eq!(shown[2], "  queued › /cost (runs when the task ends)");
 }
 
 #[test]
@@ -327,6 +337,27 @@ fn notices_are_worded_in_the_sessions_language() {
          ! 会话记录写入失败；恢复会话时可能缺少本轮：disk full\n\
          ! MCP 服务器 `gh` 仍在启动；就绪后会加入它的工具\n"
     );
+}
+
+#[test]
+fn a_long_diff_after_a_write_is_folded_in_the_sessions_language() {
+    let out = Shared::default();
+    let sink = TerminalSink::new(Surface::plain(200), Lang::Zh, Box::new(out.clone()));
+    let new: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    sink.emit(started("w1", "write_file", r#"{"path":"a.txt"}"#));
+    sink.emit(AgentEvent::ToolCallFinished {
+        id: "w1".into(),
+        name: "write_file".into(),
+        status: crate::protocol::ToolStatus::Ok,
+        detail: String::new(),
+        duration_ms: 5,
+        output_chars: 0,
+        diff: Some(crate::ui::render::unified_diff("", &new)),
+    });
+    sink.finish();
+    let text = output(&out);
+    assert!(text.contains("… 还有 21 行"), "{text}");
+    assert!(!text.contains("more lines"), "{text}");
 }
 
 // plan: the task list above the working line and the tagged lines of the sub-agents.
@@ -576,5 +607,50 @@ fn a_running_hook_shows_on_the_working_line_and_the_call_comes_back_after_it() {
     assert!(
         shown.last().is_some_and(|l| l.contains("running make")),
         "{shown:?}"
+    );
+}
+
+fn read_finished(id: &str, chars: usize) -> AgentEvent {
+    AgentEvent::ToolCallFinished {
+        id: id.into(),
+        name: "read_file".into(),
+        status: ToolStatus::Ok,
+        detail: String::new(),
+        duration_ms: 1,
+        output_chars: chars,
+        diff: None,
+    }
+}
+
+#[test]
+fn parallel_results_print_in_call_order_and_name_their_file() {
+    let text = run(vec![
+        started("a", "read_file", r#"{"path":"a.txt"}"#),
+        started("b", "read_file", r#"{"path":"b.txt"}"#),
+        // The second call finishes first.
+        read_finished("b", 22),
+        read_finished("a", 11),
+        AgentEvent::TurnFinished {
+            text: String::new(),
+        },
+    ]);
+    assert_eq!(
+        text,
+        "● read_file a.txt\r\n● read_file b.txt\r\n  ⎿ read_file a.txt ok · 1 ms · 11 chars\r\n  ⎿ read_file b.txt ok · \
+         1 ms · 22 chars\r\n"
+    );
+}
+
+#[test]
+fn a_result_held_for_an_earlier_call_prints_when_the_turn_stops() {
+    let text = run(vec![
+        started("a", "read_file", r#"{"path":"a.txt"}"#),
+        started("b", "read_file", r#"{"path":"b.txt"}"#),
+        read_finished("b", 22),
+        AgentEvent::TurnCancelled,
+    ]);
+    assert!(
+        text.contains("⎿ read_file b.txt ok · 1 ms · 22 chars\r\n⏹ cancelled by user"),
+        "{text}"
     );
 }

@@ -151,3 +151,33 @@ fn pack_breaks_only_between_items_and_wraps_an_item_wider_than_a_line() {
     let long = vec!["a b c d e f".to_string()];
     assert_eq!(pack(&long, " · ", 5), vec!["a b c", "d e f"]);
 }
+
+#[test]
+fn a_path_too_long_for_a_line_breaks_after_its_separators() {
+    let path = "/home/someone/projects/a-long-name/src/deeply/nested/module.rs";
+    let lines = wrap_hanging(&format!("  writable: {path}"), 30, 4);
+    for line in &lines {
+        assert!(visible_width(line) <= 30, "{lines:?}");
+    }
+    // Every line but the last ends at a separator or a space: no name is cut in two.
+    for line in &lines[..lines.len() - 1] {
+        assert!(
+            line.ends_with('/') || line.ends_with('-') || line.ends_with(':'),
+            "{lines:?}"
+        );
+    }
+    let rejoined: String = lines
+        .iter()
+        .map(|l| l.trim_start())
+        .collect::<Vec<_>>()
+        .join("");
+    assert_eq!(
+        rejoined.replace("writable:", "writable: "),
+        format!("writable: {path}")
+    );
+    // A path that fits on a line of its own is moved there whole.
+    assert_eq!(
+        wrap_hanging("see the file /usr/local/doc", 20, 2),
+        ["see the file", "  /usr/local/doc"]
+    );
+}

@@ -10,14 +10,14 @@ use tokio_util::sync::CancellationToken;
 
 use super::Session;
 use crate::agent::{AgentEvent, EventSink, TurnOutcome};
-use crate::app::session::{Input, Ran, RunAs};
+use crate::app::session::{Input, Ran, RunAs, ShellRan};
 use crate::llm::providers::price_of;
 use crate::plan::PlanMode;
 use crate::protocol::Usage;
 use crate::text::Msg;
 use crate::ui::hints::{Frontend, hint_text};
-use crate::ui::interrupt::block_on_interruptible;
-use crate::ui::render::{StatusInfo, TerminalSink, status_line_in};
+use crate::ui::interrupt::block_on_task;
+use crate::ui::render::{StatusInfo, TerminalSink, TypedAhead, status_line_in};
 
 /// What the REPL remembers about plans between inputs (the mode plan mode returns to is the approval hook's).
 #[derive(Debug, Default)]
@@ -47,6 +47,23 @@ impl Session {
         self.run(Input::prompt(prompt));
     }
 
+    /// Runs the person's `!command` (ESC / Ctrl-C stop it) and says that its output goes with the next message.
+    pub fn run_shell(&mut self, command: &str) {
+        let sink = self.work_sink(false);
+        let cancel = CancellationToken::new();
+        let keys = self.keyboard.start_task(cancel.clone());
+        let work = self.host.run_shell(command, &sink, cancel.clone());
+        let ran = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
+        sink.finish();
+        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        keys.stop();
+        match ran {
+            ShellRan::Ran => self.say_dim(self.tr(Msg::ShellOutputJoins)),
+            ShellRan::Stopped => self.say_dim(self.tr(Msg::Cancelled)),
+            ShellRan::Refused => {}
+        }
+    }
+
     /// Runs `input` with ESC / Ctrl-C cancellation and prints the status line after it.
     fn run(&mut self, input: Input) {
         let started = Instant::now();
@@ -61,7 +78,7 @@ impl Session {
         let work = self
             .host
             .run_input(input, &shown, cancel.clone(), self.reviewer.as_ref());
-        let ran = block_on_interruptible(&self.runtime, &cancel, work);
+        let ran = block_on_task(&self.runtime, &cancel, &self.keyboard, work);
         sink.finish();
         *self.live.lock().unwrap_or_else(PoisonError::into_inner) = None;
         keys.stop();
@@ -104,8 +121,11 @@ impl Session {
             sink = sink
                 .with_input_preview(Arc::new(move || {
                     let typed = keyboard.type_ahead();
-                    let (line, queued) = (typed.line(), typed.queued());
-                    (!line.is_empty() || queued > 0).then_some((line, queued))
+                    let shown = TypedAhead {
+                        line: typed.line(),
+                        queued: typed.queued_lines(),
+                    };
+                    (!shown.line.is_empty() || !shown.queued.is_empty()).then_some(shown)
                 }))
                 .with_live_line();
         }
