@@ -224,9 +224,11 @@ impl Executor {
             match call::prepare(&self.registry, call) {
                 Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill, Vec::new()),
                 Ok(mut ready) => {
+                    let asked = Instant::now();
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
-                    // A person reading the approval prompt (or the whole diff) is not the tool running late.
-                    let waited = started.elapsed();
+                    // A person reading the approval prompt (or the whole diff) is not the tool running late:
+                    // the wait moves the deadline (on the runtime's clock, which the deadline is on).
+                    let waited = asked.elapsed();
                     started = std::time::Instant::now();
                     let args = ready.args.clone();
                     let targets = ready.tool.write_targets(&args, ctx);
