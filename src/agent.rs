@@ -5,6 +5,7 @@
 //! (`session_ops.rs`: clear, switch model, rewind, resume) act on the agent between turns.
 
 pub mod context;
+pub mod delegation;
 mod fork;
 mod session_ops;
 pub mod turn;
@@ -94,6 +95,10 @@ pub struct Agent {
     resource_index: Option<resource_index::ResourceIndex>,
     /// The person's hooks on compaction and sub-agents (shared with forks).
     lifecycle: Option<Arc<dyn crate::protocol::Lifecycle>>,
+    /// The agents the model may run with the `agent` tool (shared with forks).
+    delegation: Option<delegation::DelegationSetup>,
+    /// How many forks below the lead this agent is (the lead is 0).
+    depth: u8,
 }
 
 impl Agent {
@@ -129,6 +134,8 @@ impl Agent {
             pending_images: Vec::new(),
             resource_index: None,
             lifecycle: None,
+            delegation: None,
+            depth: 0,
         }
     }
 

@@ -7,8 +7,8 @@ use super::execute::{TaskResult, TaskRunner};
 use super::prompts;
 use super::sinks::TaskSink;
 use crate::agent::{Agent, TurnOutcome};
+use crate::protocol::EventSink;
 use crate::protocol::plan::{PlanTask, TaskState};
-use crate::protocol::{AgentEvent, EventSink, Notice};
 
 /// Forks one sub-agent per task.
 pub struct SubAgents<'a> {
@@ -49,20 +49,8 @@ pub fn record_in_sidechain(
     task_id: &str,
     events: &dyn EventSink,
 ) {
-    let Some(ledger) = lead.ledger() else {
-        return;
-    };
-    let name = format!(
-        "{}-{task_id}",
-        chrono::Local::now().format("%Y%m%dT%H%M%S%3f")
-    );
-    match ledger.sidechain(&name, &sub_agent.system_prompt()) {
-        Ok(sidechain) => sub_agent.attach_ledger(sidechain),
-        Err(e) => events.emit(AgentEvent::Notice {
-            notice: Notice::LedgerNotWritten {
-                error: e.to_string(),
-            },
-        }),
+    if let Some(ledger) = lead.ledger() {
+        sub_agent.record_in_sidechain(ledger, task_id, events);
     }
 }
 

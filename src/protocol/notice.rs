@@ -108,6 +108,14 @@ pub enum Notice {
         source: String,
         command: String,
     },
+    // delegation
+    /// A sub-agent's definition named a Claude model alias and no Anthropic provider is configured: it runs on
+    /// the lead's model.
+    AgentModelInherited {
+        agent: String,
+        alias: String,
+        model: String,
+    },
     // input
     /// An `@path` mention of the input was not attached.
     MentionSkipped { mention: String, reason: SkipReason },
@@ -176,6 +184,7 @@ impl Notice {
             Notice::HookStopContinues { .. } => "hook_stop_continues",
             Notice::HookStopLimit { .. } => "hook_stop_limit",
             Notice::HookNeedsTrust { .. } => "hook_needs_trust",
+            Notice::AgentModelInherited { .. } => "agent_model_inherited",
             Notice::MentionSkipped { .. } => "mention_skipped",
             Notice::ImagesNotSent { .. } => "images_not_sent",
         }
@@ -274,6 +283,9 @@ impl Notice {
                 "the project's {event} hook `{command}` from {source} does not run until you trust this project: \
                  review it, then use /trust in the REPL or run paicli with --trust-project"
             }
+            Notice::AgentModelInherited { .. } => {
+                "agent {agent} asks for `{alias}`, a Claude model, and no Anthropic provider is configured: it runs on {model}"
+            }
             Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
             Notice::ImagesNotSent { .. } => {
                 "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
@@ -354,6 +366,15 @@ impl Notice {
                 ("event", event.clone()),
                 ("source", source.clone()),
                 ("command", command.clone()),
+            ],
+            Notice::AgentModelInherited {
+                agent,
+                alias,
+                model,
+            } => vec![
+                ("agent", agent.clone()),
+                ("alias", alias.clone()),
+                ("model", model.clone()),
             ],
             Notice::MentionSkipped { mention, reason } => {
                 vec![("mention", mention.clone()), ("reason", reason.to_string())]

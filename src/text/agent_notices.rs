@@ -56,6 +56,7 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::HookStopContinues { .. } => Msg::NoticeHookStopContinues,
         Notice::HookStopLimit { .. } => Msg::NoticeHookStopLimit,
         Notice::HookNeedsTrust { .. } => Msg::NoticeHookNeedsTrust,
+        Notice::AgentModelInherited { .. } => Msg::NoticeAgentModelInherited,
         Notice::MentionSkipped { .. } => return None,
     })
 }
@@ -141,6 +142,11 @@ mod tests {
                 event: s(),
                 source: s(),
                 command: s(),
+            },
+            Notice::AgentModelInherited {
+                agent: s(),
+                alias: s(),
+                model: s(),
             },
             Notice::MentionSkipped {
                 mention: "@a.txt".into(),

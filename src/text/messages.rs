@@ -53,5 +53,5 @@ macro_rules! features {
 
 features![
     startup, repl, input, output, turn, hints, model, modes, approvals, sandbox, sessions,
-    snapshots, memory, skills, mcp, browser, lsp, index, plan, tasks, serve, hooks,
+    snapshots, memory, skills, mcp, browser, lsp, index, plan, tasks, serve, hooks, delegation,
 ];

@@ -162,3 +162,20 @@ pub(super) async fn forward_tool_output<T>(
         }
     }
 }
+
+/// Runs `batch` while passing on the events of the sub-agents its `agent` calls run. Biased: every event a
+/// sub-agent sent before its call ended is passed on before the batch is seen to finish.
+pub(super) async fn forward_sub_agent_events<T>(
+    batch: impl Future<Output = T>,
+    sub_events: &mut mpsc::UnboundedReceiver<AgentEvent>,
+    events: &dyn EventSink,
+) -> T {
+    tokio::pin!(batch);
+    loop {
+        tokio::select! {
+            biased;
+            Some(event) = sub_events.recv() => events.emit(event),
+            done = &mut batch => return done,
+        }
+    }
+}

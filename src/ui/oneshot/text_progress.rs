@@ -169,6 +169,19 @@ impl EventSink for TextProgress {
             | AgentEvent::PlanTaskEvent { .. }
             | AgentEvent::PlanTaskFinished { .. }
             | AgentEvent::PlanFinished { .. } => {}
+            // delegation: a sub-agent's calls and notices, tagged with its name.
+            AgentEvent::SubAgent { agent, event, .. } => match *event {
+                AgentEvent::ToolCallStarted { name, summary, .. } => {
+                    self.flush_reasoning(&mut state);
+                    Self::end_stdout_line(&mut state);
+                    eprintln!("→ [{agent}] {name} {}", preview(&summary));
+                }
+                AgentEvent::Notice { notice } => {
+                    Self::end_stdout_line(&mut state);
+                    eprintln!("! [{agent}] {}", notice_line(self.lang, &notice));
+                }
+                _ => {}
+            },
         }
     }
 }

@@ -490,6 +490,8 @@ impl Inner {
             | AgentEvent::PlanTaskEvent { .. }
             | AgentEvent::PlanTaskFinished { .. }
             | AgentEvent::PlanFinished { .. }) => self.plan_event(event),
+            // delegation: a sub-agent's lines tagged with its name, as a plan task's are with its id.
+            AgentEvent::SubAgent { agent, event, .. } => self.task_event(&agent, *event),
             AgentEvent::DiagnosticsInjected { files, text } => {
                 self.flush_answer();
                 let width = self.width();

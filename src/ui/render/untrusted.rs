@@ -123,6 +123,15 @@ pub fn screened(event: AgentEvent) -> AgentEvent {
             task_id: line(task_id),
             event: Box::new(screened(*event)),
         },
+        E::SubAgent {
+            parent_call_id,
+            agent,
+            event,
+        } => E::SubAgent {
+            parent_call_id: line(parent_call_id),
+            agent: line(agent),
+            event: Box::new(screened(*event)),
+        },
         E::PlanTaskFinished {
             task_id,
             state,

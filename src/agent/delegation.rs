@@ -1,0 +1,106 @@
+//! Delegation: the `agent` tool's sub-agents. Each call forks a sub-agent from the agent that made it (the one
+//! loop, `Agent::fork`) with a fresh conversation, its definition's prompt, tools and model, records it in a
+//! ledger sidechain, and passes its events on, wrapped with the call's id. The lead's turn sets a [`Delegator`]
+//! in the tools' context per turn (see `turn.rs`).
+
+mod agent_tools;
+mod runner;
+mod sink;
+
+use std::sync::Arc;
+
+use crate::agents::{AgentCatalog, AgentDef};
+use crate::llm::LlmClient;
+
+pub use runner::Delegator;
+
+/// How deep delegation may go: the lead is 0, its sub-agents 1, theirs 2 (which may not delegate again).
+pub const MAX_DEPTH: u8 = 2;
+
+/// The denial code of an `agent` call whose definition names a model the user did not configure.
+pub const AGENT_MODEL_REFUSED: &str = "AGENT_MODEL_REFUSED";
+
+/// What a session delegates with: the agents it knows and where their models come from.
+#[derive(Clone)]
+pub struct DelegationSetup {
+    pub catalog: Arc<AgentCatalog>,
+    pub models: Arc<dyn ModelSource>,
+}
+
+/// Which client a definition's sub-agent talks to.
+pub enum PickedModel {
+    /// The lead's client.
+    Lead,
+    /// The lead's client, because the definition named a Claude alias no provider serves (the person is told).
+    LeadForAlias(String),
+    /// A client of its own (another provider, or another model of the lead's).
+    Own(Arc<dyn LlmClient>),
+}
+
+/// Why a definition's model cannot be used; the text goes to the model as the call's result.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ModelRefused {
+    #[error("agent `{agent}` names provider `{provider}`, which paicli does not know")]
+    UnknownProvider { agent: String, provider: String },
+    #[error(
+        "agent `{agent}` names provider `{provider}`, which you have not configured (its own key and URL in \
+         your config or environment): the agent was not run"
+    )]
+    NotConfigured { agent: String, provider: String },
+    #[error("agent `{agent}`: {reason}")]
+    Unusable { agent: String, reason: String },
+}
+
+/// Makes the clients of the providers the user configured (the session host implements it from its config).
+pub trait ModelSource: Send + Sync {
+    /// The client `def`'s sub-agent talks to.
+    fn pick(&self, def: &AgentDef) -> Result<PickedModel, ModelRefused>;
+}
+
+/// What a turn holds while its `agent` calls may run: the runner for the tools' context, the channel of its
+/// sub-agents' events, and the tokens they spent.
+pub(super) struct TurnDelegation {
+    pub(super) delegator: Arc<Delegator>,
+    pub(super) events: tokio::sync::mpsc::UnboundedReceiver<crate::protocol::AgentEvent>,
+    pub(super) spent: Arc<std::sync::Mutex<crate::llm::Usage>>,
+}
+
+impl super::Agent {
+    /// Lets the model run `setup`'s agents with the `agent` tool (sub-agents inherit it, to [`MAX_DEPTH`]).
+    pub fn set_delegation(&mut self, setup: DelegationSetup) {
+        self.delegation = Some(setup);
+    }
+
+    /// The agents this session knows (for `/agents`), when delegation is on.
+    pub fn agent_catalog(&self) -> Option<&Arc<AgentCatalog>> {
+        self.delegation.as_ref().map(|d| &d.catalog)
+    }
+
+    /// This turn's runner of `agent` calls; `lead_gates` are the gates of this turn's hooks that stay with the
+    /// lead (snapshots), which its sub-agents' calls pass too. `None` when this agent may not delegate.
+    pub(super) fn begin_delegation(
+        &self,
+        lead_gates: Vec<Arc<dyn crate::protocol::CallGate>>,
+    ) -> Option<TurnDelegation> {
+        let setup = self.delegation.clone()?;
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let mut seed = self.fork(String::new());
+        seed.tool_ctx.gates.extend(lead_gates);
+        let (tx, events) = tokio::sync::mpsc::unbounded_channel();
+        let spent = Arc::default();
+        let delegator = Arc::new(Delegator {
+            seed,
+            setup,
+            ledger: self.conversation.ledger().cloned(),
+            events: tx,
+            spent: Arc::clone(&spent),
+        });
+        Some(TurnDelegation {
+            delegator,
+            events,
+            spent,
+        })
+    }
+}

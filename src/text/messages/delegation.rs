@@ -1,0 +1,10 @@
+//! Delegation: sub-agents the model starts with the `agent` tool, `/agents`.
+
+messages! {
+    NoticeAgentModelInherited =>
+        en: "agent {agent} asks for `{alias}`, a Claude model, and no Anthropic provider is configured: it runs on {model}",
+        zh: "智能体 {agent} 要求使用 Claude 模型 `{alias}`，但未配置 Anthropic 提供商：改用 {model} 运行",
+    AgentsHeader => en: "agents the model can call (agent tool):", zh: "模型可调用的智能体（agent 工具）：",
+    AgentsSkipped => en: "skipped {path}: {problem}", zh: "已跳过 {path}：{problem}",
+    AgentsOff => en: "the agent tool is off ([agents] enabled = false)", zh: "agent 工具已关闭（[agents] enabled = false）",
+}
