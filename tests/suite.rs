@@ -12,6 +12,7 @@ mod browser_urls;
 mod code_index;
 mod control_paths;
 mod conversation;
+mod delegation;
 mod executor;
 mod fs_tools;
 mod gates;
