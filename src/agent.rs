@@ -99,6 +99,8 @@ pub struct Agent {
     delegation: Option<delegation::DelegationSetup>,
     /// How many forks below the lead this agent is (the lead is 0).
     depth: u8,
+    /// The model's latest task list (`update_plan`); it outlives compaction.
+    task_list: Option<crate::protocol::TaskList>,
 }
 
 impl Agent {
@@ -136,6 +138,7 @@ impl Agent {
             lifecycle: None,
             delegation: None,
             depth: 0,
+            task_list: None,
         }
     }
 
@@ -202,6 +205,11 @@ impl Agent {
     /// The tool definitions sent with every request.
     pub fn tool_specs(&self) -> &[ToolSpec] {
         &self.tool_specs
+    }
+
+    /// The model's latest task list (`update_plan`), if it keeps one.
+    pub fn task_list(&self) -> Option<&crate::protocol::TaskList> {
+        self.task_list.as_ref()
     }
 
     /// The model requests are sent to.

@@ -395,6 +395,9 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         snapshots: &snapshots,
         index: index.as_ref(),
     });
+    if config.agents.task_list {
+        builtins.push(Arc::new(tools::task_list::UpdatePlan));
+    }
     let mut file_notices = Vec::new();
     let catalog = config.agents.enabled.then(|| {
         let mut found = crate::agents::discover(&agent_roots(config));

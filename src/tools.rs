@@ -21,6 +21,7 @@ pub mod shell;
 pub mod skill;
 pub mod snapshot;
 pub mod spill;
+pub mod task_list;
 pub mod web;
 
 use std::path::PathBuf;

@@ -133,6 +133,9 @@ impl UpdateMapper {
                 }
                 updates
             }
+            AgentEvent::TaskList { list } => {
+                vec![SessionUpdate::Plan(super::plan::task_list_plan(&list))]
+            }
             // A sub-agent's calls: titled with its name, `_meta` naming it and the `agent` call that started it.
             AgentEvent::SubAgent {
                 parent_call_id,
@@ -155,7 +158,9 @@ impl UpdateMapper {
                 updates.retain(|u| {
                     matches!(
                         u,
-                        SessionUpdate::ToolCall(_) | SessionUpdate::ToolCallUpdate(_) | SessionUpdate::Plan(_)
+                        SessionUpdate::ToolCall(_)
+                            | SessionUpdate::ToolCallUpdate(_)
+                            | SessionUpdate::Plan(_)
                     )
                 });
                 updates

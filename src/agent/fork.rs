@@ -50,6 +50,7 @@ impl Agent {
             lifecycle: self.lifecycle.clone(),
             delegation: self.delegation.clone(),
             depth: self.depth.saturating_add(1),
+            task_list: None,
         }
     }
 

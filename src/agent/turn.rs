@@ -200,6 +200,12 @@ impl Agent {
                 };
                 self.conversation.meter_mut().record_side_request(spent);
             }
+            if let Some(list) = results.iter().rev().find_map(|r| match &r.outcome {
+                crate::tools::ToolOutcome::Ok(out) => out.task_list.clone(),
+                _ => None,
+            }) {
+                self.task_list = Some(list);
+            }
             actions.record(&results);
             for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {

@@ -143,6 +143,8 @@ pub enum AgentEvent {
     },
     /// The plan ended: every task's final state, in plan order.
     PlanFinished { outcomes: Vec<PlanTaskOutcome> },
+    /// The model's task list changed (`update_plan`): the whole list.
+    TaskList { list: super::task_list::TaskList },
     // delegation: sub-agents the model started with the `agent` tool.
     /// One event of the sub-agent `agent` that the `agent` call `parent_call_id` started (Claude Code's
     /// `parent_tool_use_id`).

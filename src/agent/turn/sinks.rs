@@ -10,7 +10,7 @@ use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
 use crate::protocol::{AgentEvent, EventSink, Notice, ToolStatus};
 use crate::session::ledger::Ledger;
-use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome, ToolRegistry};
+use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome, ToolOutput, ToolRegistry};
 
 /// Forwards stream deltas as events and remembers the answer text shown so far. Answer text that may be the
 /// start of DSML tool-call markup is held back until the reply ends (see [`crate::llm::dsml`]).
@@ -102,6 +102,14 @@ impl ToolObserver for EventToolObserver<'_> {
                 id: call.id.clone(),
                 text: bounded(&expandable_text(&result.outcome)),
             });
+        }
+        if let ToolOutcome::Ok(ToolOutput {
+            task_list: Some(list),
+            ..
+        }) = &result.outcome
+        {
+            self.events
+                .emit(AgentEvent::TaskList { list: list.clone() });
         }
         let (detail, output_chars, diff) = match &result.outcome {
             ToolOutcome::Ok(out) => (
