@@ -277,6 +277,7 @@ pub fn all() -> &'static [&'static dyn Row] {
             IndexSettings::SETTINGS,
             BrowserSettings::SETTINGS,
             PlanLimits::SETTINGS,
+            AgentsSettings::SETTINGS,
             extra::ROWS,
         ]
         .concat();

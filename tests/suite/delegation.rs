@@ -163,3 +163,43 @@ fn a_project_agent_naming_a_provider_the_user_did_not_configure_is_refused() {
         results[0].1
     );
 }
+
+/// The first request's bytes with `env` set, and the names of its tools.
+fn first_request(env: &[(&str, &str)]) -> (usize, Vec<String>) {
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let mut sandbox = CliSandbox::new();
+    for (name, value) in env {
+        sandbox = sandbox.with_env(name, value);
+    }
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr_of(&output)
+    );
+    let first = server.chat_requests().remove(0);
+    (first.raw_body.len(), tool_names(&first))
+}
+
+#[test]
+fn agent_and_update_plan_add_little_to_the_first_request_and_each_can_be_switched_off() {
+    let (with, names) = first_request(&[]);
+    assert!(names.contains(&"agent".to_string()) && names.contains(&"update_plan".to_string()));
+    let (without, names) =
+        first_request(&[("PAICLI_AGENTS", "false"), ("PAICLI_TASK_LIST", "false")]);
+    assert!(!names.contains(&"agent".to_string()) && !names.contains(&"update_plan".to_string()));
+    let (no_list, names) = first_request(&[("PAICLI_TASK_LIST", "false")]);
+    assert!(names.contains(&"agent".to_string()) && !names.contains(&"update_plan".to_string()));
+    assert!(no_list < with);
+    eprintln!("first request bytes: {with} with agent and update_plan, {without} without");
+    assert!(
+        with - without <= 1_400,
+        "the two tools cost {} bytes",
+        with - without
+    );
+}

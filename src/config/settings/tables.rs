@@ -103,4 +103,5 @@ It starts on the first browser call, never at start-up; a `chrome-devtools` entr
 with \"disabled\": true, removes it). Its usage statistics, update check and CrUX lookups are switched off.",
     ),
     table("plan", ""),
+    table("agents", ""),
 ];
