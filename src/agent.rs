@@ -207,6 +207,11 @@ impl Agent {
         &self.tool_specs
     }
 
+    /// The project root the tools work in.
+    pub fn project_root(&self) -> &std::path::Path {
+        &self.tool_ctx.root
+    }
+
     /// The model's latest task list (`update_plan`), if it keeps one.
     pub fn task_list(&self) -> Option<&crate::protocol::TaskList> {
         self.task_list.as_ref()

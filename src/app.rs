@@ -5,6 +5,7 @@ pub mod agent_models;
 pub mod mcp_audit;
 pub mod mcp_login;
 pub mod mentions;
+pub mod review;
 pub mod served;
 pub mod session;
 pub mod sessions;

@@ -104,3 +104,56 @@ impl super::Agent {
         })
     }
 }
+
+/// Runs one defined agent outside a turn (`/review`, `paicli review`), its events passed to a sink of the
+/// caller's; made by [`super::Agent::agent_runner`].
+pub struct AgentRunner(TurnDelegation);
+
+impl AgentRunner {
+    /// Runs the agent `name` on `prompt` to its end (or `cancel`); returns its report (or why there is none)
+    /// and the tokens it spent, for the caller to add with [`super::Agent::record_side_usage`].
+    pub async fn run(
+        &mut self,
+        name: &str,
+        prompt: &str,
+        events: &dyn crate::protocol::EventSink,
+        cancel: tokio_util::sync::CancellationToken,
+    ) -> (crate::tools::ToolOutcome, crate::llm::Usage) {
+        let task = crate::tools::delegate::DelegateTask {
+            call_id: name.to_string(),
+            agent: name.to_string(),
+            prompt: prompt.to_string(),
+            description: String::new(),
+        };
+        let delegator = Arc::clone(&self.0.delegator);
+        let work = delegator.run(task, cancel);
+        tokio::pin!(work);
+        let outcome = loop {
+            tokio::select! {
+                biased;
+                Some(event) = self.0.events.recv() => events.emit(event),
+                done = &mut work => break done,
+            }
+        };
+        while let Ok(event) = self.0.events.try_recv() {
+            events.emit(event);
+        }
+        let spent = match self.0.spent.lock() {
+            Ok(mut t) => std::mem::take(&mut *t),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+        };
+        (outcome, spent)
+    }
+}
+
+impl super::Agent {
+    /// A runner of this session's defined agents outside a turn; `None` when delegation is off.
+    pub fn agent_runner(&self) -> Option<AgentRunner> {
+        self.begin_delegation(Vec::new()).map(AgentRunner)
+    }
+
+    /// Adds tokens spent outside a turn (an [`AgentRunner`]'s agent) to the session's total.
+    pub fn record_side_usage(&mut self, usage: crate::llm::Usage) {
+        self.conversation.meter_mut().record_side_request(usage);
+    }
+}

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod parallel;
+mod review;
 
 use serde_json::{Value, json};
 

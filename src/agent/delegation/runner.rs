@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
 
 use super::agent_tools::AgentTools;
 use super::sink::SubAgentSink;
@@ -31,6 +32,13 @@ pub struct Delegator {
 #[async_trait]
 impl Delegation for Delegator {
     async fn delegate(&self, task: DelegateTask, ctx: &ToolContext) -> ToolOutcome {
+        self.run(task, ctx.cancel.clone()).await
+    }
+}
+
+impl Delegator {
+    /// Runs `task` until its sub-agent answers or `cancel` fires.
+    pub async fn run(&self, task: DelegateTask, cancel: CancellationToken) -> ToolOutcome {
         let Some(def) = self.setup.catalog.get(&task.agent) else {
             let known: Vec<&str> = self
                 .setup
@@ -91,9 +99,7 @@ impl Delegation for Delegator {
         if let Some(ledger) = &self.ledger {
             sub.record_in_sidechain(ledger, &format!("{}-{}", def.name, task.call_id), &sink);
         }
-        let report = sub
-            .run_subagent_turn(&task.prompt, &sink, ctx.cancel.clone())
-            .await;
+        let report = sub.run_subagent_turn(&task.prompt, &sink, cancel).await;
         outcome_of(report.outcome)
     }
 }

@@ -6,5 +6,6 @@ messages! {
         zh: "智能体 {agent} 要求使用 Claude 模型 `{alias}`，但未配置 Anthropic 提供商：改用 {model} 运行",
     AgentsHeader => en: "agents the model can call (agent tool):", zh: "模型可调用的智能体（agent 工具）：",
     AgentsSkipped => en: "skipped {path}: {problem}", zh: "已跳过 {path}：{problem}",
+    ReviewNoFindings => en: "the reviewer found nothing to report", zh: "审查者没有发现需要报告的问题",
     AgentsOff => en: "the agent tool is off ([agents] enabled = false)", zh: "agent 工具已关闭（[agents] enabled = false）",
 }
