@@ -14,6 +14,21 @@ use crate::support::{CliSandbox, RecordedRequest, Reply, ScriptedServer, stderr_
 const REVIEWER: &str = "---\nname: reviewer\ndescription: Reviews changes strictly.\ntools: Read, Grep\n\
                         model: deepseek/deepseek-chat\n---\nYou review code. Be strict.\n";
 
+/// The first file under `dir` whose name contains `part`.
+fn find_file(dir: &std::path::Path, part: &str) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, part) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n.to_string_lossy().contains(part)) {
+            return Some(path);
+        }
+    }
+    None
+}
+
 fn tool_names(request: &RecordedRequest) -> Vec<String> {
     request.body["tools"]
         .as_array()
@@ -122,6 +137,10 @@ fn a_project_agent_runs_on_its_own_provider_with_its_own_prompt_and_tools() {
     let mut tools = tool_names(&sub[0]);
     tools.sort();
     assert_eq!(tools, ["grep_code", "read_file"]);
+    // The sub-agent is recorded in a sidechain beside the session's ledger.
+    let sidechain = find_file(&sandbox.paicli_home(), "reviewer-call_rev").expect("a sidechain");
+    let recorded = std::fs::read_to_string(&sidechain).unwrap();
+    assert!(recorded.contains("LGTM: no findings.") && recorded.contains("Be strict."), "{recorded}");
     // The sub-agent's calls are shown tagged with its name.
     let stderr = stderr_of(&output);
     assert!(stderr.contains("→ [reviewer] read_file a.txt"), "{stderr}");
