@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod parallel;
+mod repl;
 mod review;
 
 use serde_json::{Value, json};
@@ -22,7 +23,10 @@ fn find_file(dir: &std::path::Path, part: &str) -> Option<std::path::PathBuf> {
             if let Some(found) = find_file(&path, part) {
                 return Some(found);
             }
-        } else if path.file_name().is_some_and(|n| n.to_string_lossy().contains(part)) {
+        } else if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains(part))
+        {
             return Some(path);
         }
     }
@@ -140,7 +144,10 @@ fn a_project_agent_runs_on_its_own_provider_with_its_own_prompt_and_tools() {
     // The sub-agent is recorded in a sidechain beside the session's ledger.
     let sidechain = find_file(&sandbox.paicli_home(), "reviewer-call_rev").expect("a sidechain");
     let recorded = std::fs::read_to_string(&sidechain).unwrap();
-    assert!(recorded.contains("LGTM: no findings.") && recorded.contains("Be strict."), "{recorded}");
+    assert!(
+        recorded.contains("LGTM: no findings.") && recorded.contains("Be strict."),
+        "{recorded}"
+    );
     // The sub-agent's calls are shown tagged with its name.
     let stderr = stderr_of(&output);
     assert!(stderr.contains("→ [reviewer] read_file a.txt"), "{stderr}");
