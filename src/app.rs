@@ -400,18 +400,19 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         builtins.push(Arc::new(tools::task_list::UpdatePlan));
     }
     let mut file_notices = Vec::new();
-    let catalog = config.agents.enabled.then(|| {
+    // With the agent tool off, only the built-in agents remain (`/review` runs the reviewer).
+    let catalog = if config.agents.enabled {
         let mut found = crate::agents::discover(&agent_roots(config));
         file_notices.append(&mut found.file_notices);
-        Arc::new(found)
-    });
-    if let Some(catalog) = &catalog {
-        let listed = catalog
+        let listed = found
             .agents
             .iter()
             .map(|a| (a.name.as_str(), a.description.as_str()));
         builtins.push(Arc::new(tools::delegate::AgentTool::new(listed)));
-    }
+        Arc::new(found)
+    } else {
+        Arc::new(crate::agents::AgentCatalog::built_in())
+    };
     let registry = Arc::new(ToolRegistry::with_tools(builtins));
 
     match tools::spill::remove_stale(&guard, tools::spill::STALE_AFTER) {
@@ -466,12 +467,15 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         },
     );
     agent.set_memory(memory);
-    if let Some(catalog) = catalog {
-        agent.set_delegation(crate::agent::delegation::DelegationSetup {
-            catalog,
-            models: Arc::new(models),
-        });
-    }
+    agent.set_delegation(crate::agent::delegation::DelegationSetup {
+        catalog,
+        models: Arc::new(models),
+        roles: crate::agent::delegation::RoleModels {
+            planner: config.plan.planner_model.clone(),
+            worker: config.plan.worker_model.clone(),
+            reviewer: config.plan.reviewer_model.clone(),
+        },
+    });
     agent.set_vision(vision);
     agent.set_image_limits(image_limits);
     // Gates run in hook order. Policy refusals come first so nobody is asked to approve a call that would be

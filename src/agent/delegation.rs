@@ -20,11 +20,38 @@ pub const MAX_DEPTH: u8 = 2;
 /// The denial code of an `agent` call whose definition names a model the user did not configure.
 pub const AGENT_MODEL_REFUSED: &str = "AGENT_MODEL_REFUSED";
 
-/// What a session delegates with: the agents it knows and where their models come from.
+/// What a session delegates with: the agents it knows, where their models come from, and plan mode's role models.
 #[derive(Clone)]
 pub struct DelegationSetup {
     pub catalog: Arc<AgentCatalog>,
     pub models: Arc<dyn ModelSource>,
+    pub roles: RoleModels,
+}
+
+/// `[plan] planner_model`, `worker_model`, `reviewer_model`: unset = the lead's model.
+#[derive(Clone, Debug, Default)]
+pub struct RoleModels {
+    pub planner: Option<String>,
+    pub worker: Option<String>,
+    pub reviewer: Option<String>,
+}
+
+/// A role of plan and team mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanRole {
+    Planner,
+    Worker,
+    Reviewer,
+}
+
+impl PlanRole {
+    fn name(self) -> &'static str {
+        match self {
+            PlanRole::Planner => "planner",
+            PlanRole::Worker => "worker",
+            PlanRole::Reviewer => "reviewer",
+        }
+    }
 }
 
 /// Which client a definition's sub-agent talks to.
@@ -155,5 +182,47 @@ impl super::Agent {
     /// Adds tokens spent outside a turn (an [`AgentRunner`]'s agent) to the session's total.
     pub fn record_side_usage(&mut self, usage: crate::llm::Usage) {
         self.conversation.meter_mut().record_side_request(usage);
+    }
+}
+
+impl super::Agent {
+    /// A fork for plan mode's `role` on the model `[plan]` names for it (the lead's when none, or when that
+    /// model cannot be used: `events` hears why).
+    pub fn fork_as(
+        &self,
+        role: PlanRole,
+        system_prompt: String,
+        events: &dyn crate::protocol::EventSink,
+    ) -> super::Agent {
+        let mut sub = self.fork(system_prompt);
+        let Some(setup) = &self.delegation else {
+            return sub;
+        };
+        let spec = match role {
+            PlanRole::Planner => &setup.roles.planner,
+            PlanRole::Worker => &setup.roles.worker,
+            PlanRole::Reviewer => &setup.roles.reviewer,
+        };
+        let Some(spec) = spec else { return sub };
+        let def = AgentDef {
+            name: role.name().to_string(),
+            description: String::new(),
+            tools: crate::agents::ToolChoice::All,
+            model: crate::agents::parse::model_spec(spec),
+            prompt: String::new(),
+            layer: crate::agents::Layer::UserPaicli,
+            path: None,
+        };
+        match setup.models.pick(&def) {
+            Ok(PickedModel::Own(client)) => sub.client = client,
+            Ok(PickedModel::Lead | PickedModel::LeadForAlias(_)) => {}
+            Err(refused) => events.emit(crate::protocol::AgentEvent::Notice {
+                notice: crate::protocol::Notice::RoleModelRefused {
+                    role: role.name().to_string(),
+                    reason: refused.to_string(),
+                },
+            }),
+        }
+        sub
     }
 }

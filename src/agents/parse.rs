@@ -117,6 +117,12 @@ fn tool_choice(value: Option<&Value>) -> Result<ToolChoice, String> {
     })
 }
 
+/// A model named in a setting (`[plan] planner_model`): `<provider>/<model>`, a model of the lead's provider,
+/// `inherit` or a Claude alias, as in a definition.
+pub fn model_spec(text: &str) -> ModelChoice {
+    model_choice(Some(text.trim().to_string()), None)
+}
+
 /// `model: inherit`, a Claude alias, `<provider>/<model>`, or a model of `provider` (the lead's when none).
 fn model_choice(model: Option<String>, provider: Option<String>) -> ModelChoice {
     let model = model.filter(|m| !m.is_empty());

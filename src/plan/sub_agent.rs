@@ -6,6 +6,7 @@ use tokio_util::sync::CancellationToken;
 use super::execute::{TaskResult, TaskRunner};
 use super::prompts;
 use super::sinks::TaskSink;
+use crate::agent::delegation::PlanRole;
 use crate::agent::{Agent, TurnOutcome};
 use crate::protocol::EventSink;
 use crate::protocol::plan::{PlanTask, TaskState};
@@ -25,11 +26,11 @@ impl TaskRunner for SubAgents<'_> {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TaskResult {
-        let mut agent = self.lead.fork(format!(
-            "{}\n\n{}",
-            self.lead.system_prompt(),
-            prompts::TASK_ROLE
-        ));
+        let mut agent = self.lead.fork_as(
+            PlanRole::Worker,
+            format!("{}\n\n{}", self.lead.system_prompt(), prompts::TASK_ROLE),
+            events,
+        );
         let sink = TaskSink {
             task_id: task.id.clone(),
             inner: events,

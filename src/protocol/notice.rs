@@ -116,6 +116,8 @@ pub enum Notice {
         alias: String,
         model: String,
     },
+    /// The model `[plan]` names for a role cannot be used: the role runs on the session's model.
+    RoleModelRefused { role: String, reason: String },
     // input
     /// An `@path` mention of the input was not attached.
     MentionSkipped { mention: String, reason: SkipReason },
@@ -185,6 +187,7 @@ impl Notice {
             Notice::HookStopLimit { .. } => "hook_stop_limit",
             Notice::HookNeedsTrust { .. } => "hook_needs_trust",
             Notice::AgentModelInherited { .. } => "agent_model_inherited",
+            Notice::RoleModelRefused { .. } => "role_model_refused",
             Notice::MentionSkipped { .. } => "mention_skipped",
             Notice::ImagesNotSent { .. } => "images_not_sent",
         }
@@ -286,6 +289,9 @@ impl Notice {
             Notice::AgentModelInherited { .. } => {
                 "agent {agent} asks for `{alias}`, a Claude model, and no Anthropic provider is configured: it runs on {model}"
             }
+            Notice::RoleModelRefused { .. } => {
+                "the plan's {role} runs on the session's model: {reason}"
+            }
             Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
             Notice::ImagesNotSent { .. } => {
                 "{model} does not take images, so {paths} was not attached; switch to a vision model (/model, --model) or set llm.vision = true if it does take them"
@@ -376,6 +382,9 @@ impl Notice {
                 ("alias", alias.clone()),
                 ("model", model.clone()),
             ],
+            Notice::RoleModelRefused { role, reason } => {
+                vec![("role", role.clone()), ("reason", reason.clone())]
+            }
             Notice::MentionSkipped { mention, reason } => {
                 vec![("mention", mention.clone()), ("reason", reason.to_string())]
             }

@@ -57,6 +57,7 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::HookStopLimit { .. } => Msg::NoticeHookStopLimit,
         Notice::HookNeedsTrust { .. } => Msg::NoticeHookNeedsTrust,
         Notice::AgentModelInherited { .. } => Msg::NoticeAgentModelInherited,
+        Notice::RoleModelRefused { .. } => Msg::NoticeRoleModelRefused,
         Notice::MentionSkipped { .. } => return None,
     })
 }
@@ -147,6 +148,10 @@ mod tests {
                 agent: s(),
                 alias: s(),
                 model: s(),
+            },
+            Notice::RoleModelRefused {
+                role: s(),
+                reason: s(),
             },
             Notice::MentionSkipped {
                 mention: "@a.txt".into(),

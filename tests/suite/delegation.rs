@@ -231,3 +231,52 @@ fn agent_and_update_plan_add_little_to_the_first_request_and_each_can_be_switche
         with - without
     );
 }
+
+#[test]
+fn the_planner_runs_on_the_model_plan_planner_model_names() {
+    let planner = ScriptedServer::with_replies([Reply::text(
+        json!({"tasks": [
+            {"id": "A", "title": "Task A", "description": "", "depends_on": []},
+            {"id": "B", "title": "Task B", "description": "", "depends_on": ["A"]}
+        ]})
+        .to_string(),
+    )]);
+    let lead = ScriptedServer::with_responder(|_| Reply::text("done"));
+    let sandbox = CliSandbox::new()
+        .with_env("DEEPSEEK_API_KEY", "sk-planner")
+        .with_env("DEEPSEEK_BASE_URL", &planner.url());
+    sandbox.user_config("[plan]\nplanner_model = \"deepseek/deepseek-reasoner\"\n");
+    let output = sandbox
+        .against(&lead)
+        .args([
+            "--approval",
+            "full",
+            "--plan",
+            "-p",
+            "write a.txt; then write b.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr_of(&output)
+    );
+    let planned = planner.chat_requests();
+    assert_eq!(
+        planned.len(),
+        1,
+        "the planner's request reaches its provider"
+    );
+    assert_eq!(planned[0].body["model"], "deepseek-reasoner");
+    assert_eq!(
+        planned[0].header("authorization"),
+        Some("Bearer sk-planner")
+    );
+    // The tasks ran on the session's model.
+    assert!(lead.chat_requests().len() >= 2);
+    for request in lead.chat_requests() {
+        assert!(!system_prompt(&request).contains("You are the planner"));
+    }
+}

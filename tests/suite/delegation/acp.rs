@@ -38,7 +38,10 @@ fn the_task_list_is_plan_updates_and_a_sub_agents_calls_name_their_parent() {
     );
     let step = &seen["steps"][1];
     assert_eq!(step["stopReason"], "end_turn", "{seen}");
-    let plans: Vec<_> = updates_of(step, "plan").into_iter().map(|u| u["entries"].clone()).collect();
+    let plans: Vec<_> = updates_of(step, "plan")
+        .into_iter()
+        .map(|u| u["entries"].clone())
+        .collect();
     assert_eq!(
         plans,
         [
@@ -52,7 +55,13 @@ fn the_task_list_is_plan_updates_and_a_sub_agents_calls_name_their_parent() {
         .into_iter()
         .find(|u| u["toolCallId"] == "call_read")
         .unwrap_or_else(|| panic!("{seen}"));
-    assert!(read["title"].as_str().unwrap().starts_with("[explore] read_file"), "{read}");
+    assert!(
+        read["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("[explore] read_file"),
+        "{read}"
+    );
     assert_eq!(
         read["_meta"],
         json!({"paicli": {"agent": "explore", "parentToolCallId": "call_agent"}})

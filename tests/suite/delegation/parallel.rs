@@ -131,6 +131,7 @@ fn agent_with(model: Arc<Model>, project: &Project) -> paicli::agent::Agent {
     agent.set_delegation(DelegationSetup {
         catalog,
         models: Arc::new(LeadOnly),
+        roles: Default::default(),
     });
     agent
 }
