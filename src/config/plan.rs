@@ -16,12 +16,15 @@ declare_settings! {
         /// The planner's model, `<provider>/<model>` of a provider you configured (or a model of the session's
         /// provider); unset = the session's.
         pub planner_model: Option<String> = setting("plan.planner_model", Maybe::UNSET)
+            .example("\"deepseek/deepseek-reasoner\"")
             .project(Project::Never),
         /// The model plan tasks and team workers run on; unset = the session's.
         pub worker_model: Option<String> = setting("plan.worker_model", Maybe::UNSET)
+            .example("\"deepseek/deepseek-chat\"")
             .project(Project::Never),
         /// The team reviewer's model; unset = the session's.
         pub reviewer_model: Option<String> = setting("plan.reviewer_model", Maybe::UNSET)
+            .example("\"kimi/kimi-k2.6\"")
             .project(Project::Never),
     }
 }
