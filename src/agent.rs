@@ -5,6 +5,7 @@
 //! (`session_ops.rs`: clear, switch model, rewind, resume) act on the agent between turns.
 
 pub mod context;
+pub mod delegation;
 mod fork;
 mod session_ops;
 pub mod turn;
@@ -94,6 +95,12 @@ pub struct Agent {
     resource_index: Option<resource_index::ResourceIndex>,
     /// The person's hooks on compaction and sub-agents (shared with forks).
     lifecycle: Option<Arc<dyn crate::protocol::Lifecycle>>,
+    /// The agents the model may run with the `agent` tool (shared with forks).
+    delegation: Option<delegation::DelegationSetup>,
+    /// How many forks below the lead this agent is (the lead is 0).
+    depth: u8,
+    /// The model's latest task list (`update_plan`); it outlives compaction.
+    task_list: Option<crate::protocol::TaskList>,
 }
 
 impl Agent {
@@ -129,6 +136,9 @@ impl Agent {
             pending_images: Vec::new(),
             resource_index: None,
             lifecycle: None,
+            delegation: None,
+            depth: 0,
+            task_list: None,
         }
     }
 
@@ -195,6 +205,16 @@ impl Agent {
     /// The tool definitions sent with every request.
     pub fn tool_specs(&self) -> &[ToolSpec] {
         &self.tool_specs
+    }
+
+    /// The project root the tools work in.
+    pub fn project_root(&self) -> &std::path::Path {
+        &self.tool_ctx.root
+    }
+
+    /// The model's latest task list (`update_plan`), if it keeps one.
+    pub fn task_list(&self) -> Option<&crate::protocol::TaskList> {
+        self.task_list.as_ref()
     }
 
     /// The model requests are sent to.

@@ -1,12 +1,14 @@
 //! Builds a ready agent from the resolved configuration and hosts its session (`app::Session`, the one every
 //! front-end drives), and sets up logging.
 
+pub mod agent_models;
 pub mod channel_status;
 pub mod exit_codes;
 pub mod hints;
 pub mod mcp_audit;
 pub mod mcp_login;
 pub mod mentions;
+pub mod review;
 pub mod served;
 pub mod session;
 pub mod sessions;
@@ -369,6 +371,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     let context_window = config.context_window(&provider);
     let vision = provider.vision;
     let image_limits = provider.image_limits;
+    let models = agent_models::ConfiguredModels::new(provider.clone(), &config.llm, &config.env);
     let client = OpenAiClient::new(provider, ClientOptions::from_settings(&config.llm))?;
 
     let root = config.project_root.clone();
@@ -396,20 +399,35 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
     // global save after it, `save_memory` stores it with the fact. Tools resolve write targets beneath the
     // guard's root, so reads are compared beneath it too.
     let memory_taint = Arc::new(MemoryTaint::new(guard.root()));
-    let registry = Arc::new(ToolRegistry::with_tools(tools::builtin_tools(
-        &tools::Builtins {
-            limits: &limits,
-            spill: &spill,
-            web: &config.web,
-            memory: &memory,
-            memory_taint: &memory_taint,
-            skills: &skills,
-            snapshots: &snapshots,
-            index: index.as_ref(),
-        },
-    )));
-
+    let mut builtins = tools::builtin_tools(&tools::Builtins {
+        limits: &limits,
+        spill: &spill,
+        web: &config.web,
+        memory: &memory,
+        memory_taint: &memory_taint,
+        skills: &skills,
+        snapshots: &snapshots,
+        index: index.as_ref(),
+    });
+    if config.agents.task_list {
+        builtins.push(Arc::new(tools::task_list::UpdatePlan));
+    }
     let mut file_notices = Vec::new();
+    // With the agent tool off, only the built-in agents remain (`/review` runs the reviewer).
+    let catalog = if config.agents.enabled {
+        let mut found = crate::agents::discover(&agent_roots(config));
+        file_notices.append(&mut found.file_notices);
+        let listed = found
+            .agents
+            .iter()
+            .map(|a| (a.name.as_str(), a.description.as_str()));
+        builtins.push(Arc::new(tools::delegate::AgentTool::new(listed)));
+        Arc::new(found)
+    } else {
+        Arc::new(crate::agents::AgentCatalog::built_in())
+    };
+    let registry = Arc::new(ToolRegistry::with_tools(builtins));
+
     match tools::spill::remove_stale(&guard, tools::spill::STALE_AFTER) {
         Err(tools::spill::SpillFolderError::Linked(_)) => file_notices.push(FileNotice {
             path: root.join(tools::spill::SPILL_DIR),
@@ -446,6 +464,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         gates: Vec::new(),
         progress: crate::tools::Progress::default(),
         files: None,
+        delegation: None,
     };
     let mut agent = Agent::new(
         Arc::new(client),
@@ -461,6 +480,15 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         },
     );
     agent.set_memory(memory);
+    agent.set_delegation(crate::agent::delegation::DelegationSetup {
+        catalog,
+        models: Arc::new(models),
+        roles: crate::agent::delegation::RoleModels {
+            planner: config.plan.planner_model.clone(),
+            worker: config.plan.worker_model.clone(),
+            reviewer: config.plan.reviewer_model.clone(),
+        },
+    });
     agent.set_vision(vision);
     agent.set_image_limits(image_limits);
     // Gates run in hook order. Policy refusals come first so nobody is asked to approve a call that would be
@@ -493,6 +521,15 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
         file_notices,
         hooks,
     })
+}
+
+/// Where the agent definitions' layers live: the user's home, `$PAICLI_HOME` and the project root.
+pub fn agent_roots(config: &Config) -> crate::agents::AgentRoots {
+    crate::agents::AgentRoots {
+        user_home: config.env.get("HOME").map(std::path::PathBuf::from),
+        paicli_home: config.home.clone(),
+        project_root: config.project_root.clone(),
+    }
 }
 
 /// Where the skill layers live: the user's home, `$PAICLI_HOME` and the project root.

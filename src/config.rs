@@ -5,6 +5,7 @@
 //! project filter, `/config`, the flags' help and `.paicli.example.toml` come from the declarations.
 
 mod agent;
+pub mod agents;
 mod approvals;
 pub mod beneath;
 pub mod browser;
@@ -44,6 +45,7 @@ pub use agent::{
     AgentSettings, DEFAULT_STAGNATION_WINDOW, RUNAWAY_REMINDER_THRESHOLD,
     validate_stagnation_window,
 };
+pub use agents::AgentsSettings;
 pub use approvals::{ApprovalRules, ShellSettings};
 pub use browser::BrowserSettings;
 pub use channels::{ChannelEdits, ChannelSettings, TelegramSettings, WechatSettings};
@@ -291,6 +293,8 @@ declare_settings! {
         pub sandbox: SandboxSettings,
         /// `[plan]`: how plan and team mode run their tasks.
         pub plan: PlanLimits,
+        /// `[agents]`: sub-agents the model runs and its task list.
+        pub agents: AgentsSettings,
         /// `[index]`: the code index.
         pub index: IndexSettings,
         /// `[browser]`: the built-in chrome-devtools MCP server.

@@ -4,6 +4,7 @@
 
 pub mod acp;
 pub mod agent;
+pub mod agents;
 pub mod app;
 pub mod channels;
 pub mod config;

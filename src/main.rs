@@ -165,6 +165,15 @@ enum Subcommand {
         #[command(subcommand)]
         action: ChannelCli,
     },
+    /// Review changes with the reviewer agent: since the default branch (default), a base branch, a commit, or
+    /// --staged; exits 1 on a blocking finding ([agents] review_fail_on).
+    Review {
+        /// A base branch to compare with, or a commit to review.
+        target: Option<String>,
+        /// Review the staged changes.
+        #[arg(long, conflicts_with = "target")]
+        staged: bool,
+    },
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -336,6 +345,19 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         return run_mcp_action(&config, lang, action);
     }
 
+    if let Some(Subcommand::Review { target, staged }) = &cli.command {
+        let target = match (staged, target) {
+            (true, _) => paicli::app::review::ReviewTarget::Staged,
+            (false, Some(t)) => paicli::app::review::ReviewTarget::parse(t),
+            (false, None) => paicli::app::review::ReviewTarget::Default,
+        };
+        return Ok(paicli::ui::oneshot::review::run(
+            &config,
+            target,
+            cli.output_format,
+            lang,
+        ));
+    }
     if let Some(Subcommand::Acp) = cli.command {
         return Ok(run_acp(overrides, lang));
     }

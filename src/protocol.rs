@@ -13,6 +13,7 @@ pub mod message;
 pub mod notice;
 pub mod outcome;
 pub mod plan;
+pub mod task_list;
 pub mod traits;
 
 pub use approval::{ApprovalAnswer, ApprovalRequest, Approver, NonInteractiveApprover, RuleLabel};
@@ -32,4 +33,5 @@ pub use outcome::{FileDiff, ToolOutcome, ToolOutput};
 pub use plan::{
     Plan, PlanDecision, PlanReviewer, PlanTask, PlanTaskOutcome, RunWithoutReview, TaskState,
 };
+pub use task_list::{StepStatus, TaskList, TaskStep};
 pub use traits::{Risk, ToolKind, ToolTraits, ToolTraitsLookup};

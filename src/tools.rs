@@ -6,6 +6,7 @@ pub mod browser;
 pub mod builtin;
 pub mod call_view;
 pub mod claude_names;
+pub mod delegate;
 pub mod edit;
 pub mod executor;
 pub mod fs;
@@ -20,6 +21,7 @@ pub mod shell;
 pub mod skill;
 pub mod snapshot;
 pub mod spill;
+pub mod task_list;
 pub mod web;
 
 use std::path::PathBuf;
@@ -99,6 +101,8 @@ pub struct ToolContext {
     /// Where read_file, write_file and edit_file read and write text when an editor serves its buffers (ACP);
     /// `None` is the local disk. Paths are guarded either way.
     pub files: Option<Arc<dyn crate::protocol::FileAccess>>,
+    /// Runs the `agent` tool's sub-agents; set by the agent loop per turn, `None` where nobody may delegate.
+    pub delegation: Option<Arc<dyn delegate::Delegation>>,
 }
 
 impl ToolContext {
@@ -113,6 +117,7 @@ impl ToolContext {
             gates: Vec::new(),
             progress: Progress::default(),
             files: None,
+            delegation: None,
         }
     }
 }

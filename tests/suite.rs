@@ -14,6 +14,7 @@ mod channels_wechat;
 mod code_index;
 mod control_paths;
 mod conversation;
+mod delegation;
 mod executor;
 mod fs_tools;
 mod gates;

@@ -6,6 +6,7 @@ use agent_client_protocol::v1::schema::{
 };
 
 use crate::protocol::plan::{Plan, TaskState};
+use crate::protocol::{StepStatus, TaskList};
 use crate::text::{Lang, Msg, trf};
 
 /// The plan the editor is shown, kept in step with the plan events.
@@ -49,6 +50,27 @@ impl PlanView {
     fn current(&self) -> AcpPlan {
         AcpPlan::new(self.entries.iter().map(|(_, e)| e.clone()).collect())
     }
+}
+
+/// The model's task list (`update_plan`) as the whole `plan` update: its steps in order, the running one high.
+pub fn task_list_plan(list: &TaskList) -> AcpPlan {
+    AcpPlan::new(
+        list.plan
+            .iter()
+            .map(|s| {
+                let (priority, status) = match s.status {
+                    StepStatus::Pending => (PlanEntryPriority::Medium, PlanEntryStatus::Pending),
+                    StepStatus::InProgress => {
+                        (PlanEntryPriority::High, PlanEntryStatus::InProgress)
+                    }
+                    StepStatus::Completed => {
+                        (PlanEntryPriority::Medium, PlanEntryStatus::Completed)
+                    }
+                };
+                PlanEntry::new(s.step.clone(), priority, status)
+            })
+            .collect(),
+    )
 }
 
 /// ACP v1 knows three states: a failed or skipped task is over, so it reads as completed.

@@ -133,6 +133,38 @@ impl UpdateMapper {
                 }
                 updates
             }
+            AgentEvent::TaskList { list } => {
+                vec![SessionUpdate::Plan(super::plan::task_list_plan(&list))]
+            }
+            // A sub-agent's calls: titled with its name, `_meta` naming it and the `agent` call that started it.
+            AgentEvent::SubAgent {
+                parent_call_id,
+                agent,
+                event,
+            } => {
+                let meta = sub_agent_meta(&parent_call_id, &agent);
+                let mut updates = self.map(*event);
+                for update in &mut updates {
+                    match update {
+                        SessionUpdate::ToolCall(call) => {
+                            call.title = format!("[{agent}] {}", call.title);
+                            call.meta = Some(meta.clone());
+                        }
+                        SessionUpdate::ToolCallUpdate(call) => call.meta = Some(meta.clone()),
+                        _ => {}
+                    }
+                }
+                // Its answer is the `agent` call's result, not the lead's words.
+                updates.retain(|u| {
+                    matches!(
+                        u,
+                        SessionUpdate::ToolCall(_)
+                            | SessionUpdate::ToolCallUpdate(_)
+                            | SessionUpdate::Plan(_)
+                    )
+                });
+                updates
+            }
             // Approving a plan made in plan mode switched the session mode.
             AgentEvent::Notice {
                 notice: Notice::PlanModeLeft { mode },
@@ -142,6 +174,19 @@ impl UpdateMapper {
             _ => Vec::new(),
         }
     }
+}
+
+/// `_meta` of a sub-agent's call: which agent made it, under which `agent` call.
+fn sub_agent_meta(parent_call_id: &str, agent: &str) -> serde_json::Map<String, Value> {
+    let mut paicli = serde_json::Map::new();
+    paicli.insert("agent".into(), Value::String(agent.to_string()));
+    paicli.insert(
+        "parentToolCallId".into(),
+        Value::String(parent_call_id.to_string()),
+    );
+    let mut meta = serde_json::Map::new();
+    meta.insert("paicli".into(), Value::Object(paicli));
+    meta
 }
 
 /// Sends one turn's events to the editor.

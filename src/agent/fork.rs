@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use super::{Agent, TurnHook, compaction};
 use crate::llm::Usage;
-use crate::protocol::{AgentEvent, EventSink};
+use crate::protocol::{AgentEvent, EventSink, Notice};
 use crate::session::Conversation;
+use crate::session::ledger::Ledger;
 
 /// The most times `SubagentStop` hooks may keep one sub-agent working (as `Stop` hooks the lead).
 pub const MAX_SUBAGENT_CONTINUATIONS: u32 = 5;
@@ -47,6 +48,9 @@ impl Agent {
             pending_images: Vec::new(),
             resource_index: None,
             lifecycle: self.lifecycle.clone(),
+            delegation: self.delegation.clone(),
+            depth: self.depth.saturating_add(1),
+            task_list: None,
         }
     }
 
@@ -73,6 +77,21 @@ impl Agent {
             report = self.run_turn(&reason, events, cancel.clone()).await;
         }
         report
+    }
+
+    /// Gives `sub_agent` a ledger of its own beside `ledger` (the lead's), named by its start time and `name`, so
+    /// what it did survives the session (`/export` includes it). Failing to open it costs only the record: the
+    /// sub-agent runs, and `events` hears why.
+    pub fn record_in_sidechain(&mut self, ledger: &Ledger, name: &str, events: &dyn EventSink) {
+        let name = format!("{}-{name}", chrono::Local::now().format("%Y%m%dT%H%M%S%3f"));
+        match ledger.sidechain(&name, &self.system_prompt()) {
+            Ok(sidechain) => self.attach_ledger(sidechain),
+            Err(e) => events.emit(AgentEvent::Notice {
+                notice: Notice::LedgerNotWritten {
+                    error: e.to_string(),
+                },
+            }),
+        }
     }
 
     /// The system prompt's text, for sub-agents that start from the lead's instructions.

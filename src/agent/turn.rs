@@ -17,6 +17,8 @@ mod sinks;
 mod unrun_arguments;
 mod usage;
 
+use std::sync::Arc;
+
 use tokio_util::sync::CancellationToken;
 
 use crate::llm::Usage;
@@ -89,6 +91,18 @@ impl Agent {
         };
         ctx.gates
             .extend(scopes.iter().flat_map(|s| s.gates.iter().cloned()));
+        // Sub-agents pass the gates of the hooks that stay with the lead (their own hooks give them the rest).
+        let lead_gates = self
+            .turn_hooks
+            .iter()
+            .zip(&scopes)
+            .filter(|(hook, _)| !hook.carries_into_forks())
+            .flat_map(|(_, scope)| scope.gates.iter().cloned())
+            .collect();
+        let mut delegation = self.begin_delegation(lead_gates);
+        ctx.delegation = delegation
+            .as_ref()
+            .map(|d| Arc::clone(&d.delegator) as Arc<dyn crate::tools::delegate::Delegation>);
         let outcome = loop {
             if cancel.is_cancelled() {
                 break TurnOutcome::Cancelled;
@@ -162,17 +176,37 @@ impl Agent {
                 tools: &self.registry,
                 root: &ctx.root,
             };
-            let results = if events.wants_tool_output() {
-                let (progress, lines) = Progress::channel(PROGRESS_LINES);
-                let ctx = ToolContext {
-                    progress,
-                    ..ctx.clone()
-                };
-                let batch = self.executor.run_batch(&tool_calls, &ctx, &observer);
-                sinks::forward_tool_output(batch, lines, events).await
-            } else {
-                self.executor.run_batch(&tool_calls, &ctx, &observer).await
+            let batch = async {
+                if events.wants_tool_output() {
+                    let (progress, lines) = Progress::channel(PROGRESS_LINES);
+                    let ctx = ToolContext {
+                        progress,
+                        ..ctx.clone()
+                    };
+                    let batch = self.executor.run_batch(&tool_calls, &ctx, &observer);
+                    sinks::forward_tool_output(batch, lines, events).await
+                } else {
+                    self.executor.run_batch(&tool_calls, &ctx, &observer).await
+                }
             };
+            let results = match delegation.as_mut() {
+                Some(d) => sinks::forward_sub_agent_events(batch, &mut d.events, events).await,
+                None => batch.await,
+            };
+            if let Some(d) = &delegation {
+                // The sub-agents' tokens count toward this turn (and its budget) and the session.
+                let spent = match d.spent.lock() {
+                    Ok(mut t) => std::mem::take(&mut *t),
+                    Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+                };
+                self.conversation.meter_mut().record_side_request(spent);
+            }
+            if let Some(list) = results.iter().rev().find_map(|r| match &r.outcome {
+                crate::tools::ToolOutcome::Ok(out) => out.task_list.clone(),
+                _ => None,
+            }) {
+                self.task_list = Some(list);
+            }
             actions.record(&results);
             for path in executor::changed_files(&results) {
                 if !self.unchecked_files.contains(&path) {

@@ -280,6 +280,7 @@ pub fn all() -> &'static [&'static dyn Row] {
             ChannelSettings::SETTINGS,
             TelegramSettings::SETTINGS,
             WechatSettings::SETTINGS,
+            AgentsSettings::SETTINGS,
             extra::ROWS,
         ]
         .concat();

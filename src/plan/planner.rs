@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 use super::sinks::RoleSink;
 use super::tool_access::{RoleTools, ToolAccess};
 use super::{PlanError, PlanInvalid, parse, prompts, validate};
+use crate::agent::delegation::PlanRole;
 use crate::agent::{Agent, TurnOutcome};
 use crate::protocol::plan::{Plan, PlanTask};
 use crate::protocol::{AgentEvent, EventSink, Notice};
@@ -23,11 +24,11 @@ pub async fn make_plan(
     events: &dyn EventSink,
     cancel: &CancellationToken,
 ) -> Result<Option<Plan>, PlanError> {
-    let mut planner = lead.fork(format!(
-        "{}\n\n{}",
-        lead.system_prompt(),
-        prompts::PLANNER_ROLE
-    ));
+    let mut planner = lead.fork_as(
+        PlanRole::Planner,
+        format!("{}\n\n{}", lead.system_prompt(), prompts::PLANNER_ROLE),
+        events,
+    );
     let registry = Arc::clone(lead.registry());
     planner.add_turn_hook(Arc::new(RoleTools::new(access, registry)));
     let sink = RoleSink { inner: events };

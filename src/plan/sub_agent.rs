@@ -6,9 +6,10 @@ use tokio_util::sync::CancellationToken;
 use super::execute::{TaskResult, TaskRunner};
 use super::prompts;
 use super::sinks::TaskSink;
+use crate::agent::delegation::PlanRole;
 use crate::agent::{Agent, TurnOutcome};
+use crate::protocol::EventSink;
 use crate::protocol::plan::{PlanTask, TaskState};
-use crate::protocol::{AgentEvent, EventSink, Notice};
 
 /// Forks one sub-agent per task.
 pub struct SubAgents<'a> {
@@ -25,11 +26,11 @@ impl TaskRunner for SubAgents<'_> {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TaskResult {
-        let mut agent = self.lead.fork(format!(
-            "{}\n\n{}",
-            self.lead.system_prompt(),
-            prompts::TASK_ROLE
-        ));
+        let mut agent = self.lead.fork_as(
+            PlanRole::Worker,
+            format!("{}\n\n{}", self.lead.system_prompt(), prompts::TASK_ROLE),
+            events,
+        );
         let sink = TaskSink {
             task_id: task.id.clone(),
             inner: events,
@@ -49,20 +50,8 @@ pub fn record_in_sidechain(
     task_id: &str,
     events: &dyn EventSink,
 ) {
-    let Some(ledger) = lead.ledger() else {
-        return;
-    };
-    let name = format!(
-        "{}-{task_id}",
-        chrono::Local::now().format("%Y%m%dT%H%M%S%3f")
-    );
-    match ledger.sidechain(&name, &sub_agent.system_prompt()) {
-        Ok(sidechain) => sub_agent.attach_ledger(sidechain),
-        Err(e) => events.emit(AgentEvent::Notice {
-            notice: Notice::LedgerNotWritten {
-                error: e.to_string(),
-            },
-        }),
+    if let Some(ledger) = lead.ledger() {
+        sub_agent.record_in_sidechain(ledger, task_id, events);
     }
 }
 

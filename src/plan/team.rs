@@ -15,6 +15,7 @@ use super::sinks::{RoleSink, TaskSink};
 use super::sub_agent::result_of;
 use super::tool_access::{RoleTools, ToolAccess};
 use super::{parse, prompts};
+use crate::agent::delegation::PlanRole;
 use crate::agent::{Agent, TurnOutcome};
 use crate::protocol::plan::{PlanTask, TaskState};
 use crate::protocol::{AgentEvent, EventSink, Notice};
@@ -97,7 +98,11 @@ impl Team<'_> {
         events: &dyn EventSink,
         cancel: &CancellationToken,
     ) -> Option<Verdict> {
-        let mut reviewer = self.lead.fork(prompts::REVIEWER_ROLE.to_string());
+        let mut reviewer = self.lead.fork_as(
+            PlanRole::Reviewer,
+            prompts::REVIEWER_ROLE.to_string(),
+            events,
+        );
         let registry = Arc::clone(self.lead.registry());
         reviewer.add_turn_hook(Arc::new(RoleTools::new(ToolAccess::NoTools, registry)));
         let sink = RoleSink { inner: events };
@@ -126,12 +131,16 @@ impl TaskRunner for Team<'_> {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TaskResult {
-        let mut worker = self.lead.fork(format!(
-            "{}\n\n{}\nYou are worker {} of {WORKERS}.",
-            self.lead.system_prompt(),
-            prompts::WORKER_ROLE,
-            slot % WORKERS + 1
-        ));
+        let mut worker = self.lead.fork_as(
+            PlanRole::Worker,
+            format!(
+                "{}\n\n{}\nYou are worker {} of {WORKERS}.",
+                self.lead.system_prompt(),
+                prompts::WORKER_ROLE,
+                slot % WORKERS + 1
+            ),
+            events,
+        );
         let sink = TaskSink {
             task_id: task.id.clone(),
             inner: events,

@@ -143,6 +143,16 @@ pub enum AgentEvent {
     },
     /// The plan ended: every task's final state, in plan order.
     PlanFinished { outcomes: Vec<PlanTaskOutcome> },
+    /// The model's task list changed (`update_plan`): the whole list.
+    TaskList { list: super::task_list::TaskList },
+    // delegation: sub-agents the model started with the `agent` tool.
+    /// One event of the sub-agent `agent` that the `agent` call `parent_call_id` started (Claude Code's
+    /// `parent_tool_use_id`).
+    SubAgent {
+        parent_call_id: String,
+        agent: String,
+        event: Box<AgentEvent>,
+    },
 }
 
 /// One file's count of new problems, for the user's short diagnostics line.

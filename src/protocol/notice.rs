@@ -110,6 +110,16 @@ pub enum Notice {
         source: String,
         command: String,
     },
+    // delegation
+    /// A sub-agent's definition named a Claude model alias and no Anthropic provider is configured: it runs on
+    /// the lead's model.
+    AgentModelInherited {
+        agent: String,
+        alias: String,
+        model: String,
+    },
+    /// The model `[plan]` names for a role cannot be used: the role runs on the session's model.
+    RoleModelRefused { role: String, reason: String },
     // input
     /// An `@path` mention of the input was not attached.
     MentionSkipped { mention: String, reason: SkipReason },
@@ -181,6 +191,8 @@ impl Notice {
             Notice::HookStopContinues { .. } => "hook_stop_continues",
             Notice::HookStopLimit { .. } => "hook_stop_limit",
             Notice::HookNeedsTrust { .. } => "hook_needs_trust",
+            Notice::AgentModelInherited { .. } => "agent_model_inherited",
+            Notice::RoleModelRefused { .. } => "role_model_refused",
             Notice::MentionSkipped { .. } => "mention_skipped",
             Notice::ImagesNotSent { .. } => "images_not_sent",
             Notice::MentionsAttached { .. } => "mentions_attached",
@@ -281,6 +293,12 @@ impl Notice {
                 "the project's {event} hook `{command}` from {source} does not run until you trust this project: \
                  review it, then use /trust in the REPL or run paicli with --trust-project"
             }
+            Notice::AgentModelInherited { .. } => {
+                "agent {agent} asks for `{alias}`, a Claude model, and no Anthropic provider is configured: it runs on {model}"
+            }
+            Notice::RoleModelRefused { .. } => {
+                "the plan's {role} runs on the session's model: {reason}"
+            }
             Notice::MentionSkipped { .. } => "{mention} not attached: {reason}",
             Notice::MentionsAttached { .. } => "attached {paths}",
             Notice::ImagesNotSent { .. } => {
@@ -367,6 +385,18 @@ impl Notice {
                 ("source", source.clone()),
                 ("command", command.clone()),
             ],
+            Notice::AgentModelInherited {
+                agent,
+                alias,
+                model,
+            } => vec![
+                ("agent", agent.clone()),
+                ("alias", alias.clone()),
+                ("model", model.clone()),
+            ],
+            Notice::RoleModelRefused { role, reason } => {
+                vec![("role", role.clone()), ("reason", reason.clone())]
+            }
             Notice::MentionSkipped { mention, reason } => {
                 vec![("mention", mention.clone()), ("reason", reason.to_string())]
             }

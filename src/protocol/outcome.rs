@@ -30,6 +30,8 @@ pub struct ToolOutput {
     /// the model reads it as guidance rather than as one more tool result. The pairing of calls and results is
     /// untouched.
     pub follow_up: Option<String>,
+    /// The model's task list, from `update_plan`: the agent keeps it and front-ends show it.
+    pub task_list: Option<super::task_list::TaskList>,
 }
 
 impl ToolOutput {

@@ -77,6 +77,9 @@ pub struct ToolTraits {
     /// It acts on the open browser page (click, fill, type, run a script): on a page that looks like a login,
     /// payment or account page it needs the person in every approval mode but `full`.
     pub acts_on_page: bool,
+    /// It runs a sub-agent (`agent`): no step time limit applies, the sub-agent's own budgets and the person's
+    /// cancel stop it.
+    pub delegates: bool,
 }
 
 impl ToolTraits {
@@ -110,6 +113,7 @@ impl ToolTraits {
             parallel_safe: false,
             serial_batch: false,
             acts_on_page: false,
+            delegates: false,
         }
     }
 }

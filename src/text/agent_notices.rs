@@ -58,6 +58,8 @@ fn notice_msg(notice: &Notice) -> Option<Msg> {
         Notice::HookStopContinues { .. } => Msg::NoticeHookStopContinues,
         Notice::HookStopLimit { .. } => Msg::NoticeHookStopLimit,
         Notice::HookNeedsTrust { .. } => Msg::NoticeHookNeedsTrust,
+        Notice::AgentModelInherited { .. } => Msg::NoticeAgentModelInherited,
+        Notice::RoleModelRefused { .. } => Msg::NoticeRoleModelRefused,
         Notice::MentionSkipped { .. } => return None,
     })
 }
@@ -147,6 +149,15 @@ mod tests {
                 event: s(),
                 source: s(),
                 command: s(),
+            },
+            Notice::AgentModelInherited {
+                agent: s(),
+                alias: s(),
+                model: s(),
+            },
+            Notice::RoleModelRefused {
+                role: s(),
+                reason: s(),
             },
             Notice::MentionSkipped {
                 mention: "@a.txt".into(),

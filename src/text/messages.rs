@@ -54,5 +54,5 @@ macro_rules! features {
 features![
     startup, repl, input, output, turn, hints, model, modes, approvals, sandbox, sessions,
     snapshots, memory, skills, mcp, browser, lsp, index, plan, tasks, serve, hooks, channels,
-    wechat, headless,
+    wechat, headless, delegation,
 ];

@@ -40,6 +40,9 @@ impl Default for ExecutorOptions {
     }
 }
 
+/// How far past the step's deadline a sub-agent's call may run (practically none: its budgets stop it).
+const DELEGATE_DEADLINE: Duration = Duration::from_secs(7 * 24 * 3600);
+
 /// How much longer than a command's own limit a step may take.
 const COMMAND_SLACK: Duration = Duration::from_secs(5);
 
@@ -224,6 +227,12 @@ impl Executor {
             match call::prepare(&self.registry, call) {
                 Err(reason) => (ToolOutcome::failed(reason), SpillRule::Spill, Vec::new()),
                 Ok(mut ready) => {
+                    // A sub-agent works until it answers, a budget stops it or the person cancels.
+                    let deadline = if ready.tool.traits().delegates {
+                        deadline + DELEGATE_DEADLINE
+                    } else {
+                        deadline
+                    };
                     let asked = Instant::now();
                     let gated = call::pass_gates(call, &mut ready, ctx).await;
                     // A person reading the approval prompt (or the whole diff) is not the tool running late:

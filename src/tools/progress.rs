@@ -37,6 +37,11 @@ impl Progress {
         }
     }
 
+    /// The id of the call this sender is labelled with (empty before [`Progress::for_call`]).
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
     /// Whether anyone receives the lines.
     pub fn is_on(&self) -> bool {
         self.tx.is_some()

@@ -45,6 +45,7 @@ mod tests {
             gates: Vec::new(),
             progress: crate::tools::Progress::default(),
             files: None,
+            delegation: None,
         }
     }
 

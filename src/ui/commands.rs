@@ -2,6 +2,7 @@
 //! and dispatch all read it; commands from other features add their row here. An unknown `/x` is an error with a
 //! suggestion and is never sent to the model.
 
+mod agents_cmds;
 mod browser_cmds;
 mod channel_view;
 mod control_view;
@@ -16,6 +17,7 @@ mod memory_cmds;
 mod model;
 mod plan_cmds;
 mod resume_cmds;
+mod review_cmds;
 mod safety_cmds;
 mod sandbox_view;
 mod services_cmds;
@@ -397,6 +399,28 @@ pub static COMMANDS: &[Command] = &[
         ],
         while_running: false,
         handler: skill_cmds::skill,
+    },
+    Command {
+        name: "agents",
+        aliases: &[],
+        usage: "",
+        help: [
+            "list the agents the model can call (layer, model), and definition files skipped with the reason",
+            "列出模型可调用的智能体（层、模型），以及被跳过的定义文件和原因",
+        ],
+        while_running: false,
+        handler: agents_cmds::agents,
+    },
+    Command {
+        name: "review",
+        aliases: &[],
+        usage: "[<base>|--staged|<commit>]",
+        help: [
+            "review the changes with the reviewer agent (default: since the default branch, committed or not)",
+            "用审查智能体审查改动（默认：自默认分支以来的改动，含未提交的）",
+        ],
+        while_running: false,
+        handler: review_cmds::review,
     },
     Command {
         name: "index",

@@ -4,6 +4,7 @@
 
 pub mod piped;
 pub mod plan_run;
+pub mod review;
 mod text_progress;
 
 use std::io::IsTerminal;

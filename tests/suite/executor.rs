@@ -34,6 +34,7 @@ fn context(dir: &TempDir) -> ToolContext {
         gates: Vec::new(),
         progress: paicli::tools::Progress::default(),
         files: None,
+        delegation: None,
     }
 }
 

@@ -21,6 +21,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("memory", &["protocol", "config", "llm"]),
     ("snapshot", &["protocol", "config", "guard"]),
     ("skills", &["protocol", "config"]),
+    // Agent definitions the model delegates to; their Markdown frontmatter is read as skills read theirs.
+    ("agents", &["protocol", "config", "skills"]),
     ("sandbox", &["protocol", "config", "guard"]),
     ("index", &["protocol", "config", "llm", "guard", "languages"]),
     ("tools", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
@@ -29,15 +31,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // Hooks: the person's commands on session events; tool events see names from `tools::claude_names`.
     ("hooks", &["protocol", "config", "tools"]),
     ("agent", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agents"]),
     // Plan and team mode: sub-agents forked from the lead agent, between `app` and `agent`.
     ("plan", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agent"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agent", "agents"]),
     // The texts people read, in every language, and the wording of the typed values below it: the session
     // host and every front-end word an event the same way.
     ("text", &["protocol", "config", "session", "sandbox"]),
     ("app", &["protocol", "config", "llm", "guard", "mcp", "lsp", "session", "memory", "snapshot",
-        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agent", "plan", "text"]),
+        "skills", "sandbox", "index", "languages", "tools", "policy", "hooks", "agent", "plan", "text",
+        "agents"]),
 ];
 
 /// The front-ends: each shows events and asks a person. A front-end may use every module of `ALLOWED` and no

@@ -46,6 +46,7 @@ impl Project {
             gates: Vec::new(),
             progress: paicli::tools::Progress::default(),
             files: None,
+            delegation: None,
         };
         Project {
             _tmp: tmp,

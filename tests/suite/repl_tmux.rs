@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod terminal;
+pub(crate) mod terminal;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -191,6 +191,7 @@ impl Project {
             gates: Vec::new(),
             progress: paicli::tools::Progress::default(),
             files: None,
+            delegation: None,
         };
         let mut registry = ToolRegistry::new();
         for tool in tools::core_tools(&ctx.limits, &ctx.spill)

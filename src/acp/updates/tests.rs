@@ -289,3 +289,57 @@ fn a_finished_edit_carries_the_diff_its_tool_asked_for_at_an_absolute_path() {
     let run = wire(mapper.map(finished("r", "execute_command")));
     assert_eq!(run[0]["content"], json!([]));
 }
+
+#[test]
+fn a_delegated_agents_calls_are_titled_with_its_name_and_name_their_parent_call() {
+    let mut mapper = mapper();
+    let wrap = |event| AgentEvent::SubAgent {
+        parent_call_id: "call_agent".into(),
+        agent: "explore".into(),
+        event: Box::new(event),
+    };
+    let started = wire(mapper.map(wrap(started(
+        "call_2",
+        "read_file",
+        json!({"path": "a.txt"}),
+    ))));
+    let done = wire(mapper.map(wrap(finished("call_2", "read_file"))));
+    let answer = mapper.map(wrap(AgentEvent::TextDelta {
+        text: "report".into(),
+    }));
+    let meta = json!({"paicli": {"agent": "explore", "parentToolCallId": "call_agent"}});
+    assert_eq!(started[0]["title"], "[explore] read_file");
+    assert_eq!(started[0]["_meta"], meta);
+    assert_eq!(done[0]["_meta"], meta);
+    assert!(
+        answer.is_empty(),
+        "the sub-agent's answer is the agent call's result"
+    );
+}
+
+#[test]
+fn the_models_task_list_is_a_whole_plan_update() {
+    use crate::protocol::{StepStatus, TaskList, TaskStep};
+    let mut mapper = mapper();
+    let list = TaskList {
+        explanation: None,
+        plan: vec![
+            TaskStep {
+                step: "read".into(),
+                status: StepStatus::Completed,
+            },
+            TaskStep {
+                step: "fix".into(),
+                status: StepStatus::InProgress,
+            },
+        ],
+    };
+    let updates = wire(mapper.map(AgentEvent::TaskList { list }));
+    assert_eq!(
+        updates,
+        [json!({"sessionUpdate": "plan", "entries": [
+            {"content": "read", "priority": "medium", "status": "completed"},
+            {"content": "fix", "priority": "high", "status": "in_progress"}
+        ]})]
+    );
+}

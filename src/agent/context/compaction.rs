@@ -258,6 +258,14 @@ impl Agent {
                 ));
             }
         }
+        // The model's task list outlives the turns it was made in.
+        if let Some(list) = &self.task_list {
+            replacement[0] = Message::user(format!(
+                "{}\n\nYour task list (update_plan) so far:\n{}",
+                replacement[0].text(),
+                list.as_markdown()
+            ));
+        }
         self.conversation
             .rewrite(1..cut, replacement)
             .map_err(CompactionError::Rewrite)?;

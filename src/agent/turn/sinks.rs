@@ -10,7 +10,7 @@ use crate::llm::dsml::DsmlStreamGuard;
 use crate::llm::{DeltaSink, StreamDelta, ToolCall};
 use crate::protocol::{AgentEvent, EventSink, Notice, ToolStatus};
 use crate::session::ledger::Ledger;
-use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome, ToolRegistry};
+use crate::tools::{ToolCallResult, ToolObserver, ToolOutcome, ToolOutput, ToolRegistry};
 
 /// Forwards stream deltas as events and remembers the answer text shown so far. Answer text that may be the
 /// start of DSML tool-call markup is held back until the reply ends (see [`crate::llm::dsml`]).
@@ -103,6 +103,14 @@ impl ToolObserver for EventToolObserver<'_> {
                 text: bounded(&expandable_text(&result.outcome)),
             });
         }
+        if let ToolOutcome::Ok(ToolOutput {
+            task_list: Some(list),
+            ..
+        }) = &result.outcome
+        {
+            self.events
+                .emit(AgentEvent::TaskList { list: list.clone() });
+        }
         let (detail, output_chars, diff) = match &result.outcome {
             ToolOutcome::Ok(out) => (
                 String::new(),
@@ -158,6 +166,23 @@ pub(super) async fn forward_tool_output<T>(
         tokio::select! {
             biased;
             Some((id, line)) = lines.recv() => events.emit(AgentEvent::ToolOutput { id, line }),
+            done = &mut batch => return done,
+        }
+    }
+}
+
+/// Runs `batch` while passing on the events of the sub-agents its `agent` calls run. Biased: every event a
+/// sub-agent sent before its call ended is passed on before the batch is seen to finish.
+pub(super) async fn forward_sub_agent_events<T>(
+    batch: impl Future<Output = T>,
+    sub_events: &mut mpsc::UnboundedReceiver<AgentEvent>,
+    events: &dyn EventSink,
+) -> T {
+    tokio::pin!(batch);
+    loop {
+        tokio::select! {
+            biased;
+            Some(event) = sub_events.recv() => events.emit(event),
             done = &mut batch => return done,
         }
     }

@@ -23,7 +23,7 @@ impl Session {
         let request = PlanRequest {
             goal,
             mode,
-            settings: self.config.plan,
+            settings: self.config.plan.clone(),
         };
         let result = run_plan(agent, request, &reviewer, sink, cancel.clone()).await;
         if let Some(mode) = reviewer.left_for() {

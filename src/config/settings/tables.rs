@@ -112,4 +112,5 @@ approval_timeout_secs. Only the user's own config and the environment set this t
     ),
     table("channels.telegram", ""),
     table("channels.wechat", ""),
+    table("agents", ""),
 ];

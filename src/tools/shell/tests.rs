@@ -26,6 +26,7 @@ fn context(dir: &TempDir, timeout: Duration) -> ToolContext {
         gates: Vec::new(),
         progress: crate::tools::Progress::default(),
         files: None,
+        delegation: None,
     }
 }
 

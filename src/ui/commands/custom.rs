@@ -250,15 +250,11 @@ mod tests {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::write(dir.join(name), text).unwrap();
         };
-        write(
-            &home.path().join("commands"),
-            "review.md",
-            "user $ARGUMENTS",
-        );
+        write(&home.path().join("commands"), "lint.md", "user $ARGUMENTS");
         write(&home.path().join("commands"), "model.md", "shadow");
         write(
             &project.path().join(".paicli/commands"),
-            "review.md",
+            "lint.md",
             "---\ndescription: Review a file\n---\nproject $ARGUMENTS\n",
         );
         write(
@@ -272,9 +268,9 @@ mod tests {
             "not a command",
         );
         let found = CustomCommands::load(home.path(), project.path());
-        let review = found.get("REVIEW").unwrap();
-        assert_eq!(review.template, "project $ARGUMENTS");
-        assert_eq!(review.description.as_deref(), Some("Review a file"));
+        let lint = found.get("LINT").unwrap();
+        assert_eq!(lint.template, "project $ARGUMENTS");
+        assert_eq!(lint.description.as_deref(), Some("Review a file"));
         assert_eq!(found.all().count(), 1);
         assert!(found.get("model").is_none());
         // The user's folder is read first, then the project's.

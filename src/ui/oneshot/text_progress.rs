@@ -174,6 +174,24 @@ impl EventSink for TextProgress {
             | AgentEvent::PlanTaskEvent { .. }
             | AgentEvent::PlanTaskFinished { .. }
             | AgentEvent::PlanFinished { .. } => {}
+            AgentEvent::TaskList { list } => {
+                self.flush_reasoning(&mut state);
+                Self::end_stdout_line(&mut state);
+                eprintln!("{}", list.as_markdown());
+            }
+            // delegation: a sub-agent's calls and notices, tagged with its name.
+            AgentEvent::SubAgent { agent, event, .. } => match *event {
+                AgentEvent::ToolCallStarted { name, summary, .. } => {
+                    self.flush_reasoning(&mut state);
+                    Self::end_stdout_line(&mut state);
+                    eprintln!("→ [{agent}] {name} {}", preview(&summary));
+                }
+                AgentEvent::Notice { notice } => {
+                    Self::end_stdout_line(&mut state);
+                    eprintln!("! [{agent}] {}", notice_line(self.lang, &notice));
+                }
+                _ => {}
+            },
         }
     }
 }

@@ -3,6 +3,7 @@
 //! the end. Pure: the sink decides when rows are drawn.
 
 use crate::protocol::plan::{Plan, PlanTaskOutcome, TaskState};
+use crate::protocol::{StepStatus, TaskList};
 use crate::text::{Lang, Msg, tr};
 
 use super::Style;
@@ -41,6 +42,28 @@ impl PlanView {
             })
             .collect();
         self.started = false;
+    }
+
+    /// The model's task list (`update_plan`), numbered from 1, drawn at once.
+    pub fn of_task_list(list: &TaskList) -> Self {
+        let rows = list
+            .plan
+            .iter()
+            .enumerate()
+            .map(|(n, s)| Row {
+                id: (n + 1).to_string(),
+                title: s.step.clone(),
+                state: match s.status {
+                    StepStatus::Pending => TaskState::Pending,
+                    StepStatus::InProgress => TaskState::Running,
+                    StepStatus::Completed => TaskState::Done,
+                },
+            })
+            .collect();
+        PlanView {
+            rows,
+            started: true,
+        }
     }
 
     /// Task `id` moved to `state` (a task the plan did not name is added, so nothing is lost).

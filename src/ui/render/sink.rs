@@ -463,6 +463,14 @@ impl Inner {
             | AgentEvent::PlanTaskEvent { .. }
             | AgentEvent::PlanTaskFinished { .. }
             | AgentEvent::PlanFinished { .. }) => self.plan_event(event),
+            // The model's task list, above the working line (a running plan's own list comes first).
+            AgentEvent::TaskList { list } => {
+                if self.plan_run.is_none() {
+                    self.plan = Some(PlanView::of_task_list(&list));
+                }
+            }
+            // delegation: a sub-agent's lines tagged with its name, as a plan task's are with its id.
+            AgentEvent::SubAgent { agent, event, .. } => self.task_event(&agent, *event),
             AgentEvent::DiagnosticsInjected { files, text } => {
                 self.flush_answer();
                 let width = self.width();

@@ -123,6 +123,28 @@ pub fn screened(event: AgentEvent) -> AgentEvent {
             task_id: line(task_id),
             event: Box::new(screened(*event)),
         },
+        E::TaskList { list } => E::TaskList {
+            list: crate::protocol::TaskList {
+                explanation: list.explanation.map(lines),
+                plan: list
+                    .plan
+                    .into_iter()
+                    .map(|s| crate::protocol::TaskStep {
+                        step: line(s.step),
+                        status: s.status,
+                    })
+                    .collect(),
+            },
+        },
+        E::SubAgent {
+            parent_call_id,
+            agent,
+            event,
+        } => E::SubAgent {
+            parent_call_id: line(parent_call_id),
+            agent: line(agent),
+            event: Box::new(screened(*event)),
+        },
         E::PlanTaskFinished {
             task_id,
             state,

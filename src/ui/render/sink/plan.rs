@@ -94,9 +94,9 @@ impl Inner {
         }
     }
 
-    /// One event of task `id`'s sub-agent: tool calls and notices as tagged lines, everything else only moves
+    /// One event of task `id`'s sub-agent (or of the sub-agent `id` the model started): tool calls and notices as tagged lines, everything else only moves
     /// the working line.
-    fn task_event(&mut self, id: &str, event: AgentEvent) {
+    pub(super) fn task_event(&mut self, id: &str, event: AgentEvent) {
         let style = self.surface.style;
         let tag = task_tag(id, style);
         let width = self.width().saturating_sub(visible_width(&tag));
