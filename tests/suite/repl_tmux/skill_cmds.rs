@@ -26,7 +26,7 @@ fn a_command_file_runs_as_a_slash_command_with_its_arguments() {
     let sandbox = Sandbox::new();
     let project = sandbox.project.path();
     write(
-        &project.join(".paicli/commands/review.md"),
+        &project.join(".paicli/commands/proofread.md"),
         "---\ndescription: Review one file for bugs\n---\nReview $ARGUMENTS for bugs; start with $1.\n",
     );
     // A file never replaces a built-in: warned about once, at start-up.
@@ -42,18 +42,18 @@ fn a_command_file_runs_as_a_slash_command_with_its_arguments() {
         "{banner}"
     );
 
-    t.keys(&["-l", "/rev"]);
+    t.keys(&["-l", "/proof"]);
     t.keys(&["Tab"]);
-    t.wait_for("› /review ");
+    t.wait_for("› /proofread ");
     t.keys(&["C-u"]);
     t.submit("/help");
     let screen = t.wait_for("Commands from files");
     assert!(
-        screen.contains("/review [args]") && screen.contains("Review one file for bugs"),
+        screen.contains("/proofread [args]") && screen.contains("Review one file for bugs"),
         "{screen}"
     );
 
-    t.submit("/review src/lib.rs");
+    t.submit("/proofread src/lib.rs");
     t.wait_for("Looks fine.");
     t.wait_prompt(3, super::terminal::DEADLINE);
     assert_eq!(
@@ -61,7 +61,7 @@ fn a_command_file_runs_as_a_slash_command_with_its_arguments() {
         "Review src/lib.rs for bugs; start with src/lib.rs."
     );
     // Ctrl-C on a half-typed command line drops it (and arms the exit): nothing is sent.
-    t.keys(&["-l", "/review half"]);
+    t.keys(&["-l", "/proofread half"]);
     t.keys(&["C-c"]);
     t.wait_for("Ctrl-C");
     assert_eq!(server.chat_requests().len(), 1);
