@@ -450,7 +450,7 @@ pub static COMMANDS: &[Command] = &[
             "which chat channels (Telegram, WeChat) run, with their pid and log",
             "显示哪些聊天通道（Telegram、微信）在运行，以及 pid 和日志",
         ],
-        while_running: true,
+        while_running: false,
         handler: channel_view::channel,
     },
     Command {
