@@ -411,13 +411,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     }
 
     // The REPL shows these in its banner; `-p` has only stderr.
-    for refused in &config.refused {
-        eprintln!("paicli: {}", text::refused_setting(lang, refused));
-    }
-    let sandbox = paicli::app::build_sandbox(&config);
-    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
-        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
-    }
+    start_notices_on_stderr(&config, lang);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -489,13 +483,7 @@ fn run_headless(
     if task.as_ref().is_some_and(|(t, _)| t.trim().is_empty()) {
         return Err(StartError::EmptyTask);
     }
-    for refused in &config.refused {
-        eprintln!("paicli: {}", text::refused_setting(lang, refused));
-    }
-    let sandbox = paicli::app::build_sandbox(&config);
-    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
-        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
-    }
+    start_notices_on_stderr(&config, lang);
     if let Some(note) = task.as_ref().and_then(|(_, piped)| piped_note(lang, piped)) {
         eprintln!("paicli: {note}");
     }
@@ -734,5 +722,16 @@ mod tests {
                 );
             }
         }
+    }
+}
+
+/// What a run without a banner says before it starts: refused settings and what the sandbox cannot do here.
+fn start_notices_on_stderr(config: &paicli::config::Config, lang: Lang) {
+    for refused in &config.refused {
+        eprintln!("paicli: {}", text::refused_setting(lang, refused));
+    }
+    let sandbox = paicli::app::build_sandbox(config);
+    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
+        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
     }
 }
