@@ -1,7 +1,7 @@
 //! The approval modes: their names in an editor, what each does, switching between them.
 
 messages! {
-    ApprovalModeIs => en: "approval mode", zh: "审批模式",
+    ApprovalModeIs => en: "approval mode: ", zh: "审批模式：",
     ModeAsk =>
         en: "every edit, command and MCP call asks you first",
         zh: "每次编辑、命令和 MCP 调用都先询问你",

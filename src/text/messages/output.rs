@@ -16,6 +16,8 @@ messages! {
     ToolOk => en: "ok", zh: "成功",
     ToolFailed => en: "failed", zh: "失败",
     ToolDenied => en: "denied", zh: "已拒绝",
+    ToolRejectedByYou => en: "you said no", zh: "你拒绝了这次调用",
+    ToolSkippedByYou => en: "you skipped it", zh: "你跳过了这次调用",
     ToolAborted => en: "aborted by user", zh: "已被用户中止",
     ToolChars => en: "chars", zh: "字符",
     MoreLines => en: "more lines", zh: "行未显示",

@@ -33,7 +33,7 @@ pub fn mode_name(mode: ApprovalMode) -> &'static str {
 /// `approval mode: plan — read-only tools until you approve a plan`.
 pub fn mode_line(mode: ApprovalMode, lang: Lang) -> String {
     format!(
-        "{}: {} — {}",
+        "{}{} — {}",
         tr(lang, Msg::ApprovalModeIs),
         mode_name(mode),
         tr(lang, mode_help(mode))
@@ -61,7 +61,7 @@ pub(super) fn mode(session: &mut Session, args: &str) -> Flow {
             let current = session.approval_mode();
             let style = session.surface().style;
             let mut lines = vec![style.bold(&format!(
-                "{}: {}",
+                "{}{}",
                 session.tr(Msg::ApprovalModeIs),
                 mode_name(current)
             ))];

@@ -90,7 +90,11 @@ pub fn tool_result_lines(
             Style::green,
         ),
         ToolStatus::Denied => (
-            format!("{} · {reason}", tr(lang, Msg::ToolDenied)),
+            format!(
+                "{} · {}",
+                tr(lang, Msg::ToolDenied),
+                denial_for_person(reason, lang)
+            ),
             Style::yellow,
         ),
         ToolStatus::Failed => (
@@ -214,4 +218,54 @@ pub(super) fn truncate(text: &str, columns: usize) -> String {
         out.push(ch);
     }
     out
+}
+
+/// A refusal as the person reads it: their own no in their language (the model's text says what to do next,
+/// which is not for them), anything else as the gate worded it.
+fn denial_for_person(reason: &str, lang: Lang) -> std::borrow::Cow<'_, str> {
+    if reason.starts_with("USER_REJECTED") {
+        tr(lang, Msg::ToolRejectedByYou).into()
+    } else if reason.starts_with("USER_SKIPPED") {
+        tr(lang, Msg::ToolSkippedByYou).into()
+    } else {
+        reason.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn denied(detail: &str, lang: Lang) -> String {
+        let view = ToolResultView {
+            about: "",
+            name: "execute_command",
+            status: ToolStatus::Denied,
+            detail,
+            duration_ms: 0,
+            output_chars: 0,
+            output: None,
+        };
+        tool_result_lines(&view, lang, Style::new(false), 120).join("\n")
+    }
+
+    #[test]
+    fn the_persons_own_no_is_worded_for_them_in_their_language() {
+        let rejected = "USER_REJECTED: the user rejected this call. Do not retry it unchanged.";
+        let zh = denied(rejected, Lang::Zh);
+        assert!(zh.contains("你拒绝了这次调用"), "{zh}");
+        assert!(
+            !zh.contains("USER_REJECTED") && !zh.contains("retry"),
+            "{zh}"
+        );
+        assert!(denied(rejected, Lang::En).contains("denied · you said no"));
+        let skipped = denied("USER_SKIPPED: the user skipped this call", Lang::En);
+        assert!(skipped.contains("you skipped it"), "{skipped}");
+        // A gate's own refusal is the explanation: it stays.
+        let guard = denied("PATH_OUT_OF_BOUNDS: outside the root", Lang::Zh);
+        assert!(
+            guard.contains("PATH_OUT_OF_BOUNDS: outside the root"),
+            "{guard}"
+        );
+    }
 }

@@ -54,7 +54,7 @@ fn the_banner_shows_the_approval_mode_and_warns_in_full() {
     in_chinese(&sandbox);
     let t = sandbox.start_with(&server, &[("PAICLI_APPROVAL", "ask")]);
     let banner = t.screen();
-    assert!(banner.contains("审批模式: ask"), "{banner}");
+    assert!(banner.contains("审批模式：ask"), "{banner}");
     assert!(!banner.contains("full 模式"), "{banner}");
     drop(t);
     let t = sandbox.start(&server);
