@@ -17,7 +17,7 @@ mod tool_line;
 mod untrusted;
 mod wrap;
 
-pub use diff::{render_diff, render_diff_all, render_diff_in, unified_diff};
+pub use diff::{more_lines_notice, render_diff, render_diff_all, render_diff_in, unified_diff};
 pub use expand::{Expandable, LastExpandable, page, show_expanded};
 pub use live::{Phase, TypedAhead, WorkingLine};
 pub use markdown::render_markdown;

@@ -82,6 +82,7 @@ messages! {
         en: "old_text is not in {path} as it is now; the tool will say so",
         zh: "{path} 当前内容中找不到 old_text；工具会报告这一点",
     DiffMoreLines => en: "… {n} more lines", zh: "… 还有 {n} 行",
+    DiffOneMoreLine => en: "… 1 more line", zh: "… 还有 1 行",
     RuleEveryCall => en: "every `{x}` call", zh: "每次 `{x}` 调用",
     RuleCommandPrefix => en: "commands starting with `{x}`", zh: "以 `{x}` 开头的命令",
     RuleExactCommand => en: "exactly the command `{x}`", zh: "仅限命令 `{x}`",

@@ -21,6 +21,7 @@ messages! {
     ToolAborted => en: "aborted by user", zh: "已被用户中止",
     ToolChars => en: "chars", zh: "字符",
     MoreLines => en: "more lines", zh: "行未显示",
+    OneMoreLine => en: "more line", zh: "行未显示",
     CtrlOExpand => en: "ctrl+o to expand", zh: "按 ctrl+o 展开",
     NothingToExpand => en: "nothing to expand yet", zh: "还没有可展开的内容",
     StatusTurn => en: "turn", zh: "本轮",

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::preview::Preview;
 use crate::policy::approval::{ApprovalRequest, Risk, RuleLabel};
 use crate::text::{Lang, Msg, is_hidden, tr, visible};
-use crate::ui::render::{Style, render_diff_all, render_diff_in, task_label};
+use crate::ui::render::{Style, more_lines_notice, render_diff_all, render_diff_in, task_label};
 
 /// Chars of one argument shown before it is folded.
 pub const FOLD_AFTER_CHARS: usize = 600;
@@ -179,8 +179,7 @@ fn render_preview(preview: &Preview, look: &Look, out: &mut impl Write) -> io::R
                 writeln!(out, "{}", new_file_line(line, style))?;
             }
             if total > FOLD_AFTER_LINES {
-                let more = (total - FOLD_AFTER_LINES).to_string();
-                let notice = look.tr(Msg::DiffMoreLines).replace("{n}", &more);
+                let notice = more_lines_notice(look.lang, total - FOLD_AFTER_LINES);
                 writeln!(out, "    {}", style.dim(&notice))?;
             }
         }

@@ -34,11 +34,19 @@ pub fn render_diff_in(unified: &str, style: Style, lang: Lang) -> Vec<String> {
         .map(|line| diff_line(line, style))
         .collect();
     if body.len() > MAX_LINES {
-        let more = (body.len() - MAX_LINES).to_string();
-        let notice = tr(lang, Msg::DiffMoreLines).replace("{n}", &more);
+        let notice = more_lines_notice(lang, body.len() - MAX_LINES);
         out.push(format!("    {}", style.dim(&notice)));
     }
     out
+}
+
+/// "… n more lines" under a folded diff or file, in the singular for one.
+pub fn more_lines_notice(lang: Lang, more: usize) -> String {
+    if more == 1 {
+        tr(lang, Msg::DiffOneMoreLine).to_string()
+    } else {
+        tr(lang, Msg::DiffMoreLines).replace("{n}", &more.to_string())
+    }
 }
 
 /// Every line of a unified diff, rendered as [`render_diff`] renders the first ones (the approval prompt's
@@ -103,5 +111,12 @@ mod tests {
                 "     h",
             ]
         );
+    }
+
+    #[test]
+    fn one_more_line_is_singular() {
+        assert_eq!(more_lines_notice(Lang::En, 1), "… 1 more line");
+        assert_eq!(more_lines_notice(Lang::En, 2), "… 2 more lines");
+        assert_eq!(more_lines_notice(Lang::Zh, 1), "… 还有 1 行");
     }
 }

@@ -159,7 +159,14 @@ pub fn tool_result_lines(
     if more > 0 {
         lines.push(style.dim(&format!(
             "    … {more} {} ({expand})",
-            tr(lang, Msg::MoreLines)
+            tr(
+                lang,
+                if more == 1 {
+                    Msg::OneMoreLine
+                } else {
+                    Msg::MoreLines
+                }
+            )
         )));
     } else if folded {
         lines.push(style.dim(&format!("    ({expand})")));
