@@ -673,6 +673,17 @@ async fn cancel_on_ctrl_c(cancel: CancellationToken) {
     }
 }
 
+/// What a run without a banner says before it starts: refused settings and what the sandbox cannot do here.
+fn start_notices_on_stderr(config: &paicli::config::Config, lang: Lang) {
+    for refused in &config.refused {
+        eprintln!("paicli: {}", text::refused_setting(lang, refused));
+    }
+    let sandbox = paicli::app::build_sandbox(config);
+    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
+        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
@@ -722,16 +733,5 @@ mod tests {
                 );
             }
         }
-    }
-}
-
-/// What a run without a banner says before it starts: refused settings and what the sandbox cannot do here.
-fn start_notices_on_stderr(config: &paicli::config::Config, lang: Lang) {
-    for refused in &config.refused {
-        eprintln!("paicli: {}", text::refused_setting(lang, refused));
-    }
-    let sandbox = paicli::app::build_sandbox(config);
-    for shortfall in sandbox.notices(&config.project_root, Some(&config.home)) {
-        eprintln!("paicli: {}", text::sandbox_shortfall(lang, &shortfall));
     }
 }
