@@ -200,8 +200,16 @@ fn start_mcp_observed(
     file_notices: &mut Vec<FileNotice>,
 ) -> McpManager {
     let lookup = |name: &str| config.env.get(name).map(str::to_string);
-    let mut servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    // `--strict-mcp-config`: only the caller's servers, none from mcp.json.
+    let mut servers = if config.mcp_caller.strict {
+        mcp::McpConfig::default()
+    } else {
+        mcp::config::load(&config.home, &config.project_root, &lookup)
+    };
     file_notices.append(&mut servers.file_notices);
+    let caller =
+        mcp::config::caller_servers(&config.mcp_caller.servers, &config.project_root, &lookup);
+    let servers = servers.with_caller(caller);
     let publisher = match pages {
         Some(pages) => crate::tools::mcp::RegistryPublisher::with_pages(registry, pages),
         None => crate::tools::mcp::RegistryPublisher::new(registry),

@@ -8,6 +8,7 @@ mod agent;
 mod approvals;
 pub mod beneath;
 pub mod browser;
+pub mod caller_mcp;
 mod channels;
 mod env;
 mod index;
@@ -273,6 +274,8 @@ declare_settings! {
         pub web: WebSettings,
         /// `[mcp]`
         pub mcp: McpSettings,
+        /// MCP servers the caller names for this run (`--mcp-config`); never from a file.
+        pub mcp_caller: caller_mcp::CallerMcp,
         /// Language of the interactive UI: auto (from LC_ALL / LC_MESSAGES / LANG) | en | zh.
         pub ui_language: UiLanguage = setting("ui.language", Plain(UiLanguage::Auto)),
         /// Set to turn colours off.

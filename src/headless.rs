@@ -84,6 +84,8 @@ pub enum HeadlessError {
     PromptToolNeedsInput,
     #[error("--permission-prompt-tool {0} is not supported")]
     UnknownPromptTool(String),
+    #[error("--mcp-config {0}")]
+    McpConfig(String),
 }
 
 impl HeadlessError {
@@ -103,6 +105,9 @@ impl HeadlessError {
             HeadlessError::UnknownPromptTool(tool) => {
                 trf(lang, Msg::HeadlessUnknownPromptTool, &[("tool", tool)])
             }
+            HeadlessError::McpConfig(error) => {
+                trf(lang, Msg::HeadlessBadMcpConfig, &[("error", error)])
+            }
         })
     }
 }
@@ -121,7 +126,7 @@ pub fn unknown_flags_note(lang: Lang, flags: &[String]) -> String {
 /// error other than an interrupt. Must run inside the Tokio runtime.
 pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, HeadlessError> {
     let Launch {
-        config,
+        mut config,
         start,
         flags,
         output,
@@ -141,6 +146,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         Some("stdio") => return Err(HeadlessError::PromptToolNeedsInput),
         Some(other) => return Err(HeadlessError::UnknownPromptTool(other.to_string())),
     };
+    config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
     let provider = config.provider().ok();
     let price = match (flags.max_budget_usd, &provider) {
         (None, _) => None,

@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 
+use crate::config::caller_mcp::CallerMcp;
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::tools::claude_names::from_claude_name;
 
@@ -125,10 +126,10 @@ pub struct HeadlessFlags {
     /// Accepted and ignored: paicli picks its own session ids.
     #[arg(long, value_name = "ID")]
     pub session_id: Option<String>,
-    /// Accepted and ignored: MCP servers come from paicli's mcp.json.
+    /// MCP servers for this run, added to mcp.json's (inline JSON or a file, `{"mcpServers": {...}}`; repeatable).
     #[arg(long, value_name = "JSON|FILE")]
     pub mcp_config: Vec<String>,
-    /// Accepted and ignored.
+    /// Only the servers of `--mcp-config`: none from the user's or the project's mcp.json.
     #[arg(long)]
     pub strict_mcp_config: bool,
     /// Accepted and ignored: settings come from paicli's config files.
@@ -173,6 +174,18 @@ impl HeadlessFlags {
         if overrides.max_iterations.is_none() {
             overrides.max_iterations = self.max_turns;
         }
+    }
+
+    /// The MCP servers of `--mcp-config` (a later argument wins by name) and `--strict-mcp-config`.
+    pub fn caller_mcp(&self) -> Result<CallerMcp, String> {
+        let mut servers = Vec::new();
+        for arg in &self.mcp_config {
+            servers.extend(crate::mcp::config::parse_caller(arg)?);
+        }
+        Ok(CallerMcp {
+            servers,
+            strict: self.strict_mcp_config,
+        })
     }
 
     /// The tool rules of `--allowedTools` and `--disallowedTools` added to the loaded configuration's approval
