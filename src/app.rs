@@ -232,6 +232,16 @@ fn start_mcp_observed(
     )
 }
 
+/// The path guard of `config`'s project, with the folders added for this run (`--add-dir`).
+pub fn project_guard(config: &Config) -> Result<PathGuard, SetupError> {
+    PathGuard::with_added(&config.project_root, &config.added_dirs).map_err(|source| {
+        SetupError::ProjectRoot {
+            path: config.project_root.clone(),
+            source,
+        }
+    })
+}
+
 /// Where the audit log lives: `audit.dir` (`PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit`); the hook writes there,
 /// `/audit` reads.
 pub fn audit_dir(config: &Config) -> std::path::PathBuf {
@@ -271,10 +281,7 @@ pub fn build_approval_hook_with(
         ClientOptions::from_settings(&config.llm),
     );
 
-    let guard = PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
-        path: config.project_root.clone(),
-        source,
-    })?;
+    let guard = project_guard(config)?;
     Ok(ApprovalHook::new(ApprovalHookOptions {
         mode: config.approval,
         allow: RuleSet::from_strings(
@@ -381,10 +388,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
 
     let root = config.project_root.clone();
     let memory = Arc::new(MemoryStore::new(&config.home, &root));
-    let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
-        path: root.clone(),
-        source,
-    })?;
+    let guard = project_guard(config)?;
     // The library keeps the guard's read roots in step with the enabled skills' folders.
     let skills = Arc::new(SkillLibrary::load(
         skill_roots(config),

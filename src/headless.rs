@@ -86,6 +86,8 @@ pub enum HeadlessError {
     UnknownPromptTool(String),
     #[error("--mcp-config {0}")]
     McpConfig(String),
+    #[error("--add-dir {dir}: {error}")]
+    AddDir { dir: String, error: String },
 }
 
 impl HeadlessError {
@@ -108,6 +110,11 @@ impl HeadlessError {
             HeadlessError::McpConfig(error) => {
                 trf(lang, Msg::HeadlessBadMcpConfig, &[("error", error)])
             }
+            HeadlessError::AddDir { dir, error } => trf(
+                lang,
+                Msg::HeadlessBadAddDir,
+                &[("dir", dir), ("error", error)],
+            ),
         })
     }
 }
@@ -147,6 +154,12 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         Some(other) => return Err(HeadlessError::UnknownPromptTool(other.to_string())),
     };
     config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
+    let added = flags
+        .added_dirs()
+        .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
+    // The file tools reach them through the path guard; commands may write them inside the sandbox.
+    config.sandbox.writable_roots.extend(added.iter().cloned());
+    config.added_dirs = added;
     let provider = config.provider().ok();
     let price = match (flags.max_budget_usd, &provider) {
         (None, _) => None,

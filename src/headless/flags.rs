@@ -3,6 +3,7 @@
 //! approval modes, and the tolerance for flags this version does not know (the SDKs add new ones often).
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 
 use crate::config::caller_mcp::CallerMcp;
 use crate::config::{ApprovalMode, Config, Overrides};
@@ -138,7 +139,7 @@ pub struct HeadlessFlags {
     /// Accepted and ignored.
     #[arg(long, value_name = "SOURCES")]
     pub setting_sources: Option<String>,
-    /// Accepted and ignored: the project root is the working folder.
+    /// A folder outside the project the file tools may read and write, and commands may write (repeatable).
     #[arg(long, value_name = "DIR")]
     pub add_dir: Vec<String>,
     /// Also emit `stream_event` partial messages while the model streams.
@@ -186,6 +187,19 @@ impl HeadlessFlags {
             servers,
             strict: self.strict_mcp_config,
         })
+    }
+
+    /// The folders of `--add-dir`, canonical; the first that is not an existing folder is the error
+    /// `(dir, why)`.
+    pub fn added_dirs(&self) -> Result<Vec<PathBuf>, (String, String)> {
+        self.add_dir
+            .iter()
+            .map(|dir| match std::fs::canonicalize(dir) {
+                Ok(path) if path.is_dir() => Ok(path),
+                Ok(_) => Err((dir.clone(), "not a folder".to_string())),
+                Err(e) => Err((dir.clone(), e.to_string())),
+            })
+            .collect()
     }
 
     /// The tool rules of `--allowedTools` and `--disallowedTools` added to the loaded configuration's approval

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod add_dir;
 mod mcp_config;
 mod print_json;
 mod structured;
