@@ -88,6 +88,12 @@ pub enum HeadlessError {
     McpConfig(String),
     #[error("--add-dir {dir}: {error}")]
     AddDir { dir: String, error: String },
+    #[error("--session-id {0} is not a UUID")]
+    BadSessionId(String),
+    #[error("--session-id {0}: a session with this id exists")]
+    SessionIdTaken(String),
+    #[error("--session-id with --resume needs --fork-session")]
+    SessionIdWithResume,
 }
 
 impl HeadlessError {
@@ -115,8 +121,36 @@ impl HeadlessError {
                 Msg::HeadlessBadAddDir,
                 &[("dir", dir), ("error", error)],
             ),
+            HeadlessError::BadSessionId(id) => trf(lang, Msg::HeadlessBadSessionId, &[("id", id)]),
+            HeadlessError::SessionIdTaken(id) => {
+                trf(lang, Msg::HeadlessSessionIdTaken, &[("id", id)])
+            }
+            HeadlessError::SessionIdWithResume => {
+                tr(lang, Msg::HeadlessSessionIdWithResume).to_string()
+            }
         })
     }
+}
+
+/// The id `--session-id` gives the new session (or fork): a UUID no ledger has yet.
+fn new_session_id(
+    flags: &HeadlessFlags,
+    start: &StartOptions,
+    config: &Config,
+) -> Result<Option<String>, HeadlessError> {
+    let Some(text) = flags.session_id.as_deref() else {
+        return Ok(None);
+    };
+    let id = flags::uuid_session_id(text)
+        .ok_or_else(|| HeadlessError::BadSessionId(text.to_string()))?;
+    if start.resume.is_some() && !start.fork {
+        return Err(HeadlessError::SessionIdWithResume);
+    }
+    let store = crate::session::ledger::SessionStore::new(&config.home);
+    if store.all().iter().any(|s| s.id == id) {
+        return Err(HeadlessError::SessionIdTaken(id));
+    }
+    Ok(Some(id))
 }
 
 /// The stderr line about flags accepted and ignored.
@@ -134,7 +168,7 @@ pub fn unknown_flags_note(lang: Lang, flags: &[String]) -> String {
 pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, HeadlessError> {
     let Launch {
         mut config,
-        start,
+        mut start,
         flags,
         output,
         task,
@@ -153,6 +187,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         Some("stdio") => return Err(HeadlessError::PromptToolNeedsInput),
         Some(other) => return Err(HeadlessError::UnknownPromptTool(other.to_string())),
     };
+    start.id = new_session_id(&flags, &start, &config)?;
     config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
     let added = flags
         .added_dirs()

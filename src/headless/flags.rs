@@ -124,8 +124,8 @@ pub struct HeadlessFlags {
     /// `stdio`: ask the client (a `can_use_tool` control request) instead of denying what needs a person.
     #[arg(long, value_name = "TOOL")]
     pub permission_prompt_tool: Option<String>,
-    /// Accepted and ignored: paicli picks its own session ids.
-    #[arg(long, value_name = "ID")]
+    /// The new session's id (a UUID; `--resume` takes it afterwards).
+    #[arg(long, value_name = "UUID")]
     pub session_id: Option<String>,
     /// MCP servers for this run, added to mcp.json's (inline JSON or a file, `{"mcpServers": {...}}`; repeatable).
     #[arg(long, value_name = "JSON|FILE")]
@@ -213,6 +213,19 @@ impl HeadlessFlags {
             config.approvals.deny.push(approval_rule(&rule));
         }
     }
+}
+
+/// `text` as a session id when it is a UUID (`8-4-4-4-12` hex digits), lower-cased: only hex digits and
+/// dashes, so it is safe in the ledger's file name.
+pub fn uuid_session_id(text: &str) -> Option<String> {
+    let groups: Vec<&str> = text.split('-').collect();
+    let lengths = [8, 4, 4, 4, 12];
+    let valid = groups.len() == lengths.len()
+        && groups
+            .iter()
+            .zip(lengths)
+            .all(|(g, n)| g.len() == n && g.chars().all(|c| c.is_ascii_hexdigit()));
+    valid.then(|| text.to_ascii_lowercase())
 }
 
 /// A Claude permission rule as paicli's approval rule: `Bash(git log:*)` → `git log`, `Bash` →
@@ -377,6 +390,24 @@ mod tests {
         assert_eq!(dropped, ["--thinking", "--effort", "--debug-file"]);
         let text_mode = args(&["paicli", "--thinking", "-p", "x"]);
         assert_eq!(drop_unknown(text_mode.clone(), &command).0, text_mode);
+    }
+
+    #[test]
+    fn only_uuids_are_session_ids() {
+        assert_eq!(
+            uuid_session_id("123E4567-e89b-12d3-a456-426614174000").as_deref(),
+            Some("123e4567-e89b-12d3-a456-426614174000")
+        );
+        for bad in [
+            "",
+            "abc",
+            "123e4567e89b12d3a456426614174000",
+            "123e4567-e89b-12d3-a456-42661417400g",
+            "../../../../etc/passwd-e89b-12d3-a456",
+            "123e4567-e89b-12d3-a456-426614174000-",
+        ] {
+            assert_eq!(uuid_session_id(bad), None, "{bad}");
+        }
     }
 
     #[test]

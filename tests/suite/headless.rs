@@ -7,6 +7,7 @@
 mod add_dir;
 mod mcp_config;
 mod print_json;
+mod session_id;
 mod structured;
 
 use std::path::PathBuf;

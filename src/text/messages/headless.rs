@@ -50,6 +50,9 @@ messages! {
     HeadlessSessionIdTaken =>
         en: "--session-id {id}: a session with this id exists already; use --resume {id}",
         zh: "--session-id {id}：已有该 id 的会话；请用 --resume {id}",
+    HeadlessSessionIdWithResume =>
+        en: "--session-id names a new session: with --resume or --continue it needs --fork-session",
+        zh: "--session-id 用于命名新会话：与 --resume 或 --continue 同用时需要 --fork-session",
     HeadlessFallbackModel =>
         en: "{model} failed ({error}); retrying this turn once on the fallback model {fallback}",
         zh: "{model} 失败（{error}）；本轮改用备用模型 {fallback} 重试一次",
