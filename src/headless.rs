@@ -281,6 +281,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         key_source,
         reviewer,
         limit,
+        fallback_model: flags.fallback_model.clone(),
     };
     let code = match task {
         Some(input) => runner.turn(input, &cancel).await.code,

@@ -112,7 +112,8 @@ pub struct HeadlessFlags {
     /// Stop when the process has spent this much (list prices), with `error_max_budget_usd`.
     #[arg(long, value_name = "USD")]
     pub max_budget_usd: Option<f64>,
-    /// Accepted and ignored (see docs/headless.md).
+    /// When the model fails with an overload or server error (after the retries), the turn goes on once on this
+    /// model.
     #[arg(long, value_name = "MODEL")]
     pub fallback_model: Option<String>,
     /// The final answer must be JSON valid against this JSON Schema (inline JSON or a file).
