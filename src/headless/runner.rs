@@ -120,11 +120,11 @@ impl Runner {
         let mut spent = Spent::default();
         let (mut ran, mut interrupted) = self.run_once(input, &sink, cancel).await;
         spent.add(&ran);
-        if let Some((fallback, error)) = self.fallback_for(&ran, interrupted) {
-            if let Some(again) = self.on_fallback(&fallback, &error, &sink, cancel).await {
-                (ran, interrupted) = again;
-                spent.add(&ran);
-            }
+        if let Some((fallback, error)) = self.fallback_for(&ran, interrupted)
+            && let Some(again) = self.on_fallback(&fallback, &error, &sink, cancel).await
+        {
+            (ran, interrupted) = again;
+            spent.add(&ran);
         }
         let mut structured = None;
         if let Some(schema) = schema {
