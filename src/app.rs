@@ -202,8 +202,16 @@ fn start_mcp_observed(
     file_notices: &mut Vec<FileNotice>,
 ) -> McpManager {
     let lookup = |name: &str| config.env.get(name).map(str::to_string);
-    let mut servers = mcp::config::load(&config.home, &config.project_root, &lookup);
+    // `--strict-mcp-config`: only the caller's servers, none from mcp.json.
+    let mut servers = if config.mcp_caller.strict {
+        mcp::McpConfig::default()
+    } else {
+        mcp::config::load(&config.home, &config.project_root, &lookup)
+    };
     file_notices.append(&mut servers.file_notices);
+    let caller =
+        mcp::config::caller_servers(&config.mcp_caller.servers, &config.project_root, &lookup);
+    let servers = servers.with_caller(caller);
     let publisher = match pages {
         Some(pages) => crate::tools::mcp::RegistryPublisher::with_pages(registry, pages),
         None => crate::tools::mcp::RegistryPublisher::new(registry),
@@ -224,6 +232,16 @@ fn start_mcp_observed(
                 .map(str::to_string),
         },
     )
+}
+
+/// The path guard of `config`'s project, with the folders added for this run (`--add-dir`).
+pub fn project_guard(config: &Config) -> Result<PathGuard, SetupError> {
+    PathGuard::with_added(&config.project_root, &config.added_dirs).map_err(|source| {
+        SetupError::ProjectRoot {
+            path: config.project_root.clone(),
+            source,
+        }
+    })
 }
 
 /// Where the audit log lives: `audit.dir` (`PAICLI_AUDIT_DIR`, else `$PAICLI_HOME/audit`); the hook writes there,
@@ -265,10 +283,7 @@ pub fn build_approval_hook_with(
         ClientOptions::from_settings(&config.llm),
     );
 
-    let guard = PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
-        path: config.project_root.clone(),
-        source,
-    })?;
+    let guard = project_guard(config)?;
     Ok(ApprovalHook::new(ApprovalHookOptions {
         mode: config.approval,
         allow: RuleSet::from_strings(
@@ -376,10 +391,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
 
     let root = config.project_root.clone();
     let memory = Arc::new(MemoryStore::new(&config.home, &root));
-    let guard = PathGuard::new(&root).map_err(|source| SetupError::ProjectRoot {
-        path: root.clone(),
-        source,
-    })?;
+    let guard = project_guard(config)?;
     // The library keeps the guard's read roots in step with the enabled skills' folders.
     let skills = Arc::new(SkillLibrary::load(
         skill_roots(config),

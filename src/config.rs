@@ -9,6 +9,7 @@ pub mod agents;
 mod approvals;
 pub mod beneath;
 pub mod browser;
+pub mod caller_mcp;
 mod channels;
 mod env;
 mod index;
@@ -275,6 +276,11 @@ declare_settings! {
         pub web: WebSettings,
         /// `[mcp]`
         pub mcp: McpSettings,
+        /// MCP servers the caller names for this run (`--mcp-config`); never from a file.
+        pub mcp_caller: caller_mcp::CallerMcp,
+        /// Folders outside the project the file tools may read and write for this run (`--add-dir`, canonical);
+        /// never from a file.
+        pub added_dirs: Vec<PathBuf>,
         /// Language of the interactive UI: auto (from LC_ALL / LC_MESSAGES / LANG) | en | zh.
         pub ui_language: UiLanguage = setting("ui.language", Plain(UiLanguage::Auto)),
         /// Set to turn colours off.

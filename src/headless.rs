@@ -84,6 +84,16 @@ pub enum HeadlessError {
     PromptToolNeedsInput,
     #[error("--permission-prompt-tool {0} is not supported")]
     UnknownPromptTool(String),
+    #[error("--mcp-config {0}")]
+    McpConfig(String),
+    #[error("--add-dir {dir}: {error}")]
+    AddDir { dir: String, error: String },
+    #[error("--session-id {0} is not a UUID")]
+    BadSessionId(String),
+    #[error("--session-id {0}: a session with this id exists")]
+    SessionIdTaken(String),
+    #[error("--session-id with --resume needs --fork-session")]
+    SessionIdWithResume,
 }
 
 impl HeadlessError {
@@ -103,8 +113,44 @@ impl HeadlessError {
             HeadlessError::UnknownPromptTool(tool) => {
                 trf(lang, Msg::HeadlessUnknownPromptTool, &[("tool", tool)])
             }
+            HeadlessError::McpConfig(error) => {
+                trf(lang, Msg::HeadlessBadMcpConfig, &[("error", error)])
+            }
+            HeadlessError::AddDir { dir, error } => trf(
+                lang,
+                Msg::HeadlessBadAddDir,
+                &[("dir", dir), ("error", error)],
+            ),
+            HeadlessError::BadSessionId(id) => trf(lang, Msg::HeadlessBadSessionId, &[("id", id)]),
+            HeadlessError::SessionIdTaken(id) => {
+                trf(lang, Msg::HeadlessSessionIdTaken, &[("id", id)])
+            }
+            HeadlessError::SessionIdWithResume => {
+                tr(lang, Msg::HeadlessSessionIdWithResume).to_string()
+            }
         })
     }
+}
+
+/// The id `--session-id` gives the new session (or fork): a UUID no ledger has yet.
+fn new_session_id(
+    flags: &HeadlessFlags,
+    start: &StartOptions,
+    config: &Config,
+) -> Result<Option<String>, HeadlessError> {
+    let Some(text) = flags.session_id.as_deref() else {
+        return Ok(None);
+    };
+    let id = flags::uuid_session_id(text)
+        .ok_or_else(|| HeadlessError::BadSessionId(text.to_string()))?;
+    if start.resume.is_some() && !start.fork {
+        return Err(HeadlessError::SessionIdWithResume);
+    }
+    let store = crate::session::ledger::SessionStore::new(&config.home);
+    if store.all().iter().any(|s| s.id == id) {
+        return Err(HeadlessError::SessionIdTaken(id));
+    }
+    Ok(Some(id))
 }
 
 /// The stderr line about flags accepted and ignored.
@@ -121,8 +167,8 @@ pub fn unknown_flags_note(lang: Lang, flags: &[String]) -> String {
 /// error other than an interrupt. Must run inside the Tokio runtime.
 pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, HeadlessError> {
     let Launch {
-        config,
-        start,
+        mut config,
+        mut start,
         flags,
         output,
         task,
@@ -141,6 +187,14 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         Some("stdio") => return Err(HeadlessError::PromptToolNeedsInput),
         Some(other) => return Err(HeadlessError::UnknownPromptTool(other.to_string())),
     };
+    start.id = new_session_id(&flags, &start, &config)?;
+    config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
+    let added = flags
+        .added_dirs()
+        .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
+    // The file tools reach them through the path guard; commands may write them inside the sandbox.
+    config.sandbox.writable_roots.extend(added.iter().cloned());
+    config.added_dirs = added;
     let provider = config.provider().ok();
     let price = match (flags.max_budget_usd, &provider) {
         (None, _) => None,
@@ -227,6 +281,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         key_source,
         reviewer,
         limit,
+        fallback_model: flags.fallback_model.clone(),
     };
     let code = match task {
         Some(input) => runner.turn(input, &cancel).await.code,

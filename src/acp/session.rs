@@ -51,6 +51,7 @@ impl AcpSession {
             start: StartOptions {
                 resume: resume.map(ResumeFrom::Id),
                 fork: false,
+                id: None,
             },
             files: files.clone().map(|f| f as Arc<dyn FileAccess>),
             ..HostOptions::default()

@@ -97,11 +97,7 @@ impl Session {
         approver: Arc<dyn Approver>,
         options: HostOptions,
     ) -> Result<Session, HostError> {
-        let guard =
-            PathGuard::new(&config.project_root).map_err(|source| SetupError::ProjectRoot {
-                path: config.project_root.clone(),
-                source,
-            })?;
+        let guard = crate::app::project_guard(&config)?;
         let approval = build_approval_hook_with(&config, approver, !options.no_classifier)?;
         let (mut agent, services) = build_session(&config, approval.clone())?;
         if let Some(files) = options.files {

@@ -26,6 +26,8 @@ pub struct StartOptions {
     pub resume: Option<ResumeFrom>,
     /// Continue the resumed history under a new id, leaving the original ledger untouched.
     pub fork: bool,
+    /// The id of the new session or fork (checked by the caller: a UUID not in use); `None` picks one.
+    pub id: Option<String>,
 }
 
 /// A started session.
@@ -99,8 +101,8 @@ pub fn start_session(
 ) -> Result<Started, StartError> {
     let store = SessionStore::new(&config.home);
     let started = match &options.resume {
-        None => Ok(start_new(config, agent, &store)),
-        Some(from) => resume(config, agent, &store, from, options.fork),
+        None => Ok(start_new(config, agent, &store, options.id.clone())),
+        Some(from) => resume(config, agent, &store, from, options),
     }?;
     let keep = agent.ledger().map(Ledger::path);
     let keep_days = config.session_keep_days;
@@ -152,8 +154,13 @@ fn header(config: &Config, agent: &Agent, id: &str) -> Header {
     }
 }
 
-fn start_new(config: &Config, agent: &mut Agent, store: &SessionStore) -> Started {
-    let id = ledger::new_session_id();
+fn start_new(
+    config: &Config,
+    agent: &mut Agent,
+    store: &SessionStore,
+    id: Option<String>,
+) -> Started {
+    let id = id.unwrap_or_else(ledger::new_session_id);
     let path = store.path_for(&id, chrono::Local::now());
     let mut notices = Vec::new();
     match Ledger::create(&path, header(config, agent, &id), redactor(config)) {
@@ -172,7 +179,7 @@ fn resume(
     agent: &mut Agent,
     store: &SessionStore,
     from: &ResumeFrom,
-    fork: bool,
+    options: &StartOptions,
 ) -> Result<Started, StartError> {
     let root = &config.project_root;
     let stored = match from {
@@ -197,8 +204,8 @@ fn resume(
     let stored_prompt = loaded.conversation.system().text();
     let stored_tools = loaded.tools.clone();
     let stored_model = loaded.model.clone();
-    let (id, ledger) = if fork {
-        let id = ledger::new_session_id();
+    let (id, ledger) = if options.fork {
+        let id = options.id.clone().unwrap_or_else(ledger::new_session_id);
         let path = store.path_for(&id, chrono::Local::now());
         let header = Header {
             id: id.clone(),

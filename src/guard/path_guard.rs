@@ -37,6 +37,9 @@ pub struct PathGuard {
     root_dir: Arc<OwnedFd>,
     /// Folders outside the root that the read-only tools may read (see [`ReadRoots`]).
     read_roots: ReadRoots,
+    /// Folders outside the root the person added for this run (`--add-dir`): read and written like the root,
+    /// each reached beneath its own handle. The same list type as the read roots, set once at start-up.
+    added_roots: ReadRoots,
 }
 
 /// Why a path was refused.
@@ -79,7 +82,21 @@ impl PathGuard {
             root,
             root_dir: Arc::new(root_dir),
             read_roots: ReadRoots::default(),
+            added_roots: ReadRoots::default(),
         })
+    }
+
+    /// A guard for `root` that also lets the tools read and write beneath each of `added` (the person's
+    /// `--add-dir`); a folder that cannot be opened is left out.
+    pub fn with_added(root: &Path, added: &[PathBuf]) -> io::Result<Self> {
+        let guard = PathGuard::new(root)?;
+        guard.added_roots.set(added);
+        Ok(guard)
+    }
+
+    /// The folders added with [`PathGuard::with_added`], canonical.
+    pub fn added_roots(&self) -> Vec<PathBuf> {
+        self.added_roots.paths()
     }
 
     /// The canonical project root.
@@ -95,7 +112,7 @@ impl PathGuard {
     /// Resolves a model-supplied path to a real path inside the root, or says why it may not be used.
     pub fn resolve(&self, input: &str) -> Result<PathBuf, PathGuardError> {
         let real = self.real(input)?;
-        if real.starts_with(&self.root) {
+        if real.starts_with(&self.root) || self.added_roots.containing(&real).is_some() {
             Ok(real)
         } else {
             Err(out_of_bounds(input, &real))
@@ -106,7 +123,10 @@ impl PathGuard {
     /// that only read. Its symlinks are resolved first, so a link out of a readable folder is refused.
     pub fn resolve_read(&self, input: &str) -> Result<PathBuf, PathGuardError> {
         let real = self.real(input)?;
-        if real.starts_with(&self.root) || self.read_roots.containing(&real).is_some() {
+        if real.starts_with(&self.root)
+            || self.added_roots.containing(&real).is_some()
+            || self.read_roots.containing(&real).is_some()
+        {
             Ok(real)
         } else {
             Err(out_of_bounds(input, &real))

@@ -9,11 +9,11 @@ use serde_json::{Value, json};
 
 use super::channel::lock;
 use super::flags::PermissionMode;
-use super::init::{initialize_answer, mcp_servers};
+use super::init::{add_mcp_servers, initialize_answer, mcp_servers};
 use super::sdk_hooks::SdkHooks;
 use super::state::Headless;
 use crate::app::session::Session;
-use crate::text::{Msg, trf};
+use crate::text::{Msg, tr, trf};
 
 /// What `initialize` (or the command line) asks of the turns to come, applied before the next one starts, and
 /// the SDK's hook callbacks it registers.
@@ -105,7 +105,11 @@ pub fn handle(
                 let note = trf(headless.lang, Msg::HeadlessHooksNotCalled, &[("events", &events)]);
                 eprintln!("paicli: {note}");
             }
-            channel.answer(id, initialize_answer(session, headless));
+            let applied = add_mcp_servers(session, &request["mcpServers"]).unwrap_or_else(|| {
+                eprintln!("paicli: {}", tr(headless.lang, Msg::HeadlessInitMcpRefused));
+                Vec::new()
+            });
+            channel.answer(id, initialize_answer(session, headless, &applied));
         }
         "interrupt" => {
             // Answered first, so the client reads the answer before the interrupted turn's result.

@@ -3,7 +3,9 @@
 //! approval modes, and the tolerance for flags this version does not know (the SDKs add new ones often).
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 
+use crate::config::caller_mcp::CallerMcp;
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::tools::claude_names::from_claude_name;
 
@@ -110,7 +112,8 @@ pub struct HeadlessFlags {
     /// Stop when the process has spent this much (list prices), with `error_max_budget_usd`.
     #[arg(long, value_name = "USD")]
     pub max_budget_usd: Option<f64>,
-    /// Accepted and ignored (see docs/headless.md).
+    /// When the model fails with an overload or server error (after the retries), the turn goes on once on this
+    /// model.
     #[arg(long, value_name = "MODEL")]
     pub fallback_model: Option<String>,
     /// The final answer must be JSON valid against this JSON Schema (inline JSON or a file).
@@ -122,13 +125,13 @@ pub struct HeadlessFlags {
     /// `stdio`: ask the client (a `can_use_tool` control request) instead of denying what needs a person.
     #[arg(long, value_name = "TOOL")]
     pub permission_prompt_tool: Option<String>,
-    /// Accepted and ignored: paicli picks its own session ids.
-    #[arg(long, value_name = "ID")]
+    /// The new session's id (a UUID; `--resume` takes it afterwards).
+    #[arg(long, value_name = "UUID")]
     pub session_id: Option<String>,
-    /// Accepted and ignored: MCP servers come from paicli's mcp.json.
+    /// MCP servers for this run, added to mcp.json's (inline JSON or a file, `{"mcpServers": {...}}`; repeatable).
     #[arg(long, value_name = "JSON|FILE")]
     pub mcp_config: Vec<String>,
-    /// Accepted and ignored.
+    /// Only the servers of `--mcp-config`: none from the user's or the project's mcp.json.
     #[arg(long)]
     pub strict_mcp_config: bool,
     /// Accepted and ignored: settings come from paicli's config files.
@@ -137,7 +140,7 @@ pub struct HeadlessFlags {
     /// Accepted and ignored.
     #[arg(long, value_name = "SOURCES")]
     pub setting_sources: Option<String>,
-    /// Accepted and ignored: the project root is the working folder.
+    /// A folder outside the project the file tools may read and write, and commands may write (repeatable).
     #[arg(long, value_name = "DIR")]
     pub add_dir: Vec<String>,
     /// Also emit `stream_event` partial messages while the model streams.
@@ -175,6 +178,31 @@ impl HeadlessFlags {
         }
     }
 
+    /// The MCP servers of `--mcp-config` (a later argument wins by name) and `--strict-mcp-config`.
+    pub fn caller_mcp(&self) -> Result<CallerMcp, String> {
+        let mut servers = Vec::new();
+        for arg in &self.mcp_config {
+            servers.extend(crate::mcp::config::parse_caller(arg)?);
+        }
+        Ok(CallerMcp {
+            servers,
+            strict: self.strict_mcp_config,
+        })
+    }
+
+    /// The folders of `--add-dir`, canonical; the first that is not an existing folder is the error
+    /// `(dir, why)`.
+    pub fn added_dirs(&self) -> Result<Vec<PathBuf>, (String, String)> {
+        self.add_dir
+            .iter()
+            .map(|dir| match std::fs::canonicalize(dir) {
+                Ok(path) if path.is_dir() => Ok(path),
+                Ok(_) => Err((dir.clone(), "not a folder".to_string())),
+                Err(e) => Err((dir.clone(), e.to_string())),
+            })
+            .collect()
+    }
+
     /// The tool rules of `--allowedTools` and `--disallowedTools` added to the loaded configuration's approval
     /// rules (the person's own command line, so they may widen what runs, as `[approvals] allow` in their own
     /// config does).
@@ -186,6 +214,19 @@ impl HeadlessFlags {
             config.approvals.deny.push(approval_rule(&rule));
         }
     }
+}
+
+/// `text` as a session id when it is a UUID (`8-4-4-4-12` hex digits), lower-cased: only hex digits and
+/// dashes, so it is safe in the ledger's file name.
+pub fn uuid_session_id(text: &str) -> Option<String> {
+    let groups: Vec<&str> = text.split('-').collect();
+    let lengths = [8, 4, 4, 4, 12];
+    let valid = groups.len() == lengths.len()
+        && groups
+            .iter()
+            .zip(lengths)
+            .all(|(g, n)| g.len() == n && g.chars().all(|c| c.is_ascii_hexdigit()));
+    valid.then(|| text.to_ascii_lowercase())
 }
 
 /// A Claude permission rule as paicli's approval rule: `Bash(git log:*)` → `git log`, `Bash` →
@@ -350,6 +391,24 @@ mod tests {
         assert_eq!(dropped, ["--thinking", "--effort", "--debug-file"]);
         let text_mode = args(&["paicli", "--thinking", "-p", "x"]);
         assert_eq!(drop_unknown(text_mode.clone(), &command).0, text_mode);
+    }
+
+    #[test]
+    fn only_uuids_are_session_ids() {
+        assert_eq!(
+            uuid_session_id("123E4567-e89b-12d3-a456-426614174000").as_deref(),
+            Some("123e4567-e89b-12d3-a456-426614174000")
+        );
+        for bad in [
+            "",
+            "abc",
+            "123e4567e89b12d3a456426614174000",
+            "123e4567-e89b-12d3-a456-42661417400g",
+            "../../../../etc/passwd-e89b-12d3-a456",
+            "123e4567-e89b-12d3-a456-426614174000-",
+        ] {
+            assert_eq!(uuid_session_id(bad), None, "{bad}");
+        }
     }
 
     #[test]

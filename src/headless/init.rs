@@ -8,6 +8,7 @@ use super::state::Headless;
 use super::tool_limit::ToolLimit;
 use crate::app::session::Session;
 use crate::mcp::ServerState;
+use crate::mcp::config::caller_servers;
 use crate::tools::claude_names::to_claude_name;
 
 /// paicli's version, where Claude Code reports its own.
@@ -50,8 +51,23 @@ pub async fn init_message(
     })
 }
 
-/// The answer to `initialize`.
-pub fn initialize_answer(session: &Session, headless: &Headless) -> Value {
+/// Starts the servers of `initialize`'s `mcpServers` (Claude's shape) as the caller's own, as `--mcp-config`
+/// does; an SDK server (`"type": "sdk"`) is listed as failed with the reason. Returns the names added, or
+/// `None` when `servers` is neither absent nor an object.
+pub fn add_mcp_servers(session: &Session, servers: &Value) -> Option<Vec<String>> {
+    let map = match servers {
+        Value::Null => return Some(Vec::new()),
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    let entries: Vec<(String, Value)> = map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let lookup = |name: &str| session.config.env.get(name).map(str::to_string);
+    let servers = caller_servers(&entries, &session.config.project_root, &lookup);
+    Some(session.services.mcp.add(servers))
+}
+
+/// The answer to `initialize`; `applied` are the servers its `mcpServers` added.
+pub fn initialize_answer(session: &Session, headless: &Headless, applied: &[String]) -> Value {
     json!({
         "commands": [],
         "agents": [],
@@ -61,8 +77,7 @@ pub fn initialize_answer(session: &Session, headless: &Headless) -> Value {
         "account": {},
         "claude_code_version": VERSION,
         "skills": skills(session),
-        // paicli's MCP servers come from its own mcp.json; the servers asked for are not started.
-        "mcp_servers_applied": [],
+        "mcp_servers_applied": applied,
     })
 }
 
@@ -82,7 +97,12 @@ pub fn mcp_servers(session: &Session) -> Vec<Value> {
                 ServerState::NeedsApproval { .. } => "pending",
                 ServerState::Disabled => "disabled",
             };
-            json!({"name": s.name, "status": status})
+            match &s.state {
+                ServerState::Failed(reason) => {
+                    json!({"name": s.name, "status": status, "error": reason})
+                }
+                _ => json!({"name": s.name, "status": status}),
+            }
         })
         .collect()
 }

@@ -127,7 +127,7 @@ impl<'a> MessageSink<'a> {
     }
 
     /// A `system` message of `subtype`, with an event's own fields.
-    fn system(&self, subtype: &str, fields: Value) {
+    pub(super) fn system(&self, subtype: &str, fields: Value) {
         let mut body = match fields {
             Value::Object(map) => map,
             _ => Map::new(),

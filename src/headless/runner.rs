@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::control::{Setup, prompt_of};
@@ -16,7 +16,9 @@ use super::result::{Closing, Structured, result_message};
 use super::state::Headless;
 use super::structured::{MAX_RETRIES, Schema, retry_prompt};
 use super::tool_limit::ToolLimit;
+use crate::agent::TurnOutcome;
 use crate::app::session::{Input, Ran, Session};
+use crate::llm::LlmError;
 use crate::protocol::Usage;
 use crate::protocol::plan::PlanReviewer;
 use crate::text::{Msg, trf};
@@ -34,6 +36,8 @@ pub(super) struct Runner {
     pub(super) reviewer: Arc<dyn PlanReviewer>,
     /// `--tools`: the tools `init` lists.
     pub(super) limit: Option<Arc<ToolLimit>>,
+    /// `--fallback-model`: a turn the model failed with an overload or server error runs on once more.
+    pub(super) fallback_model: Option<String>,
 }
 
 /// How a turn ended.
@@ -116,6 +120,12 @@ impl Runner {
         let mut spent = Spent::default();
         let (mut ran, mut interrupted) = self.run_once(input, &sink, cancel).await;
         spent.add(&ran);
+        if let Some((fallback, error)) = self.fallback_for(&ran, interrupted)
+            && let Some(again) = self.on_fallback(&fallback, &error, &sink, cancel).await
+        {
+            (ran, interrupted) = again;
+            spent.add(&ran);
+        }
         let mut structured = None;
         if let Some(schema) = schema {
             let mut tries = 0;
@@ -164,6 +174,59 @@ impl Runner {
         }
     }
 
+    /// The fallback model and the error, when `ran` failed with an overload or a server error (after the
+    /// client's own retries) and `--fallback-model` names another model.
+    fn fallback_for(&self, ran: &Ran, interrupted: bool) -> Option<(String, String)> {
+        let fallback = self.fallback_model.as_deref()?;
+        let Ran::Turn(report) = ran else { return None };
+        let TurnOutcome::Failed(error) = &report.outcome else {
+            return None;
+        };
+        let overloaded = matches!(
+            error,
+            LlmError::Server { .. }
+                | LlmError::StreamError {
+                    retryable: true,
+                    ..
+                }
+        );
+        (overloaded && !interrupted && fallback != self.headless.model())
+            .then(|| (fallback.to_string(), error.to_string()))
+    }
+
+    /// Says so in a `system` message and carries the failed turn on once on `fallback`, then goes back to the
+    /// session's model. The failed request stays in the history, so the retry asks the model to carry on.
+    /// `None` when the fallback model cannot be used (said on stderr; the failure stands).
+    async fn on_fallback(
+        &self,
+        fallback: &str,
+        error: &str,
+        sink: &MessageSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Option<(Ran, bool)> {
+        let main = self.headless.model();
+        let note = trf(
+            self.headless.lang,
+            Msg::HeadlessFallbackModel,
+            &[("model", &main), ("error", &error), ("fallback", &fallback)],
+        );
+        if let Err(e) = self.session.switch_model(fallback).await {
+            eprintln!("paicli: {note}: {e}");
+            return None;
+        }
+        sink.system(
+            "model_fallback",
+            json!({"model": main, "fallback_model": fallback, "error": error, "message": note}),
+        );
+        self.headless.set_model(fallback);
+        let again = Input::prompt(FALLBACK_PROMPT);
+        let ran = self.run_once(again, sink, cancel).await;
+        if self.session.switch_model(&main).await.is_ok() {
+            self.headless.set_model(&main);
+        }
+        Some(ran)
+    }
+
     async fn run_once(
         &self,
         input: Input,
@@ -178,6 +241,9 @@ impl Runner {
         (ran, self.headless.running.end())
     }
 }
+
+/// What the fallback model is asked after the failed request (which stays in the history).
+const FALLBACK_PROMPT: &str = "The previous model request failed with a provider error before an answer; carry on with the task above.";
 
 /// Requests and tokens of a turn and its retries.
 #[derive(Default)]

@@ -95,6 +95,63 @@ pub fn config_files(home: &Path, project_root: &Path) -> Vec<(PathBuf, Origin)> 
     ]
 }
 
+/// Why an Agent SDK's in-process server (`"type": "sdk"`) does not start.
+pub const SDK_SERVER: &str =
+    "an SDK server (`\"type\": \"sdk\"`) runs inside the client process; paicli cannot reach it";
+
+/// Where servers named by the caller say they came from.
+pub const CALLER_SOURCE: &str = "--mcp-config";
+
+/// The servers of one `--mcp-config` argument: inline JSON (starts with `{`) or the path of a JSON file, in
+/// Claude's `{"mcpServers": {...}}` shape.
+pub fn parse_caller(arg: &str) -> Result<BTreeMap<String, Value>, String> {
+    let text = if arg.trim_start().starts_with('{') {
+        arg.to_string()
+    } else {
+        std::fs::read_to_string(arg).map_err(|e| format!("{arg}: {e}"))?
+    };
+    parse_file(&text).map_err(|e| format!("{arg}: {e}"))
+}
+
+/// The caller's servers (`(name, entry)`, a later one winning by name) resolved as the user's own: they start
+/// without the project trust prompt, and still go through the MCP client and the approval gates.
+pub fn caller_servers(
+    entries: &[(String, Value)],
+    project_root: &Path,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Vec<ServerConfig> {
+    let vars = Vars {
+        project_dir: project_root.to_string_lossy().into_owned(),
+        home: dirs::home_dir().map(|h| h.to_string_lossy().into_owned()),
+        lookup,
+    };
+    let merged: BTreeMap<&String, &Value> = entries.iter().map(|(n, e)| (n, e)).collect();
+    merged
+        .into_iter()
+        .map(|(name, entry)| {
+            resolve(
+                name,
+                entry,
+                Origin::User,
+                PathBuf::from(CALLER_SOURCE),
+                project_root,
+                &vars,
+            )
+        })
+        .collect()
+}
+
+impl McpConfig {
+    /// `caller`'s servers added, replacing configured ones of the same name.
+    pub fn with_caller(mut self, caller: Vec<ServerConfig>) -> McpConfig {
+        self.servers
+            .retain(|s| !caller.iter().any(|c| c.name == s.name));
+        self.servers.extend(caller);
+        self.servers.sort_by(|a, b| a.name.cmp(&b.name));
+        self
+    }
+}
+
 /// Loads and merges the config files. `lookup` resolves `${VAR}` (environment and `.env` files).
 pub fn load(
     home: &Path,
@@ -157,10 +214,12 @@ pub fn parse_file(text: &str) -> Result<BTreeMap<String, Value>, String> {
         .map_err(|e| format!("invalid mcp.json: {e}"))
 }
 
-/// One raw entry (Claude Code's format; unknown keys such as `type` are ignored).
+/// One raw entry (Claude Code's format; unknown keys are ignored, `type` only tells SDK servers apart).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RawServer {
+    #[serde(rename = "type")]
+    kind: Option<String>,
     command: Option<String>,
     #[serde(default)]
     args: Vec<String>,
@@ -208,6 +267,9 @@ fn resolve(
 
 fn resolve_launch(raw: &RawServer, project_root: &Path, vars: &Vars<'_>) -> Result<Launch, String> {
     let x = |s: &str| expand(s, vars);
+    if raw.kind.as_deref() == Some("sdk") {
+        return Err(SDK_SERVER.into());
+    }
     match (&raw.command, &raw.url) {
         (Some(command), None) => {
             let cwd = match &raw.cwd {

@@ -209,14 +209,27 @@ impl McpManager {
                 error: error.to_string(),
             });
         }
-        let mut trust = TrustStore::load(&inner.options.home);
+        let manager = McpManager { inner };
+        manager.add(config.servers);
+        manager
+    }
+
+    /// Adds `servers` and starts the enabled, approved ones in the background (a server named like one
+    /// already there is skipped). Returns the names added.
+    pub fn add(&self, servers: Vec<ServerConfig>) -> Vec<String> {
+        let mut trust = TrustStore::load(&self.inner.options.home);
+        let mut added = Vec::new();
         let mut to_start = Vec::new();
-        for server in config.servers {
-            let state = initial_state(&server, &mut trust, &inner);
+        for server in servers {
+            if self.inner.servers().contains_key(&server.name) {
+                continue;
+            }
+            let state = initial_state(&server, &mut trust, &self.inner);
             if state == ServerState::Starting {
                 to_start.push(server.name.clone());
             }
-            inner.servers().insert(
+            added.push(server.name.clone());
+            self.inner.servers().insert(
                 server.name.clone(),
                 Slot {
                     origin: server.origin,
@@ -229,11 +242,10 @@ impl McpManager {
                 },
             );
         }
-        let manager = McpManager { inner };
         for name in to_start {
-            manager.spawn_start(name);
+            self.spawn_start(name);
         }
-        manager
+        added
     }
 
     fn spawn_start(&self, name: String) {

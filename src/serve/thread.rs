@@ -50,6 +50,7 @@ impl Thread {
             start: StartOptions {
                 resume: resume.map(ResumeFrom::Id),
                 fork: false,
+                id: None,
             },
             ..HostOptions::default()
         };

@@ -40,7 +40,11 @@ impl Launch {
             (false, None) if fork => return Err(FlagError::ForkAlone),
             (false, None) => None,
         };
-        Ok(Launch::Start(StartOptions { resume, fork }))
+        Ok(Launch::Start(StartOptions {
+            resume,
+            fork,
+            id: None,
+        }))
     }
 }
 
@@ -75,6 +79,7 @@ pub fn interactive_options(
         Launch::Pick { fork } => StartOptions {
             resume: pick(config, lang, PickFor::Start, say).map(ResumeFrom::Id),
             fork: *fork,
+            id: None,
         },
     }
 }

@@ -4,7 +4,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod add_dir;
+mod fallback;
+mod mcp_config;
 mod print_json;
+mod session_id;
 mod structured;
 
 use std::path::PathBuf;

@@ -38,25 +38,26 @@ impl PathGuard {
     }
 
     /// The handle to read `path` beneath and the part of `path` below it: the root first, then a read root.
-    /// Only the two read-only opens above use it; creating and writing go through `beneath` (the root alone).
+    /// Only the two read-only opens above use it; creating and writing go through `beneath` (the root and the
+    /// added folders).
     fn readable<'a>(&self, path: &'a Path) -> io::Result<(Arc<OwnedFd>, &'a Path)> {
         match self.beneath(path) {
-            Ok(rel) => Ok((Arc::clone(&self.root_dir), rel)),
+            Ok(found) => Ok(found),
             Err(err) => self.read_roots.containing(path).ok_or(err),
         }
     }
 
     /// Creates a resolved directory and its missing parents (`mkdir -p`), never through a symlink.
     pub fn create_dir_all(&self, path: &Path) -> io::Result<DirHandle> {
-        let rel = self.beneath(path)?;
-        create_dirs_beneath(self.root_dir.as_fd(), rel)
+        let (base, rel) = self.beneath(path)?;
+        create_dirs_beneath(base.as_fd(), rel)
             .map(|fd| DirHandle::new(fd, path.to_path_buf()))
             .map_err(|err| self.changed(path, err))
     }
 
     /// The directory holding a resolved path (created first when `create`) and the path's file name in it.
     pub fn open_parent(&self, path: &Path, create: bool) -> io::Result<(DirHandle, OsString)> {
-        let below_root = !self.beneath(path)?.as_os_str().is_empty();
+        let below_root = !self.beneath(path)?.1.as_os_str().is_empty();
         let (true, Some(parent), Some(name)) = (below_root, path.parent(), path.file_name()) else {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -73,7 +74,7 @@ impl PathGuard {
 
     /// Kind and permissions of a resolved path, not following a symlink at its end.
     pub fn metadata(&self, path: &Path) -> io::Result<EntryMeta> {
-        if self.beneath(path)?.as_os_str().is_empty() {
+        if self.beneath(path)?.1.as_os_str().is_empty() {
             let root = self.open_dir(path)?;
             return root.stat(".".as_ref());
         }
@@ -81,9 +82,13 @@ impl PathGuard {
         dir.stat(&name)
     }
 
-    /// The part of a resolved path below the root.
-    fn beneath<'a>(&self, path: &'a Path) -> io::Result<&'a Path> {
-        path.strip_prefix(&self.root).map_err(|_| {
+    /// The handle of the root (or of the added folder) holding a resolved path, and the part of the path
+    /// below it.
+    fn beneath<'a>(&self, path: &'a Path) -> io::Result<(Arc<OwnedFd>, &'a Path)> {
+        if let Ok(rel) = path.strip_prefix(&self.root) {
+            return Ok((Arc::clone(&self.root_dir), rel));
+        }
+        self.added_roots.containing(path).ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("{} is not inside the project root", path.display()),

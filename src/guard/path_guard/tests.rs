@@ -274,3 +274,29 @@ fn read_roots_are_readable_but_nothing_around_them_and_never_writable() {
     assert!(guard.open_read(&path).is_err());
     drop(tmp);
 }
+
+#[test]
+fn added_roots_are_read_and_written_beneath_their_own_handle_and_nothing_around_them() {
+    let (tmp, guard, outside) = setup();
+    let added = outside.join("added");
+    std::fs::create_dir_all(&added).unwrap();
+    symlink(outside.join("secret.txt"), added.join("leak.txt")).unwrap();
+    let guard = PathGuard::with_added(guard.root(), std::slice::from_ref(&added)).unwrap();
+    assert_eq!(guard.added_roots(), std::slice::from_ref(&added));
+    let target = guard
+        .resolve(&added.join("sub/new.txt").display().to_string())
+        .unwrap();
+    let (dir, name) = guard.open_parent(&target, true).unwrap();
+    assert_eq!(name, "new.txt");
+    drop(dir);
+    assert!(added.join("sub").is_dir());
+    assert!(guard.metadata(&added.join("sub")).is_ok());
+    for escape in [
+        format!("{}/../secret.txt", added.display()),
+        added.join("leak.txt").display().to_string(),
+        outside.display().to_string(),
+    ] {
+        assert_out_of_bounds(&guard, &escape);
+    }
+    drop(tmp);
+}

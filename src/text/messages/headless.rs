@@ -35,4 +35,25 @@ messages! {
     HeadlessSchemaRefused =>
         en: "initialize: {error}; the turns keep the command line's schema, if any",
         zh: "initialize：{error}；各轮沿用命令行给出的 schema（如有）",
+    HeadlessBadMcpConfig =>
+        en: "--mcp-config {error}",
+        zh: "--mcp-config 无效：{error}",
+    HeadlessInitMcpRefused =>
+        en: "initialize: mcpServers is not an object of servers; no servers were added",
+        zh: "initialize：mcpServers 不是服务器对象，未添加任何服务器",
+    HeadlessBadAddDir =>
+        en: "--add-dir {dir}: {error}",
+        zh: "--add-dir {dir}：{error}",
+    HeadlessBadSessionId =>
+        en: "--session-id {id} is not a UUID (like 123e4567-e89b-12d3-a456-426614174000)",
+        zh: "--session-id {id} 不是 UUID（形如 123e4567-e89b-12d3-a456-426614174000）",
+    HeadlessSessionIdTaken =>
+        en: "--session-id {id}: a session with this id exists already; use --resume {id}",
+        zh: "--session-id {id}：已有该 id 的会话；请用 --resume {id}",
+    HeadlessSessionIdWithResume =>
+        en: "--session-id names a new session: with --resume or --continue it needs --fork-session",
+        zh: "--session-id 用于命名新会话：与 --resume 或 --continue 同用时需要 --fork-session",
+    HeadlessFallbackModel =>
+        en: "{model} failed ({error}); retrying this turn once on the fallback model {fallback}",
+        zh: "{model} 失败（{error}）；本轮改用备用模型 {fallback} 重试一次",
 }

@@ -34,6 +34,7 @@ pub(super) fn resume(session: &mut Session, args: &str) -> Flow {
     let options = StartOptions {
         resume: Some(ResumeFrom::Id(id)),
         fork: false,
+        id: None,
     };
     match session.resume(&options) {
         Ok(started) => {

@@ -13,7 +13,13 @@ fn key(code: KeyCode) -> KeyEvent {
 
 #[test]
 fn flags_choose_the_launch() {
-    let start = |resume, fork| Launch::Start(StartOptions { resume, fork });
+    let start = |resume, fork| {
+        Launch::Start(StartOptions {
+            resume,
+            fork,
+            id: None,
+        })
+    };
     assert_eq!(
         Launch::from_flags(false, None, false),
         Ok(start(None, false))

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of, stdout_of};
 
-fn lines(output: &std::process::Output) -> Vec<Value> {
+pub(super) fn lines(output: &std::process::Output) -> Vec<Value> {
     stdout_of(output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
