@@ -140,7 +140,10 @@ impl Layer {
                     self.context.log.record(&trf(
                         self.context.lang,
                         Msg::ChannelPollFailed,
-                        &[("error", &e)],
+                        &[(
+                            "error",
+                            &super::service::channel_error(self.context.lang, &e),
+                        )],
                     ));
                     return Err(e);
                 }

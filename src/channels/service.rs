@@ -17,7 +17,7 @@ use super::store::ensure_private_dir;
 use super::transport::{ChannelError, Transport};
 use crate::app::channel_status::{ChannelState, channel_dir, channel_state, log_path, pid_path};
 use crate::config::Config;
-use crate::text::{Lang, Msg, trf};
+use crate::text::{Lang, Msg, tr, trf};
 
 /// How long `stop` and `start --background` wait for the other process.
 const WAIT_FOR_PROCESS: Duration = Duration::from_secs(30);
@@ -68,8 +68,35 @@ impl ServiceError {
             ServiceError::NotRunning { channel } => {
                 trf(lang, Msg::ChannelNotRunning, &[("channel", channel)])
             }
+            ServiceError::Channel(error) | ServiceError::Ended(error) => trf(
+                lang,
+                Msg::ChannelCommandFailed,
+                &[("error", &channel_error(lang, error))],
+            ),
             other => trf(lang, Msg::ChannelCommandFailed, &[("error", other)]),
         }
+    }
+}
+
+/// What a person must do about a channel that is not set up or was paused, in their language; other errors as
+/// the service worded them.
+pub fn channel_error(lang: Lang, error: &ChannelError) -> String {
+    match error {
+        // Telegram's one set-up step is the token (see `telegram::setup`).
+        ChannelError::NotSetUp { detail, .. } if detail.starts_with("no bot token") => {
+            tr(lang, Msg::ChannelTelegramNoToken).to_string()
+        }
+        ChannelError::NotSetUp { channel, detail } => trf(
+            lang,
+            Msg::ChannelNotSetUp,
+            &[("channel", channel), ("detail", detail)],
+        ),
+        ChannelError::Paused { channel, detail } => trf(
+            lang,
+            Msg::ChannelAccountPaused,
+            &[("channel", channel), ("detail", detail)],
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -266,5 +293,42 @@ pub fn stop(home: &Path, channel: &str) -> Result<u32, ServiceError> {
             pid,
             secs: WAIT_FOR_PROCESS.as_secs(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_up_and_pause_errors_tell_what_to_do_in_the_persons_language() {
+        let no_token = ChannelError::NotSetUp {
+            channel: "telegram",
+            detail: "no bot token".into(),
+        };
+        let zh = channel_error(Lang::Zh, &no_token);
+        assert!(
+            zh.contains("PAICLI_TELEGRAM_BOT_TOKEN") && zh.contains("没有机器人令牌"),
+            "{zh}"
+        );
+        assert!(
+            channel_error(Lang::En, &no_token)
+                .contains("no bot token: set PAICLI_TELEGRAM_BOT_TOKEN")
+        );
+        let paused = ChannelError::Paused {
+            channel: "wechat",
+            detail: "ret -14".into(),
+        };
+        let zh = channel_error(Lang::Zh, &paused);
+        assert!(
+            zh.contains("账号已暂停") && zh.contains("paicli channel wechat setup"),
+            "{zh}"
+        );
+        assert_eq!(channel_error(Lang::En, &paused), paused.to_string());
+        let failed = ServiceError::Channel(no_token).describe(Lang::Zh);
+        assert!(
+            failed.starts_with("通道命令失败：telegram 尚未设置"),
+            "{failed}"
+        );
     }
 }

@@ -83,6 +83,11 @@ messages! {
         zh: "{channel} 通道已在运行（pid {pid}）；用 `paicli channel {channel} stop` 停止",
     ChannelNotRunning => en: "the {channel} channel is not running", zh: "{channel} 通道未在运行",
     ChannelCommandFailed => en: "{error}", zh: "通道命令失败：{error}",
+    ChannelTelegramNoToken => en: "telegram is not set up: no bot token: set PAICLI_TELEGRAM_BOT_TOKEN or [channels.telegram] bot_token in $PAICLI_HOME/config.toml",
+        zh: "telegram 尚未设置：没有机器人令牌；请设置 PAICLI_TELEGRAM_BOT_TOKEN，或在 $PAICLI_HOME/config.toml 的 [channels.telegram] 中设置 bot_token",
+    ChannelNotSetUp => en: "{channel} is not set up: {detail}", zh: "{channel} 尚未设置，请先运行 `paicli channel {channel} setup`（{detail}）",
+    ChannelAccountPaused => en: "{channel}: the account is paused ({detail}); log in again with `paicli channel {channel} setup`",
+        zh: "{channel}：账号已暂停（{detail}）；请运行 `paicli channel {channel} setup` 重新登录",
     ChannelStatusRunning =>
         en: "{channel}: running (pid {pid}); log: {log}",
         zh: "{channel}：运行中（pid {pid}）；日志：{log}",
