@@ -261,9 +261,11 @@ impl EventSink for MessageSink<'_> {
             AgentEvent::RequestStarted { .. } => self.request_started(&mut turn),
             AgentEvent::ReasoningDelta { text } => self.delta(&mut turn, "thinking", &text),
             AgentEvent::TextDelta { text } => self.delta(&mut turn, "text", &text),
-            AgentEvent::Usage { response, .. } => {
+            AgentEvent::Usage {
+                response, model, ..
+            } => {
                 turn.reply.usage = Some(response);
-                self.headless.spent(&response);
+                self.headless.spent_by(&model, &response);
             }
             AgentEvent::ToolCallStarted {
                 id,
@@ -368,6 +370,7 @@ mod tests {
         sink.emit(AgentEvent::Usage {
             response: Usage::tokens(100, 10, 40, 0),
             session: Usage::default(),
+            model: "m".into(),
         });
         sink.emit(AgentEvent::ToolCallStarted {
             id: "c1".into(),

@@ -1,6 +1,7 @@
 //! What the headless front-end keeps for the whole process: the stream to the client, the running turn, the
 //! options of its output, the model named in messages, and the money spent against `--max-budget-usd`.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use super::channel::{Channel, lock};
@@ -23,6 +24,17 @@ pub struct Headless {
     /// The model requests name now (`set_model` changes it).
     model: Mutex<String>,
     spend: Mutex<Spend>,
+    /// What models other than the lead's (sub-agents') spent: tokens of the running turn, dollars of the process.
+    others: Mutex<BTreeMap<String, OtherModel>>,
+}
+
+/// One sub-agent model's line of the result's `modelUsage`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OtherModel {
+    /// Tokens of the running turn (the result's `usage` is the turn's too).
+    pub turn: Usage,
+    /// Dollars spent by the process.
+    pub cost_usd: f64,
 }
 
 /// Money spent, in US dollars, and the cap.
@@ -53,6 +65,7 @@ impl Headless {
             lang: crate::text::Lang::En,
             model: Mutex::new(model),
             spend: Mutex::default(),
+            others: Mutex::default(),
         }
     }
 
@@ -85,6 +98,43 @@ impl Headless {
             self.running.interrupt();
         }
         cost
+    }
+
+    /// Counts one response of `model` (empty or the lead's: [`Headless::spent`]); another model's tokens and
+    /// cost are kept apart for `modelUsage`, and its cost counts toward the cap. Its price is not known here, so
+    /// only a cost the provider reported counts.
+    pub fn spent_by(&self, model: &str, usage: &Usage) -> f64 {
+        if model.is_empty() || model == self.model() {
+            return self.spent(usage);
+        }
+        let cost = match cost_of(usage, None) {
+            Some(("$", amount, _)) => amount,
+            _ => 0.0,
+        };
+        {
+            let mut others = lock(&self.others);
+            let line = others.entry(model.to_string()).or_default();
+            line.turn.add(usage);
+            line.cost_usd += cost;
+        }
+        let mut spend = lock(&self.spend);
+        spend.total_usd += cost;
+        if spend.cap_usd.is_some_and(|cap| spend.total_usd >= cap) && !spend.capped {
+            spend.capped = true;
+            drop(spend);
+            self.running.interrupt();
+        }
+        cost
+    }
+
+    /// The other models' lines for the result, and a fresh turn for their tokens.
+    pub fn take_other_models(&self) -> Vec<(String, OtherModel)> {
+        let mut others = lock(&self.others);
+        let lines = others.iter().map(|(m, l)| (m.clone(), *l)).collect();
+        for line in others.values_mut() {
+            line.turn = Usage::default();
+        }
+        lines
     }
 
     /// Dollars spent by the process so far.
