@@ -20,6 +20,12 @@ use crate::tools::claude_names::{to_claude_input, to_claude_name};
 pub struct MessageSink<'a> {
     headless: &'a Headless,
     turn: Mutex<TurnState>,
+    /// A sub-agent's sink: the `agent` call that started it, every message's `parent_tool_use_id`.
+    parent: Option<String>,
+    /// The sinks of the sub-agents the `agent` calls of this turn started, by call id.
+    children: Mutex<HashMap<String, MessageSink<'a>>>,
+    /// The model that answers here when it is not the session's (a sub-agent's), from its usage.
+    own_model: Mutex<Option<String>>,
 }
 
 /// What the turn has seen so far.
@@ -60,6 +66,9 @@ impl<'a> MessageSink<'a> {
         MessageSink {
             headless,
             turn: Mutex::default(),
+            parent: None,
+            children: Mutex::default(),
+            own_model: Mutex::default(),
         }
     }
 
@@ -72,7 +81,10 @@ impl<'a> MessageSink<'a> {
         }
     }
 
-    fn send(&self, message: Value) {
+    fn send(&self, mut message: Value) {
+        if let (Some(parent), Value::Object(body)) = (&self.parent, &mut message) {
+            body.insert("parent_tool_use_id".into(), parent.clone().into());
+        }
         if !self.headless.quiet {
             self.headless.channel.send(&message);
         }
@@ -104,7 +116,7 @@ impl<'a> MessageSink<'a> {
                 "id": reply.id,
                 "type": "message",
                 "role": "assistant",
-                "model": self.headless.model(),
+                "model": self.model_name(),
                 "content": content,
                 "stop_reason": stop_reason,
                 "stop_sequence": null,
@@ -254,8 +266,46 @@ impl<'a> MessageSink<'a> {
     }
 }
 
+impl<'a> MessageSink<'a> {
+    /// One event of the sub-agent the `agent` call `parent_call_id` started: its messages, as the lead's are
+    /// written, with that call's id as their `parent_tool_use_id` (Claude's sidechain messages).
+    fn sub_agent(&self, parent_call_id: String, event: AgentEvent) {
+        let mut children = lock(&self.children);
+        let child = children
+            .entry(parent_call_id.clone())
+            .or_insert_with(|| self.child(&parent_call_id));
+        if let AgentEvent::Usage { model, .. } = &event
+            && !model.is_empty()
+        {
+            *lock(&child.own_model) = Some(model.clone());
+        }
+        child.emit(event);
+    }
+
+    fn child(&self, parent_call_id: &str) -> MessageSink<'a> {
+        let mut child = MessageSink::new(self.headless);
+        child.parent = Some(parent_call_id.to_string());
+        child
+    }
+
+    /// The model named in assistant messages.
+    fn model_name(&self) -> String {
+        lock(&self.own_model)
+            .clone()
+            .unwrap_or_else(|| self.headless.model())
+    }
+}
+
 impl EventSink for MessageSink<'_> {
     fn emit(&self, event: AgentEvent) {
+        let event = match event {
+            AgentEvent::SubAgent {
+                parent_call_id,
+                event,
+                ..
+            } => return self.sub_agent(parent_call_id, *event),
+            other => other,
+        };
         let mut turn = lock(&self.turn);
         match event {
             AgentEvent::RequestStarted { .. } => self.request_started(&mut turn),

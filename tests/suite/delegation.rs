@@ -8,6 +8,7 @@ mod acp;
 mod parallel;
 mod repl;
 mod review;
+mod stream_json;
 
 use serde_json::{Value, json};
 
