@@ -7,6 +7,7 @@
 mod acp;
 mod parallel;
 mod repl;
+mod resume;
 mod review;
 mod stream_json;
 
