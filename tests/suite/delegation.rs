@@ -9,6 +9,7 @@ mod parallel;
 mod repl;
 mod resume;
 mod review;
+mod review_repl;
 mod stream_json;
 
 use serde_json::{Value, json};
