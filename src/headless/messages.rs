@@ -75,8 +75,13 @@ impl<'a> MessageSink<'a> {
     /// What the result needs, once the turn is over.
     pub fn seen(&self) -> Seen {
         let mut turn = lock(&self.turn);
+        let mut denials = std::mem::take(&mut turn.denials);
+        // Calls refused to sub-agents are the turn's too.
+        for child in lock(&self.children).values() {
+            denials.extend(child.seen().denials);
+        }
         Seen {
-            denials: std::mem::take(&mut turn.denials),
+            denials,
             api_time: turn.api_time,
         }
     }
@@ -403,6 +408,51 @@ mod tests {
         let channel = Arc::new(Channel::new(Box::new(buffer.clone())));
         let running = Arc::new(RunningTurn::default());
         Headless::new(channel, running, "S".into(), "m".into())
+    }
+
+    #[test]
+    fn a_sub_agents_messages_name_the_call_that_started_it() {
+        let buffer = Buffer::default();
+        let headless = headless(&buffer);
+        let sink = MessageSink::new(&headless);
+        let sub = |event| AgentEvent::SubAgent {
+            parent_call_id: "call_task".into(),
+            agent: "explore".into(),
+            event: Box::new(event),
+        };
+        sink.emit(sub(AgentEvent::RequestStarted { iteration: 1 }));
+        sink.emit(sub(AgentEvent::TextDelta {
+            text: "found".into(),
+        }));
+        sink.emit(sub(AgentEvent::Usage {
+            response: Usage::tokens(5, 1, 0, 0),
+            session: Usage::default(),
+            model: "cheap".into(),
+        }));
+        sink.emit(sub(AgentEvent::ToolCallStarted {
+            id: "c2".into(),
+            name: "write_file".into(),
+            arguments: r#"{"path":"a","content":"b"}"#.into(),
+            kind: crate::protocol::ToolKind::Edit,
+            summary: "a".into(),
+        }));
+        sink.emit(sub(AgentEvent::ToolCallFinished {
+            id: "c2".into(),
+            name: "write_file".into(),
+            status: ToolStatus::Denied,
+            detail: "read-only agent".into(),
+            duration_ms: 1,
+            output_chars: 0,
+            diff: None,
+        }));
+        let lines = buffer.lines();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        for line in &lines {
+            assert_eq!(line["parent_tool_use_id"], "call_task", "{line}");
+        }
+        assert_eq!(lines[0]["message"]["model"], "cheap");
+        assert_eq!(lines[0]["message"]["content"][0]["text"], "found");
+        assert_eq!(sink.seen().denials[0]["tool_use_id"], "c2");
     }
 
     #[test]
