@@ -7,6 +7,7 @@
 pub mod context;
 pub mod delegation;
 mod fork;
+pub mod model_usage;
 mod session_ops;
 pub mod turn;
 
@@ -81,6 +82,8 @@ pub struct Agent {
     fork_gates: Vec<Arc<dyn crate::protocol::CallGate>>,
     /// What the forks of a running forked turn spent; a fork adds every response's usage to its lead's tally.
     fork_usage: Option<Arc<std::sync::Mutex<Usage>>>,
+    /// What each model spent in this process, shared by the lead and every fork (`/cost`'s lines per model).
+    usage_by_model: model_usage::UsageByModel,
     thresholds: Thresholds,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
@@ -129,6 +132,7 @@ impl Agent {
             turn_hooks: Vec::new(),
             fork_gates: Vec::new(),
             fork_usage: None,
+            usage_by_model: model_usage::UsageByModel::default(),
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
             vision: true,

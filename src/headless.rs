@@ -209,6 +209,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         },
         (Some(_), None) => None,
     };
+    let provider_id = provider.as_ref().map(|p| p.id.clone());
     let key_source = provider.and_then(|p| p.key_source);
     let stdout: Box<dyn std::io::Write + Send> = Box::new(std::io::stdout());
     let channel = Arc::new(Channel::new(stdout));
@@ -262,6 +263,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.quiet = output == Output::Json;
     headless.lang = lang;
     headless.set_budget(price, flags.max_budget_usd);
+    headless.provider_id = provider_id;
     let setup = Arc::new(Setup::new(sdk_hooks));
     setup.ask_prompt(
         flags.system_prompt.clone(),

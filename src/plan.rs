@@ -111,6 +111,8 @@ pub async fn run_plan(
     events.emit(AgentEvent::Usage {
         response: spent,
         session: lead.session_usage(),
+        // The plan's tasks may have run on several models: the sum has none of its own.
+        model: String::new(),
     });
     let report = result?;
     events.emit(AgentEvent::PlanFinished {

@@ -40,6 +40,7 @@ impl Agent {
             turn_hooks,
             fork_gates: Vec::new(),
             fork_usage: self.fork_usage.clone(),
+            usage_by_model: self.usage_by_model.clone(),
             thresholds: self.thresholds,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: self.memory.clone(),

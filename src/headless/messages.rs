@@ -20,6 +20,12 @@ use crate::tools::claude_names::{to_claude_input, to_claude_name};
 pub struct MessageSink<'a> {
     headless: &'a Headless,
     turn: Mutex<TurnState>,
+    /// A sub-agent's sink: the `agent` call that started it, every message's `parent_tool_use_id`.
+    parent: Option<String>,
+    /// The sinks of the sub-agents the `agent` calls of this turn started, by call id.
+    children: Mutex<HashMap<String, MessageSink<'a>>>,
+    /// The model that answers here when it is not the session's (a sub-agent's), from its usage.
+    own_model: Mutex<Option<String>>,
 }
 
 /// What the turn has seen so far.
@@ -60,19 +66,30 @@ impl<'a> MessageSink<'a> {
         MessageSink {
             headless,
             turn: Mutex::default(),
+            parent: None,
+            children: Mutex::default(),
+            own_model: Mutex::default(),
         }
     }
 
     /// What the result needs, once the turn is over.
     pub fn seen(&self) -> Seen {
         let mut turn = lock(&self.turn);
+        let mut denials = std::mem::take(&mut turn.denials);
+        // Calls refused to sub-agents are the turn's too.
+        for child in lock(&self.children).values() {
+            denials.extend(child.seen().denials);
+        }
         Seen {
-            denials: std::mem::take(&mut turn.denials),
+            denials,
             api_time: turn.api_time,
         }
     }
 
-    fn send(&self, message: Value) {
+    fn send(&self, mut message: Value) {
+        if let (Some(parent), Value::Object(body)) = (&self.parent, &mut message) {
+            body.insert("parent_tool_use_id".into(), parent.clone().into());
+        }
         if !self.headless.quiet {
             self.headless.channel.send(&message);
         }
@@ -104,7 +121,7 @@ impl<'a> MessageSink<'a> {
                 "id": reply.id,
                 "type": "message",
                 "role": "assistant",
-                "model": self.headless.model(),
+                "model": self.model_name(),
                 "content": content,
                 "stop_reason": stop_reason,
                 "stop_sequence": null,
@@ -254,16 +271,56 @@ impl<'a> MessageSink<'a> {
     }
 }
 
+impl<'a> MessageSink<'a> {
+    /// One event of the sub-agent the `agent` call `parent_call_id` started: its messages, as the lead's are
+    /// written, with that call's id as their `parent_tool_use_id` (Claude's sidechain messages).
+    fn sub_agent(&self, parent_call_id: String, event: AgentEvent) {
+        let mut children = lock(&self.children);
+        let child = children
+            .entry(parent_call_id.clone())
+            .or_insert_with(|| self.child(&parent_call_id));
+        if let AgentEvent::Usage { model, .. } = &event
+            && !model.is_empty()
+        {
+            *lock(&child.own_model) = Some(model.clone());
+        }
+        child.emit(event);
+    }
+
+    fn child(&self, parent_call_id: &str) -> MessageSink<'a> {
+        let mut child = MessageSink::new(self.headless);
+        child.parent = Some(parent_call_id.to_string());
+        child
+    }
+
+    /// The model named in assistant messages.
+    fn model_name(&self) -> String {
+        lock(&self.own_model)
+            .clone()
+            .unwrap_or_else(|| self.headless.model())
+    }
+}
+
 impl EventSink for MessageSink<'_> {
     fn emit(&self, event: AgentEvent) {
+        let event = match event {
+            AgentEvent::SubAgent {
+                parent_call_id,
+                event,
+                ..
+            } => return self.sub_agent(parent_call_id, *event),
+            other => other,
+        };
         let mut turn = lock(&self.turn);
         match event {
             AgentEvent::RequestStarted { .. } => self.request_started(&mut turn),
             AgentEvent::ReasoningDelta { text } => self.delta(&mut turn, "thinking", &text),
             AgentEvent::TextDelta { text } => self.delta(&mut turn, "text", &text),
-            AgentEvent::Usage { response, .. } => {
+            AgentEvent::Usage {
+                response, model, ..
+            } => {
                 turn.reply.usage = Some(response);
-                self.headless.spent(&response);
+                self.headless.spent_by(&model, &response);
             }
             AgentEvent::ToolCallStarted {
                 id,
@@ -354,6 +411,51 @@ mod tests {
     }
 
     #[test]
+    fn a_sub_agents_messages_name_the_call_that_started_it() {
+        let buffer = Buffer::default();
+        let headless = headless(&buffer);
+        let sink = MessageSink::new(&headless);
+        let sub = |event| AgentEvent::SubAgent {
+            parent_call_id: "call_task".into(),
+            agent: "explore".into(),
+            event: Box::new(event),
+        };
+        sink.emit(sub(AgentEvent::RequestStarted { iteration: 1 }));
+        sink.emit(sub(AgentEvent::TextDelta {
+            text: "found".into(),
+        }));
+        sink.emit(sub(AgentEvent::Usage {
+            response: Usage::tokens(5, 1, 0, 0),
+            session: Usage::default(),
+            model: "cheap".into(),
+        }));
+        sink.emit(sub(AgentEvent::ToolCallStarted {
+            id: "c2".into(),
+            name: "write_file".into(),
+            arguments: r#"{"path":"a","content":"b"}"#.into(),
+            kind: crate::protocol::ToolKind::Edit,
+            summary: "a".into(),
+        }));
+        sink.emit(sub(AgentEvent::ToolCallFinished {
+            id: "c2".into(),
+            name: "write_file".into(),
+            status: ToolStatus::Denied,
+            detail: "read-only agent".into(),
+            duration_ms: 1,
+            output_chars: 0,
+            diff: None,
+        }));
+        let lines = buffer.lines();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        for line in &lines {
+            assert_eq!(line["parent_tool_use_id"], "call_task", "{line}");
+        }
+        assert_eq!(lines[0]["message"]["model"], "cheap");
+        assert_eq!(lines[0]["message"]["content"][0]["text"], "found");
+        assert_eq!(sink.seen().denials[0]["tool_use_id"], "c2");
+    }
+
+    #[test]
     fn a_reply_with_a_call_reads_as_claude_messages() {
         let buffer = Buffer::default();
         let headless = headless(&buffer);
@@ -368,6 +470,7 @@ mod tests {
         sink.emit(AgentEvent::Usage {
             response: Usage::tokens(100, 10, 40, 0),
             session: Usage::default(),
+            model: "m".into(),
         });
         sink.emit(AgentEvent::ToolCallStarted {
             id: "c1".into(),

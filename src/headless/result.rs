@@ -94,7 +94,7 @@ pub fn result_message(headless: &Headless, closing: Closing<'_>) -> (Value, i32)
     result.insert("usage".into(), claude_usage(closing.usage));
     result.insert(
         "modelUsage".into(),
-        json!({ model.clone(): model_usage(closing.usage, cost) }),
+        models_usage(headless, &model, closing.usage, cost),
     );
     result.insert("permission_denials".into(), closing.seen.denials.into());
     if is_error {
@@ -219,6 +219,32 @@ fn judge_turn(report: &TurnReport, key_source: Option<&str>) -> Verdict {
     }
 }
 
+/// `modelUsage`: a line per model that answered. Sub-agents' models have their own; the lead's model has the
+/// rest of the turn's usage and of the cost.
+fn models_usage(headless: &Headless, lead: &str, turn: Usage, cost: f64) -> Value {
+    let mut lines = Map::new();
+    let mut lead_usage = turn;
+    let mut lead_cost = cost;
+    for (model, other) in headless.take_other_models() {
+        lead_usage.prompt_tokens = lead_usage
+            .prompt_tokens
+            .saturating_sub(other.turn.prompt_tokens);
+        lead_usage.completion_tokens = lead_usage
+            .completion_tokens
+            .saturating_sub(other.turn.completion_tokens);
+        lead_usage.cached_tokens = lead_usage
+            .cached_tokens
+            .saturating_sub(other.turn.cached_tokens);
+        lead_cost -= other.cost_usd;
+        lines.insert(model, model_usage(other.turn, other.cost_usd));
+    }
+    lines.insert(
+        lead.to_string(),
+        model_usage(lead_usage, lead_cost.max(0.0)),
+    );
+    Value::Object(lines)
+}
+
 /// One model's line of `modelUsage`, in the SDKs' camelCase.
 fn model_usage(usage: Usage, cost: f64) -> Value {
     json!({
@@ -330,6 +356,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn model_usage_has_a_line_per_model_that_answered() {
+        let h = headless();
+        let ran = turn(TurnOutcome::Finished { text: "ok".into() });
+        assert_eq!(h.spent_by("cheap", &Usage::tokens(30, 3, 10, 0)), 0.0);
+        h.spent_by("m", &Usage::tokens(70, 7, 0, 0));
+        let mut end = closing(&ran);
+        // The turn's usage counts the sub-agent's too.
+        end.usage = Usage::tokens(100, 10, 10, 0);
+        let (result, _) = result_message(&h, end);
+        let lines = &result["modelUsage"];
+        assert_eq!(lines["cheap"]["inputTokens"], 20, "{lines}");
+        assert_eq!(lines["cheap"]["cacheReadInputTokens"], 10, "{lines}");
+        assert_eq!(lines["cheap"]["outputTokens"], 3, "{lines}");
+        assert_eq!(lines["m"]["inputTokens"], 70, "{lines}");
+        assert_eq!(lines["m"]["outputTokens"], 7, "{lines}");
+        // The next turn's result counts only its own tokens.
+        let (next, _) = result_message(&h, closing(&ran));
+        assert_eq!(next["modelUsage"]["cheap"]["inputTokens"], 0, "{next}");
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! What the headless front-end keeps for the whole process: the stream to the client, the running turn, the
 //! options of its output, the model named in messages, and the money spent against `--max-budget-usd`.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use super::channel::{Channel, lock};
 use super::running::RunningTurn;
-use crate::llm::providers::{Price, cost_of};
+use crate::llm::providers::{Price, cost_of, price_of};
 use crate::protocol::Usage;
 
 /// Shared by the reader, the turn runner, the approver and every turn's sink.
@@ -20,9 +21,22 @@ pub struct Headless {
     /// Only the result is written (`-p --output-format json`); notices go to stderr in `lang`.
     pub quiet: bool,
     pub lang: crate::text::Lang,
+    /// The session's provider: a sub-agent's other model at it is priced from its list when the lead's is.
+    pub provider_id: Option<String>,
     /// The model requests name now (`set_model` changes it).
     model: Mutex<String>,
     spend: Mutex<Spend>,
+    /// What models other than the lead's (sub-agents') spent: tokens of the running turn, dollars of the process.
+    others: Mutex<BTreeMap<String, OtherModel>>,
+}
+
+/// One sub-agent model's line of the result's `modelUsage`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OtherModel {
+    /// Tokens of the running turn (the result's `usage` is the turn's too).
+    pub turn: Usage,
+    /// Dollars spent by the process.
+    pub cost_usd: f64,
 }
 
 /// Money spent, in US dollars, and the cap.
@@ -51,8 +65,10 @@ impl Headless {
             hook_events: false,
             quiet: false,
             lang: crate::text::Lang::En,
+            provider_id: None,
             model: Mutex::new(model),
             spend: Mutex::default(),
+            others: Mutex::default(),
         }
     }
 
@@ -87,6 +103,49 @@ impl Headless {
         cost
     }
 
+    /// Counts one response of `model` (empty or the lead's: [`Headless::spent`]); another model's tokens and
+    /// cost are kept apart for `modelUsage`, and its cost counts toward the cap. It is priced as the lead's is:
+    /// from the list when the lead's model is (another model of the same provider), else only what the provider
+    /// reported.
+    pub fn spent_by(&self, model: &str, usage: &Usage) -> f64 {
+        if model.is_empty() || model == self.model() {
+            return self.spent(usage);
+        }
+        let listed = lock(&self.spend).price.is_some();
+        let price = match (&self.provider_id, listed) {
+            (Some(id), true) => price_of(id, model).filter(|p| p.currency == "$"),
+            _ => None,
+        };
+        let cost = match cost_of(usage, price) {
+            Some(("$", amount, _)) => amount,
+            _ => 0.0,
+        };
+        {
+            let mut others = lock(&self.others);
+            let line = others.entry(model.to_string()).or_default();
+            line.turn.add(usage);
+            line.cost_usd += cost;
+        }
+        let mut spend = lock(&self.spend);
+        spend.total_usd += cost;
+        if spend.cap_usd.is_some_and(|cap| spend.total_usd >= cap) && !spend.capped {
+            spend.capped = true;
+            drop(spend);
+            self.running.interrupt();
+        }
+        cost
+    }
+
+    /// The other models' lines for the result, and a fresh turn for their tokens.
+    pub fn take_other_models(&self) -> Vec<(String, OtherModel)> {
+        let mut others = lock(&self.others);
+        let lines = others.iter().map(|(m, l)| (m.clone(), *l)).collect();
+        for line in others.values_mut() {
+            line.turn = Usage::default();
+        }
+        lines
+    }
+
     /// Dollars spent by the process so far.
     pub fn total_cost_usd(&self) -> f64 {
         lock(&self.spend).total_usd
@@ -102,5 +161,35 @@ impl Headless {
             spend.capped = false;
         }
         capped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_model_of_the_provider_is_priced_from_the_list_and_kept_apart() {
+        let channel = Arc::new(Channel::new(Box::new(std::io::sink())));
+        let mut headless = Headless::new(
+            channel,
+            Arc::new(RunningTurn::default()),
+            "S".into(),
+            "kimi-k2.6".into(),
+        );
+        headless.provider_id = Some("kimi".into());
+        headless.set_budget(price_of("kimi", "kimi-k2.6"), None);
+        let million = Usage::tokens(1_000_000, 0, 0, 0);
+        let lead = headless.spent_by("kimi-k2.6", &million);
+        let other = headless.spent_by("kimi-k2.5", &million);
+        assert!((lead - 0.95).abs() < 1e-9, "{lead}");
+        assert!((other - 0.6).abs() < 1e-9, "{other}");
+        assert!((headless.total_cost_usd() - 1.55).abs() < 1e-9);
+        let others = headless.take_other_models();
+        assert_eq!(others.len(), 1);
+        assert_eq!(others[0].0, "kimi-k2.5");
+        assert_eq!(others[0].1.turn, million);
+        // An unknown model costs only what its provider reported.
+        assert_eq!(headless.spent_by("local-model", &million), 0.0);
     }
 }

@@ -73,8 +73,14 @@ pub enum AgentEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         diff: Option<String>,
     },
-    /// Token usage of one model response, and the running total for the session.
-    Usage { response: Usage, session: Usage },
+    /// Token usage of one model response, and the running total for the session; `model` is the model that
+    /// answered (a sub-agent's may differ from the lead's), empty when not known.
+    Usage {
+        response: Usage,
+        session: Usage,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        model: String,
+    },
     /// The history was compacted to fit the context window.
     Compacted {
         stage: CompactionStage,

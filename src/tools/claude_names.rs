@@ -25,6 +25,8 @@ const TABLE: &[Row] = &[
     Row { paicli: "list_dir", claude: "LS", fields: &[("path", "path")] },
     Row { paicli: "web_fetch", claude: "WebFetch", fields: &[("url", "url")] },
     Row { paicli: "web_search", claude: "WebSearch", fields: &[("query", "query")] },
+    Row { paicli: "agent", claude: "Task", fields: &[("agent", "subagent_type"), ("prompt", "prompt"),
+        ("description", "description")] },
 ];
 
 /// Claude Code's name for the paicli tool `name` (the same name when there is none).

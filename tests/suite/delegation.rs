@@ -7,7 +7,10 @@
 mod acp;
 mod parallel;
 mod repl;
+mod resume;
 mod review;
+mod review_repl;
+mod stream_json;
 
 use serde_json::{Value, json};
 

@@ -27,6 +27,7 @@ impl Agent {
         let Some(usage) = response.usage else { return };
         budget.record_tokens(usage.prompt_tokens, usage.completion_tokens);
         turn_usage.add(&usage);
+        self.usage_by_model.add(self.model(), &usage);
         if let Some(tally) = &self.fork_usage {
             match tally.lock() {
                 Ok(mut t) => t.add(&usage),
@@ -36,6 +37,7 @@ impl Agent {
         events.emit(AgentEvent::Usage {
             response: usage,
             session: self.conversation.session_usage(),
+            model: self.model().to_string(),
         });
     }
 }

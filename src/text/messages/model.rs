@@ -58,5 +58,8 @@ messages! {
     CostUnknownModel =>
         en: "cost: no prices known for {model} (price list of {date})",
         zh: "费用：没有 {model} 的已知价格（价格表日期 {date}）",
+    CostByModel =>
+        en: "{model}: in {input} · out {output} · cached {cached}{cost}",
+        zh: "{model}：输入 {input} · 输出 {output} · 缓存 {cached}{cost}",
     CostReported => en: "as reported by the provider", zh: "由服务商报告",
 }

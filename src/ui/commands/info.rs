@@ -147,13 +147,18 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
     let usage = session.agent_mut().session_usage();
     let price = price_of(&session.provider.id, &session.provider.model);
     let model = session.provider.model.clone();
-    let lines = cost_lines(
+    let mut lines = cost_lines(
         session.lang,
         (session.turns, session.requests),
         usage,
         &model,
         price,
     );
+    let by_model = session.agent_mut().usage_by_model();
+    let provider = session.provider.id.clone();
+    lines.extend(model_lines(session.lang, &by_model, |m| {
+        price_of(&provider, m)
+    }));
     // Each fact of the session line stays whole on a narrow screen (`推理 0`, not `推理` / `0`).
     let width = session.surface().width;
     let mut shown: Vec<String> = Vec::new();
@@ -207,6 +212,37 @@ fn cost_lines(
         )),
     }
     lines
+}
+
+/// A line per model when more than one answered (sub-agents on models of their own): its tokens and, when its
+/// price is known (`price` looks a model up at the session's provider), its cost.
+fn model_lines(
+    lang: Lang,
+    by_model: &[(String, Usage)],
+    price: impl Fn(&str) -> Option<Price>,
+) -> Vec<String> {
+    if by_model.len() < 2 {
+        return Vec::new();
+    }
+    by_model
+        .iter()
+        .map(|(model, u)| {
+            let cost = cost_of(u, price(model))
+                .map(|(currency, amount, _)| format!(" · {currency}{amount:.4}"))
+                .unwrap_or_default();
+            trf(
+                lang,
+                Msg::CostByModel,
+                &[
+                    ("model", model),
+                    ("input", &u.prompt_tokens),
+                    ("output", &u.completion_tokens),
+                    ("cached", &u.cached_tokens),
+                    ("cost", &cost),
+                ],
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -265,6 +301,32 @@ mod tests {
         assert!(
             status.contains(&format!("ctx {}%", total * 100 / window)),
             "{status}"
+        );
+    }
+
+    #[test]
+    fn cost_has_a_line_per_model_once_a_second_model_answered() {
+        let lead = ("lead-model".to_string(), Usage::tokens(1_000_000, 0, 0, 0));
+        assert!(model_lines(Lang::En, std::slice::from_ref(&lead), |_| None).is_empty());
+        let cheap = ("cheap-model".to_string(), Usage::tokens(2_000, 100, 500, 0));
+        let price = |m: &str| {
+            (m == "lead-model").then_some(Price {
+                currency: "$",
+                input_per_mtok: 2.0,
+                output_per_mtok: 8.0,
+                cached_input_per_mtok: None,
+            })
+        };
+        assert_eq!(
+            model_lines(Lang::En, &[cheap.clone(), lead.clone()], price),
+            [
+                "cheap-model: in 2000 · out 100 · cached 500",
+                "lead-model: in 1000000 · out 0 · cached 0 · $2.0000",
+            ]
+        );
+        assert_eq!(
+            model_lines(Lang::Zh, &[cheap, lead], |_| None)[0],
+            "cheap-model：输入 2000 · 输出 100 · 缓存 500"
         );
     }
 

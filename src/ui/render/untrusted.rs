@@ -48,7 +48,15 @@ pub fn screened(event: AgentEvent) -> AgentEvent {
             output_chars,
             diff: diff.map(lines),
         },
-        E::Usage { response, session } => E::Usage { response, session },
+        E::Usage {
+            response,
+            session,
+            model,
+        } => E::Usage {
+            response,
+            session,
+            model: line(model),
+        },
         E::HookStarted {
             hook_event,
             command,

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{system_prompt, tool_names};
 use crate::support::{CliSandbox, Reply, ScriptedServer, stderr_of, stdout_of};
 
-fn git(dir: &Path, args: &[&str]) {
+pub(super) fn git(dir: &Path, args: &[&str]) {
     let status = Command::new("git")
         .arg("-C")
         .arg(dir)
