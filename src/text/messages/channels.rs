@@ -85,7 +85,7 @@ messages! {
     ChannelCommandFailed => en: "{error}", zh: "通道命令失败：{error}",
     ChannelTelegramNoToken => en: "telegram is not set up: no bot token: set PAICLI_TELEGRAM_BOT_TOKEN or [channels.telegram] bot_token in $PAICLI_HOME/config.toml",
         zh: "telegram 尚未设置：没有机器人令牌；请设置 PAICLI_TELEGRAM_BOT_TOKEN，或在 $PAICLI_HOME/config.toml 的 [channels.telegram] 中设置 bot_token",
-    ChannelNotSetUp => en: "{channel} is not set up: {detail}", zh: "{channel} 尚未设置，请先运行 `paicli channel {channel} setup`（{detail}）",
+    ChannelNotSetUp => en: "{channel} is not set up: {detail}", zh: "{channel} 尚未设置（{detail}）；请先运行这个通道的 `paicli channel … setup`",
     ChannelAccountPaused => en: "{channel}: the account is paused ({detail}); log in again with `paicli channel {channel} setup`",
         zh: "{channel}：账号已暂停（{detail}）；请运行 `paicli channel {channel} setup` 重新登录",
     ChannelStatusRunning =>
