@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, Once};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use tokio_util::sync::CancellationToken;
@@ -44,6 +44,10 @@ pub struct Keyboard {
     shared: Arc<Shared>,
 }
 
+/// How long after a pager returns the terminal a Ctrl-C still counts as the pager's (signal delivery to the
+/// watcher is asynchronous; a person does not press Ctrl-C again within this time to mean the task).
+const LEND_AFTERGLOW: Duration = Duration::from_millis(500);
+
 #[derive(Default)]
 struct Shared {
     state: Mutex<State>,
@@ -52,6 +56,9 @@ struct Shared {
     paused: AtomicBool,
     /// The reader saw `paused` and reads nothing until it is cleared.
     parked: AtomicBool,
+    /// When the terminal came back from the last lend: a Ctrl-C pressed in the pager reaches paicli's signal
+    /// watcher asynchronously, possibly after the pager has exited and the lend has ended.
+    lend_ended: Mutex<Option<Instant>>,
 }
 
 #[derive(Default)]
@@ -159,9 +166,18 @@ impl Keyboard {
         })
     }
 
-    /// Whether a prompt lent the terminal to another program (a pager) now.
+    /// Whether a prompt lent the terminal to another program (a pager) now, or got it back so recently that a
+    /// Ctrl-C seen now was meant for that program.
     pub fn terminal_lent(&self) -> bool {
-        self.shared.paused.load(Ordering::SeqCst)
+        if self.shared.paused.load(Ordering::SeqCst) {
+            return true;
+        }
+        let ended = *self
+            .shared
+            .lend_ended
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        ended.is_some_and(|at| at.elapsed() < LEND_AFTERGLOW)
     }
 
     /// Whether a prompt has the keys now (the working line can say "waiting for approval").
@@ -224,6 +240,11 @@ impl Drop for Lent {
     fn drop(&mut self) {
         let _ = crossterm::terminal::enable_raw_mode();
         let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableBracketedPaste);
+        *self
+            .shared
+            .lend_ended
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
         self.shared.paused.store(false, Ordering::SeqCst);
     }
 }
