@@ -58,7 +58,9 @@ pub async fn send_or_log(context: &LayerContext, chat: &ChatRef, text: &str) {
 /// Errors after which polling again cannot help: the person must set the channel up again.
 fn ends_the_channel(error: &ChannelError) -> bool {
     match error {
-        ChannelError::Paused { .. } | ChannelError::NotSetUp { .. } => true,
+        ChannelError::Paused { .. }
+        | ChannelError::NotSetUp { .. }
+        | ChannelError::NoToken { .. } => true,
         // Telegram: 401 (bad token), 404 (no such bot), 409 (another poller took over).
         ChannelError::Api { code, .. } => matches!(code, 401 | 403 | 404 | 409),
         _ => false,

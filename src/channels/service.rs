@@ -82,10 +82,7 @@ impl ServiceError {
 /// the service worded them.
 pub fn channel_error(lang: Lang, error: &ChannelError) -> String {
     match error {
-        // Telegram's one set-up step is the token (see `telegram::setup`).
-        ChannelError::NotSetUp { detail, .. } if detail.starts_with("no bot token") => {
-            tr(lang, Msg::ChannelTelegramNoToken).to_string()
-        }
+        ChannelError::NoToken { .. } => tr(lang, Msg::ChannelTelegramNoToken).to_string(),
         ChannelError::NotSetUp { channel, detail } => trf(
             lang,
             Msg::ChannelNotSetUp,
@@ -302,9 +299,8 @@ mod tests {
 
     #[test]
     fn set_up_and_pause_errors_tell_what_to_do_in_the_persons_language() {
-        let no_token = ChannelError::NotSetUp {
+        let no_token = ChannelError::NoToken {
             channel: "telegram",
-            detail: "no bot token".into(),
         };
         let zh = channel_error(Lang::Zh, &no_token);
         assert!(

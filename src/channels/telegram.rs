@@ -45,15 +45,9 @@ impl TelegramTransport {
     /// The bot of the user's `[channels.telegram]` settings (or `PAICLI_TELEGRAM_*`), with its saved offset.
     pub fn from_config(config: &Config) -> Result<TelegramTransport, ChannelError> {
         let settings = &config.channels.telegram;
-        let token = settings
-            .bot_token
-            .as_deref()
-            .ok_or_else(|| ChannelError::NotSetUp {
-                channel: "telegram",
-                detail: "no bot token: set PAICLI_TELEGRAM_BOT_TOKEN or [channels.telegram] bot_token in \
-                         $PAICLI_HOME/config.toml"
-                    .to_string(),
-            })?;
+        let token = settings.bot_token.as_deref().ok_or(ChannelError::NoToken {
+            channel: "telegram",
+        })?;
         let offset_file = OffsetFile::new(&channel_dir(&config.home, "telegram"));
         let offset = offset_file.load();
         Ok(TelegramTransport {

@@ -95,7 +95,13 @@ pub enum ChannelError {
         channel: &'static str,
         detail: String,
     },
-    /// Not set up: no saved login or token.
+    /// No bot token in the user's settings or environment (Telegram's only set-up step).
+    #[error(
+        "{channel} is not set up: no bot token: set PAICLI_TELEGRAM_BOT_TOKEN or [channels.telegram] bot_token in \
+         $PAICLI_HOME/config.toml"
+    )]
+    NoToken { channel: &'static str },
+    /// Not set up: no saved login.
     #[error("{channel} is not set up: {detail}")]
     NotSetUp {
         channel: &'static str,

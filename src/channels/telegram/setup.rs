@@ -36,13 +36,9 @@ pub struct SetupReport {
 /// Asks Telegram about the configured bot and its waiting messages.
 pub async fn check_bot(config: &Config) -> Result<SetupReport, ChannelError> {
     let settings = &config.channels.telegram;
-    let token = settings
-        .bot_token
-        .as_deref()
-        .ok_or_else(|| ChannelError::NotSetUp {
-            channel: "telegram",
-            detail: "no bot token".to_string(),
-        })?;
+    let token = settings.bot_token.as_deref().ok_or(ChannelError::NoToken {
+        channel: "telegram",
+    })?;
     let api = BotApi::new(&settings.base_url, token)?;
     let timeout = Duration::from_secs(30);
     let bot: BotInfo = api.call("getMe", &json!({}), timeout).await?;
