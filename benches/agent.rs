@@ -7,8 +7,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "../tests/support/scripted_server.rs"]
 mod scripted_server;
+use figures::{median, ms, report};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -45,38 +48,45 @@ fn main() {
         "process start → first request, median of 15 (ms)",
         ms(median(&startup)),
         8.0,
+        2,
     );
     report(
         "process start → first request, best of 15 (ms)",
         ms(*startup.iter().min().unwrap()),
         8.0,
+        2,
     );
     report(
         "peak RSS, hello-edit run (KB)",
         peak_rss_kb as f64,
         18.0 * 1024.0,
+        2,
     );
     report(
         "client gap tool result → next request, median of 20 (ms)",
         ms(median(&gaps)),
         3.0,
+        2,
     );
     report(
         "client gap, worst of 20 (ms)",
         ms(*gaps.iter().max().unwrap()),
         f64::NAN,
+        2,
     );
     report(
         "first request bytes (system prompt + tools + task)",
         first_request_bytes as f64,
         10.0 * 1024.0,
+        2,
     );
     report(
         "  of which tool definitions (bytes)",
         tools_bytes as f64,
         f64::NAN,
+        2,
     );
-    report("hello-edit run, wall clock (ms)", hello_ms, f64::NAN);
+    report("hello-edit run, wall clock (ms)", hello_ms, f64::NAN, 2);
     search_vs_rg(home.path());
 }
 
@@ -190,6 +200,7 @@ fn search_vs_rg(home: &Path) {
         "grep_code, absent literal, median of 5 (ms)",
         ms(median(&grep)),
         f64::NAN,
+        2,
     );
     if !rg_available {
         println!("  rg not found (scripts/bench installs ripgrep); no comparison");
@@ -201,8 +212,14 @@ fn search_vs_rg(home: &Path) {
         "rg, same literal and tree, median of 5 (ms)",
         ms(median(&rg)),
         f64::NAN,
+        2,
     );
-    report("grep_code / rg", ms(median(&grep)) / ms(median(&rg)), 1.3);
+    report(
+        "grep_code / rg",
+        ms(median(&grep)) / ms(median(&rg)),
+        1.3,
+        2,
+    );
 }
 
 /// `$CARGO_HOME/registry/src` (default `~/.cargo`): every unpacked crate this machine has built with.
@@ -281,23 +298,4 @@ fn children_peak_rss_kb() -> i64 {
     let usage =
         nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
     usage.max_rss()
-}
-
-fn median(values: &[Duration]) -> Duration {
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable();
-    sorted[sorted.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn report(what: &str, value: f64, target: f64) {
-    if target.is_nan() {
-        println!("  {what:<62} {value:>10.2}");
-    } else {
-        let verdict = if value <= target { "ok" } else { "OVER TARGET" };
-        println!("  {what:<62} {value:>10.2}   target ≤ {target:<8} {verdict}");
-    }
 }

@@ -8,8 +8,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "../tests/support/scripted_server.rs"]
 mod scripted_server;
+use figures::{median, ms, report};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -67,32 +70,38 @@ fn main() {
         "discovery of 50 definitions, median (ms)",
         ms(median(&full_times)),
         f64::NAN,
+        3,
     );
     report(
         "discovery of empty folders, median (ms)",
         ms(median(&empty_times)),
         f64::NAN,
+        3,
     );
-    report("added by 50 definitions (ms)", ms(added), 1.0);
+    report("added by 50 definitions (ms)", ms(added), 1.0, 3);
     report(
         &format!("first request bytes, {plain_tools} tools, built-in agents"),
         plain_bytes as f64,
         FIRST_REQUEST_TARGET,
+        3,
     );
     report(
         &format!("first request bytes, {bare_tools} tools, agent and update_plan off"),
         bare_bytes as f64,
         f64::NAN,
+        3,
     );
     report(
         "  added by agent and update_plan (bytes)",
         plain_bytes.saturating_sub(bare_bytes) as f64,
         f64::NAN,
+        3,
     );
     report(
         &format!("first request bytes, {listed_tools} tools, 50 more agents listed"),
         listed_bytes as f64,
         f64::NAN,
+        3,
     );
 }
 
@@ -168,23 +177,4 @@ fn timed<T>(work: impl FnOnce() -> T) -> Duration {
     let started = Instant::now();
     std::hint::black_box(work());
     started.elapsed()
-}
-
-fn median(values: &[Duration]) -> Duration {
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable();
-    sorted[sorted.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn report(what: &str, value: f64, target: f64) {
-    if target.is_nan() {
-        println!("  {what:<62} {value:>10.3}");
-    } else {
-        let verdict = if value <= target { "ok" } else { "OVER TARGET" };
-        println!("  {what:<62} {value:>10.3}   target ≤ {target:<8} {verdict}");
-    }
 }
