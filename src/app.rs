@@ -301,17 +301,25 @@ pub fn build_approval_hook_with(
             Arc::new(guard),
             Some(config.home.clone()),
         )),
-        control_files: Some(
-            ControlFiles::new(&config.home, &config.project_root).with_git_dirs(
-                &crate::sandbox::linked_git_dirs(&config.project_root, Some(&config.home)),
-            ),
-        ),
+        control_files: Some(control_files(config)),
         project_rules: Some(ProjectRuleStore {
             home: config.home.clone(),
             root: config.project_root.clone(),
         }),
         sandboxed_commands: build_sandbox(config).is_active(),
     }))
+}
+
+/// The control paths of `config`'s session: `$PAICLI_HOME`'s, the project's, the folders added for this run
+/// (`--add-dir`), and the git directories any of their `.git` files link to.
+fn control_files(config: &Config) -> ControlFiles {
+    let linked: Vec<_> = std::iter::once(&config.project_root)
+        .chain(&config.added_dirs)
+        .flat_map(|root| crate::sandbox::linked_git_dirs(root, Some(&config.home)))
+        .collect();
+    ControlFiles::new(&config.home, &config.project_root)
+        .with_added_roots(&config.added_dirs)
+        .with_git_dirs(&linked)
 }
 
 /// The snapshot hook for `config`: off when `snapshots.enabled = false`, or (with one notice) when the store

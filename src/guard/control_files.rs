@@ -154,6 +154,31 @@ impl ControlFiles {
         self
     }
 
+    /// Adds the control paths of folders the person added for this run (`--add-dir`): each is written like the
+    /// project root, so its `.git/hooks`, `.envrc` and instruction files steer later sessions the same way and
+    /// need the same approval. (The git directories an added folder's `.git` file links to come through
+    /// [`ControlFiles::with_git_dirs`], as the project's do.)
+    pub fn with_added_roots(mut self, roots: &[PathBuf]) -> Self {
+        for root in roots {
+            let root = std::fs::canonicalize(root).unwrap_or_else(|_| normalize_lexically(root));
+            let shown = root.display().to_string();
+            for entry in ENTRIES {
+                match entry.base {
+                    Base::Project => {
+                        self.add(entry, &root, &root, format!("{shown}/{}", entry.path));
+                    }
+                    Base::GitDir => {
+                        let label = format!("{shown}/.git/{}", entry.path);
+                        self.add(entry, &root.join(".git"), &root, label);
+                    }
+                    Base::Home => {}
+                }
+            }
+            self.add_imports(&root);
+        }
+        self
+    }
+
     fn add(&mut self, entry: &Entry, base: &Path, anchor: &Path, label: String) {
         let spelled = normalize_lexically(&base.join(entry.relative()));
         self.push(spelled, entry.is_folder(), entry.kind, anchor, &label);

@@ -219,7 +219,11 @@ impl Policy {
             let home = places
                 .paicli_home
                 .map_or_else(|| root.join(".paicli"), Path::to_path_buf);
-            let table = ControlFiles::new(&home, &root).with_git_dirs(&git_dirs);
+            // A writable root the person added (`sandbox.writable_roots`, `--add-dir`) has the project's control
+            // paths too: its git hooks or `.envrc` run code later just the same.
+            let table = ControlFiles::new(&home, &root)
+                .with_added_roots(&settings.writable_roots)
+                .with_git_dirs(&git_dirs);
             policy.split_control(&table, &root);
         }
         policy

@@ -433,3 +433,41 @@ fn a_refused_git_file_is_named_once_at_the_start_of_a_run() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn control_files_in_an_added_writable_root_stay_read_only_to_commands() {
+    if !kernel_confines() {
+        return;
+    }
+    let a = Attack::new();
+    let added = a.outside();
+    std::fs::create_dir_all(added.join(".git/hooks")).unwrap();
+    let root = a.root();
+    let ctx = ToolContext::new(
+        PathGuard::new(&root).unwrap(),
+        SpillStore::new(&root, true, 32_000),
+        ToolLimits {
+            sandbox: Sandbox::new(
+                SandboxSettings {
+                    writable_roots: vec![added.clone()],
+                    ..SandboxSettings::default()
+                },
+                Vec::new(),
+            ),
+            paicli_home: Some(a.paicli_home()),
+            ..ToolLimits::default()
+        },
+    );
+    for target in [".git/hooks/pre-commit", ".envrc"] {
+        let path = added.join(target);
+        let outcome = write_hidden(&ctx, &path).await;
+        assert!(
+            std::fs::read_to_string(&path).map_or(true, |t| t.is_empty()),
+            "{target} was written: {outcome:?}"
+        );
+    }
+    // The rest of the added folder is the command's to write.
+    let plain = added.join("notes.txt");
+    assert_ok(&write_hidden(&ctx, &plain).await);
+    assert!(plain.exists());
+}

@@ -204,3 +204,17 @@ fn files_an_instruction_file_imports_are_instructions_too() {
         "an import out of the folder is not read, so not listed"
     );
 }
+
+#[test]
+fn an_added_folder_has_the_project_s_control_paths() {
+    let (home, root) = dirs();
+    let added = tempfile::tempdir().unwrap();
+    let c =
+        ControlFiles::new(home.path(), root.path()).with_added_roots(&[added.path().to_path_buf()]);
+    assert!(c.is_control(&added.path().join(".git/hooks/pre-commit")));
+    assert!(c.is_control(&added.path().join(".envrc")));
+    assert!(c.is_control(&added.path().join("AGENTS.md")));
+    assert!(!c.is_control(&added.path().join("src/main.rs")));
+    // The added folder itself is an anchor, as the project root is: writing inside it is not replacing it.
+    assert!(!c.is_control(added.path()));
+}

@@ -73,3 +73,47 @@ fn a_missing_add_dir_is_a_clear_error() {
     );
     assert!(server.chat_requests().is_empty());
 }
+
+#[test]
+fn control_files_in_an_added_folder_still_need_the_person() {
+    let Some(outside) = outside_dir() else {
+        return;
+    };
+    std::fs::create_dir_all(outside.path().join(".git/hooks")).unwrap();
+    let path = |rel: &str| outside.path().join(rel).display().to_string();
+    let server = ScriptedServer::with_replies([
+        Reply::tool_calls([
+            (
+                "call_hook",
+                "write_file",
+                json!({"path": path(".git/hooks/pre-commit"), "content": "#!/bin/sh\ntouch pwned\n"}),
+            ),
+            (
+                "call_envrc",
+                "write_file",
+                json!({"path": path(".envrc"), "content": "touch pwned\n"}),
+            ),
+            (
+                "call_plain",
+                "write_file",
+                json!({"path": path("notes.txt"), "content": "plain"}),
+            ),
+        ]),
+        Reply::text("done"),
+    ]);
+    let sandbox = CliSandbox::new();
+    let dir = outside.path().display().to_string();
+    // acceptEdits runs file edits without asking, but a file that runs code later is never a plain edit.
+    sandbox
+        .against(&server)
+        .args(["-p", "set up", "--output-format=json"])
+        .args(["--permission-mode", "acceptEdits", "--add-dir", &dir])
+        .output()
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("notes.txt")).unwrap(),
+        "plain"
+    );
+    assert!(!outside.path().join(".git/hooks/pre-commit").exists());
+    assert!(!outside.path().join(".envrc").exists());
+}
