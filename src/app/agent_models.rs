@@ -18,7 +18,8 @@ pub struct ConfiguredModels {
     lead: ResolvedProvider,
     llm: LlmSettings,
     env: EnvVars,
-    clients: Mutex<HashMap<(String, String), Arc<dyn LlmClient>>>,
+    /// Each client, with its provider when that is not the lead's.
+    clients: Mutex<HashMap<(String, String), (Arc<dyn LlmClient>, Option<String>)>>,
 }
 
 impl ConfiguredModels {
@@ -111,10 +112,14 @@ impl ModelSource for ConfiguredModels {
             Ok(c) => c,
             Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some(client) = clients.get(&key) {
-            return Ok(PickedModel::Own(Arc::clone(client)));
+        if let Some((client, provider)) = clients.get(&key) {
+            return Ok(PickedModel::Own {
+                client: Arc::clone(client),
+                provider: provider.clone(),
+            });
         }
         let resolved = self.resolve(def, &provider, &model)?;
+        let other = (resolved.id != self.lead.id).then(|| resolved.id.clone());
         let client =
             OpenAiClient::new(resolved, ClientOptions::from_settings(&self.llm)).map_err(|e| {
                 ModelRefused::Unusable {
@@ -123,7 +128,10 @@ impl ModelSource for ConfiguredModels {
                 }
             })?;
         let client: Arc<dyn LlmClient> = Arc::new(client);
-        clients.insert(key, Arc::clone(&client));
-        Ok(PickedModel::Own(client))
+        clients.insert(key, (Arc::clone(&client), other.clone()));
+        Ok(PickedModel::Own {
+            client,
+            provider: other,
+        })
     }
 }
