@@ -12,6 +12,7 @@ mod resume;
 mod review;
 mod review_repl;
 mod stream_json;
+mod task_list;
 
 use serde_json::{Value, json};
 
