@@ -6,6 +6,7 @@
 
 mod acp;
 mod cost;
+mod escape;
 mod parallel;
 mod repl;
 mod resume;
