@@ -13,13 +13,16 @@ use crate::config::{EnvVars, LlmSettings, resolve_provider};
 use crate::llm::LlmClient;
 use crate::llm::client::{ClientOptions, OpenAiClient};
 
+/// A client of a definition's own, and its provider when that is not the lead's.
+type OwnClient = (Arc<dyn LlmClient>, Option<String>);
+
 /// The clients of the user's configured providers, made on first use and kept.
 pub struct ConfiguredModels {
     lead: ResolvedProvider,
     llm: LlmSettings,
     env: EnvVars,
-    /// Each client, with its provider when that is not the lead's.
-    clients: Mutex<HashMap<(String, String), (Arc<dyn LlmClient>, Option<String>)>>,
+    /// Each client by (provider, model), with its provider when that is not the lead's.
+    clients: Mutex<HashMap<(String, String), OwnClient>>,
 }
 
 impl ConfiguredModels {

@@ -57,7 +57,9 @@ impl Tool for UpdatePlan {
     fn summary(&self, args: &Map<String, Value>) -> Option<String> {
         let steps = args.get("plan").and_then(Value::as_array)?;
         fn status(step: &Value) -> &str {
-            step.get("status").and_then(Value::as_str).unwrap_or_default()
+            step.get("status")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
         }
         let done = steps.iter().filter(|s| status(s) == "completed").count();
         let current = steps

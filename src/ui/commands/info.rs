@@ -5,10 +5,10 @@ use crate::config::{describe_config, settings};
 use crate::llm::providers::{CostSource, Price, cost_of, price_of, prices_as_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
+use crate::session::ModelKey;
 use crate::text::{Lang, Msg, refused_setting, tr, trf};
 use crate::ui::render::{Surface, format_count, visible_width, wrap, wrap_hanging};
 use crate::ui::repl::Session;
-use crate::session::ModelKey;
 
 /// `/config [filter]`: every setting, or those whose key contains `filter` with their documentation line.
 pub(super) fn config(session: &mut Session, args: &str) -> Flow {
@@ -347,7 +347,7 @@ mod tests {
         let million = Usage::tokens(1_000_000, 0, 0, 0);
         let by_model = [
             (ModelKey::of_session("deepseek-chat"), million),
-            (kimi.clone(), million),
+            (kimi, million),
         ];
         // At the session's provider the sub-agent's model has no price; at its own it has one.
         assert!(price_of("deepseek", "kimi-k2.6").is_none());

@@ -18,7 +18,10 @@ fn escape_stops_two_parallel_agents_with_one_result_per_call() {
         )
     };
     let server = ScriptedServer::with_replies([
-        Reply::tool_calls([call("call_a", "find the parser"), call("call_b", "find the tests")]),
+        Reply::tool_calls([
+            call("call_a", "find the parser"),
+            call("call_b", "find the tests"),
+        ]),
         // Both sub-agents start answering, then stall.
         Reply::text("looking at the parser").hang_after(2),
         Reply::text("looking at the tests").hang_after(2),

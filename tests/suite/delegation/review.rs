@@ -138,7 +138,10 @@ fn the_users_threshold_decides_what_fails_and_a_projects_is_ignored() {
     // A cloned repository cannot make its own review pass or fail.
     let project = seeded();
     project.user_config("[agents]\nreview_fail_on = \"nit\"\n");
-    project.project_file(".paicli/config.toml", "[agents]\nreview_fail_on = \"never\"\n");
+    project.project_file(
+        ".paicli/config.toml",
+        "[agents]\nreview_fail_on = \"never\"\n",
+    );
     assert_eq!(run(&project), Some(1));
     let never = seeded();
     never.user_config("[agents]\nreview_fail_on = \"never\"\n");

@@ -37,7 +37,10 @@ async fn the_latest_task_list_is_repeated_after_a_compaction() {
                     {"step": "Fix the OFF-BY-ONE", "status": "in_progress"}
                 ]}),
             )]),
-            n => answer(&format!("answer {n}: {}", "the details of the work so far. ".repeat(40))),
+            n => answer(&format!(
+                "answer {n}: {}",
+                "the details of the work so far. ".repeat(40)
+            )),
         })
     });
     let project = Project::new();
@@ -48,7 +51,10 @@ async fn the_latest_task_list_is_repeated_after_a_compaction() {
         Vec::new(),
     );
     for turn in ["plan the fix", "go on", "and then?"] {
-        let asked = format!("{turn} {}", "Keep the diff small and explain it. ".repeat(40));
+        let asked = format!(
+            "{turn} {}",
+            "Keep the diff small and explain it. ".repeat(40)
+        );
         agent
             .run_turn(&asked, &EventLog::default(), CancellationToken::new())
             .await;
@@ -66,7 +72,11 @@ async fn the_latest_task_list_is_repeated_after_a_compaction() {
         "the turn with the call was compacted"
     );
     agent
-        .run_turn("where are we?", &EventLog::default(), CancellationToken::new())
+        .run_turn(
+            "where are we?",
+            &EventLog::default(),
+            CancellationToken::new(),
+        )
         .await;
     let last = client.requests().pop().unwrap();
     let sent: String = last.messages.iter().map(|m| m.text()).collect();
