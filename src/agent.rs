@@ -84,6 +84,8 @@ pub struct Agent {
     fork_usage: Option<Arc<std::sync::Mutex<Usage>>>,
     /// What each model spent in this process, shared by the lead and every fork (`/cost`'s lines per model).
     usage_by_model: model_usage::UsageByModel,
+    /// The provider of this agent's model when it is not the session's (a sub-agent's or a plan role's own).
+    own_provider: Option<String>,
     thresholds: Thresholds,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
@@ -133,6 +135,7 @@ impl Agent {
             fork_gates: Vec::new(),
             fork_usage: None,
             usage_by_model: model_usage::UsageByModel::default(),
+            own_provider: None,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: None,
             vision: true,

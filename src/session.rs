@@ -4,7 +4,9 @@
 pub mod conversation;
 pub mod ledger;
 pub mod meter;
+pub mod model_key;
 pub mod tool_calls;
 
 pub use conversation::{Conversation, ConversationError, is_paired};
 pub use meter::{Calibration, TokenMeter};
+pub use model_key::ModelKey;

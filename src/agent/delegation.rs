@@ -60,8 +60,11 @@ pub enum PickedModel {
     Lead,
     /// The lead's client, because the definition named a Claude alias no provider serves (the person is told).
     LeadForAlias(String),
-    /// A client of its own (another provider, or another model of the lead's).
-    Own(Arc<dyn LlmClient>),
+    /// A client of its own: another model of the lead's provider (`provider` is `None`) or of `provider`.
+    Own {
+        client: Arc<dyn LlmClient>,
+        provider: Option<String>,
+    },
 }
 
 /// Why a definition's model cannot be used; the text goes to the model as the call's result.
@@ -214,7 +217,7 @@ impl super::Agent {
             path: None,
         };
         match setup.models.pick(&def) {
-            Ok(PickedModel::Own(client)) => sub.client = client,
+            Ok(PickedModel::Own { client, provider }) => sub.use_client(client, provider),
             Ok(PickedModel::Lead | PickedModel::LeadForAlias(_)) => {}
             Err(refused) => events.emit(crate::protocol::AgentEvent::Notice {
                 notice: crate::protocol::Notice::RoleModelRefused {

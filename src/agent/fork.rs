@@ -41,6 +41,7 @@ impl Agent {
             fork_gates: Vec::new(),
             fork_usage: self.fork_usage.clone(),
             usage_by_model: self.usage_by_model.clone(),
+            own_provider: self.own_provider.clone(),
             thresholds: self.thresholds,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: self.memory.clone(),
@@ -53,6 +54,13 @@ impl Agent {
             depth: self.depth.saturating_add(1),
             task_list: None,
         }
+    }
+
+    /// Talks to `client` from now on: another model of the session's provider, or of `provider` (its usage is
+    /// counted under that provider's name).
+    pub fn use_client(&mut self, client: Arc<dyn crate::llm::LlmClient>, provider: Option<String>) {
+        self.client = client;
+        self.own_provider = provider;
     }
 
     /// Runs a sub-agent's turn; while `SubagentStop` hooks keep it working (at most

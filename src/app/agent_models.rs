@@ -13,12 +13,16 @@ use crate::config::{EnvVars, LlmSettings, resolve_provider};
 use crate::llm::LlmClient;
 use crate::llm::client::{ClientOptions, OpenAiClient};
 
+/// A client of a definition's own, and its provider when that is not the lead's.
+type OwnClient = (Arc<dyn LlmClient>, Option<String>);
+
 /// The clients of the user's configured providers, made on first use and kept.
 pub struct ConfiguredModels {
     lead: ResolvedProvider,
     llm: LlmSettings,
     env: EnvVars,
-    clients: Mutex<HashMap<(String, String), Arc<dyn LlmClient>>>,
+    /// Each client by (provider, model), with its provider when that is not the lead's.
+    clients: Mutex<HashMap<(String, String), OwnClient>>,
 }
 
 impl ConfiguredModels {
@@ -111,10 +115,14 @@ impl ModelSource for ConfiguredModels {
             Ok(c) => c,
             Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some(client) = clients.get(&key) {
-            return Ok(PickedModel::Own(Arc::clone(client)));
+        if let Some((client, provider)) = clients.get(&key) {
+            return Ok(PickedModel::Own {
+                client: Arc::clone(client),
+                provider: provider.clone(),
+            });
         }
         let resolved = self.resolve(def, &provider, &model)?;
+        let other = (resolved.id != self.lead.id).then(|| resolved.id.clone());
         let client =
             OpenAiClient::new(resolved, ClientOptions::from_settings(&self.llm)).map_err(|e| {
                 ModelRefused::Unusable {
@@ -123,7 +131,10 @@ impl ModelSource for ConfiguredModels {
                 }
             })?;
         let client: Arc<dyn LlmClient> = Arc::new(client);
-        clients.insert(key, Arc::clone(&client));
-        Ok(PickedModel::Own(client))
+        clients.insert(key, (Arc::clone(&client), other.clone()));
+        Ok(PickedModel::Own {
+            client,
+            provider: other,
+        })
     }
 }

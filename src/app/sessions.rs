@@ -230,6 +230,8 @@ fn resume(
         )
     };
     agent.resume_conversation(loaded.conversation);
+    // `/cost` goes on from what the session (and its sub-agents) spent.
+    agent.restore_usage(ledger::recorded_usage(&stored.path));
     agent.attach_ledger(ledger);
     // The stored prompt is sent again unless the instructions in it changed, so the provider's cache keeps
     // hitting; a prompt that differs only in its date line is still valid. A stored prompt that differs only by

@@ -10,12 +10,14 @@ mod record;
 mod replay;
 mod start_notice;
 mod store;
+mod usage;
 mod writer;
 
 pub use record::{FORMAT_VERSION, Header, Record, git_branch};
 pub use replay::{ABORTED_RESULT, LoadError, LoadNotice, LoadedSession, load};
 pub use start_notice::StartNotice;
 pub use store::{FindError, SessionStore, SessionSummary, StoredSession, sidechains};
+pub use usage::{UsageByModel, ledger_usage, recorded_usage};
 pub use writer::{Ledger, LedgerError, Redact, sidechain_dir};
 
 /// A new session id: 12 hex digits, so a few of them are a unique prefix in practice.

@@ -99,6 +99,11 @@ impl TokenMeter {
     }
 
     /// Forgets the provider's count (the history was rewritten, so it no longer applies).
+    /// Starts the session's total from `spent` (a resumed session's).
+    pub fn restore_session(&mut self, spent: Usage) {
+        self.session = spent;
+    }
+
     pub fn reset(&mut self) {
         self.anchor = None;
     }

@@ -53,12 +53,23 @@ impl Tool for UpdatePlan {
         }
     }
 
+    /// `[done/all]` and the step in progress, in no language of ours (the REPL may speak Chinese).
     fn summary(&self, args: &Map<String, Value>) -> Option<String> {
-        let steps = args
-            .get("plan")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        Some(format!("{steps} steps"))
+        let steps = args.get("plan").and_then(Value::as_array)?;
+        fn status(step: &Value) -> &str {
+            step.get("status")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        }
+        let done = steps.iter().filter(|s| status(s) == "completed").count();
+        let current = steps
+            .iter()
+            .find(|s| status(s) == "in_progress")
+            .and_then(|s| s.get("step").and_then(Value::as_str));
+        Some(match current {
+            Some(step) => format!("[{done}/{}] {}", steps.len(), step.trim()),
+            None => format!("[{done}/{}]", steps.len()),
+        })
     }
 
     async fn execute(&self, args: &Map<String, Value>, _ctx: &ToolContext) -> ToolOutcome {
@@ -98,6 +109,10 @@ mod tests {
             panic!("refused")
         };
         assert_eq!(out.task_list.unwrap().plan.len(), 2);
+        assert_eq!(
+            UpdatePlan.summary(args.as_object().unwrap()).as_deref(),
+            Some("[1/2] fix")
+        );
         let two = json!({"plan": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "in_progress"}]});
         let outcome = UpdatePlan.execute(two.as_object().unwrap(), &ctx).await;
         assert!(

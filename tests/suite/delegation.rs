@@ -5,12 +5,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod acp;
+mod cost;
+mod escape;
 mod parallel;
 mod repl;
 mod resume;
 mod review;
 mod review_repl;
 mod stream_json;
+mod task_list;
 
 use serde_json::{Value, json};
 

@@ -651,3 +651,42 @@ async fn cancelling_at_the_plan_review_runs_nothing() {
     assert_eq!(model.chat_requests().len(), 1, "only the planner ran");
     assert!(!sandbox.project.path().join("new.txt").exists());
 }
+
+#[tokio::test]
+async fn the_task_list_is_a_task_list_event() {
+    let sandbox = Sandbox::new();
+    let model = ScriptedServer::with_replies([
+        Reply::tool_calls([(
+            "call_plan",
+            "update_plan",
+            json!({"plan": [
+                {"step": "Read notes.txt", "status": "in_progress"},
+                {"step": "Answer", "status": "pending"}
+            ]}),
+        )]),
+        Reply::text("Done."),
+    ]);
+    let api = sandbox.serve(&model);
+    let thread = api.new_thread(json!({})).await;
+    let (status, _) = api
+        .post(
+            &format!("/v1/threads/{thread}/turns"),
+            json!({"text": "plan it"}),
+        )
+        .await;
+    assert_eq!(status, 202);
+    let events = api.events_until(&thread, None, "turn_finished").await;
+    let list = events
+        .iter()
+        .find(|e| e.kind == "task_list")
+        .unwrap_or_else(|| panic!("no task_list event: {:?}", kinds(&events)));
+    assert_eq!(
+        list.data["list"]["plan"],
+        json!([
+            {"step": "Read notes.txt", "status": "in_progress"},
+            {"step": "Answer", "status": "pending"}
+        ]),
+        "{:?}",
+        list.data
+    );
+}

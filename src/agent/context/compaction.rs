@@ -221,7 +221,7 @@ impl Agent {
             // Summary requests cost tokens like any other: the session total shows them, and the turn that
             // triggered them counts them against its budget (see `Agent::absorb_compaction_usage`).
             self.conversation.meter_mut().record_side_request(spent);
-            self.usage_by_model.add(self.client.model(), &spent);
+            self.count_model_usage(&spent);
             events.emit(AgentEvent::Usage {
                 response: spent,
                 session: self.conversation.session_usage(),

@@ -84,7 +84,7 @@ impl Delegator {
                     model: sub.model().to_string(),
                 },
             }),
-            PickedModel::Own(client) => sub.client = client,
+            PickedModel::Own { client, provider } => sub.use_client(client, provider),
         }
         sub.fork_usage = Some(Arc::clone(&self.spent));
         sub.turn_hooks.insert(

@@ -27,7 +27,7 @@ impl Agent {
         let Some(usage) = response.usage else { return };
         budget.record_tokens(usage.prompt_tokens, usage.completion_tokens);
         turn_usage.add(&usage);
-        self.usage_by_model.add(self.model(), &usage);
+        self.count_model_usage(&usage);
         if let Some(tally) = &self.fork_usage {
             match tally.lock() {
                 Ok(mut t) => t.add(&usage),

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::config::safe_read::read_regular_capped;
-use crate::protocol::message::{Message, ToolSpec};
+use crate::protocol::message::{Message, ToolSpec, Usage};
+use crate::session::ModelKey;
 
 /// The ledger format this build writes and reads; a ledger with a higher number is refused.
 pub const FORMAT_VERSION: u32 = 1;
@@ -70,6 +71,12 @@ pub enum Record {
     Model { model: String },
     /// The approval mode changed.
     Mode { mode: String },
+    /// What one response (or summary) of `model` cost; `/cost` shows them again when the session is resumed.
+    Usage {
+        #[serde(flatten)]
+        model: ModelKey,
+        usage: Usage,
+    },
 }
 
 /// Most bytes read of a `.git` link or `HEAD`: both are one short line, and either may be a project's planted link

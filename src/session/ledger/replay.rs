@@ -175,6 +175,10 @@ impl Replay {
 
     /// Applies one record; false when it does not fit the history (it is skipped).
     fn apply(&mut self, record: Record) -> bool {
+        // Usage is not history (and may come between a call and its results): `recorded_usage` reads it.
+        if let Record::Usage { .. } = record {
+            return true;
+        }
         if let Record::Message { message } = &record
             && message.role == Role::Tool
         {
@@ -209,6 +213,7 @@ impl Replay {
             Record::Tools { tools } => self.tools = Some(tools),
             Record::Model { model } => self.model = Some(model),
             Record::Mode { mode } => self.mode = Some(mode),
+            Record::Usage { .. } => {}
         }
         true
     }

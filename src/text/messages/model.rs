@@ -61,5 +61,6 @@ messages! {
     CostByModel =>
         en: "{model}: in {input} · out {output} · cached {cached}{cost}",
         zh: "{model}：输入 {input} · 输出 {output} · 缓存 {cached}{cost}",
+    CostUnpriced => en: "no price known", zh: "价格未知",
     CostReported => en: "as reported by the provider", zh: "由服务商报告",
 }

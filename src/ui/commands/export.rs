@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::{Flow, say_error, say_wrapped};
 use crate::llm::{Message, Role};
-use crate::session::ledger::{SessionStore, load, sidechains};
+use crate::session::ledger::{
+    SessionStore, UsageByModel, ledger_usage, load, recorded_usage, sidechains,
+};
 use crate::text::{Msg, trf};
 use crate::ui::repl::Session;
 use crate::ui::sessions::find_error_text;
@@ -19,6 +21,7 @@ pub(super) fn export(session: &mut Session, args: &str) -> Flow {
         let agent = session.agent_mut();
         let mut markdown = conversation_markdown(agent.history(), &id, &model, &root);
         if let Some(ledger) = agent.ledger() {
+            markdown.push_str(&session_usage_markdown(&ledger.path()));
             markdown.push_str(&sidechains_markdown(&ledger.path()));
         }
         (id, markdown)
@@ -62,6 +65,7 @@ fn recorded_markdown(session: &Session, prefix: &str) -> Result<(String, String)
         &format!("{}/{}", header.provider, loaded.model),
         &header.project_root,
     );
+    markdown.push_str(&session_usage_markdown(&found.path));
     markdown.push_str(&sidechains_markdown(&found.path));
     Ok((header.id.clone(), markdown))
 }
@@ -104,10 +108,38 @@ pub fn sidechains_markdown(ledger: &Path) -> String {
             .file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().to_string());
         out.push_str(&format!("\n---\n\n# Sub-agent {name}\n"));
+        out.push_str(&usage_markdown(&ledger_usage(&path)));
         match load(&path) {
             Ok(loaded) => out.push_str(&messages_markdown(loaded.conversation.messages())),
             Err(e) => out.push_str(&format!("\n({e})\n")),
         }
+    }
+    out
+}
+
+/// The whole session's spending per model (its sub-agents' included), under a heading of its own.
+fn session_usage_markdown(ledger: &Path) -> String {
+    let spent = recorded_usage(ledger);
+    if spent.is_empty() {
+        return String::new();
+    }
+    format!("\n---\n\n# Usage\n{}", usage_markdown(&spent))
+}
+
+/// What each model spent, a list item per model (nothing when nothing was recorded).
+pub fn usage_markdown(spent: &UsageByModel) -> String {
+    let mut out = String::new();
+    if !spent.is_empty() {
+        out.push('\n');
+    }
+    for (model, u) in spent {
+        out.push_str(&format!(
+            "- usage of {}: in {} · out {} · cached {}\n",
+            model.label(),
+            u.prompt_tokens,
+            u.completion_tokens,
+            u.cached_tokens
+        ));
     }
     out
 }
@@ -189,7 +221,7 @@ mod tests {
     fn the_sub_agents_conversations_follow_the_sessions() {
         #![allow(clippy::unwrap_used)]
         use crate::session::Conversation;
-        use crate::session::ledger::{FORMAT_VERSION, Header, Ledger};
+        use crate::session::ledger::{FORMAT_VERSION, Header, Ledger, Record};
 
         let dir = tempfile::tempdir().unwrap();
         let lead_path = dir.path().join("20261201T090000000-lead.jsonl");
@@ -217,8 +249,20 @@ mod tests {
         task.attach_ledger(lead.sidechain("t1-A", "task").unwrap());
         task.begin_turn(None, "Your task (id `A`): read it");
         task.push_answer("A is done");
+        let kimi = crate::session::ModelKey {
+            provider: "kimi".into(),
+            model: "kimi-k2.6".into(),
+        };
+        task.ledger().unwrap().write(&Record::Usage {
+            model: kimi,
+            usage: crate::llm::Usage::tokens(300, 20, 100, 0),
+        });
         let markdown = sidechains_markdown(&lead_path);
         assert!(markdown.contains("# Sub-agent t1-A"), "{markdown}");
+        assert!(
+            markdown.contains("- usage of kimi/kimi-k2.6: in 300 · out 20 · cached 100\n"),
+            "{markdown}"
+        );
         assert!(
             markdown.contains("## User\n\nYour task (id `A`): read it"),
             "{markdown}"

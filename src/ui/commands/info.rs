@@ -5,6 +5,7 @@ use crate::config::{describe_config, settings};
 use crate::llm::providers::{CostSource, Price, cost_of, price_of, prices_as_of};
 use crate::llm::tokens::ContextEstimate;
 use crate::llm::{Role, Usage};
+use crate::session::ModelKey;
 use crate::text::{Lang, Msg, refused_setting, tr, trf};
 use crate::ui::render::{Surface, format_count, visible_width, wrap, wrap_hanging};
 use crate::ui::repl::Session;
@@ -157,7 +158,7 @@ pub(super) fn cost(session: &mut Session, _args: &str) -> Flow {
     let by_model = session.agent_mut().usage_by_model();
     let provider = session.provider.id.clone();
     lines.extend(model_lines(session.lang, &by_model, |m| {
-        price_of(&provider, m)
+        price_of(m.provider_or(&provider), &m.model)
     }));
     // Each fact of the session line stays whole on a narrow screen (`推理 0`, not `推理` / `0`).
     let width = session.surface().width;
@@ -214,12 +215,12 @@ fn cost_lines(
     lines
 }
 
-/// A line per model when more than one answered (sub-agents on models of their own): its tokens and, when its
-/// price is known (`price` looks a model up at the session's provider), its cost.
+/// A line per model when more than one answered (sub-agents on models of their own): its tokens and its cost,
+/// from `price` (which looks a model up at its own provider, else the session's), or that no price is known.
 fn model_lines(
     lang: Lang,
-    by_model: &[(String, Usage)],
-    price: impl Fn(&str) -> Option<Price>,
+    by_model: &[(ModelKey, Usage)],
+    price: impl Fn(&ModelKey) -> Option<Price>,
 ) -> Vec<String> {
     if by_model.len() < 2 {
         return Vec::new();
@@ -227,14 +228,15 @@ fn model_lines(
     by_model
         .iter()
         .map(|(model, u)| {
-            let cost = cost_of(u, price(model))
-                .map(|(currency, amount, _)| format!(" · {currency}{amount:.4}"))
-                .unwrap_or_default();
+            let cost = match cost_of(u, price(model)) {
+                Some((currency, amount, _)) => format!(" · {currency}{amount:.4}"),
+                None => format!(" · {}", tr(lang, Msg::CostUnpriced)),
+            };
             trf(
                 lang,
                 Msg::CostByModel,
                 &[
-                    ("model", model),
+                    ("model", &model.label()),
                     ("input", &u.prompt_tokens),
                     ("output", &u.completion_tokens),
                     ("cached", &u.cached_tokens),
@@ -306,11 +308,17 @@ mod tests {
 
     #[test]
     fn cost_has_a_line_per_model_once_a_second_model_answered() {
-        let lead = ("lead-model".to_string(), Usage::tokens(1_000_000, 0, 0, 0));
+        let lead = (
+            ModelKey::of_session("lead-model"),
+            Usage::tokens(1_000_000, 0, 0, 0),
+        );
         assert!(model_lines(Lang::En, std::slice::from_ref(&lead), |_| None).is_empty());
-        let cheap = ("cheap-model".to_string(), Usage::tokens(2_000, 100, 500, 0));
-        let price = |m: &str| {
-            (m == "lead-model").then_some(Price {
+        let cheap = (
+            ModelKey::of_session("cheap-model"),
+            Usage::tokens(2_000, 100, 500, 0),
+        );
+        let price = |m: &ModelKey| {
+            (m.model == "lead-model").then_some(Price {
                 currency: "$",
                 input_per_mtok: 2.0,
                 output_per_mtok: 8.0,
@@ -320,13 +328,36 @@ mod tests {
         assert_eq!(
             model_lines(Lang::En, &[cheap.clone(), lead.clone()], price),
             [
-                "cheap-model: in 2000 · out 100 · cached 500",
+                "cheap-model: in 2000 · out 100 · cached 500 · no price known",
                 "lead-model: in 1000000 · out 0 · cached 0 · $2.0000",
             ]
         );
         assert_eq!(
             model_lines(Lang::Zh, &[cheap, lead], |_| None)[0],
-            "cheap-model：输入 2000 · 输出 100 · 缓存 500"
+            "cheap-model：输入 2000 · 输出 100 · 缓存 500 · 价格未知"
+        );
+    }
+
+    #[test]
+    fn a_sub_agent_on_another_provider_is_priced_from_that_providers_list() {
+        let kimi = ModelKey {
+            provider: "kimi".into(),
+            model: "kimi-k2.6".into(),
+        };
+        let million = Usage::tokens(1_000_000, 0, 0, 0);
+        let by_model = [
+            (ModelKey::of_session("deepseek-chat"), million),
+            (kimi, million),
+        ];
+        // At the session's provider the sub-agent's model has no price; at its own it has one.
+        assert!(price_of("deepseek", "kimi-k2.6").is_none());
+        let (currency, amount, _) = cost_of(&million, price_of("kimi", "kimi-k2.6")).unwrap();
+        let lines = model_lines(Lang::En, &by_model, |m| {
+            price_of(m.provider_or("deepseek"), &m.model)
+        });
+        assert_eq!(
+            lines[1],
+            format!("kimi/kimi-k2.6: in 1000000 · out 0 · cached 0 · {currency}{amount:.4}")
         );
     }
 

@@ -120,3 +120,30 @@ fn nothing_to_review_is_said_and_is_not_a_pass() {
     assert!(stderr_of(&output).contains("no changes to review"));
     assert_eq!(server.chat_requests().len(), 0);
 }
+
+#[test]
+fn the_users_threshold_decides_what_fails_and_a_projects_is_ignored() {
+    let run = |sandbox: &CliSandbox| {
+        let server = ScriptedServer::with_replies([Reply::text(findings("nit"))]);
+        let output = sandbox
+            .against(&server)
+            .args(["review", "main"])
+            .output()
+            .unwrap();
+        output.status.code()
+    };
+    let strict = seeded();
+    strict.user_config("[agents]\nreview_fail_on = \"nit\"\n");
+    assert_eq!(run(&strict), Some(1), "a nit fails at the user's `nit`");
+    // A cloned repository cannot make its own review pass or fail.
+    let project = seeded();
+    project.user_config("[agents]\nreview_fail_on = \"nit\"\n");
+    project.project_file(
+        ".paicli/config.toml",
+        "[agents]\nreview_fail_on = \"never\"\n",
+    );
+    assert_eq!(run(&project), Some(1));
+    let never = seeded();
+    never.user_config("[agents]\nreview_fail_on = \"never\"\n");
+    assert_eq!(run(&never), Some(0));
+}
