@@ -11,6 +11,7 @@ mod control;
 pub mod flags;
 mod init;
 mod messages;
+mod partials;
 mod reader;
 mod result;
 mod runner;

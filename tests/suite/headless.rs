@@ -7,6 +7,7 @@
 mod add_dir;
 mod fallback;
 mod mcp_config;
+mod partial_calls;
 mod print_json;
 mod session_id;
 mod structured;
