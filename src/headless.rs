@@ -6,6 +6,7 @@
 //! and its plan reviewer.
 
 mod approver;
+mod caller_agents;
 mod channel;
 mod control;
 pub mod flags;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::agents::AgentCatalog;
 use crate::app::session::{HostError, HostOptions, Input, Session};
 use crate::app::sessions::{StartOptions, Started};
 use crate::config::Config;
@@ -34,6 +36,7 @@ use crate::protocol::Approver;
 use crate::protocol::plan::{PlanReviewer, ProposeOnly, RunWithoutReview};
 use crate::text::{Lang, Msg, file_notice, tr, trf};
 use approver::ClientApprover;
+use caller_agents::CallerAgents;
 use channel::Channel;
 use control::Setup;
 use runner::Runner;
@@ -87,6 +90,8 @@ pub enum HeadlessError {
     UnknownPromptTool(String),
     #[error("--mcp-config {0}")]
     McpConfig(String),
+    #[error("--agents {0}")]
+    Agents(String),
     #[error("--add-dir {dir}: {error}")]
     AddDir { dir: String, error: String },
     #[error("--session-id {0} is not a UUID")]
@@ -117,6 +122,7 @@ impl HeadlessError {
             HeadlessError::McpConfig(error) => {
                 trf(lang, Msg::HeadlessBadMcpConfig, &[("error", error)])
             }
+            HeadlessError::Agents(error) => trf(lang, Msg::HeadlessBadAgents, &[("error", error)]),
             HeadlessError::AddDir { dir, error } => trf(
                 lang,
                 Msg::HeadlessBadAddDir,
@@ -190,6 +196,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     };
     start.id = new_session_id(&flags, &start, &config)?;
     config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
+    let caller_agents = flags.caller_agents().map_err(HeadlessError::Agents)?;
     let added = flags
         .added_dirs()
         .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
@@ -240,6 +247,12 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     session
         .agent_mut()
         .add_turn_hook(Arc::new(SdkHooksTurn(Arc::clone(&sdk_hooks))));
+    session.agent_mut().add_agents(caller_agents);
+    let known_agents = session
+        .agent_mut()
+        .agent_catalog()
+        .map(|c| AgentCatalog::clone(c))
+        .unwrap_or_default();
     let limit = flags.tools.as_deref().and_then(ToolLimit::from_flag);
     if let Some(limit) = &limit {
         session
@@ -265,7 +278,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.lang = lang;
     headless.set_budget(price, flags.max_budget_usd);
     headless.provider_id = provider_id;
-    let setup = Arc::new(Setup::new(sdk_hooks));
+    let setup = Arc::new(Setup::new(sdk_hooks, CallerAgents::new(known_agents)));
     setup.ask_prompt(
         flags.system_prompt.clone(),
         flags.append_system_prompt.clone(),

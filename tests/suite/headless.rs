@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod add_dir;
+mod caller_agents;
 mod fallback;
 mod mcp_config;
 mod partial_calls;

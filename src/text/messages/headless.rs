@@ -38,6 +38,9 @@ messages! {
     HeadlessBadMcpConfig =>
         en: "--mcp-config {error}",
         zh: "--mcp-config 无效：{error}",
+    HeadlessBadAgents =>
+        en: "agents: {error}",
+        zh: "agents 无效：{error}",
     HeadlessInitMcpRefused =>
         en: "initialize: mcpServers is not an object of servers; no servers were added",
         zh: "initialize：mcpServers 不是服务器对象，未添加任何服务器",
