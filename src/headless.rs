@@ -10,6 +10,7 @@ mod caller_agents;
 mod channel;
 mod control;
 pub mod flags;
+mod hook_messages;
 mod init;
 mod messages;
 mod partials;
@@ -41,7 +42,7 @@ use channel::Channel;
 use control::Setup;
 use runner::Runner;
 use running::RunningTurn;
-use sdk_hooks::{SdkHooks, SdkHooksTurn};
+use sdk_hooks::SdkHooks;
 use state::Headless;
 use structured::{Schema, SchemaError};
 use tool_limit::{LimitHook, ToolLimit};
@@ -238,15 +239,11 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         no_classifier: flags.permission_mode.is_some(),
     };
     let mut session = Session::start(config, approver, options)?;
-    let sdk_hooks = Arc::new(SdkHooks::new(
-        Arc::clone(&channel),
-        session.id().to_string(),
-        session.config.project_root.display().to_string(),
-        lang,
-    ));
+    let sdk_hooks = Arc::new(SdkHooks::new(Arc::clone(&channel), lang));
     session
-        .agent_mut()
-        .add_turn_hook(Arc::new(SdkHooksTurn(Arc::clone(&sdk_hooks))));
+        .services
+        .hooks
+        .set_callbacks(Arc::clone(&sdk_hooks) as Arc<dyn crate::hooks::HookCallbacks>);
     session.agent_mut().add_agents(caller_agents);
     let known_agents = session
         .agent_mut()

@@ -202,7 +202,7 @@ mod tests {
         let channel = Arc::new(super::super::channel::Channel::new(Box::new(
             std::io::sink(),
         )));
-        let hooks = SdkHooks::new(channel, String::new(), String::new(), crate::text::Lang::En);
+        let hooks = SdkHooks::new(channel, crate::text::Lang::En);
         let setup = Setup::new(
             Arc::new(hooks),
             CallerAgents::new(crate::agents::AgentCatalog::default()),

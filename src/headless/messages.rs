@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::channel::{lock, uuid};
+use super::hook_messages::HookRuns;
 use super::partials::{Partials, TextKind, claude_input};
 use super::state::Headless;
 use crate::protocol::{AgentEvent, EventSink, ToolStatus, Usage};
@@ -27,6 +28,8 @@ pub struct MessageSink<'a> {
     children: Mutex<HashMap<String, MessageSink<'a>>>,
     /// The model that answers here when it is not the session's (a sub-agent's), from its usage.
     own_model: Mutex<Option<String>>,
+    /// Hook runs started, for `hook_response` to name the same `hook_id`.
+    hook_runs: HookRuns,
 }
 
 /// What the turn has seen so far.
@@ -69,6 +72,7 @@ impl<'a> MessageSink<'a> {
             parent: None,
             children: Mutex::default(),
             own_model: Mutex::default(),
+            hook_runs: HookRuns::default(),
         }
     }
 
@@ -338,6 +342,25 @@ impl EventSink for MessageSink<'_> {
             }
             AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. }
                 if !self.headless.hook_events => {}
+            AgentEvent::HookStarted {
+                hook_event,
+                command,
+            } => self.system(
+                "hook_started",
+                self.hook_runs.started(&hook_event, &command),
+            ),
+            AgentEvent::HookFinished {
+                hook_event,
+                command,
+                outcome,
+                reason,
+                duration_ms,
+            } => {
+                let fields =
+                    self.hook_runs
+                        .finished(&hook_event, &command, outcome, &reason, duration_ms);
+                self.system("hook_response", fields);
+            }
             AgentEvent::Compacted { tokens_before, .. } => {
                 let mut fields = event_fields(&event);
                 fields["compact_metadata"] =

@@ -24,8 +24,8 @@ messages! {
         en: "ignoring a user message with no text or image",
         zh: "忽略一条既无文字也无图片的 user 消息",
     HeadlessHooksNotCalled =>
-        en: "initialize: hooks for {events} are accepted and not called (only PreToolUse is)",
-        zh: "initialize：{events} 的钩子已接受但不会调用（只调用 PreToolUse）",
+        en: "initialize: hooks for {events} are accepted and not called (paicli has no such event)",
+        zh: "initialize：{events} 的钩子已接受但不会调用（paicli 没有这种事件）",
     HeadlessBadMatcher =>
         en: "initialize: the PreToolUse matcher {matcher} is not a valid pattern; its hooks are not called",
         zh: "initialize：PreToolUse 的匹配器 {matcher} 不是有效的模式，其钩子不会调用",
