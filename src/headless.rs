@@ -140,14 +140,16 @@ impl HeadlessError {
     }
 }
 
-/// The id `--session-id` gives the new session (or fork): a UUID no ledger has yet.
+/// The id of the new session (or fork): `--session-id`'s, a UUID no ledger has yet, or a fresh UUID, as Claude's
+/// sessions are and SDK programs keep them. A resumed session keeps the id it has (`None`).
 fn new_session_id(
     flags: &HeadlessFlags,
     start: &StartOptions,
     config: &Config,
 ) -> Result<Option<String>, HeadlessError> {
     let Some(text) = flags.session_id.as_deref() else {
-        return Ok(None);
+        let resumed = start.resume.is_some() && !start.fork;
+        return Ok((!resumed).then(channel::uuid));
     };
     let id = flags::uuid_session_id(text)
         .ok_or_else(|| HeadlessError::BadSessionId(text.to_string()))?;
