@@ -324,7 +324,7 @@ mod tests {
             json!([{"index":0,"function":{"arguments":":1}"}}]),
             json!([{"index":1,"function":{"name":"ls","arguments":"{}"}}]),
         ] {
-            live.extend(slots.merge_delta(delta.as_array().unwrap()));
+            live.extend(slots.merge_delta(delta.as_array().map(Vec::as_slice).unwrap_or_default()));
         }
         let piece = |index, id: &str, name: &str, arguments: &str| ToolCallDelta {
             index,
