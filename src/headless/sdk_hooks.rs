@@ -73,6 +73,10 @@ impl HookCallbacks for SdkHooks {
     }
 
     fn matching(&self, event: HookEvent, subject: Option<&str>) -> Vec<String> {
+        // Once the client closed its input nobody can answer: the queued turns and `SessionEnd` run without them.
+        if self.channel.is_closed() {
+            return Vec::new();
+        }
         lock(&self.registered)
             .iter()
             .filter(|(e, matcher, _)| *e == event && subject.is_none_or(|s| matcher.matches(s)))
