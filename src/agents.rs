@@ -6,6 +6,7 @@
 //! Codex's TOML (`.codex/agents/*.toml`: `name`, `description`, `developer_instructions`, `model`, `sandbox_mode`).
 
 pub mod builtin;
+pub mod caller;
 pub mod discover;
 pub mod parse;
 
@@ -28,6 +29,9 @@ pub enum Layer {
     ProjectClaude,
     /// `<project>/.paicli/agents/`.
     ProjectPaicli,
+    /// Given by the program driving paicli (the headless protocol's `--agents` and `initialize`), trusted like
+    /// the command line.
+    Caller,
 }
 
 impl Layer {
@@ -49,6 +53,7 @@ impl Layer {
             Layer::ProjectCodex => ".codex/agents",
             Layer::ProjectClaude => ".claude/agents",
             Layer::ProjectPaicli => ".paicli/agents",
+            Layer::Caller => "caller",
         }
     }
 
@@ -131,6 +136,15 @@ impl AgentCatalog {
     /// The definition called `name`.
     pub fn get(&self, name: &str) -> Option<&AgentDef> {
         self.agents.iter().find(|a| a.name == name)
+    }
+
+    /// Adds `defs`, each replacing a definition of the same name; the list stays sorted by name.
+    pub fn add(&mut self, defs: impl IntoIterator<Item = AgentDef>) {
+        for def in defs {
+            self.agents.retain(|a| a.name != def.name);
+            self.agents.push(def);
+        }
+        self.agents.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
     /// Only the built-in definitions (for sessions that read no folders, and tests).

@@ -6,11 +6,14 @@
 //! and its plan reviewer.
 
 mod approver;
+mod caller_agents;
 mod channel;
 mod control;
 pub mod flags;
+mod hook_messages;
 mod init;
 mod messages;
+mod partials;
 mod reader;
 mod result;
 mod runner;
@@ -25,6 +28,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::agents::AgentCatalog;
 use crate::app::session::{HostError, HostOptions, Input, Session};
 use crate::app::sessions::{StartOptions, Started};
 use crate::config::Config;
@@ -33,11 +37,12 @@ use crate::protocol::Approver;
 use crate::protocol::plan::{PlanReviewer, ProposeOnly, RunWithoutReview};
 use crate::text::{Lang, Msg, file_notice, tr, trf};
 use approver::ClientApprover;
+use caller_agents::CallerAgents;
 use channel::Channel;
 use control::Setup;
 use runner::Runner;
 use running::RunningTurn;
-use sdk_hooks::{SdkHooks, SdkHooksTurn};
+use sdk_hooks::SdkHooks;
 use state::Headless;
 use structured::{Schema, SchemaError};
 use tool_limit::{LimitHook, ToolLimit};
@@ -86,6 +91,8 @@ pub enum HeadlessError {
     UnknownPromptTool(String),
     #[error("--mcp-config {0}")]
     McpConfig(String),
+    #[error("--agents {0}")]
+    Agents(String),
     #[error("--add-dir {dir}: {error}")]
     AddDir { dir: String, error: String },
     #[error("--session-id {0} is not a UUID")]
@@ -116,6 +123,7 @@ impl HeadlessError {
             HeadlessError::McpConfig(error) => {
                 trf(lang, Msg::HeadlessBadMcpConfig, &[("error", error)])
             }
+            HeadlessError::Agents(error) => trf(lang, Msg::HeadlessBadAgents, &[("error", error)]),
             HeadlessError::AddDir { dir, error } => trf(
                 lang,
                 Msg::HeadlessBadAddDir,
@@ -132,14 +140,16 @@ impl HeadlessError {
     }
 }
 
-/// The id `--session-id` gives the new session (or fork): a UUID no ledger has yet.
+/// The id of the new session (or fork): `--session-id`'s, a UUID no ledger has yet, or a fresh UUID, as Claude's
+/// sessions are and SDK programs keep them. A resumed session keeps the id it has (`None`).
 fn new_session_id(
     flags: &HeadlessFlags,
     start: &StartOptions,
     config: &Config,
 ) -> Result<Option<String>, HeadlessError> {
     let Some(text) = flags.session_id.as_deref() else {
-        return Ok(None);
+        let resumed = start.resume.is_some() && !start.fork;
+        return Ok((!resumed).then(channel::uuid));
     };
     let id = flags::uuid_session_id(text)
         .ok_or_else(|| HeadlessError::BadSessionId(text.to_string()))?;
@@ -189,6 +199,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     };
     start.id = new_session_id(&flags, &start, &config)?;
     config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
+    let caller_agents = flags.caller_agents().map_err(HeadlessError::Agents)?;
     let added = flags
         .added_dirs()
         .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
@@ -230,15 +241,17 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         no_classifier: flags.permission_mode.is_some(),
     };
     let mut session = Session::start(config, approver, options)?;
-    let sdk_hooks = Arc::new(SdkHooks::new(
-        Arc::clone(&channel),
-        session.id().to_string(),
-        session.config.project_root.display().to_string(),
-        lang,
-    ));
+    let sdk_hooks = Arc::new(SdkHooks::new(Arc::clone(&channel), lang));
     session
+        .services
+        .hooks
+        .set_callbacks(Arc::clone(&sdk_hooks) as Arc<dyn crate::hooks::HookCallbacks>);
+    session.agent_mut().add_agents(caller_agents);
+    let known_agents = session
         .agent_mut()
-        .add_turn_hook(Arc::new(SdkHooksTurn(Arc::clone(&sdk_hooks))));
+        .agent_catalog()
+        .map(|c| AgentCatalog::clone(c))
+        .unwrap_or_default();
     let limit = flags.tools.as_deref().and_then(ToolLimit::from_flag);
     if let Some(limit) = &limit {
         session
@@ -264,7 +277,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.lang = lang;
     headless.set_budget(price, flags.max_budget_usd);
     headless.provider_id = provider_id;
-    let setup = Arc::new(Setup::new(sdk_hooks));
+    let setup = Arc::new(Setup::new(sdk_hooks, CallerAgents::new(known_agents)));
     setup.ask_prompt(
         flags.system_prompt.clone(),
         flags.append_system_prompt.clone(),

@@ -6,6 +6,7 @@
 //! `reply` reads what it said, `gate` puts `PreToolUse`/`PostToolUse` in the one gate chain, `trust` keeps
 //! project hooks off until the person trusts them.
 
+pub mod callbacks;
 pub mod config;
 pub mod event;
 pub mod gate;
@@ -25,6 +26,7 @@ use serde_json::{Map, Value, json};
 use crate::protocol::{AgentEvent, HookOutcome, HookPermission};
 use crate::tools::claude_names;
 
+pub use callbacks::HookCallbacks;
 pub use config::{HookCommand, HookPaths, HookSource, LoadProblem, Origin};
 pub use event::HookEvent;
 pub use reply::{Decision, Permission};
@@ -70,6 +72,20 @@ struct Inner {
     pending: Mutex<Vec<String>>,
     /// Where hook activity goes while an input runs (see [`Hooks::watch`]).
     watcher: Mutex<Option<tokio::sync::mpsc::UnboundedSender<AgentEvent>>>,
+    /// The driving program's callbacks, run beside the commands (see [`Hooks::set_callbacks`]).
+    callbacks: Mutex<Option<Arc<dyn HookCallbacks>>>,
+}
+
+/// One hook run, a command's or a callback's, before its reply is read.
+struct Run {
+    /// The command, or `callback <id>`: what hook events name.
+    command: String,
+    /// Where it was declared, for labels and audit.
+    source: String,
+    speaks_claude: bool,
+    is_project: bool,
+    output: Result<runner::Output, String>,
+    took: std::time::Duration,
 }
 
 /// The session's hooks.
@@ -112,6 +128,7 @@ impl Hooks {
                 permissions: Mutex::default(),
                 pending: Mutex::default(),
                 watcher: Mutex::default(),
+                callbacks: Mutex::default(),
             }),
         }
     }
@@ -143,9 +160,20 @@ impl Hooks {
             .collect()
     }
 
-    /// Whether any active hook is for `event` (a cheap check before building an input).
+    /// Whether any active hook (or callback) is for `event` (a cheap check before building an input).
     pub fn has(&self, event: HookEvent) -> bool {
         self.inner.active.iter().any(|h| h.event == event)
+            || self.callbacks().is_some_and(|c| c.has(event))
+    }
+
+    /// Runs `callbacks` beside the commands on every event from now on: the driving program's hooks, trusted as
+    /// the person's own are.
+    pub fn set_callbacks(&self, callbacks: Arc<dyn HookCallbacks>) {
+        *lock(&self.inner.callbacks) = Some(callbacks);
+    }
+
+    fn callbacks(&self) -> Option<Arc<dyn HookCallbacks>> {
+        lock(&self.inner.callbacks).clone()
     }
 
     /// Sets what every input names about the session.
@@ -218,13 +246,25 @@ impl Hooks {
             })
             .filter(|h| seen.insert((h.command.clone(), h.source.origin.speaks_claude())))
             .collect();
-        if matching.is_empty() {
+        let callbacks = self.callbacks();
+        let callback_ids = callbacks.as_ref().map_or_else(Vec::new, |c| {
+            let subject = subject.map(|s| {
+                if event.matches_tools() {
+                    claude_names::to_claude_name(s)
+                } else {
+                    s
+                }
+            });
+            c.matching(event, subject)
+        });
+        if matching.is_empty() && callback_ids.is_empty() {
             return Fired::default();
         }
         let facts = lock(&self.inner.facts).clone();
         let root = self.inner.project_root.clone();
-        let runs = matching.iter().map(|hook| {
-            let input = self.input_for(hook, event, &facts, &fields, tool);
+        let commands = matching.iter().map(|hook| {
+            let speaks_claude = hook.source.origin.speaks_claude();
+            let input = self.input_for(speaks_claude, event, &facts, &fields, tool);
             let root = root.clone();
             async move {
                 self.tell(AgentEvent::HookStarted {
@@ -236,43 +276,75 @@ impl Hooks {
                     ("CLAUDE_PROJECT_DIR", root.as_path()),
                     ("PAICLI_PROJECT_DIR", root.as_path()),
                 ];
-                let output =
-                    runner::run_command(&hook.command, input.as_bytes(), &root, &env, hook.timeout)
-                        .await;
-                (hook, output, started.elapsed())
+                let output = runner::run_command(
+                    &hook.command,
+                    input.to_string().as_bytes(),
+                    &root,
+                    &env,
+                    hook.timeout,
+                )
+                .await
+                .map_err(|e| format!("could not start: {e}"));
+                Run {
+                    command: hook.command.clone(),
+                    source: hook.source.path.display().to_string(),
+                    speaks_claude,
+                    is_project: hook.source.origin.is_project(),
+                    output,
+                    took: started.elapsed(),
+                }
             }
         });
+        let called = callback_ids.iter().filter_map(|id| {
+            let callbacks = callbacks.clone()?;
+            let input = self.input_for(true, event, &facts, &fields, tool);
+            let command = format!("callback {id}");
+            Some(async move {
+                self.tell(AgentEvent::HookStarted {
+                    hook_event: event.name().to_string(),
+                    command: command.clone(),
+                });
+                let started = std::time::Instant::now();
+                let output = callbacks.call(id, input).await;
+                Run {
+                    command,
+                    source: "the caller's hooks".to_string(),
+                    speaks_claude: true,
+                    is_project: false,
+                    output,
+                    took: started.elapsed(),
+                }
+            })
+        });
+        let (commands, called) = futures_util::future::join(
+            futures_util::future::join_all(commands),
+            futures_util::future::join_all(called),
+        )
+        .await;
         let mut fired = Fired::default();
-        for (hook, output, took) in futures_util::future::join_all(runs).await {
-            let label = format!(
-                "{} hook `{}` ({})",
-                event.name(),
-                hook.command,
-                hook.source.path.display()
-            );
-            fired.sources.push(hook.source.path.display().to_string());
-            let mut reply = match output {
-                Ok(output) => reply::read_reply(event, &output),
+        for run in commands.into_iter().chain(called) {
+            let label = format!("{} hook `{}` ({})", event.name(), run.command, run.source);
+            fired.sources.push(run.source.clone());
+            let mut reply = match &run.output {
+                Ok(output) => reply::read_reply(event, output),
                 Err(e) => reply::Reply {
-                    error: Some(format!("could not start: {e}")),
+                    error: Some(e.clone()),
                     ..reply::Reply::default()
                 },
             };
             if let (Some(input), Some(tool)) = (reply.updated_input.take(), tool) {
-                reply.updated_input = Some(if hook.source.origin.speaks_claude() {
+                reply.updated_input = Some(if run.speaks_claude {
                     claude_names::from_claude_input(tool.name, &input)
                 } else {
                     input
                 });
             }
             // A project hook may tighten but never allow past an approval (the trust rule).
-            if hook.source.origin.is_project()
-                && matches!(reply.permission, Some((Permission::Allow, _)))
-            {
+            if run.is_project && matches!(reply.permission, Some((Permission::Allow, _))) {
                 reply.permission = None;
             }
             tracing::debug!("{label}: {reply:?}");
-            self.tell(finished_event(event, hook, &reply, took));
+            self.tell(finished_event(event, &run.command, &reply, run.took));
             fired.decision.add(&label, reply);
         }
         fired
@@ -280,12 +352,12 @@ impl Hooks {
 
     fn input_for(
         &self,
-        hook: &HookCommand,
+        speaks_claude: bool,
         event: HookEvent,
         facts: &SessionFacts,
         fields: &Map<String, Value>,
         tool: Option<ToolSubject<'_>>,
-    ) -> String {
+    ) -> Value {
         let mut input = json!({
             "session_id": facts.session_id,
             "transcript_path": facts.transcript_path,
@@ -295,8 +367,7 @@ impl Hooks {
         });
         if let Some(map) = input.as_object_mut() {
             if let Some(tool) = tool {
-                let claude = hook.source.origin.speaks_claude();
-                let (name, args) = if claude {
+                let (name, args) = if speaks_claude {
                     (
                         claude_names::to_claude_name(tool.name).to_string(),
                         claude_names::to_claude_input(tool.name, tool.args),
@@ -310,14 +381,14 @@ impl Hooks {
             }
             map.extend(fields.clone());
         }
-        input.to_string()
+        input
     }
 }
 
-/// The `hook_response` event of `hook` after its `reply`.
+/// The `hook_response` event of the hook `command` after its `reply`.
 fn finished_event(
     event: HookEvent,
-    hook: &HookCommand,
+    command: &str,
     reply: &reply::Reply,
     took: std::time::Duration,
 ) -> AgentEvent {
@@ -332,7 +403,7 @@ fn finished_event(
     };
     AgentEvent::HookFinished {
         hook_event: event.name().to_string(),
-        command: hook.command.clone(),
+        command: command.to_string(),
         outcome,
         reason,
         duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),

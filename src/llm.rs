@@ -30,6 +30,20 @@ pub enum StreamDelta {
     Reasoning(String),
     /// Answer text.
     Content(String),
+    /// A piece of a tool call's arguments (OpenAI's JSON text, cut anywhere), with the call it belongs to.
+    ToolCall(ToolCallDelta),
+}
+
+/// A streamed piece of one tool call's arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCallDelta {
+    /// The call's place in the reply (the provider's `index`): pieces with the same index are one call.
+    pub index: u64,
+    /// The call's id so far (`call_<index>` while the provider has sent none, as the finished call would be).
+    pub id: String,
+    pub name: String,
+    /// The next piece of the arguments' JSON text.
+    pub arguments: String,
 }
 
 /// Receives live deltas while a reply streams. Must not block.

@@ -101,6 +101,24 @@ impl super::Agent {
         self.delegation = Some(setup);
     }
 
+    /// Adds the caller's `defs` to the agents the model may run (each replacing one of the same name), and lists
+    /// them in the `agent` tool's description from the next request on. Nothing when delegation is off.
+    pub fn add_agents(&mut self, defs: Vec<AgentDef>) {
+        let Some(setup) = &mut self.delegation else {
+            return;
+        };
+        let mut catalog = AgentCatalog::clone(&setup.catalog);
+        catalog.add(defs);
+        let listed = catalog
+            .agents
+            .iter()
+            .map(|a| (a.name.as_str(), a.description.as_str()));
+        // Only where the tool is on offer (`[agents] enabled`); a session without it keeps running none.
+        self.registry
+            .replace(Arc::new(crate::tools::delegate::AgentTool::new(listed)));
+        setup.catalog = Arc::new(catalog);
+    }
+
     /// The agents this session knows (for `/agents`), when delegation is on.
     pub fn agent_catalog(&self) -> Option<&Arc<AgentCatalog>> {
         self.delegation.as_ref().map(|d| &d.catalog)

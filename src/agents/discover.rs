@@ -18,10 +18,10 @@ pub struct AgentRoots {
 }
 
 impl AgentRoots {
-    /// The folder of `layer`; `None` for built-in agents and when the home is unknown.
+    /// The folder of `layer`; `None` for built-in and caller agents and when the home is unknown.
     pub fn dir(&self, layer: Layer) -> Option<PathBuf> {
         match layer {
-            Layer::BuiltIn => None,
+            Layer::BuiltIn | Layer::Caller => None,
             Layer::UserClaude => self.user_home.as_ref().map(|h| h.join(".claude/agents")),
             Layer::UserPaicli => Some(self.paicli_home.join("agents")),
             Layer::ProjectCodex => Some(self.project_root.join(".codex/agents")),

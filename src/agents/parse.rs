@@ -55,7 +55,7 @@ pub fn codex_toml(text: &str, stem: &str, layer: Layer) -> Result<AgentDef, Stri
     finish(name, parsed.description, tools, model, &prompt, layer)
 }
 
-fn finish(
+pub(super) fn finish(
     name: String,
     description: Option<String>,
     tools: ToolChoice,

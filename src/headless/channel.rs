@@ -104,6 +104,11 @@ impl Channel {
         }
     }
 
+    /// Whether stdin has closed (nothing can answer a request any more).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
     /// Stdin closed: every open request ends as refused, and new ones are refused at once.
     pub fn close(&self) {
         let mut pending = lock(&self.pending);

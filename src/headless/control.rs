@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
+use super::caller_agents::CallerAgents;
 use super::channel::lock;
 use super::flags::PermissionMode;
 use super::init::{add_mcp_servers, initialize_answer, mcp_servers};
@@ -21,6 +22,7 @@ pub struct Setup {
     prompt: Mutex<PromptChange>,
     schema: Mutex<Option<Value>>,
     hooks: Arc<SdkHooks>,
+    pub agents: CallerAgents,
 }
 
 /// The system prompt asked for.
@@ -34,11 +36,12 @@ pub struct PromptChange {
 }
 
 impl Setup {
-    pub fn new(hooks: Arc<SdkHooks>) -> Self {
+    pub fn new(hooks: Arc<SdkHooks>, agents: CallerAgents) -> Self {
         Setup {
             prompt: Mutex::default(),
             schema: Mutex::default(),
             hooks,
+            agents,
         }
     }
 
@@ -105,11 +108,19 @@ pub fn handle(
                 let note = trf(headless.lang, Msg::HeadlessHooksNotCalled, &[("events", &events)]);
                 eprintln!("paicli: {note}");
             }
+            match crate::agents::caller::from_json(&request["agents"]) {
+                Ok(defs) => setup.agents.add(defs),
+                Err(error) => {
+                    let note = trf(headless.lang, Msg::HeadlessBadAgents, &[("error", &error)]);
+                    eprintln!("paicli: {note}");
+                }
+            }
             let applied = add_mcp_servers(session, &request["mcpServers"]).unwrap_or_else(|| {
                 eprintln!("paicli: {}", tr(headless.lang, Msg::HeadlessInitMcpRefused));
                 Vec::new()
             });
-            channel.answer(id, initialize_answer(session, headless, &applied));
+            let answer = initialize_answer(session, headless, &applied, setup.agents.infos());
+            channel.answer(id, answer);
         }
         "interrupt" => {
             // Answered first, so the client reads the answer before the interrupted turn's result.
@@ -191,8 +202,11 @@ mod tests {
         let channel = Arc::new(super::super::channel::Channel::new(Box::new(
             std::io::sink(),
         )));
-        let hooks = SdkHooks::new(channel, String::new(), String::new(), crate::text::Lang::En);
-        let setup = Setup::new(Arc::new(hooks));
+        let hooks = SdkHooks::new(channel, crate::text::Lang::En);
+        let setup = Setup::new(
+            Arc::new(hooks),
+            CallerAgents::new(crate::agents::AgentCatalog::default()),
+        );
         assert_eq!(setup.take_prompt(), None);
         setup.ask_prompt(Some(String::new()), Some("more".into()));
         assert!(setup.take_prompt().is_some());

@@ -131,6 +131,10 @@ pub struct HeadlessFlags {
     /// MCP servers for this run, added to mcp.json's (inline JSON or a file, `{"mcpServers": {...}}`; repeatable).
     #[arg(long, value_name = "JSON|FILE")]
     pub mcp_config: Vec<String>,
+    /// Agents the model may delegate to, in Claude's shape (`{"name": {"description", "prompt", "tools",
+    /// "model"}}`), above every other layer.
+    #[arg(long, value_name = "JSON")]
+    pub agents: Option<String>,
     /// Only the servers of `--mcp-config`: none from the user's or the project's mcp.json.
     #[arg(long)]
     pub strict_mcp_config: bool,
@@ -188,6 +192,15 @@ impl HeadlessFlags {
             servers,
             strict: self.strict_mcp_config,
         })
+    }
+
+    /// The definitions of `--agents`.
+    pub fn caller_agents(&self) -> Result<Vec<crate::agents::AgentDef>, String> {
+        let Some(text) = self.agents.as_deref() else {
+            return Ok(Vec::new());
+        };
+        let value = serde_json::from_str(text).map_err(|e| format!("is not JSON: {e}"))?;
+        crate::agents::caller::from_json(&value)
     }
 
     /// The folders of `--add-dir`, canonical; the first that is not an existing folder is the error

@@ -20,6 +20,7 @@ pub async fn init_message(
     headless: &Headless,
     key_source: Option<&str>,
     limit: Option<&ToolLimit>,
+    agents: Vec<String>,
 ) -> Value {
     let mut tools: Vec<String> = session
         .tools()
@@ -46,7 +47,7 @@ pub async fn init_message(
         "slash_commands": [],
         "output_style": "default",
         "skills": skills(session),
-        "agents": [],
+        "agents": agents,
         "plugins": [],
     })
 }
@@ -67,10 +68,15 @@ pub fn add_mcp_servers(session: &Session, servers: &Value) -> Option<Vec<String>
 }
 
 /// The answer to `initialize`; `applied` are the servers its `mcpServers` added.
-pub fn initialize_answer(session: &Session, headless: &Headless, applied: &[String]) -> Value {
+pub fn initialize_answer(
+    session: &Session,
+    headless: &Headless,
+    applied: &[String],
+    agents: Vec<Value>,
+) -> Value {
     json!({
         "commands": [],
-        "agents": [],
+        "agents": agents,
         "output_style": "default",
         "available_output_styles": ["default"],
         "models": [{"value": headless.model(), "displayName": headless.model(), "description": ""}],

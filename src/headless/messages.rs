@@ -11,10 +11,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::channel::{lock, uuid};
+use super::hook_messages::HookRuns;
+use super::partials::{Partials, TextKind, claude_input};
 use super::state::Headless;
 use crate::protocol::{AgentEvent, EventSink, ToolStatus, Usage};
 use crate::text::{notice_text, visible_lines};
-use crate::tools::claude_names::{to_claude_input, to_claude_name};
+use crate::tools::claude_names::to_claude_name;
 
 /// Writes a turn's messages.
 pub struct MessageSink<'a> {
@@ -26,6 +28,8 @@ pub struct MessageSink<'a> {
     children: Mutex<HashMap<String, MessageSink<'a>>>,
     /// The model that answers here when it is not the session's (a sub-agent's), from its usage.
     own_model: Mutex<Option<String>>,
+    /// Hook runs started, for `hook_response` to name the same `hook_id`.
+    hook_runs: HookRuns,
 }
 
 /// What the turn has seen so far.
@@ -50,9 +54,8 @@ struct Reply {
     reasoning: String,
     text: String,
     usage: Option<Usage>,
-    /// The partial stream's open content block: its index and kind.
-    open_block: Option<(usize, &'static str)>,
-    blocks: usize,
+    /// The partial stream's content blocks.
+    partials: Partials,
 }
 
 /// What the result takes from the sink.
@@ -69,6 +72,7 @@ impl<'a> MessageSink<'a> {
             parent: None,
             children: Mutex::default(),
             own_model: Mutex::default(),
+            hook_runs: HookRuns::default(),
         }
     }
 
@@ -170,33 +174,15 @@ impl<'a> MessageSink<'a> {
         }));
     }
 
-    /// Streamed text of `kind` (`thinking` or `text`) as partial events.
-    fn delta(&self, turn: &mut TurnState, kind: &'static str, text: &str) {
+    /// Streamed text of `kind` as partial events.
+    fn delta(&self, turn: &mut TurnState, kind: TextKind, text: &str) {
         let reply = &mut turn.reply;
-        if reply.open_block.map(|(_, k)| k) != Some(kind) {
-            if let Some((index, _)) = reply.open_block.take() {
-                self.stream_event(json!({"type": "content_block_stop", "index": index}));
-            }
-            let index = reply.blocks;
-            reply.blocks += 1;
-            reply.open_block = Some((index, kind));
-            let block = match kind {
-                "thinking" => json!({"type": "thinking", "thinking": "", "signature": ""}),
-                _ => json!({"type": "text", "text": ""}),
-            };
-            self.stream_event(
-                json!({"type": "content_block_start", "index": index, "content_block": block}),
-            );
+        for event in reply.partials.text(kind, text) {
+            self.stream_event(event);
         }
-        let index = reply.open_block.map_or(0, |(i, _)| i);
-        let delta = match kind {
-            "thinking" => json!({"type": "thinking_delta", "thinking": text}),
-            _ => json!({"type": "text_delta", "text": text}),
-        };
-        self.stream_event(json!({"type": "content_block_delta", "index": index, "delta": delta}));
         match kind {
-            "thinking" => reply.reasoning.push_str(text),
-            _ => reply.text.push_str(text),
+            TextKind::Thinking => reply.reasoning.push_str(text),
+            TextKind::Text => reply.text.push_str(text),
         }
     }
 
@@ -208,9 +194,9 @@ impl<'a> MessageSink<'a> {
         } else {
             return;
         }
-        let reply = std::mem::take(&mut turn.reply);
-        if let Some((index, _)) = reply.open_block {
-            self.stream_event(json!({"type": "content_block_stop", "index": index}));
+        let mut reply = std::mem::take(&mut turn.reply);
+        for event in reply.partials.close() {
+            self.stream_event(event);
         }
         self.stream_event(json!({
             "type": "message_delta",
@@ -240,12 +226,8 @@ impl<'a> MessageSink<'a> {
 
     fn call_started(&self, turn: &mut TurnState, id: &str, name: &str, arguments: &str) {
         self.reply_ended(turn, "tool_use");
-        let args = match serde_json::from_str::<Value>(arguments) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::from_iter([("arguments".to_string(), Value::String(arguments.into()))]),
-        };
         let claude = to_claude_name(name).to_string();
-        let input = Value::Object(to_claude_input(name, &args));
+        let input = Value::Object(claude_input(name, arguments));
         let block = json!({"type": "tool_use", "id": id, "name": claude, "input": input});
         self.assistant(&turn.reply, vec![block], "tool_use");
         turn.calls.insert(id.to_string(), (claude, input));
@@ -314,8 +296,18 @@ impl EventSink for MessageSink<'_> {
         let mut turn = lock(&self.turn);
         match event {
             AgentEvent::RequestStarted { .. } => self.request_started(&mut turn),
-            AgentEvent::ReasoningDelta { text } => self.delta(&mut turn, "thinking", &text),
-            AgentEvent::TextDelta { text } => self.delta(&mut turn, "text", &text),
+            AgentEvent::ReasoningDelta { text } => self.delta(&mut turn, TextKind::Thinking, &text),
+            AgentEvent::TextDelta { text } => self.delta(&mut turn, TextKind::Text, &text),
+            AgentEvent::ToolCallDelta {
+                index,
+                id,
+                name,
+                arguments,
+            } => {
+                for event in turn.reply.partials.call(index, &id, &name, &arguments) {
+                    self.stream_event(event);
+                }
+            }
             AgentEvent::Usage {
                 response, model, ..
             } => {
@@ -350,6 +342,25 @@ impl EventSink for MessageSink<'_> {
             }
             AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. }
                 if !self.headless.hook_events => {}
+            AgentEvent::HookStarted {
+                hook_event,
+                command,
+            } => self.system(
+                "hook_started",
+                self.hook_runs.started(&hook_event, &command),
+            ),
+            AgentEvent::HookFinished {
+                hook_event,
+                command,
+                outcome,
+                reason,
+                duration_ms,
+            } => {
+                let fields =
+                    self.hook_runs
+                        .finished(&hook_event, &command, outcome, &reason, duration_ms);
+                self.system("hook_response", fields);
+            }
             AgentEvent::Compacted { tokens_before, .. } => {
                 let mut fields = event_fields(&event);
                 fields["compact_metadata"] =
@@ -371,6 +382,10 @@ impl EventSink for MessageSink<'_> {
 
     fn wants_tool_output(&self) -> bool {
         true
+    }
+
+    fn wants_call_deltas(&self) -> bool {
+        self.headless.partials
     }
 }
 

@@ -84,6 +84,10 @@ impl Runner {
                 .set_system_prompt(prompt_of(&self.base_prompt, &change))
                 .await;
         }
+        let agents = self.setup.agents.take_pending();
+        if !agents.is_empty() {
+            self.session.add_agents(agents).await;
+        }
         let sent_schema = self.setup.schema().map(Schema::new);
         let schema = match &sent_schema {
             Some(Ok(schema)) => Some(schema),
@@ -101,7 +105,9 @@ impl Runner {
         if !self.headless.quiet {
             let key_source = self.key_source.as_deref();
             let limit = self.limit.as_deref();
-            let init = init::init_message(&self.session, &self.headless, key_source, limit).await;
+            let agents = self.setup.agents.names();
+            let init =
+                init::init_message(&self.session, &self.headless, key_source, limit, agents).await;
             self.headless.channel.send(&init);
         }
         let input = match schema {

@@ -133,7 +133,8 @@ fn retry_notice(error: &LlmError, delay: Duration, attempt: u32, max: u32) -> No
     }
 }
 
-/// Forwards non-empty deltas and remembers whether any reached the caller (which forbids a retry).
+/// Forwards non-empty deltas and remembers whether any text reached the caller (which forbids a retry). A tool
+/// call's pieces do not: nobody has been shown them as an answer, and a retried reply starts its calls anew.
 struct TrackingSink<'a> {
     inner: &'a dyn DeltaSink,
     delivered: AtomicBool,
@@ -141,11 +142,14 @@ struct TrackingSink<'a> {
 
 impl DeltaSink for TrackingSink<'_> {
     fn on_delta(&self, delta: StreamDelta) {
-        let empty = match &delta {
-            StreamDelta::Reasoning(t) | StreamDelta::Content(t) => t.is_empty(),
+        let (empty, shown) = match &delta {
+            StreamDelta::Reasoning(t) | StreamDelta::Content(t) => (t.is_empty(), true),
+            StreamDelta::ToolCall(call) => (call.arguments.is_empty(), false),
         };
         if !empty {
-            self.delivered.store(true, Ordering::Relaxed);
+            if shown {
+                self.delivered.store(true, Ordering::Relaxed);
+            }
             self.inner.on_delta(delta);
         }
     }

@@ -179,7 +179,8 @@ impl StreamAccumulator {
             live.push(StreamDelta::Content(text.content));
         }
         if let Some(fragments) = delta.get("tool_calls").and_then(Value::as_array) {
-            self.tool_calls.merge_delta(fragments);
+            let pieces = self.tool_calls.merge_delta(fragments);
+            live.extend(pieces.into_iter().map(StreamDelta::ToolCall));
         }
         live
     }

@@ -125,6 +125,15 @@ pub enum AgentEvent {
     ToolOutput { id: String, line: String },
     /// A finished call's full text (bounded), before its `ToolCallFinished`: what Ctrl+O expands.
     ToolCallOutput { id: String, text: String },
+    /// A piece of a tool call's arguments as the model streams them (OpenAI's JSON text, cut anywhere), before
+    /// the reply is complete; `index` tells the reply's calls apart. Only to sinks that ask
+    /// ([`EventSink::wants_call_deltas`]).
+    ToolCallDelta {
+        index: u64,
+        id: String,
+        name: String,
+        arguments: String,
+    },
     /// New problems in files the turn changed were shown to the model before its next request.
     DiagnosticsInjected {
         files: Vec<DiagnosticsFile>,
@@ -176,6 +185,11 @@ pub trait EventSink: Send + Sync {
     /// Whether this sink shows live tool output and expandable results (`ToolOutput`, `ToolCallOutput`); the
     /// agent does the work of sending them only then.
     fn wants_tool_output(&self) -> bool {
+        false
+    }
+
+    /// Whether this sink shows tool calls while the model is still writing their arguments (`ToolCallDelta`).
+    fn wants_call_deltas(&self) -> bool {
         false
     }
 }

@@ -45,6 +45,14 @@ pub fn from_claude_name(name: &str) -> &str {
         .map_or(name, |r| r.paicli)
 }
 
+/// Whether some input field of the paicli tool `tool` has another name in Claude Code.
+pub fn renames_fields(tool: &str) -> bool {
+    TABLE
+        .iter()
+        .find(|r| r.paicli == tool)
+        .is_some_and(|r| r.fields.iter().any(|(ours, theirs)| ours != theirs))
+}
+
 /// `args` of a call to the paicli tool `tool` in Claude Code's field names; fields with no counterpart keep
 /// their names.
 pub fn to_claude_input(tool: &str, args: &Map<String, Value>) -> Map<String, Value> {
@@ -131,6 +139,15 @@ mod tests {
             assert_eq!(theirs["extra"], json!(1));
             assert_eq!(from_claude_input(row.paicli, &theirs), ours);
         }
+    }
+
+    #[test]
+    fn only_tools_with_other_field_names_rename_fields() {
+        assert!(renames_fields("read_file"));
+        assert!(renames_fields("agent"));
+        assert!(!renames_fields("execute_command"));
+        assert!(!renames_fields("grep_code"));
+        assert!(!renames_fields("save_memory"));
     }
 
     #[test]

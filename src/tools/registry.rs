@@ -65,6 +65,19 @@ impl ToolRegistry {
         removed
     }
 
+    /// Puts `tool` in place of the tool of the same name already on offer (a built-in whose description changed,
+    /// as the `agent` tool's when agents are added); `false`, and nothing added, when there is none.
+    pub fn replace(&self, tool: Arc<dyn Tool>) -> bool {
+        let mut state = self.write();
+        let Some(slot) = state.tools.get_mut(tool.name()) else {
+            return false;
+        };
+        *slot = tool;
+        drop(state);
+        self.generation.fetch_add(1, Ordering::Release);
+        true
+    }
+
     /// Replaces every tool of `group` with `tools` in one step (an empty list removes the group). Readers see
     /// either the old set or the new one, never a mix. A name held by the built-ins or another group is skipped.
     pub fn replace_group(&self, group: &str, tools: Vec<Arc<dyn Tool>>) {

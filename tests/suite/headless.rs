@@ -5,9 +5,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod add_dir;
+mod caller_agents;
 mod fallback;
 mod mcp_config;
+mod partial_calls;
 mod print_json;
+mod sdk_callbacks;
 mod session_id;
 mod structured;
 

@@ -646,7 +646,10 @@ fn stream_json_emits_hook_events_only_with_include_hook_events() {
         .iter()
         .find(|e| e["subtype"] == "hook_response")
         .unwrap();
-    assert_eq!(response["outcome"], "blocked");
+    // The SDK's outcome (the hook ran and answered) with its decision.
+    assert_eq!(response["outcome"], "success");
+    assert_eq!(response["decision"], "block");
+    assert_eq!(response["hook_id"], events[started]["hook_id"]);
     assert_eq!(response["reason"], "use rg instead of grep");
     assert!(response["duration_ms"].is_u64());
 

@@ -68,6 +68,7 @@ fn decode_fixture(name: &str) -> (ChatResponse, usize, usize) {
     let mut reasoning = String::new();
     let mut content = String::new();
     let (mut reasoning_pieces, mut content_pieces) = (0, 0);
+    let mut call_pieces = std::collections::BTreeMap::<String, (String, String)>::new();
     for delta in live {
         match delta {
             StreamDelta::Reasoning(text) => {
@@ -80,8 +81,30 @@ fn decode_fixture(name: &str) -> (ChatResponse, usize, usize) {
                 content.push_str(&text);
                 content_pieces += 1;
             }
+            StreamDelta::ToolCall(call) => {
+                assert!(
+                    !call.arguments.is_empty(),
+                    "{name}: empty call delta forwarded"
+                );
+                let entry = call_pieces.entry(call.id).or_default();
+                entry.0 = call.name;
+                entry.1.push_str(&call.arguments);
+            }
         }
     }
+    // A real provider's call pieces add up to the calls the reply ends with.
+    let streamed: Vec<(String, String, String)> = call_pieces
+        .into_iter()
+        .map(|(id, (name, arguments))| (id, name, arguments))
+        .collect();
+    let mut finished: Vec<(String, String, String)> = response
+        .tool_calls
+        .iter()
+        .filter(|c| !c.arguments.is_empty())
+        .map(|c| (c.id.clone(), c.name.clone(), c.arguments.clone()))
+        .collect();
+    finished.sort();
+    assert_eq!(streamed, finished, "{name}: live tool calls");
     assert_eq!(reasoning, response.reasoning, "{name}: live reasoning");
     assert_eq!(content, response.content, "{name}: live content");
     (response, reasoning_pieces, content_pieces)

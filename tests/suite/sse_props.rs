@@ -38,6 +38,7 @@ fn joined(live: &[StreamDelta]) -> (String, String) {
         match delta {
             StreamDelta::Reasoning(t) => reasoning.push_str(t),
             StreamDelta::Content(t) => content.push_str(t),
+            StreamDelta::ToolCall(_) => {}
         }
     }
     (reasoning, content)

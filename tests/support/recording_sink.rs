@@ -52,7 +52,7 @@ impl RecordingSink {
     pub fn content(&self) -> String {
         self.joined(|d| match d {
             StreamDelta::Content(t) => Some(t),
-            StreamDelta::Reasoning(_) => None,
+            _ => None,
         })
     }
 
@@ -60,7 +60,7 @@ impl RecordingSink {
     pub fn reasoning(&self) -> String {
         self.joined(|d| match d {
             StreamDelta::Reasoning(t) => Some(t),
-            StreamDelta::Content(_) => None,
+            _ => None,
         })
     }
 

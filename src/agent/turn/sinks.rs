@@ -65,6 +65,15 @@ impl DeltaSink for EventDeltaSink<'_> {
                 }
                 self.events.emit(AgentEvent::TextDelta { text: shown });
             }
+            StreamDelta::ToolCall(call) if self.events.wants_call_deltas() => {
+                self.events.emit(AgentEvent::ToolCallDelta {
+                    index: call.index,
+                    id: call.id,
+                    name: call.name,
+                    arguments: call.arguments,
+                });
+            }
+            StreamDelta::ToolCall(_) => {}
         }
     }
 

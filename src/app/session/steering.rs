@@ -38,6 +38,12 @@ impl Session {
         self.agent.lock().await.set_system_prompt(text);
     }
 
+    /// Adds the caller's agent definitions (the headless protocol's `--agents`, `initialize`'s `agents`), which
+    /// the model may delegate to from the next request on.
+    pub async fn add_agents(&self, defs: Vec<crate::agents::AgentDef>) {
+        self.agent.lock().await.add_agents(defs);
+    }
+
     /// Switches the session's model (same provider and endpoint, the window derived as at start-up).
     pub async fn switch_model(&self, model: &str) -> Result<(), SwitchModelError> {
         let mut llm = self.config.llm.clone();

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::llm::ToolCall;
+use crate::llm::{ToolCall, ToolCallDelta};
 
 /// One call being assembled from fragments.
 #[derive(Debug, Default)]
@@ -12,6 +12,8 @@ struct Slot {
     id: String,
     name: String,
     arguments: String,
+    /// Bytes of `arguments` already passed on live (held back while the call has no name yet).
+    streamed: usize,
 }
 
 /// Tool calls under construction, ordered by index.
@@ -25,11 +27,12 @@ pub(super) struct ToolCallSlots {
 }
 
 impl ToolCallSlots {
-    /// Merges one `tool_calls` array from a delta.
-    pub(super) fn merge_delta(&mut self, fragments: &[Value]) {
-        for fragment in fragments {
-            self.merge_fragment(fragment);
-        }
+    /// Merges one `tool_calls` array from a delta; returns the arguments' new pieces, each with its call.
+    pub(super) fn merge_delta(&mut self, fragments: &[Value]) -> Vec<ToolCallDelta> {
+        fragments
+            .iter()
+            .filter_map(|fragment| self.merge_fragment(fragment))
+            .collect()
     }
 
     /// Merges one element of a delta's `tool_calls` array.
@@ -42,7 +45,9 @@ impl ToolCallSlots {
     ///   later fragments by index (`1` then `0`), so the headers must land at 0, 1, ... in order;
     /// - without index, id or name (a bare argument fragment): the slot the previous fragment went to,
     ///   because a fresh slot would have no name and be dropped, losing the arguments.
-    fn merge_fragment(&mut self, fragment: &Value) {
+    ///
+    /// Returns the arguments not yet passed on once the call has a name.
+    fn merge_fragment(&mut self, fragment: &Value) -> Option<ToolCallDelta> {
         let id = str_field(fragment.get("id"));
         // A few servers flatten `name`/`arguments` onto the call itself instead of under `function`.
         let function = fragment.get("function").filter(|f| f.is_object());
@@ -56,10 +61,7 @@ impl ToolCallSlots {
 
         let key = match index_field(fragment.get("index")) {
             Some(index) => index,
-            None => match self.slot_for_unindexed(id, name) {
-                Some(key) => key,
-                None => return,
-            },
+            None => self.slot_for_unindexed(id, name)?,
         };
         self.last = Some(key);
         let slot = self.slots.entry(key).or_default();
@@ -74,6 +76,17 @@ impl ToolCallSlots {
             slot.name.push_str(name);
         }
         slot.arguments.push_str(&arguments);
+        if slot.name.is_empty() || slot.streamed == slot.arguments.len() {
+            return None;
+        }
+        let piece = slot.arguments[slot.streamed..].to_string();
+        slot.streamed = slot.arguments.len();
+        Some(ToolCallDelta {
+            index: key,
+            id: slot_id(&slot.id, key),
+            name: slot.name.clone(),
+            arguments: piece,
+        })
     }
 
     fn slot_for_unindexed(&self, id: &str, name: &str) -> Option<u64> {
@@ -107,13 +120,10 @@ impl ToolCallSlots {
                     );
                     return None;
                 }
-                let id = if slot.id.is_empty() {
-                    let id = format!("call_{index}");
-                    tracing::warn!(index, name = %slot.name, %id, "tool call without an id; made one up");
-                    id
-                } else {
-                    slot.id
-                };
+                if slot.id.is_empty() {
+                    tracing::warn!(index, name = %slot.name, "tool call without an id; made one up");
+                }
+                let id = slot_id(&slot.id, index);
                 Some(ToolCall {
                     id,
                     name: slot.name,
@@ -121,6 +131,15 @@ impl ToolCallSlots {
                 })
             })
             .collect()
+    }
+}
+
+/// The call's id, or the one made up for a call the provider sent none for.
+fn slot_id(id: &str, index: u64) -> String {
+    if id.is_empty() {
+        format!("call_{index}")
+    } else {
+        id.to_owned()
     }
 }
 
@@ -293,6 +312,42 @@ mod tests {
     fn flattened_name_and_arguments_are_read() {
         let calls = merged(&[json!([{"index":0,"id":"a","name":"f","arguments":"{}"}])]);
         assert_eq!(calls, vec![call("a", "f", "{}")]);
+    }
+
+    #[test]
+    fn argument_pieces_are_passed_on_once_the_call_has_a_name() {
+        let mut slots = ToolCallSlots::default();
+        let mut live = Vec::new();
+        for delta in [
+            json!([{"index":0,"function":{"arguments":"{\"p\""}}]),
+            json!([{"index":0,"id":"a","function":{"name":"read"}}]),
+            json!([{"index":0,"function":{"arguments":":1}"}}]),
+            json!([{"index":1,"function":{"name":"ls","arguments":"{}"}}]),
+        ] {
+            live.extend(slots.merge_delta(delta.as_array().map(Vec::as_slice).unwrap_or_default()));
+        }
+        let piece = |index, id: &str, name: &str, arguments: &str| ToolCallDelta {
+            index,
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+        };
+        assert_eq!(
+            live,
+            vec![
+                // Held until the name came, then passed on with it.
+                piece(0, "a", "read", "{\"p\""),
+                piece(0, "a", "read", ":1}"),
+                // No id yet: the one the finished call gets.
+                piece(1, "call_1", "ls", "{}"),
+            ]
+        );
+        let streamed: String = live
+            .iter()
+            .filter(|d| d.index == 0)
+            .map(|d| d.arguments.as_str())
+            .collect();
+        assert_eq!(slots.into_tool_calls()[0].arguments, streamed);
     }
 
     #[test]

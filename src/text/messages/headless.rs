@@ -24,8 +24,8 @@ messages! {
         en: "ignoring a user message with no text or image",
         zh: "忽略一条既无文字也无图片的 user 消息",
     HeadlessHooksNotCalled =>
-        en: "initialize: hooks for {events} are accepted and not called (only PreToolUse is)",
-        zh: "initialize：{events} 的钩子已接受但不会调用（只调用 PreToolUse）",
+        en: "initialize: hooks for {events} are accepted and not called (paicli has no such event)",
+        zh: "initialize：{events} 的钩子已接受但不会调用（paicli 没有这种事件）",
     HeadlessBadMatcher =>
         en: "initialize: the PreToolUse matcher {matcher} is not a valid pattern; its hooks are not called",
         zh: "initialize：PreToolUse 的匹配器 {matcher} 不是有效的模式，其钩子不会调用",
@@ -38,6 +38,9 @@ messages! {
     HeadlessBadMcpConfig =>
         en: "--mcp-config {error}",
         zh: "--mcp-config 无效：{error}",
+    HeadlessBadAgents =>
+        en: "agents: {error}",
+        zh: "agents 无效：{error}",
     HeadlessInitMcpRefused =>
         en: "initialize: mcpServers is not an object of servers; no servers were added",
         zh: "initialize：mcpServers 不是服务器对象，未添加任何服务器",

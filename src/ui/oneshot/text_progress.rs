@@ -165,6 +165,7 @@ impl EventSink for TextProgress {
             | AgentEvent::TurnFailed { .. }
             | AgentEvent::ToolOutput { .. }
             | AgentEvent::ToolCallOutput { .. }
+            | AgentEvent::ToolCallDelta { .. }
             | AgentEvent::DiagnosticsInjected { .. } => {}
             // hooks: what they say arrives as notices; their runs only in `stream-json`.
             AgentEvent::HookStarted { .. } | AgentEvent::HookFinished { .. } => {}

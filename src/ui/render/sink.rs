@@ -456,6 +456,8 @@ impl Inner {
             AgentEvent::ToolCallOutput { id, text } => {
                 self.outputs.insert(id, text);
             }
+            // Calls show when they start; the terminal does not ask for their arguments as they stream.
+            AgentEvent::ToolCallDelta { .. } => {}
             event @ AgentEvent::ToolCallFinished { .. } => self.call_finished(event),
             // plan: the task list and the tagged lines of its sub-agents.
             event @ (AgentEvent::PlanProposed { .. }

@@ -31,6 +31,17 @@ pub fn screened(event: AgentEvent) -> AgentEvent {
             kind,
             summary: line(summary),
         },
+        E::ToolCallDelta {
+            index,
+            id,
+            name,
+            arguments,
+        } => E::ToolCallDelta {
+            index,
+            id: line(id),
+            name: line(name),
+            arguments: line(arguments),
+        },
         E::ToolCallFinished {
             id,
             name,

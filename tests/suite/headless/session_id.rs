@@ -58,3 +58,57 @@ fn a_session_id_that_is_not_a_uuid_is_refused() {
     }
     assert!(server.chat_requests().is_empty());
 }
+
+/// Whether `id` reads as a UUID (`8-4-4-4-12` lowercase hex digits).
+fn is_uuid(id: &str) -> bool {
+    let groups: Vec<&str> = id.split('-').collect();
+    groups.len() == 5
+        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| {
+            g.len() == n
+                && g.chars()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        })
+}
+
+#[test]
+fn every_new_session_is_a_uuid_that_resume_and_continue_find() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([
+        Reply::text("Noted: blue."),
+        Reply::text("Blue."),
+        Reply::text("Still blue."),
+        Reply::text("Forked."),
+    ]);
+    let (code, first, stderr) = result(&sandbox, &server, &["-p", "remember blue"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let id = first["session_id"].as_str().unwrap().to_string();
+    assert!(is_uuid(&id), "{id}");
+
+    let (code, second, stderr) =
+        result(&sandbox, &server, &["-p", "which colour?", "--resume", &id]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(second["session_id"], id.as_str());
+    let (code, third, stderr) = result(&sandbox, &server, &["-p", "and now?", "--continue"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(third["session_id"], id.as_str());
+    let requests = server.chat_requests();
+    for request in &requests[1..3] {
+        let history = request.body["messages"].to_string();
+        assert!(history.contains("remember blue"), "{history}");
+    }
+
+    // A fork is a new session: a new UUID, the history carried over.
+    let (code, fork, stderr) = result(
+        &sandbox,
+        &server,
+        &["-p", "fork it", "--resume", &id, "--fork-session"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let fork_id = fork["session_id"].as_str().unwrap();
+    assert!(is_uuid(fork_id) && fork_id != id, "{fork_id}");
+    assert!(
+        server.chat_requests()[3].body["messages"]
+            .to_string()
+            .contains("and now?")
+    );
+}
