@@ -16,6 +16,7 @@ mod result;
 mod runner;
 mod running;
 mod sdk_hooks;
+mod sdk_mcp;
 mod state;
 pub mod structured;
 mod tool_limit;
@@ -189,6 +190,12 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     };
     start.id = new_session_id(&flags, &start, &config)?;
     config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
+    // In-process servers are reached through the client, so only a stream has them; under `-p` they stay in the
+    // config, where they are listed as failed.
+    let sdk_servers = match task {
+        None => sdk_mcp::take_sdk_servers(&mut config.mcp_caller.servers),
+        Some(_) => Vec::new(),
+    };
     let added = flags
         .added_dirs()
         .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
@@ -245,6 +252,10 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
             .agent_mut()
             .add_turn_hook(Arc::new(LimitHook(Arc::clone(limit))));
     }
+    session
+        .services
+        .mcp
+        .add(sdk_mcp::sdk_servers(&sdk_servers, &channel));
     let session = Arc::new(session);
     for file in session.file_notices() {
         eprintln!("paicli: {}", file_notice(lang, &file));
@@ -284,6 +295,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         reviewer,
         limit,
         fallback_model: flags.fallback_model.clone(),
+        mcp_waited: std::sync::atomic::AtomicBool::new(false),
     };
     let code = match task {
         Some(input) => runner.turn(input, &cancel).await.code,

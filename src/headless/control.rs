@@ -105,7 +105,7 @@ pub fn handle(
                 let note = trf(headless.lang, Msg::HeadlessHooksNotCalled, &[("events", &events)]);
                 eprintln!("paicli: {note}");
             }
-            let applied = add_mcp_servers(session, &request["mcpServers"]).unwrap_or_else(|| {
+            let applied = add_mcp_servers(session, &request["mcpServers"], channel).unwrap_or_else(|| {
                 eprintln!("paicli: {}", tr(headless.lang, Msg::HeadlessInitMcpRefused));
                 Vec::new()
             });
@@ -144,6 +144,9 @@ pub fn handle(
                 }
             });
         }
+        // A message an in-process server starts (a notification such as `tools/list_changed`): acknowledged;
+        // paicli lists an SDK server's tools when it connects.
+        "mcp_message" => channel.answer(id, json!({})),
         "mcp_status" => channel.answer(id, json!({"mcpServers": mcp_servers(session)})),
         "get_context_usage" => {
             let (session, headless, id) = (Arc::clone(session), Arc::clone(headless), id.to_string());
