@@ -101,8 +101,7 @@ pub fn config_files(home: &Path, project_root: &Path) -> Vec<(PathBuf, Origin)> 
 
 /// Why an Agent SDK's in-process server (`"type": "sdk"`) does not start from a file or from `-p`: only a client
 /// speaking the stream-json protocol can carry its messages (`crate::mcp::sdk_relay`).
-pub const SDK_SERVER: &str =
-    "an SDK server (`\"type\": \"sdk\"`) runs inside the client process; paicli cannot reach it";
+pub const SDK_SERVER: &str = "an SDK server (`\"type\": \"sdk\"`) runs inside the client process; paicli reaches it only through a client of `--input-format stream-json`";
 
 /// Where servers named by the caller say they came from.
 pub const CALLER_SOURCE: &str = "--mcp-config";

@@ -8,6 +8,7 @@ mod add_dir;
 mod fallback;
 mod mcp_config;
 mod print_json;
+mod real_sdk;
 mod session_id;
 mod structured;
 
