@@ -184,7 +184,8 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         .transpose()?;
     let asks_client = match flags.permission_prompt_tool.as_deref() {
         None => false,
-        Some("stdio") if task.is_none() => true,
+        // `dontAsk` never asks, the prompt tool notwithstanding.
+        Some("stdio") if task.is_none() => flags.permission_mode != Some(PermissionMode::DontAsk),
         Some("stdio") => return Err(HeadlessError::PromptToolNeedsInput),
         Some(other) => return Err(HeadlessError::UnknownPromptTool(other.to_string())),
     };
@@ -234,7 +235,10 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     let options = HostOptions {
         start,
         files: None,
-        no_classifier: flags.permission_mode.is_some(),
+        // Claude's `auto` is the one mode that judges commands itself, as paicli's own `auto` does.
+        no_classifier: flags
+            .permission_mode
+            .is_some_and(|mode| mode != PermissionMode::Auto),
     };
     let mut session = Session::start(config, approver, options)?;
     let sdk_hooks = Arc::new(SdkHooks::new(

@@ -37,14 +37,20 @@ pub enum PermissionMode {
     /// Everything runs; the guards still apply (paicli's `full`).
     #[value(name = "bypassPermissions")]
     BypassPermissions,
+    /// Never asks: what no rule allows is refused (paicli's `ask` with no one asked, even with the prompt tool).
+    #[value(name = "dontAsk")]
+    DontAsk,
+    /// A classifier judges each command (paicli's `auto` with its command classifier).
+    #[value(name = "auto")]
+    Auto,
 }
 
 impl PermissionMode {
     /// The approval mode it maps onto.
     pub fn approval(self) -> ApprovalMode {
         match self {
-            PermissionMode::Default => ApprovalMode::Ask,
-            PermissionMode::AcceptEdits => ApprovalMode::Auto,
+            PermissionMode::Default | PermissionMode::DontAsk => ApprovalMode::Ask,
+            PermissionMode::AcceptEdits | PermissionMode::Auto => ApprovalMode::Auto,
             PermissionMode::Plan => ApprovalMode::Plan,
             PermissionMode::BypassPermissions => ApprovalMode::Full,
         }
@@ -67,6 +73,8 @@ impl PermissionMode {
             PermissionMode::AcceptEdits => "acceptEdits",
             PermissionMode::Plan => "plan",
             PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Auto => "auto",
         }
     }
 
@@ -449,5 +457,21 @@ mod tests {
                 Some(PermissionMode::of(mode))
             );
         }
+        // Every mode the SDKs can send parses, and keeps its name.
+        for name in [
+            "default",
+            "acceptEdits",
+            "plan",
+            "bypassPermissions",
+            "dontAsk",
+            "auto",
+        ] {
+            assert_eq!(
+                PermissionMode::parse(name).map(PermissionMode::name),
+                Some(name)
+            );
+        }
+        assert_eq!(PermissionMode::DontAsk.approval(), ApprovalMode::Ask);
+        assert_eq!(PermissionMode::Auto.approval(), ApprovalMode::Auto);
     }
 }
