@@ -250,7 +250,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     session
         .agent_mut()
         .add_turn_hook(Arc::new(SdkHooksTurn(Arc::clone(&sdk_hooks))));
-    let limit = flags.tools.as_deref().and_then(ToolLimit::from_flag);
+    let limit = ToolLimit::of_flags(flags.tools.as_deref(), &flags.disallowed_tools);
     if let Some(limit) = &limit {
         session
             .agent_mut()
