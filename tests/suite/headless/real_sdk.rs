@@ -160,13 +160,10 @@ fn check_session(seen: &Value, sandbox: &CliSandbox, server: &ScriptedServer, su
 /// What both SDKs' in-process MCP scenarios must have seen and caused.
 fn check_sdk_mcp(seen: &Value, server: &ScriptedServer) {
     assert_eq!(seen["calls"], json!([{"a": 2, "b": 3}]), "{seen}");
-    assert!(
-        seen["init_tools"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("mcp__calc__add")),
-        "{seen}"
-    );
+    let init_tools = seen["init_tools"].as_array().unwrap();
+    assert!(init_tools.contains(&json!("mcp__calc__add")), "{seen}");
+    // `disallowed_tools=["Bash"]` took the tool out, as Claude does.
+    assert!(!init_tools.contains(&json!("Bash")), "{seen}");
     let calc = seen["init_servers"]
         .as_array()
         .unwrap()
@@ -184,6 +181,7 @@ fn check_sdk_mcp(seen: &Value, server: &ScriptedServer) {
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
     assert!(offered.contains(&"mcp__calc__add"), "{offered:?}");
+    assert!(!offered.contains(&"execute_command"), "{offered:?}");
     assert!(
         requests[1].body["messages"]
             .to_string()
