@@ -238,6 +238,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         // Claude's `auto` is the one mode that judges commands itself, as paicli's own `auto` does.
         no_classifier: flags
             .permission_mode
+            .or_else(|| flags.client_default_mode())
             .is_some_and(|mode| mode != PermissionMode::Auto),
     };
     let mut session = Session::start(config, approver, options)?;
