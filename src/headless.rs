@@ -19,6 +19,7 @@ mod result;
 mod runner;
 mod running;
 mod sdk_hooks;
+mod sdk_mcp;
 mod state;
 pub mod structured;
 mod tool_limit;
@@ -193,13 +194,20 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         .transpose()?;
     let asks_client = match flags.permission_prompt_tool.as_deref() {
         None => false,
-        Some("stdio") if task.is_none() => true,
+        // `dontAsk` never asks, the prompt tool notwithstanding.
+        Some("stdio") if task.is_none() => flags.permission_mode != Some(PermissionMode::DontAsk),
         Some("stdio") => return Err(HeadlessError::PromptToolNeedsInput),
         Some(other) => return Err(HeadlessError::UnknownPromptTool(other.to_string())),
     };
     start.id = new_session_id(&flags, &start, &config)?;
     config.mcp_caller = flags.caller_mcp().map_err(HeadlessError::McpConfig)?;
     let caller_agents = flags.caller_agents().map_err(HeadlessError::Agents)?;
+    // In-process servers are reached through the client, so only a stream has them; under `-p` they stay in the
+    // config, where they are listed as failed.
+    let sdk_servers = match task {
+        None => sdk_mcp::take_sdk_servers(&mut config.mcp_caller.servers),
+        Some(_) => Vec::new(),
+    };
     let added = flags
         .added_dirs()
         .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
@@ -238,7 +246,11 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     let options = HostOptions {
         start,
         files: None,
-        no_classifier: flags.permission_mode.is_some(),
+        // Claude's `auto` is the one mode that judges commands itself, as paicli's own `auto` does.
+        no_classifier: flags
+            .permission_mode
+            .or_else(|| flags.client_default_mode())
+            .is_some_and(|mode| mode != PermissionMode::Auto),
     };
     let mut session = Session::start(config, approver, options)?;
     let sdk_hooks = Arc::new(SdkHooks::new(Arc::clone(&channel), lang));
@@ -252,12 +264,16 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         .agent_catalog()
         .map(|c| AgentCatalog::clone(c))
         .unwrap_or_default();
-    let limit = flags.tools.as_deref().and_then(ToolLimit::from_flag);
+    let limit = ToolLimit::of_flags(flags.tools.as_deref(), &flags.disallowed_tools);
     if let Some(limit) = &limit {
         session
             .agent_mut()
             .add_turn_hook(Arc::new(LimitHook(Arc::clone(limit))));
     }
+    session
+        .services
+        .mcp
+        .add(sdk_mcp::sdk_servers(&sdk_servers, &channel));
     let session = Arc::new(session);
     for file in session.file_notices() {
         eprintln!("paicli: {}", file_notice(lang, &file));
@@ -297,6 +313,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         reviewer,
         limit,
         fallback_model: flags.fallback_model.clone(),
+        mcp_waited: std::sync::atomic::AtomicBool::new(false),
     };
     let code = match task {
         Some(input) => runner.turn(input, &cancel).await.code,

@@ -15,6 +15,7 @@ pub mod oauth;
 mod refresh;
 mod rmcp_session;
 pub mod schema;
+pub mod sdk_relay;
 pub mod session;
 pub mod stderr_ring;
 pub mod trust;

@@ -12,6 +12,7 @@ use super::channel::lock;
 use super::flags::PermissionMode;
 use super::init::{add_mcp_servers, initialize_answer, mcp_servers};
 use super::sdk_hooks::SdkHooks;
+use super::sdk_mcp::sdk_servers;
 use super::state::Headless;
 use crate::app::session::Session;
 use crate::text::{Msg, tr, trf};
@@ -85,6 +86,23 @@ pub fn prompt_of(base: &str, change: &PromptChange) -> String {
     prompt
 }
 
+/// A prompt as `initialize` carries it: a string, or (the TypeScript SDK) a list of strings, joined as Claude
+/// joins its prompt's blocks.
+fn prompt_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        ),
+        _ => None,
+    }
+}
+
 /// Handles the control request `request` with id `id`.
 pub fn handle(
     id: &str,
@@ -97,7 +115,7 @@ pub fn handle(
     let subtype = request["subtype"].as_str().unwrap_or_default();
     match subtype {
         "initialize" => {
-            let text = |key: &str| request[key].as_str().map(str::to_string);
+            let text = |key: &str| prompt_text(&request[key]);
             setup.ask_prompt(text("systemPrompt"), text("appendSystemPrompt"));
             if let Some(schema) = request.get("jsonSchema").filter(|s| s.is_object()) {
                 setup.set_schema(schema.clone());
@@ -115,10 +133,17 @@ pub fn handle(
                     eprintln!("paicli: {note}");
                 }
             }
-            let applied = add_mcp_servers(session, &request["mcpServers"]).unwrap_or_else(|| {
-                eprintln!("paicli: {}", tr(headless.lang, Msg::HeadlessInitMcpRefused));
-                Vec::new()
-            });
+            let mut applied = add_mcp_servers(session, &request["mcpServers"], channel)
+                .unwrap_or_else(|| {
+                    eprintln!("paicli: {}", tr(headless.lang, Msg::HeadlessInitMcpRefused));
+                    Vec::new()
+                });
+            // The TypeScript SDK names its in-process servers here instead of in `--mcp-config`.
+            let names: Vec<String> = request["sdkMcpServers"]
+                .as_array()
+                .map(|names| names.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                .unwrap_or_default();
+            applied.extend(session.services.mcp.add(sdk_servers(&names, channel)));
             let answer = initialize_answer(session, headless, &applied, setup.agents.infos());
             channel.answer(id, answer);
         }
@@ -155,6 +180,9 @@ pub fn handle(
                 }
             });
         }
+        // A message an in-process server starts (a notification such as `tools/list_changed`): acknowledged;
+        // paicli lists an SDK server's tools when it connects.
+        "mcp_message" => channel.answer(id, json!({})),
         "mcp_status" => channel.answer(id, json!({"mcpServers": mcp_servers(session)})),
         "get_context_usage" => {
             let (session, headless, id) = (Arc::clone(session), Arc::clone(headless), id.to_string());
@@ -195,6 +223,11 @@ mod tests {
         };
         assert_eq!(prompt_of("ours", &change(Some(""), None)), "ours");
         assert_eq!(prompt_of("ours", &change(Some("theirs"), None)), "theirs");
+        // The TypeScript SDK sends a list; `[""]` is its default and keeps paicli's prompt.
+        assert_eq!(prompt_text(&json!([""])), Some(String::new()));
+        assert_eq!(prompt_text(&json!(["a", "b"])), Some("a\n\nb".into()));
+        assert_eq!(prompt_text(&json!("a")), Some("a".into()));
+        assert_eq!(prompt_text(&Value::Null), None);
         assert_eq!(
             prompt_of("ours", &change(Some(""), Some("more"))),
             "ours\n\nmore"

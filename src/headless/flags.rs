@@ -37,14 +37,20 @@ pub enum PermissionMode {
     /// Everything runs; the guards still apply (paicli's `full`).
     #[value(name = "bypassPermissions")]
     BypassPermissions,
+    /// Never asks: what no rule allows is refused (paicli's `ask` with no one asked, even with the prompt tool).
+    #[value(name = "dontAsk")]
+    DontAsk,
+    /// A classifier judges each command (paicli's `auto` with its command classifier).
+    #[value(name = "auto")]
+    Auto,
 }
 
 impl PermissionMode {
     /// The approval mode it maps onto.
     pub fn approval(self) -> ApprovalMode {
         match self {
-            PermissionMode::Default => ApprovalMode::Ask,
-            PermissionMode::AcceptEdits => ApprovalMode::Auto,
+            PermissionMode::Default | PermissionMode::DontAsk => ApprovalMode::Ask,
+            PermissionMode::AcceptEdits | PermissionMode::Auto => ApprovalMode::Auto,
             PermissionMode::Plan => ApprovalMode::Plan,
             PermissionMode::BypassPermissions => ApprovalMode::Full,
         }
@@ -67,6 +73,8 @@ impl PermissionMode {
             PermissionMode::AcceptEdits => "acceptEdits",
             PermissionMode::Plan => "plan",
             PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Auto => "auto",
         }
     }
 
@@ -164,7 +172,17 @@ impl HeadlessFlags {
         if self.dangerously_skip_permissions {
             return Some(ApprovalMode::Full);
         }
-        self.permission_mode.map(PermissionMode::approval)
+        self.permission_mode
+            .or_else(|| self.client_default_mode())
+            .map(PermissionMode::approval)
+    }
+
+    /// The mode an SDK client that answers permission questions gets without `--permission-mode`: Claude's
+    /// `default`, so its `can_use_tool` callback hears about every edit, command and MCP call, as with Claude.
+    /// Without the prompt tool, the configured mode applies as in `-p`.
+    pub fn client_default_mode(&self) -> Option<PermissionMode> {
+        let sdk = self.input_format == Some(InputFormat::StreamJson) && self.asks_client();
+        (sdk && self.permission_mode.is_none()).then_some(PermissionMode::Default)
     }
 
     /// Whether questions go to the client as `can_use_tool` requests.
@@ -462,5 +480,42 @@ mod tests {
                 Some(PermissionMode::of(mode))
             );
         }
+        // Every mode the SDKs can send parses, and keeps its name.
+        for name in [
+            "default",
+            "acceptEdits",
+            "plan",
+            "bypassPermissions",
+            "dontAsk",
+            "auto",
+        ] {
+            assert_eq!(
+                PermissionMode::parse(name).map(PermissionMode::name),
+                Some(name)
+            );
+        }
+        assert_eq!(PermissionMode::DontAsk.approval(), ApprovalMode::Ask);
+        // An SDK client answering questions, without a mode: Claude's `default`; without the prompt tool, none.
+        let sdk = |args: &[&str]| {
+            let mut argv = vec!["paicli", "--input-format", "stream-json"];
+            argv.extend_from_slice(args);
+            Probe::try_parse_from(argv)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .flags
+        };
+        assert_eq!(
+            sdk(&["--permission-prompt-tool", "stdio"]).approval(),
+            Some(ApprovalMode::Ask)
+        );
+        assert_eq!(sdk(&[]).approval(), None);
+        assert_eq!(
+            sdk(&[
+                "--permission-prompt-tool=stdio",
+                "--permission-mode=bypassPermissions"
+            ])
+            .approval(),
+            Some(ApprovalMode::Full)
+        );
+        assert_eq!(PermissionMode::Auto.approval(), ApprovalMode::Auto);
     }
 }

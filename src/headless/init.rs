@@ -3,7 +3,11 @@
 
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
+use super::channel::Channel;
 use super::flags::PermissionMode;
+use super::sdk_mcp::{sdk_servers, take_sdk_servers};
 use super::state::Headless;
 use super::tool_limit::ToolLimit;
 use crate::app::session::Session;
@@ -53,17 +57,25 @@ pub async fn init_message(
 }
 
 /// Starts the servers of `initialize`'s `mcpServers` (Claude's shape) as the caller's own, as `--mcp-config`
-/// does; an SDK server (`"type": "sdk"`) is listed as failed with the reason. Returns the names added, or
-/// `None` when `servers` is neither absent nor an object.
-pub fn add_mcp_servers(session: &Session, servers: &Value) -> Option<Vec<String>> {
+/// does; an SDK server (`"type": "sdk"`) is reached through `channel`. Returns the names added, or `None` when
+/// `servers` is neither absent nor an object.
+pub fn add_mcp_servers(
+    session: &Session,
+    servers: &Value,
+    channel: &Arc<Channel>,
+) -> Option<Vec<String>> {
     let map = match servers {
         Value::Null => return Some(Vec::new()),
         Value::Object(map) => map,
         _ => return None,
     };
-    let entries: Vec<(String, Value)> = map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut entries: Vec<(String, Value)> =
+        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let sdk = take_sdk_servers(&mut entries);
     let lookup = |name: &str| session.config.env.get(name).map(str::to_string);
-    let servers = caller_servers(&entries, &session.config.project_root, &lookup);
+    let mut servers = caller_servers(&entries, &session.config.project_root, &lookup);
+    servers.extend(sdk_servers(&sdk, channel));
+    servers.sort_by(|a, b| a.name.cmp(&b.name));
     Some(session.services.mcp.add(servers))
 }
 

@@ -3,6 +3,7 @@
 //! validate, and the `result`.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -38,6 +39,8 @@ pub(super) struct Runner {
     pub(super) limit: Option<Arc<ToolLimit>>,
     /// `--fallback-model`: a turn the model failed with an overload or server error runs on once more.
     pub(super) fallback_model: Option<String>,
+    /// Set once the first `init` has waited for the MCP servers still starting.
+    pub(super) mcp_waited: AtomicBool,
 }
 
 /// How a turn ended.
@@ -102,6 +105,15 @@ impl Runner {
             }
             None => self.schema.as_ref(),
         };
+        if !self.mcp_waited.swap(true, Ordering::SeqCst) {
+            // The first `init` lists the servers' tools, as Claude's does (the SDKs' in-process servers connect
+            // in a moment); the session waits at most this long itself before the first request.
+            let wait = self.session.config.mcp.startup_wait;
+            tokio::select! {
+                _ = self.session.services.mcp.wait_for_startup(wait) => {}
+                () = cancel.cancelled() => {}
+            }
+        }
         if !self.headless.quiet {
             let key_source = self.key_source.as_deref();
             let limit = self.limit.as_deref();

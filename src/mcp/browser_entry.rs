@@ -135,7 +135,7 @@ mod tests {
     fn words(launch: &Launch) -> (String, Vec<String>) {
         match launch {
             Launch::Stdio { command, args, .. } => (command.clone(), args.clone()),
-            Launch::Http { .. } => panic!("stdio expected"),
+            Launch::Http { .. } | Launch::Sdk(_) => panic!("stdio expected"),
         }
     }
 

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::oauth::OAuthSettings;
+use super::sdk_relay::SdkServer;
 use crate::config::safe_read::{FileNotice, SETTINGS_CAP, read_whole_noticed};
 
 /// Where a server's entry came from; project entries need the user's approval before they run.
@@ -35,6 +36,8 @@ pub enum Launch {
         /// How to authorize (the `oauth` object; default: dynamic registration and the browser step).
         oauth: OAuthSettings,
     },
+    /// A server inside the client process (an Agent SDK's `"type": "sdk"`), reached through the client.
+    Sdk(SdkServer),
 }
 
 impl Launch {
@@ -47,6 +50,7 @@ impl Launch {
                 .collect::<Vec<_>>()
                 .join(" "),
             Launch::Http { url, .. } => url.clone(),
+            Launch::Sdk(server) => format!("sdk:{}", server.name),
         }
     }
 }
@@ -95,9 +99,9 @@ pub fn config_files(home: &Path, project_root: &Path) -> Vec<(PathBuf, Origin)> 
     ]
 }
 
-/// Why an Agent SDK's in-process server (`"type": "sdk"`) does not start.
-pub const SDK_SERVER: &str =
-    "an SDK server (`\"type\": \"sdk\"`) runs inside the client process; paicli cannot reach it";
+/// Why an Agent SDK's in-process server (`"type": "sdk"`) does not start from a file or from `-p`: only a client
+/// speaking the stream-json protocol can carry its messages (`crate::mcp::sdk_relay`).
+pub const SDK_SERVER: &str = "an SDK server (`\"type\": \"sdk\"`) runs inside the client process; paicli reaches it only through a client of `--input-format stream-json`";
 
 /// Where servers named by the caller say they came from.
 pub const CALLER_SOURCE: &str = "--mcp-config";

@@ -1,6 +1,6 @@
-//! The only file that names `rmcp`: starts a stdio child or a streamable-HTTP session, runs `initialize`, and
-//! adapts the SDK's peer to [`McpSession`]. Results are handed on as plain MCP JSON so nothing else depends on the
-//! SDK's types.
+//! The only file (with its `sdk_transport`) that names `rmcp`: starts a stdio child, a streamable-HTTP session or an
+//! in-process SDK server, runs `initialize`, and adapts the peer to [`McpSession`]. Results are handed on as plain MCP
+//! JSON so nothing else depends on the SDK's types.
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -35,6 +35,8 @@ use super::session::{
     ToolHints,
 };
 use super::stderr_ring::StderrRing;
+
+mod sdk_transport;
 
 /// Step-up authorizations one session may run: a server that keeps refusing (scopes it will never grant)
 /// must not loop the person through the browser.
@@ -254,6 +256,10 @@ pub async fn connect(
                     .await
                     .map_err(|e| McpError::Connect(format!("initialize failed: {e}")))
             }
+            Launch::Sdk(sdk) => handler
+                .serve(sdk_transport::SdkTransport::new(sdk.clone()))
+                .await
+                .map_err(|e| McpError::Connect(format!("initialize failed: {e}"))),
             Launch::Http {
                 url,
                 headers,

@@ -10,6 +10,7 @@ mod fallback;
 mod mcp_config;
 mod partial_calls;
 mod print_json;
+mod real_sdk;
 mod sdk_callbacks;
 mod session_id;
 mod structured;

@@ -50,7 +50,7 @@ fn mcp_config_flags_add_servers_and_strict_leaves_out_mcp_json() {
     )
     .unwrap();
     let inline = json!({"mcpServers": {"every": {"command": everything, "args": []}}});
-    // A second flag, as a file, holding an in-process SDK server paicli cannot reach.
+    // A second flag, as a file, holding an in-process SDK server, which `-p` has no client to reach through.
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(
         file.path(),
@@ -127,7 +127,7 @@ fn initialize_mcp_servers_start_and_are_reported() {
     ]);
     let initialize = json!({"type": "control_request", "request_id": "req_1", "request": {
         "subtype": "initialize",
-        "mcpServers": {"late": {"command": everything}, "inproc": {"type": "sdk", "name": "inproc"}},
+        "mcpServers": {"late": {"command": everything}},
     }});
     let user = json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
         "message": {"role": "user", "content": "echo"}});
@@ -168,10 +168,7 @@ fn initialize_mcp_servers_start_and_are_reported() {
             .unwrap()["response"]["response"]
             .clone()
     };
-    assert_eq!(
-        answer("req_1")["mcp_servers_applied"],
-        json!(["inproc", "late"])
-    );
+    assert_eq!(answer("req_1")["mcp_servers_applied"], json!(["late"]));
     assert!(told_echo(&server).contains("Echo: hi from the caller"));
     let listed = answer("req_2")["mcpServers"].clone();
     let of = |name: &str| {
@@ -184,5 +181,4 @@ fn initialize_mcp_servers_start_and_are_reported() {
             .clone()
     };
     assert_eq!(of("late")["status"], "connected");
-    assert_eq!(of("inproc")["status"], "failed");
 }
