@@ -129,8 +129,10 @@ impl RecordedRequest {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Whether this was a chat-completions request.
+    /// Whether this was a model request: chat completions, or the Responses API (for clients that speak it,
+    /// answered from the same script).
     pub fn is_chat(&self) -> bool {
-        self.method == "POST" && self.path.ends_with("/chat/completions")
+        self.method == "POST"
+            && (self.path.ends_with("/chat/completions") || self.path.ends_with("/responses"))
     }
 }
