@@ -34,8 +34,64 @@ pub fn parse(text: &str) -> Result<(Frontmatter, &str), FrontmatterError> {
     if yaml.trim().is_empty() {
         return Ok((Frontmatter::default(), body));
     }
+    if let Some(front) = plain_mapping(yaml) {
+        return Ok((front, body));
+    }
     let front = serde_norway::from_str(yaml).map_err(|e| FrontmatterError::Yaml(e.to_string()))?;
     Ok((front, body))
+}
+
+/// The frontmatter without the YAML parser when every line is `key: plain text` — the usual shape, read at
+/// every start for each skill and agent definition. `None` (the YAML parser decides) for anything else: lists,
+/// quotes, comments, block scalars, empty values, values YAML reads as other than a string, repeated keys.
+fn plain_mapping(yaml: &str) -> Option<Frontmatter> {
+    let mut front = Frontmatter::default();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in yaml.lines() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        let (key, value) = line.split_once(": ")?;
+        let value = value.trim();
+        let key_ok = !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !key_ok || !plain_string(value) || !seen.insert(key) {
+            return None;
+        }
+        match key {
+            "name" => front.name = Some(value.to_string()),
+            "description" => front.description = Some(value.to_string()),
+            _ => {
+                front.other.insert(
+                    key.to_string(),
+                    serde_norway::Value::String(value.to_string()),
+                );
+            }
+        }
+    }
+    Some(front)
+}
+
+/// Whether YAML reads `value` (one line, trimmed) as exactly this string.
+fn plain_string(value: &str) -> bool {
+    const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`~.+";
+    const NOT_STRINGS: [&str; 5] = ["null", "true", "false", ".inf", ".nan"];
+    let Some(first) = value.chars().next() else {
+        return false;
+    };
+    !INDICATORS.contains(first)
+        && !first.is_ascii_digit()
+        && !value.contains(": ")
+        && !value.contains(" #")
+        && !value.ends_with(':')
+        && !value.contains('\t')
+        && !NOT_STRINGS.iter().any(|s| value.eq_ignore_ascii_case(s))
+        && !["inf", "nan", "yes", "no", "on", "off", "y", "n"]
+            .iter()
+            .any(|s| value.eq_ignore_ascii_case(s))
 }
 
 /// Like [`parse`], but a file without frontmatter is all body (command files need none).
@@ -69,6 +125,39 @@ fn split(text: &str) -> Result<Option<(&str, &str)>, FrontmatterError> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+
+    #[test]
+    fn plain_lines_read_as_the_yaml_parser_reads_them_and_anything_else_goes_to_it() {
+        let plain = [
+            "name: reviewer\ndescription: Reviews diffs, strictly (no mercy)\ntools: Read, Grep, Glob\nmodel: kimi/kimi-k2.6\n",
+            "name: 审查\ndescription: 审查代码的智能体\n\nprovider: deepseek\n",
+            "description: Looks at http://example.com/x?y=1 and reports\nmodel: inherit\n",
+        ];
+        for yaml in plain {
+            let by_yaml: Frontmatter = serde_norway::from_str(yaml).unwrap();
+            assert_eq!(plain_mapping(yaml), Some(by_yaml), "{yaml}");
+        }
+        let not_plain = [
+            "name: a\ntools:\n  - Read\n",
+            "name: 'quoted'\n",
+            "name: a # comment\n",
+            "name: 42\n",
+            "name: true\n",
+            "name: null\n",
+            "name: ~\n",
+            "description: >\n  folded\n",
+            "name: a\nname: b\n",
+            "# a comment\nname: a\n",
+            "name: a: b\n",
+            "name: yes\n",
+            "name: .inf\n",
+            "name: [a, b]\n",
+        ];
+        for yaml in not_plain {
+            assert_eq!(plain_mapping(yaml), None, "{yaml}");
+        }
+    }
+
     use super::*;
 
     #[test]
