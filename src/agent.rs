@@ -85,6 +85,8 @@ pub struct Agent {
     /// What each model spent in this process, shared by the lead and every fork (`/cost`'s lines per model).
     usage_by_model: model_usage::UsageByModel,
     thresholds: Thresholds,
+    /// The server's context window, still being asked for at start ([`Agent::learn_window`]).
+    pending_window: Option<tokio::sync::oneshot::Receiver<u64>>,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
     memory: Option<Arc<MemoryStore>>,
@@ -125,6 +127,7 @@ impl Agent {
             tool_ctx,
             conversation: Conversation::new(system_prompt),
             thresholds: Thresholds::for_window(usable_window(options.context_window)),
+            pending_window: None,
             options,
             pending_diagnostics: Vec::new(),
             diagnostics: None,

@@ -42,6 +42,7 @@ impl Agent {
             fork_usage: self.fork_usage.clone(),
             usage_by_model: self.usage_by_model.clone(),
             thresholds: self.thresholds,
+            pending_window: None,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: self.memory.clone(),
             vision: self.vision,
