@@ -87,6 +87,8 @@ pub struct Agent {
     /// The provider of this agent's model when it is not the session's (a sub-agent's or a plan role's own).
     own_provider: Option<String>,
     thresholds: Thresholds,
+    /// The server's context window, still being asked for at start ([`Agent::learn_window`]).
+    pending_window: Option<tokio::sync::oneshot::Receiver<u64>>,
     /// When automatic summaries may be asked for again after failures.
     summary_backoff: compaction::SummaryBackoff,
     memory: Option<Arc<MemoryStore>>,
@@ -127,6 +129,7 @@ impl Agent {
             tool_ctx,
             conversation: Conversation::new(system_prompt),
             thresholds: Thresholds::for_window(usable_window(options.context_window)),
+            pending_window: None,
             options,
             pending_diagnostics: Vec::new(),
             diagnostics: None,

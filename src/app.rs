@@ -66,7 +66,7 @@ pub enum SetupError {
     },
 }
 
-pub use served::discover_served;
+pub use served::{WindowLookup, discover_served, discover_served_model};
 pub use session::{HostError, HostOptions, Input, Ran, RunAs, Session};
 
 /// The agent for `config`: client, built-in tools, executor, path guard, spill store, system prompt, and approval
@@ -470,7 +470,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
             ..ExecutorOptions::default()
         },
     );
-    let facts = PromptFacts::of(&limits, &spill);
+    let facts = PromptFacts::of(&spill);
     let system_prompt = prompt::with_skill_catalog(
         prompt::build_system_prompt(&root, &config.home, &facts, &mut file_notices),
         &skills.catalog(),

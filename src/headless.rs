@@ -69,6 +69,8 @@ pub struct Launch {
     pub task: Option<Input>,
     /// Hook runs as system messages (`--include-hook-events`).
     pub hook_events: bool,
+    /// The served context window still being asked for (see `app::discover_served_model`).
+    pub window: Option<crate::app::WindowLookup>,
     pub lang: Lang,
     /// What stderr says about the session started (resumed, forked), worded by the caller.
     pub started_lines: StartedLines,
@@ -184,6 +186,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         output,
         task,
         hook_events,
+        window,
         lang,
         started_lines,
     } = launch;
@@ -251,6 +254,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
             .permission_mode
             .or_else(|| flags.client_default_mode())
             .is_some_and(|mode| mode != PermissionMode::Auto),
+        window,
     };
     let mut session = Session::start(config, approver, options)?;
     let sdk_hooks = Arc::new(SdkHooks::new(Arc::clone(&channel), lang));

@@ -418,8 +418,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         .enable_all()
         .build()
         .map_err(StartError::Runtime)?;
-    // A local engine is asked which model it serves and how large its window is (hosted providers are not).
-    runtime.block_on(paicli::app::discover_served(&mut config))?;
+    // A local engine is asked which model it serves when none is named (hosted providers are not); its window is
+    // asked for while the first request goes out.
+    let window = runtime.block_on(paicli::app::discover_served_model(&mut config))?;
     let start = sessions::oneshot_options(&config, &launch, lang).map_err(StartError::Sessions)?;
     let printing = Printing {
         lang,
@@ -429,6 +430,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         let _runtime = runtime.enter();
         let options = HostOptions {
             start,
+            window,
             ..HostOptions::default()
         };
         Session::start(config, Arc::new(NonInteractiveApprover), options).map_err(|e| match e {
@@ -492,7 +494,7 @@ fn run_headless(
         .enable_all()
         .build()
         .map_err(StartError::Runtime)?;
-    runtime.block_on(paicli::app::discover_served(&mut config))?;
+    let window = runtime.block_on(paicli::app::discover_served_model(&mut config))?;
     let start = sessions::oneshot_options(&config, launch, lang).map_err(StartError::Sessions)?;
     let run_as = match plan_mode(&cli) {
         Some(mode) => RunAs::Plan(mode),
@@ -514,6 +516,7 @@ fn run_headless(
         output,
         task,
         hook_events: cli.include_hook_events,
+        window,
         lang,
         started_lines: Box::new(move |started| sessions::started_lines(lang, started)),
     };

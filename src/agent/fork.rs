@@ -43,6 +43,7 @@ impl Agent {
             usage_by_model: self.usage_by_model.clone(),
             own_provider: self.own_provider.clone(),
             thresholds: self.thresholds,
+            pending_window: None,
             summary_backoff: compaction::SummaryBackoff::default(),
             memory: self.memory.clone(),
             vision: self.vision,

@@ -24,11 +24,38 @@ impl Agent {
     /// `context_window`; the compaction thresholds follow the new window. The conversation is kept.
     pub fn set_model(&mut self, client: Arc<dyn LlmClient>, context_window: u64) {
         self.client = client;
-        self.options.context_window = context_window;
-        self.thresholds = Thresholds::for_window(usable_window(context_window));
+        // A window still being asked for was the old model's.
+        self.pending_window = None;
+        self.set_window(context_window);
         self.conversation.note_model(self.client.model());
         // A failed summary under the old model says nothing about the new one.
         self.summary_backoff.reset();
+    }
+
+    /// The model's context window arrives on `window` (the server is still being asked when the first request
+    /// goes out); the thresholds follow it from the first decision after it arrives.
+    pub fn learn_window(&mut self, window: tokio::sync::oneshot::Receiver<u64>) {
+        self.pending_window = Some(window);
+    }
+
+    /// Takes the window [`Agent::learn_window`] waits for, if it has arrived.
+    pub(crate) fn take_learned_window(&mut self) {
+        let Some(pending) = &mut self.pending_window else {
+            return;
+        };
+        match pending.try_recv() {
+            Ok(window) => {
+                self.pending_window = None;
+                self.set_window(window);
+            }
+            Err(tokio::sync::oneshot::error::TryRecvError::Empty) => {}
+            Err(tokio::sync::oneshot::error::TryRecvError::Closed) => self.pending_window = None,
+        }
+    }
+
+    fn set_window(&mut self, context_window: u64) {
+        self.options.context_window = context_window;
+        self.thresholds = Thresholds::for_window(usable_window(context_window));
     }
 
     /// Drops user turn `turn` (0-based) and everything after it (`/rewind`), keeping every call paired with

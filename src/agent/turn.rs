@@ -57,6 +57,7 @@ impl Agent {
         events: &dyn EventSink,
         cancel: CancellationToken,
     ) -> TurnReport {
+        self.take_learned_window();
         let scopes: Vec<TurnScope> = self
             .turn_hooks
             .iter()
@@ -108,6 +109,7 @@ impl Agent {
                 break TurnOutcome::Cancelled;
             }
             self.inject_pending_diagnostics(events, &cancel).await;
+            self.take_learned_window();
             // MCP servers join late and may change their tools; the sorted list is rebuilt only then.
             if let Some(specs) = self.registry.specs_if_changed(&mut self.specs_generation) {
                 self.conversation.note_tools(&specs);

@@ -50,6 +50,8 @@ pub struct HostOptions {
     pub files: Option<Arc<dyn FileAccess>>,
     /// `auto` asks about every command instead of letting the classifier judge them (Claude's `acceptEdits`).
     pub no_classifier: bool,
+    /// The served context window still being asked for: the agent uses it once it arrives.
+    pub window: Option<super::WindowLookup>,
 }
 
 /// What one input ran as.
@@ -102,6 +104,9 @@ impl Session {
         let (mut agent, services) = build_session(&config, approval.clone())?;
         if let Some(files) = options.files {
             agent.set_file_access(files);
+        }
+        if let Some(window) = options.window {
+            agent.learn_window(window.into_receiver());
         }
         let started = match start_session(&config, &mut agent, &options.start) {
             Ok(started) => started,

@@ -45,9 +45,8 @@ impl Catalog {
             };
         }
         let mut text = format!(
-            "{HEADING} When a task matches a skill's description, call load_skill with its name before you \
-             start, then follow the instructions it returns (they arrive in the next message, with the paths of \
-             the skill's files).\n"
+            "{HEADING} When a task matches one, call load_skill with its name before you start and follow \
+             what it returns.\n"
         );
         text.push_str(&lines);
         if left_out > 0 {

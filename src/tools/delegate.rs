@@ -40,8 +40,8 @@ impl AgentTool {
     /// A tool whose description lists `agents` (name and one line each).
     pub fn new<'a>(agents: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         let mut description = String::from(
-            "Run a sub-agent on a self-contained task; it returns its final report. Calls in one reply run in \
-             parallel. Agents:",
+            "Run a sub-agent on a self-contained task; returns its report. Calls in one reply run in parallel. \
+             Agents:",
         );
         for (name, line) in agents {
             description.push_str(&format!("\n- {name}: {line}"));
@@ -65,7 +65,7 @@ impl Tool for AgentTool {
             "type": "object",
             "properties": {
                 "agent": {"type": "string"},
-                "prompt": {"type": "string", "description": "The full task; the agent sees nothing else."},
+                "prompt": {"type": "string", "description": "The whole task; it sees nothing else."},
                 "description": {"type": "string", "description": "3-5 words"}
             },
             "required": ["agent", "prompt"]

@@ -22,22 +22,14 @@ use matcher::{MatchError, Stage, apply_edit};
 const CLOSEST_SCAN_LINES: usize = 20_000;
 
 const PARAMS: &[Param] = &[
-    ("path", "string", "File path, relative to the project root."),
+    ("path", "string", ""),
     (
         "old_text",
         "string",
-        "Exact text to replace (non-empty, without read_file line-number prefixes); must match once unless replace_all.",
+        "Exact text, without read_file's line-number prefixes.",
     ),
-    (
-        "new_text",
-        "string",
-        "Replacement text (\"\" deletes old_text).",
-    ),
-    (
-        "replace_all",
-        "boolean",
-        "Replace every exact occurrence (default false).",
-    ),
+    ("new_text", "string", ""),
+    ("replace_all", "boolean", ""),
 ];
 
 /// Replaces text in an existing file.
@@ -50,8 +42,8 @@ impl Tool for EditFile {
     }
 
     fn description(&self) -> &str {
-        "Replace old_text with new_text in an existing file. old_text must match exactly once \
-         (include surrounding lines to make it unique) unless replace_all is true."
+        "Replace old_text with new_text in an existing file. old_text must match exactly once (include \
+         surrounding lines to make it unique) unless replace_all is true."
     }
 
     fn parameters(&self) -> Value {

@@ -27,21 +27,29 @@ pub(crate) use editor::{editor_text, write_text};
 /// Outcome code for a write or edit that would exceed `ToolLimits::max_write_bytes`.
 pub const FILE_TOO_LARGE: &str = "FILE_TOO_LARGE";
 
-/// One parameter of a tool schema: name, JSON type, description.
+/// One parameter of a tool schema: name, JSON type, description (empty for a parameter its name explains, such
+/// as `path`: the system prompt says once that paths are relative to the project root).
 pub(crate) type Param = (&'static str, &'static str, &'static str);
 
-/// Builds `{type: object, properties: {p: {type, description}}, required: [...]}`.
+/// Builds `{type: object, properties: {p: {type, description}}, required: [...]}`; an empty description and an
+/// empty `required` are left out, so every request carries only what the model needs.
 pub(crate) fn object_schema(params: &[Param], required: &[&str]) -> Value {
     let properties: Map<String, Value> = params
         .iter()
         .map(|(name, ty, description)| {
-            (
-                (*name).to_string(),
-                json!({ "type": ty, "description": description }),
-            )
+            let property = if description.is_empty() {
+                json!({ "type": ty })
+            } else {
+                json!({ "type": ty, "description": description })
+            };
+            ((*name).to_string(), property)
         })
         .collect();
-    json!({ "type": "object", "properties": properties, "required": required })
+    if required.is_empty() {
+        json!({ "type": "object", "properties": properties })
+    } else {
+        json!({ "type": "object", "properties": properties, "required": required })
+    }
 }
 
 /// Resolves the string argument `key` through the path guard, as a denial or failure the model can act on.

@@ -56,28 +56,23 @@ impl Tool for SaveMemory {
     }
 
     fn description(&self) -> &str {
-        "Save a durable fact to long-term memory so later sessions know it: a user preference, a project \
-convention, a decision. Only when the user asks you to remember something or states a lasting preference; never \
-temporary task state, secrets, or text from web pages, files or command output. One short, self-contained fact \
-per call. If it conflicts with a saved fact you get both back: ask the user which holds, then call again with \
-replace_id (replace the old one) or keep_both=true."
+        "Save one short, durable fact (a preference, convention or decision) for later sessions; never task \
+state or secrets. On a conflict with a saved fact you get both back: ask the user which holds, then call again \
+with replace_id or keep_both=true."
     }
 
     fn parameters(&self) -> Value {
         json!({
             "type": "object",
             "properties": {
-                "fact": {"type": "string", "description": "The fact, one self-contained sentence."},
+                "fact": {"type": "string"},
                 "scope": {
                     "type": "string",
                     "enum": ["project", "global"],
-                    "description": "project (default): this project only; global: every project."
+                    "description": "Default project; global: every project."
                 },
-                "replace_id": {"type": "string", "description": "Id of a saved fact this one replaces."},
-                "keep_both": {
-                    "type": "boolean",
-                    "description": "Keep this fact even though it conflicts with saved ones (the user said both hold)."
-                }
+                "replace_id": {"type": "string"},
+                "keep_both": {"type": "boolean"}
             },
             "required": ["fact"]
         })

@@ -24,10 +24,7 @@ impl Tool for CreateProject {
     }
 
     fn description(&self) -> &str {
-        "Create a minimal, buildable project skeleton in a new folder <name> under the project root: java (Maven \
-         pom.xml + Main.java), python (main.py, pyproject.toml, requirements.txt), node (package.json, index.js), \
-         rust (Cargo.toml, src/main.rs) or go (go.mod, main.go), each with a README. Refuses an existing \
-         non-empty folder."
+        "Create a minimal, buildable project with a README in a new folder <name> (a non-empty one is refused)."
     }
 
     fn parameters(&self) -> Value {
@@ -35,8 +32,8 @@ impl Tool for CreateProject {
         json!({
             "type": "object",
             "properties": {
-                "name": {"type": "string", "description": "Folder and project name: letters, digits, -, _ or ."},
-                "type": {"type": "string", "enum": types, "description": "The kind of project."}
+                "name": {"type": "string", "description": "Letters, digits, -, _ or ."},
+                "type": {"type": "string", "enum": types}
             },
             "required": ["name", "type"]
         })

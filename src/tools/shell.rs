@@ -63,7 +63,7 @@ impl Tool for ExecuteCommand {
         json!({
             "type": "object",
             "properties": {
-                "command": {"type": "string", "description": "The bash command to run."},
+                "command": {"type": "string"},
             },
             "required": ["command"],
         })

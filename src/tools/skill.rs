@@ -33,16 +33,15 @@ impl Tool for LoadSkill {
     }
 
     fn description(&self) -> &str {
-        "Load one of the skills listed in the system prompt under # Skills. Returns a short acknowledgement; the \
-         skill's instructions arrive in the next message, with the absolute paths of its bundled files (read \
-         them with read_file when the instructions point to them). Load a skill once per task."
+        "Load a skill listed under # Skills, once per task; its instructions arrive in the next message with \
+         the paths of its files."
     }
 
     fn parameters(&self) -> Value {
         json!({
             "type": "object",
             "properties": {
-                "name": {"type": "string", "description": "The skill's name as listed under # Skills."}
+                "name": {"type": "string"}
             },
             "required": ["name"]
         })

@@ -28,23 +28,17 @@ impl Tool for RevertTurn {
     }
 
     fn description(&self) -> &str {
-        "Undo file changes: put the project's files back exactly as they were before the offset-th most recent \
-user turn that changed files (1 = the latest; this project's earlier sessions count too). Content, executable \
-bits and symlinks are restored, files created since are removed and deleted ones come back; ignored files are left \
-alone. The current state is snapshotted first, so calling it again with offset 1 undoes the revert. Only when \
-the user asks to undo or revert. Returns the files it changed."
+        "Only when the user asks to undo: put the files back as they were before the offset-th latest user turn \
+that changed files (earlier sessions count too). Ignored files stay. Calling it again with offset 1 undoes the \
+revert."
     }
 
     fn parameters(&self) -> Value {
         json!({
             "type": "object",
             "properties": {
-                "offset": {
-                    "type": "integer",
-                    "description": "Which turn to undo, counting back from the latest that changed files (>= 1, default 1)."
-                }
-            },
-            "required": []
+                "offset": {"type": "integer", "description": ">= 1, default 1 (the latest)."}
+            }
         })
     }
 

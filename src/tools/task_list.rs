@@ -20,8 +20,7 @@ impl Tool for UpdatePlan {
     }
 
     fn description(&self) -> &str {
-        "Keep a visible task list for multi-step work: send the whole list each time; at most one step \
-         in_progress."
+        "A visible task list for multi-step work: send the whole list each time, at most one step in_progress."
     }
 
     fn parameters(&self) -> Value {

@@ -59,13 +59,13 @@ impl Tool for WebSearch {
         "web_search"
     }
     fn description(&self) -> &str {
-        "Search the web. Returns numbered results (title, snippet, URL); web_fetch can then read those URLs."
+        "Search the web: numbered results (title, snippet, URL) that web_fetch can read."
     }
     fn parameters(&self) -> Value {
         object_schema(
             &[
-                ("query", "string", "What to search for."),
-                ("top_k", "integer", "How many results (default 5, max 20)."),
+                ("query", "string", ""),
+                ("top_k", "integer", "Default 5, max 20."),
             ],
             &["query"],
         )
@@ -141,21 +141,16 @@ impl Tool for WebFetch {
         "web_fetch"
     }
     fn description(&self) -> &str {
-        "Fetch a web page the user gave or web_search found, as Markdown (HTML) or text. Public http(s) URLs only."
+        "Fetch a public http(s) page the user gave or web_search found, as Markdown or text."
     }
     fn parameters(&self) -> Value {
         let mut schema = object_schema(
-            &[
-                ("url", "string", "The http(s) URL to fetch."),
-                ("max_chars", "integer", ""),
-            ],
+            &[("url", "string", ""), ("max_chars", "integer", "")],
             &["url"],
         );
         // The default is the `web.fetch_max_chars` setting: the model is told the one in force.
-        schema["properties"]["max_chars"]["description"] = Value::from(format!(
-            "Most characters to return (default {}).",
-            self.default_max_chars
-        ));
+        schema["properties"]["max_chars"]["description"] =
+            Value::from(format!("Default {}.", self.default_max_chars));
         schema
     }
     fn traits(&self) -> ToolTraits {

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod clear_and_model;
+mod learned_window;
 mod valid_history;
 
 use std::sync::Arc;

@@ -32,10 +32,8 @@ impl Tool for BrowserStatus {
         "browser_status"
     }
     fn description(&self) -> &str {
-        "Start the browser if needed and report its mode (isolated, or connected to the user's Chrome), whether it \
-         runs, the open tabs (title and URL) and the last error. Call it before using the browser: its page tools \
-         (mcp__chrome-devtools__navigate_page, take_snapshot, click, ...) appear once it runs. Use the browser for \
-         pages that need JavaScript or a login; web_fetch is cheaper for plain pages."
+        "Start the browser if needed and report its mode (isolated, or the user's Chrome), tabs and last error; \
+         its page tools (mcp__chrome-devtools__*) appear once it runs. For pages that need JavaScript or a login."
     }
     fn parameters(&self) -> Value {
         object_schema(&[], &[])
@@ -57,16 +55,12 @@ impl Tool for BrowserConnect {
         "browser_connect"
     }
     fn description(&self) -> &str {
-        "Switch the browser to the user's own running Chrome (its logins apply), reached through its remote \
-         debugging endpoint, and list its tabs. Only when the user asks to use their browser."
+        "Only when the user asks to use their browser: switch to their running Chrome (its logins apply) through \
+         its debugging endpoint and list its tabs."
     }
     fn parameters(&self) -> Value {
         object_schema(
-            &[(
-                "browser_url",
-                "string",
-                "The debugging endpoint (default http://127.0.0.1:9222).",
-            )],
+            &[("browser_url", "string", "Default http://127.0.0.1:9222.")],
             &[],
         )
     }
@@ -98,8 +92,7 @@ impl Tool for BrowserDisconnect {
         "browser_disconnect"
     }
     fn description(&self) -> &str {
-        "Detach from the user's Chrome (it keeps running) and go back to the isolated browser, which starts on the \
-         next browser_status."
+        "Detach from the user's Chrome (it keeps running) and go back to the isolated browser."
     }
     fn parameters(&self) -> Value {
         object_schema(&[], &[])

@@ -12,11 +12,7 @@ use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits};
 /// The most entries one listing shows.
 const MAX_ENTRIES: usize = 1000;
 
-const PARAMS: &[Param] = &[(
-    "path",
-    "string",
-    "Directory path, relative to the project root (\".\" for the root).",
-)];
+const PARAMS: &[Param] = &[("path", "string", "\".\" for the root.")];
 
 /// Lists one directory level.
 ///
@@ -31,8 +27,7 @@ impl Tool for ListDir {
     }
 
     fn description(&self) -> &str {
-        "List one level of a directory: directories first, then files, each sorted by name, \
-         prefixed [D] or [F]."
+        "List one level of a directory: directories, then files, by name, prefixed [D] or [F]."
     }
 
     fn parameters(&self) -> Value {

@@ -21,17 +21,9 @@ const MAX_LIMIT: usize = 2000;
 const MAX_LINE_CHARS: usize = 2000;
 
 const PARAMS: &[Param] = &[
-    ("path", "string", "File path, relative to the project root."),
-    (
-        "offset",
-        "integer",
-        "First line to read (1-based). Omit both offset and limit to read up to 2000 lines from the start.",
-    ),
-    (
-        "limit",
-        "integer",
-        "Number of lines to read (default 200, max 2000).",
-    ),
+    ("path", "string", ""),
+    ("offset", "integer", "First line, 1-based."),
+    ("limit", "integer", "Lines to read (default 200, max 2000)."),
 ];
 
 /// Reads a text file with `%5d | ` line numbers.
@@ -44,9 +36,8 @@ impl Tool for ReadFile {
     }
 
     fn description(&self) -> &str {
-        "Read a text file. Lines are numbered `    N | text`. Without offset/limit returns up to 2000 lines; \
-         a trailing hint names the next offset when there is more. Binary files are described, not shown; \
-         PNG, JPEG, GIF and WebP images are attached as images."
+        "Read a text file as numbered lines `    N | text`, up to 2000; a hint names the next offset. Binary \
+         files are described; PNG, JPEG, GIF and WebP images are attached."
     }
 
     fn parameters(&self) -> Value {

@@ -15,10 +15,7 @@ use crate::tools::{
     Args, ProposedEdit, Tool, ToolContext, ToolOutcome, ToolTraits, call_view, path_arg_target,
 };
 
-const PARAMS: &[Param] = &[
-    ("path", "string", "File path, relative to the project root."),
-    ("content", "string", "The complete new content of the file."),
-];
+const PARAMS: &[Param] = &[("path", "string", ""), ("content", "string", "")];
 
 /// Creates or overwrites a whole file.
 pub struct WriteFile;
@@ -30,8 +27,7 @@ impl Tool for WriteFile {
     }
 
     fn description(&self) -> &str {
-        "Create a file or replace its whole content (parent directories are created). \
-         Prefer edit_file for changes to an existing file."
+        "Create a file or replace its whole content (parent directories are created)."
     }
 
     fn parameters(&self) -> Value {

@@ -19,18 +19,10 @@ const PARAMS: &[Param] = &[
     (
         "pattern",
         "string",
-        "Glob such as `*.java` or `src/**/*.rs`; without `/` it matches file names at any depth.",
+        "E.g. `src/**/*.rs`; without `/` it matches file names at any depth.",
     ),
-    (
-        "path",
-        "string",
-        "Directory to search, relative to the project root (default \".\").",
-    ),
-    (
-        "max_results",
-        "integer",
-        "Most paths to return (default 50, max 200).",
-    ),
+    ("path", "string", "Directory (default \".\")."),
+    ("max_results", "integer", "Default 50, max 200."),
 ];
 
 /// Finds files by glob.
@@ -43,8 +35,7 @@ impl Tool for GlobFiles {
     }
 
     fn description(&self) -> &str {
-        "Find files by glob pattern; returns sorted paths relative to the project root. \
-         Honours .gitignore and skips build and dependency directories."
+        "Find files by glob; returns sorted paths. Honours .gitignore, skips build and dependency directories."
     }
 
     fn parameters(&self) -> Value {

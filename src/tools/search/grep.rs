@@ -16,47 +16,19 @@ use crate::tools::fs::{Param, display, object_schema, run_blocking};
 use crate::tools::{Args, Tool, ToolContext, ToolOutcome, ToolTraits, call_view};
 
 const PARAMS: &[Param] = &[
-    (
-        "pattern",
-        "string",
-        "Text to find (literal unless regex is true).",
-    ),
-    (
-        "path",
-        "string",
-        "File or directory to search, relative to the project root (default \".\").",
-    ),
-    (
-        "glob",
-        "string",
-        "Only files matching this glob, e.g. `*.rs` (as in glob_files).",
-    ),
-    (
-        "regex",
-        "boolean",
-        "Treat pattern as a regular expression (default false).",
-    ),
-    ("case_sensitive", "boolean", "Match case (default true)."),
-    (
-        "context_lines",
-        "integer",
-        "Context lines around each hit (0-5, default 0).",
-    ),
-    (
-        "max_results",
-        "integer",
-        "Most hits in total (default 50, max 200).",
-    ),
+    ("pattern", "string", "Literal unless regex is true."),
+    ("path", "string", "File or directory (default \".\")."),
+    ("glob", "string", "Only files matching it, e.g. `*.rs`."),
+    ("regex", "boolean", ""),
+    ("case_sensitive", "boolean", "Default true."),
+    ("context_lines", "integer", "0-5, default 0."),
+    ("max_results", "integer", "Default 50, max 200."),
     (
         "head_limit",
         "integer",
         "Most hits per file (default 20, max 50).",
     ),
-    (
-        "max_chars",
-        "integer",
-        "Output size cap (default 24000, 1000-60000).",
-    ),
+    ("max_chars", "integer", "Default 24000, 1000-60000."),
 ];
 
 /// Searches file contents; the output format is shown in the `report` module docs.
@@ -69,8 +41,8 @@ impl Tool for GrepCode {
     }
 
     fn description(&self) -> &str {
-        "Search file contents (honours .gitignore, skips binary files). Output: `file:line` blocks with `>` on \
-         hit lines, `partial: true` when cut, and suggested_reads to open next with read_file."
+        "Search file contents (honours .gitignore, skips binary files): `file:line` blocks with `>` on hit \
+         lines, `partial: true` when cut, and suggested_reads."
     }
 
     fn parameters(&self) -> Value {

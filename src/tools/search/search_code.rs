@@ -21,21 +21,13 @@ const SNIPPET_LINES: usize = 4;
 const SNIPPET_WIDTH: usize = 160;
 
 const PARAMS: &[Param] = &[
-    (
-        "query",
-        "string",
-        "What you are looking for, in words or identifiers (e.g. \"where are failed uploads retried\").",
-    ),
-    ("top_k", "integer", "Hits to return (default 5, max 30)."),
-    (
-        "path",
-        "string",
-        "Only files under this directory or file, relative to the project root.",
-    ),
+    ("query", "string", "Words or identifiers."),
+    ("top_k", "integer", "Default 5, max 30."),
+    ("path", "string", "Only under this directory or file."),
     (
         "language",
         "string",
-        "Only this language: rust, python, java, javascript, typescript, go, c, cpp, markdown or text.",
+        "rust, python, java, javascript, typescript, go, c, cpp, markdown or text.",
     ),
 ];
 
@@ -58,9 +50,8 @@ impl Tool for SearchCode {
     }
 
     fn description(&self) -> &str {
-        "Search the project's code by meaning and keywords: functions, classes and docs ranked by relevance, \
-         each with path:lines, symbol, score, a snippet and a read_file call to open it. Use it for questions \
-         such as \"where are uploads retried\"; use grep_code for an exact string."
+        "Search the code by meaning and keywords: ranked functions, classes and docs with path:lines and a \
+         snippet. For questions like \"where are uploads retried\"; grep_code finds exact strings."
     }
 
     fn parameters(&self) -> Value {

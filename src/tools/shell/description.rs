@@ -12,8 +12,8 @@ use crate::tools::ToolLimits;
 /// cut). The same inputs give the same bytes.
 pub fn describe(limits: &ToolLimits, spill_saves: bool) -> String {
     let mut text = String::from(
-        "Run a shell command with `bash -c` in the project root and return its combined stdout and stderr. \
-         Variables whose names contain KEY, SECRET, TOKEN, PASSWORD or CREDENTIAL are removed from its environment",
+        "Run `bash -c` in the project root; returns stdout and stderr combined. Variables whose names contain \
+         KEY, SECRET, TOKEN, PASSWORD or CREDENTIAL are removed",
     );
     if !limits.keep_env.is_empty() {
         text.push_str(&format!(" (except {})", limits.keep_env.join(", ")));
@@ -23,16 +23,14 @@ pub fn describe(limits: &ToolLimits, spill_saves: bool) -> String {
     );
     text.push_str(&confinement(&limits.sandbox));
     text.push_str(&format!(
-        "Stdin is closed, so interactive programs cannot wait for input. The command and everything it started \
-         are killed after {}; background processes started by a command are stopped when the command ends. A \
-         non-zero exit code is reported as a failure. ",
+        "Stdin is closed. It and all it started are killed after {}; background processes stop when it ends. A \
+         non-zero exit is a failure. ",
         spoken_duration(limits.command_timeout)
     ));
     let inline = limits.command_inline_chars;
     text.push_str(&if spill_saves {
         format!(
-            "Output beyond {inline} characters is saved to a file under .paicli/tool-outputs/ and a preview is \
-             returned."
+            "Output beyond {inline} characters is saved under .paicli/tool-outputs/ with a preview returned."
         )
     } else {
         format!("Output beyond {inline} characters is cut to its start and end.")
@@ -124,9 +122,7 @@ mod tests {
         );
         assert!(text.contains("(except NPM_TOKEN)"), "{text}");
         assert!(
-            text.contains(
-                "background processes started by a command are stopped when the command ends"
-            ),
+            text.contains("background processes stop when it ends"),
             "{text}"
         );
         for untrue in ["60", "8000", "sandbox"] {

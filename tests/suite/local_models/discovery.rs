@@ -196,3 +196,38 @@ fn ollama_and_lm_studio_report_their_windows_through_their_own_endpoints() {
         WindowSource::Server("LM Studio /api/v0/models")
     );
 }
+
+#[test]
+fn a_named_model_sends_its_first_request_before_the_window_is_known() {
+    let sandbox = CliSandbox::new();
+    let server = ScriptedServer::with_replies([Reply::text("hi")]);
+    server.set_models(["tiny.gguf"]);
+    // The window comes only once the first chat request is in: a client that waited for it first would give up
+    // on it (after the discovery timeout) before asking anything else.
+    server.set_route(
+        "/props",
+        Reply::json(json!({"default_generation_settings": {"n_ctx": 8192}})).after_chat_requests(1),
+    );
+    let started = std::time::Instant::now();
+    let output = sandbox
+        .paicli()
+        .env("LLAMACPP_BASE_URL", server.url())
+        .args([
+            "--provider",
+            "llamacpp",
+            "--model",
+            "tiny.gguf",
+            "-p",
+            "hello",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(
+        started.elapsed() < paicli::llm::served::DISCOVERY_TIMEOUT,
+        "the first request waited for the window"
+    );
+    // The model was named: nobody asked which models the server lists.
+    assert!(server.requests_to("/v1/models").is_empty());
+    assert_eq!(server.chat_requests()[0].body["model"], "tiny.gguf");
+}
