@@ -12,6 +12,7 @@ mod partial_calls;
 mod print_json;
 mod sdk_callbacks;
 mod session_id;
+mod settings;
 mod structured;
 
 use std::path::PathBuf;

@@ -62,7 +62,9 @@ fn a_resumed_session_exports_its_sub_agents_work() {
         "the sub-agent's conversation follows: {exported}"
     );
     // What the session and the sub-agent spent is listed: the whole, then the sub-agent's under its heading.
-    let total = exported.find("# Usage").unwrap_or_else(|| panic!("{exported}"));
+    let total = exported
+        .find("# Usage")
+        .unwrap_or_else(|| panic!("{exported}"));
     assert!(total < sub, "{exported}");
     assert!(
         exported[total..sub].contains("- usage of scripted-model: in "),
