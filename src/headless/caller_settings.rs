@@ -118,6 +118,7 @@ fn from_json(text: &str) -> Result<CallerSettings, String> {
             _ => settings.ignored.push(key),
         }
     }
+    settings.ignored.sort();
     Ok(settings)
 }
 

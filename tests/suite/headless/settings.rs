@@ -53,7 +53,8 @@ fn a_settings_hook_runs_with_claude_names_and_unused_keys_are_named() {
 #[test]
 fn a_settings_deny_rule_blocks_a_call_and_its_default_mode_applies() {
     let sandbox = CliSandbox::new();
-    let settings = json!({"permissions": {"deny": ["Bash(touch denied:*)"], "defaultMode": "bypassPermissions"}});
+    let settings =
+        json!({"permissions": {"deny": ["Bash(touch:*)"], "defaultMode": "bypassPermissions"}});
     let file = sandbox.home.path().join("settings.json");
     std::fs::write(&file, settings.to_string()).unwrap();
     let server = ScriptedServer::with_replies([
@@ -66,7 +67,7 @@ fn a_settings_deny_rule_blocks_a_call_and_its_default_mode_applies() {
             (
                 "call_ok",
                 "execute_command",
-                json!({"command": "touch allowed.txt"}),
+                json!({"command": "mkdir allowed"}),
             ),
         ]),
         Reply::text("done"),
@@ -79,11 +80,7 @@ fn a_settings_deny_rule_blocks_a_call_and_its_default_mode_applies() {
     );
     let project = sandbox.project.path();
     assert!(!project.join("denied.txt").exists(), "a denied call ran");
-    assert!(
-        project.join("allowed.txt").exists(),
-        "{}",
-        stderr_of(&output)
-    );
+    assert!(project.join("allowed").is_dir(), "{}", stderr_of(&output));
     let result: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let denials = result["permission_denials"].to_string();
     assert!(
