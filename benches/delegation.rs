@@ -37,6 +37,7 @@ fn main() {
 
     let roots = |project: &Path| AgentRoots {
         user_home: Some(home.path().to_path_buf()),
+        claude_sources: paicli::config::claude_settings::ClaudeSources::ALL,
         paicli_home: home.path().join(".paicli"),
         project_root: project.to_path_buf(),
     };

@@ -46,6 +46,7 @@ fn hooks_in(home: &std::path::Path, root: &std::path::Path) -> Hooks {
         paicli_home: home.to_path_buf(),
         user_home: None,
         project_root: root.to_path_buf(),
+        caller: paicli::config::claude_settings::ClaudeCaller::default(),
     };
     Hooks::load(&paths, false)
 }

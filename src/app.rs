@@ -378,6 +378,7 @@ pub fn hook_paths(config: &Config) -> crate::hooks::HookPaths {
         paicli_home: config.home.clone(),
         user_home: config.env.get("HOME").map(std::path::PathBuf::from),
         project_root: config.project_root.clone(),
+        caller: config.claude_caller.clone(),
     }
 }
 
@@ -547,6 +548,7 @@ fn build_agent_on(config: &Config, hook: ApprovalHook) -> Result<AgentParts, Set
 pub fn agent_roots(config: &Config) -> crate::agents::AgentRoots {
     crate::agents::AgentRoots {
         user_home: config.env.get("HOME").map(std::path::PathBuf::from),
+        claude_sources: config.claude_caller.sources,
         paicli_home: config.home.clone(),
         project_root: config.project_root.clone(),
     }

@@ -11,6 +11,7 @@ pub mod beneath;
 pub mod browser;
 pub mod caller_mcp;
 mod channels;
+pub mod claude_settings;
 mod env;
 mod index;
 pub mod instruction_files;
@@ -278,6 +279,9 @@ declare_settings! {
         pub mcp: McpSettings,
         /// MCP servers the caller names for this run (`--mcp-config`); never from a file.
         pub mcp_caller: caller_mcp::CallerMcp,
+        /// Which of Claude Code's settings files are read and the hooks of `--settings` for this run; never from
+        /// a file.
+        pub claude_caller: claude_settings::ClaudeCaller,
         /// Folders outside the project the file tools may read and write for this run (`--add-dir`, canonical);
         /// never from a file.
         pub added_dirs: Vec<PathBuf>,

@@ -7,6 +7,7 @@
 
 mod approver;
 mod caller_agents;
+pub mod caller_settings;
 mod channel;
 mod control;
 pub mod flags;

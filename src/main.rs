@@ -276,7 +276,7 @@ fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
 
 /// Errors returned here are usage or configuration errors (exit code 2); task outcomes come back as codes.
 /// `lang` becomes the configured UI language as soon as the configuration is loaded.
-fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
+fn run(mut cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
     let index_dir = match &cli.command {
         Some(Subcommand::Index { path, .. }) => path.clone(),
         _ => None,
@@ -285,6 +285,14 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(StartError::Cwd)?,
     };
+    // `--settings` folds into the flags it matches; its hooks and `--setting-sources` go to the configuration.
+    let caller = headless::caller_settings::CallerSettings::from_flags(&cli.headless)
+        .map_err(|e| StartError::Headless(e.describe(*lang)))?;
+    if !caller.ignored.is_empty() {
+        let note = headless::caller_settings::ignored_note(*lang, &caller.ignored);
+        eprintln!("paicli: {note}");
+    }
+    let claude_caller = caller.fold_into(&mut cli.headless, &mut cli.model);
     let approval = cli
         .approval
         .as_deref()
@@ -320,6 +328,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         );
         config = Config::load(&project_dir, &overrides)?;
     }
+    config.claude_caller = claude_caller;
     cli.headless.apply_rules(&mut config);
     let _log_guard = paicli::app::init_logging(&config);
     if let Some(Subcommand::Index { rebuild, .. }) = &cli.command {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{AgentCatalog, AgentDef, Layer, Skipped, builtin, parse};
+use crate::config::claude_settings::ClaudeSources;
 use crate::config::safe_read::{SKILL_CAP, read_whole_noticed};
 
 /// The directories the layers live under.
@@ -12,6 +13,9 @@ use crate::config::safe_read::{SKILL_CAP, read_whole_noticed};
 pub struct AgentRoots {
     /// The user's home (`~`), for `~/.claude/agents`; `None` when unknown.
     pub user_home: Option<PathBuf>,
+    /// Which of Claude's folders are read (`--setting-sources`: `user` for `~/.claude/agents`, `project` for
+    /// `.claude/agents`).
+    pub claude_sources: ClaudeSources,
     /// `$PAICLI_HOME` (`~/.paicli`).
     pub paicli_home: PathBuf,
     pub project_root: PathBuf,
@@ -22,6 +26,8 @@ impl AgentRoots {
     pub fn dir(&self, layer: Layer) -> Option<PathBuf> {
         match layer {
             Layer::BuiltIn | Layer::Caller => None,
+            Layer::UserClaude if !self.claude_sources.user => None,
+            Layer::ProjectClaude if !self.claude_sources.project => None,
             Layer::UserClaude => self.user_home.as_ref().map(|h| h.join(".claude/agents")),
             Layer::UserPaicli => Some(self.paicli_home.join("agents")),
             Layer::ProjectCodex => Some(self.project_root.join(".codex/agents")),
@@ -160,8 +166,9 @@ mod tests {
             project.path().join(".claude/agents/planted.md"),
         )
         .unwrap();
-        let roots = AgentRoots {
+        let mut roots = AgentRoots {
             user_home: Some(home.path().to_path_buf()),
+            claude_sources: ClaudeSources::ALL,
             paicli_home: paicli.path().to_path_buf(),
             project_root: project.path().to_path_buf(),
         };
@@ -184,5 +191,10 @@ mod tests {
         assert_eq!(found.skipped.len(), 1);
         assert!(found.skipped[0].problem.contains("description"));
         assert_eq!(found.file_notices.len(), 1);
+        // `--setting-sources=`: neither Claude folder is read (its broken file and planted link are not seen).
+        roots.claude_sources = ClaudeSources::parse("").unwrap();
+        let found = discover(&roots);
+        assert_eq!(found.get("helper").unwrap().layer, Layer::ProjectPaicli);
+        assert!(found.skipped.is_empty() && found.file_notices.is_empty());
     }
 }

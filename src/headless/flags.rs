@@ -146,10 +146,12 @@ pub struct HeadlessFlags {
     /// Only the servers of `--mcp-config`: none from the user's or the project's mcp.json.
     #[arg(long)]
     pub strict_mcp_config: bool,
-    /// Accepted and ignored: settings come from paicli's config files.
+    /// Claude settings for this run (inline JSON or a file): `hooks`, `permissions` (`allow`, `deny`,
+    /// `defaultMode`, `additionalDirectories`) and `model`; the flags win.
     #[arg(long, value_name = "JSON|FILE")]
     pub settings: Option<String>,
-    /// Accepted and ignored.
+    /// Which of Claude's settings files and agent folders are read: `user`, `project`, `local` (comma list; empty
+    /// for none). paicli's own files are always read.
     #[arg(long, value_name = "SOURCES")]
     pub setting_sources: Option<String>,
     /// A folder outside the project the file tools may read and write, and commands may write (repeatable).

@@ -1,7 +1,8 @@
 //! Where hooks come from and their shape: `[[hooks.<Event>]]` in `$PAICLI_HOME/config.toml`, `~/.claude/settings.json`,
 //! and the project's `.claude/settings.json`, `.claude/settings.local.json` and `.paicli/hooks.json`, all in Claude
 //! Code's shape `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…",
-//! "timeout": 60}]}]}}`.
+//! "timeout": 60}]}]}}`; plus the hooks of `--settings` (the caller's, in the same shape). `--setting-sources`
+//! narrows which of Claude's files are read.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::config::claude_settings::{ClaudeCaller, ClaudeSources};
 use crate::config::safe_read::{ReadRefused, USER_FILES_BASE, read_whole_beneath};
 
 use super::event::HookEvent;
@@ -34,6 +36,8 @@ pub enum Origin {
     ClaudeProjectLocal,
     /// The project's `.paicli/hooks.json`.
     PaicliProject,
+    /// `--settings` on the command line: the caller's own, trusted like the command line.
+    Caller,
 }
 
 impl Origin {
@@ -49,7 +53,10 @@ impl Origin {
     pub fn speaks_claude(self) -> bool {
         matches!(
             self,
-            Origin::ClaudeUser | Origin::ClaudeProject | Origin::ClaudeProjectLocal
+            Origin::ClaudeUser
+                | Origin::ClaudeProject
+                | Origin::ClaudeProjectLocal
+                | Origin::Caller
         )
     }
 }
@@ -113,25 +120,42 @@ pub struct HookPaths {
     /// The user's home (for `~/.claude/settings.json`).
     pub user_home: Option<PathBuf>,
     pub project_root: PathBuf,
+    /// Which of Claude's files are read, and the caller's `--settings` hooks.
+    pub caller: ClaudeCaller,
 }
 
 impl HookPaths {
-    /// Every hook file with its origin, user files first.
+    /// Every hook file with its origin, user files first; Claude's only as far as the setting sources allow.
     pub fn files(&self) -> Vec<(Origin, PathBuf)> {
+        let sources = self.caller.sources;
         let mut files = vec![(Origin::PaicliUser, self.paicli_home.join("config.toml"))];
-        if let Some(home) = &self.user_home {
+        if let Some(home) = self.user_home.as_ref().filter(|_| sources.user) {
             files.push((Origin::ClaudeUser, home.join(".claude/settings.json")));
         }
         let root = &self.project_root;
-        files.extend([
-            (Origin::ClaudeProject, root.join(".claude/settings.json")),
-            (
+        if sources.project {
+            files.push((Origin::ClaudeProject, root.join(".claude/settings.json")));
+        }
+        if sources.local {
+            files.push((
                 Origin::ClaudeProjectLocal,
                 root.join(".claude/settings.local.json"),
-            ),
-            (Origin::PaicliProject, root.join(".paicli/hooks.json")),
-        ]);
+            ));
+        }
+        files.push((Origin::PaicliProject, root.join(".paicli/hooks.json")));
         files
+    }
+
+    /// The same places with every file read and no caller hooks: what the project's trust is about (a narrowed
+    /// run must not make trusted hooks look changed).
+    pub fn all_files(&self) -> HookPaths {
+        HookPaths {
+            caller: ClaudeCaller {
+                sources: ClaudeSources::ALL,
+                hooks: None,
+            },
+            ..self.clone()
+        }
     }
 }
 
@@ -157,6 +181,20 @@ pub fn load_hooks(paths: &HookPaths) -> (Vec<HookCommand>, Vec<LoadProblem>) {
             Err(reason) => problems.push(LoadProblem {
                 path: source.path.clone(),
                 reason,
+            }),
+        }
+    }
+    if let Some(value) = &paths.caller.hooks {
+        let source = Arc::new(HookSource {
+            origin: Origin::Caller,
+            path: PathBuf::from("--settings"),
+        });
+        let file = serde_json::from_value(serde_json::json!({ "hooks": value }));
+        match file {
+            Ok(file) => collect(file, &source, &mut hooks, &mut problems),
+            Err(e) => problems.push(LoadProblem {
+                path: source.path.clone(),
+                reason: e.to_string(),
             }),
         }
     }
@@ -259,6 +297,7 @@ mod tests {
             paicli_home: dir.join("home/.paicli"),
             user_home: Some(dir.join("home")),
             project_root: dir.join("project"),
+            caller: ClaudeCaller::default(),
         }
     }
 
@@ -301,5 +340,37 @@ mod tests {
         let (hooks, problems) = load_hooks(&p);
         assert!(hooks.is_empty());
         assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn setting_sources_narrow_claude_files_and_caller_hooks_are_added() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = paths(dir.path());
+        std::fs::create_dir_all(p.project_root.join(".claude")).unwrap();
+        std::fs::create_dir_all(p.project_root.join(".paicli")).unwrap();
+        let stop =
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop"}]}]}}"#;
+        std::fs::write(p.project_root.join(".claude/settings.json"), stop).unwrap();
+        std::fs::write(p.project_root.join(".claude/settings.local.json"), stop).unwrap();
+        std::fs::write(p.project_root.join(".paicli/hooks.json"), stop).unwrap();
+        assert_eq!(load_hooks(&p).0.len(), 3);
+        p.caller = ClaudeCaller {
+            sources: ClaudeSources::parse("local").unwrap(),
+            hooks: Some(serde_json::json!({"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "./mine"}]}]})),
+        };
+        let (hooks, problems) = load_hooks(&p);
+        assert!(problems.is_empty(), "{problems:?}");
+        let origins: Vec<Origin> = hooks.iter().map(|h| h.source.origin).collect();
+        assert_eq!(
+            origins,
+            [
+                Origin::ClaudeProjectLocal,
+                Origin::PaicliProject,
+                Origin::Caller
+            ]
+        );
+        assert!(!Origin::Caller.is_project() && Origin::Caller.speaks_claude());
+        assert_eq!(load_hooks(&p.all_files()).0.len(), 3);
     }
 }

@@ -31,7 +31,7 @@ pub fn project_hooks_hash(hooks: &[HookCommand]) -> String {
 
 /// Whether the project's hooks as they are now were trusted.
 pub fn project_hooks_trusted(paths: &HookPaths) -> bool {
-    let (hooks, _) = load_hooks(paths);
+    let (hooks, _) = load_hooks(&paths.all_files());
     if !hooks.iter().any(|h| h.source.origin.is_project()) {
         return true;
     }
@@ -41,7 +41,7 @@ pub fn project_hooks_trusted(paths: &HookPaths) -> bool {
 
 /// Trusts the project's hooks as they are now (`--trust-project`, `/trust`).
 pub fn trust_project_hooks(paths: &HookPaths) -> std::io::Result<()> {
-    let (hooks, _) = load_hooks(paths);
+    let (hooks, _) = load_hooks(&paths.all_files());
     ProjectTrust::load(&paths.paicli_home)
         .trust_hooks(&paths.project_root, &project_hooks_hash(&hooks))
 }
@@ -58,6 +58,7 @@ mod tests {
             paicli_home: dir.path().join("home"),
             user_home: None,
             project_root: dir.path().join("p"),
+            caller: crate::config::claude_settings::ClaudeCaller::default(),
         };
         std::fs::create_dir_all(paths.project_root.join(".claude")).unwrap();
         std::fs::create_dir_all(&paths.paicli_home).unwrap();

@@ -32,6 +32,9 @@ pub enum StartError {
     /// A session flag or ledger problem, already worded in the user's language.
     #[error("{0}")]
     Sessions(String),
+    /// A headless flag problem (`--settings`), already worded in the user's language.
+    #[error("{0}")]
+    Headless(String),
 }
 
 impl StartError {
@@ -49,7 +52,7 @@ impl StartError {
             StartError::NoTask => tr(lang, Msg::StartNoTask).to_string(),
             StartError::Stdin(e) => with(Msg::StartStdin, e),
             StartError::Runtime(e) => with(Msg::StartRuntime, e),
-            StartError::Sessions(text) => text.clone(),
+            StartError::Sessions(text) | StartError::Headless(text) => text.clone(),
         };
         labelled(lang, Msg::ErrorPrefix, &text)
     }

@@ -13,6 +13,7 @@ mod print_json;
 mod real_sdk;
 mod sdk_callbacks;
 mod session_id;
+mod settings;
 mod structured;
 
 use std::path::PathBuf;

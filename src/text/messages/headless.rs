@@ -44,6 +44,15 @@ messages! {
     HeadlessInitMcpRefused =>
         en: "initialize: mcpServers is not an object of servers; no servers were added",
         zh: "initialize：mcpServers 不是服务器对象，未添加任何服务器",
+    HeadlessBadSettings =>
+        en: "--settings {error}",
+        zh: "--settings 无效：{error}",
+    HeadlessBadSettingSources =>
+        en: "--setting-sources: unknown source `{source}` (user, project, local)",
+        zh: "--setting-sources：未知来源 `{source}`（可选 user、project、local）",
+    HeadlessSettingsIgnored =>
+        en: "--settings: accepted and ignored (paicli does not use them): {keys}",
+        zh: "--settings：已接受但忽略（paicli 不使用）：{keys}",
     HeadlessBadAddDir =>
         en: "--add-dir {dir}: {error}",
         zh: "--add-dir {dir}：{error}",
