@@ -605,6 +605,9 @@ pub fn prewarm_patterns() {
     let spawned = std::thread::Builder::new()
         .name("paicli-prewarm".into())
         .spawn(|| {
+            // In the order the first turn needs them: the ledger's redaction as the session starts, then the
+            // task's classification.
+            crate::guard::redact::prewarm();
             crate::policy::exposure::prewarm();
             crate::agent::context::memory_guard::prewarm();
         });

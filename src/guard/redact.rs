@@ -42,6 +42,33 @@ static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The words one of [`PATTERNS`] needs (ASCII, lower case): text with none of them is left to the known values.
+const PATTERN_WORDS: [&str; 7] = [
+    "authorization",
+    "bearer",
+    "key",
+    "token",
+    "secret",
+    // passwd and password
+    "passw",
+    "credential",
+];
+
+/// Compiles the patterns, so that the first text stored does not wait for it. Call from a background thread.
+pub fn prewarm() {
+    LazyLock::force(&PATTERNS);
+}
+
+/// Whether a pattern could match `text`. Non-ASCII text always could: the patterns ignore case the Unicode way
+/// (a Kelvin sign is a `k`).
+fn may_hold_pattern(text: &str) -> bool {
+    if !text.is_ascii() {
+        return true;
+    }
+    let lower = text.to_ascii_lowercase();
+    PATTERN_WORDS.iter().any(|word| lower.contains(word))
+}
+
 /// Redacts secrets in text.
 #[derive(Clone, Debug, Default)]
 pub struct Redactor {
@@ -69,6 +96,9 @@ impl Redactor {
                 out = out.replace(secret.as_str(), MASK);
             }
         }
+        if !may_hold_pattern(&out) {
+            return out;
+        }
         for (re, replacement) in PATTERNS.iter() {
             out = re.replace_all(&out, *replacement).into_owned();
         }
@@ -87,6 +117,27 @@ mod tests {
         let broken = broken_patterns(sources.iter().map(|(pattern, _)| pattern.as_str()));
         assert!(broken.is_empty(), "{broken:#?}");
         assert_eq!(PATTERNS.len(), sources.len());
+    }
+
+    #[test]
+    fn every_pattern_needs_one_of_the_pattern_words() {
+        // A text with a word removed from the list must not be redacted by a pattern any more.
+        for (text, word) in [
+            ("Authorization: x1234567", "authorization"),
+            ("bearer x1234567", "bearer"),
+            ("api_key=x1234567", "key"),
+            ("GITHUB_TOKEN=x1234567", "token"),
+            ("client_secret=x1234567", "secret"),
+            ("passwd=x1234567", "passw"),
+            ("password=x1234567", "passw"),
+            ("credential=x1234567", "credential"),
+        ] {
+            assert!(may_hold_pattern(text), "{text}");
+            assert_ne!(Redactor::default().redact(text), text, "{text}");
+            assert!(PATTERN_WORDS.contains(&word));
+        }
+        assert!(!may_hold_pattern("cargo test --release"));
+        assert!(may_hold_pattern("to\u{212A}en=x1234567"));
     }
 
     fn redact(text: &str) -> String {

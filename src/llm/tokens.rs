@@ -12,6 +12,10 @@ const IMAGE_TOKENS: u64 = 1000;
 
 /// Estimated tokens of `text`: CJK characters ÷ 1.5, other characters ÷ 4 (rounded up).
 pub fn estimate_text(text: &str) -> u64 {
+    // Most text sent is ASCII (tool definitions, code): one byte is one character and none is CJK.
+    if text.is_ascii() {
+        return (text.len() as u64).div_ceil(4);
+    }
     let (mut cjk, mut other) = (0u64, 0u64);
     for c in text.chars() {
         if is_cjk(c) {
