@@ -99,6 +99,8 @@ pub enum HeadlessError {
     Agents(String),
     #[error("--add-dir {dir}: {error}")]
     AddDir { dir: String, error: String },
+    #[error("prompt file {file}: {error}")]
+    PromptFile { file: String, error: String },
     #[error("--session-id {0} is not a UUID")]
     BadSessionId(String),
     #[error("--session-id {0}: a session with this id exists")]
@@ -132,6 +134,11 @@ impl HeadlessError {
                 lang,
                 Msg::HeadlessBadAddDir,
                 &[("dir", dir), ("error", error)],
+            ),
+            HeadlessError::PromptFile { file, error } => trf(
+                lang,
+                Msg::HeadlessBadPromptFile,
+                &[("file", file), ("error", error)],
             ),
             HeadlessError::BadSessionId(id) => trf(lang, Msg::HeadlessBadSessionId, &[("id", id)]),
             HeadlessError::SessionIdTaken(id) => {
@@ -212,6 +219,9 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         None => sdk_mcp::take_sdk_servers(&mut config.mcp_caller.servers),
         Some(_) => Vec::new(),
     };
+    let (system_prompt, append_system_prompt) = flags
+        .prompts()
+        .map_err(|(file, error)| HeadlessError::PromptFile { file, error })?;
     let added = flags
         .added_dirs()
         .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
@@ -299,10 +309,7 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.set_budget(price, flags.max_budget_usd);
     headless.provider_id = provider_id;
     let setup = Arc::new(Setup::new(sdk_hooks, CallerAgents::new(known_agents)));
-    setup.ask_prompt(
-        flags.system_prompt.clone(),
-        flags.append_system_prompt.clone(),
-    );
+    setup.ask_prompt(system_prompt, append_system_prompt);
     let reviewer: Arc<dyn PlanReviewer> = match (&task, asks_client) {
         (Some(_), _) => Arc::new(RunWithoutReview),
         (None, true) => client,

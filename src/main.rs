@@ -391,6 +391,14 @@ fn run(mut cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         ));
     }
 
+    // `claude -p` scripts pass these with text output too.
+    let (own_prompt, added_prompt) = cli.headless.prompts().map_err(|(file, error)| {
+        StartError::Headless(
+            headless::HeadlessError::PromptFile { file, error }
+                .describe(lang)
+                .unwrap_or_default(),
+        )
+    })?;
     let launch = Launch::from_flags(cli.continue_session, cli.resume.as_deref(), cli.fork)
         .map_err(|e| StartError::Sessions(sessions::flag_error(lang, &e)))?;
     let stream_input = cli.headless.input_format == Some(InputFormat::StreamJson);
@@ -447,6 +455,14 @@ fn run(mut cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             HostError::Start(e) => StartError::Sessions(sessions::start_error_text(lang, &e)),
         })?
     };
+    if own_prompt.is_some() || added_prompt.is_some() {
+        runtime.block_on(async {
+            let base = session.system_prompt().await;
+            let prompt =
+                headless::flags::prompt_over(&base, own_prompt.as_deref(), added_prompt.as_deref());
+            session.set_system_prompt(prompt).await;
+        });
+    }
     for file in session.file_notices() {
         eprintln!("paicli: {}", text::file_notice(lang, &file));
     }

@@ -113,6 +113,7 @@ pub async fn run_plan(
         session: lead.session_usage(),
         // The plan's tasks may have run on several models: the sum has none of its own.
         model: String::new(),
+        provider: String::new(),
     });
     let report = result?;
     events.emit(AgentEvent::PlanFinished {

@@ -76,14 +76,7 @@ impl Setup {
 
 /// The system prompt `change` makes of paicli's own prompt `base`.
 pub fn prompt_of(base: &str, change: &PromptChange) -> String {
-    let mut prompt = match change.replace.as_deref() {
-        Some(replace) if !replace.is_empty() => replace.to_string(),
-        _ => base.to_string(),
-    };
-    if let Some(append) = change.append.as_deref().filter(|a| !a.is_empty()) {
-        prompt = format!("{prompt}\n\n{append}");
-    }
-    prompt
+    super::flags::prompt_over(base, change.replace.as_deref(), change.append.as_deref())
 }
 
 /// A prompt as `initialize` carries it: a string, or (the TypeScript SDK) a list of strings, joined as Claude

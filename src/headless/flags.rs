@@ -9,6 +9,22 @@ use crate::config::caller_mcp::CallerMcp;
 use crate::config::{ApprovalMode, Config, Overrides};
 use crate::tools::claude_names::from_claude_name;
 
+/// `base` (paicli's own prompt) with the caller's: replaced by a non-empty `replace`, then `append` after a
+/// blank line.
+pub fn prompt_over(base: &str, replace: Option<&str>, append: Option<&str>) -> String {
+    let mut prompt = match replace {
+        Some(replace) if !replace.is_empty() => replace.to_string(),
+        _ => base.to_string(),
+    };
+    if let Some(append) = append.filter(|a| !a.is_empty()) {
+        prompt = format!("{prompt}\n\n{append}");
+    }
+    prompt
+}
+
+/// The most of a prompt file that is read.
+const PROMPT_FILE_CAP: u64 = 1024 * 1024;
+
 /// The help heading of these flags (also how the flag test tells them from settings' flags).
 pub const HEADING: &str = "Claude Code compatibility (see docs/headless.md)";
 
@@ -101,6 +117,12 @@ pub struct HeadlessFlags {
     /// Added after the system prompt.
     #[arg(long, value_name = "TEXT")]
     pub append_system_prompt: Option<String>,
+    /// Replaces paicli's system prompt with this file's text (the Python SDK's `{"type": "file"}` prompt).
+    #[arg(long, value_name = "FILE")]
+    pub system_prompt_file: Option<PathBuf>,
+    /// Adds this file's text after the system prompt.
+    #[arg(long, value_name = "FILE")]
+    pub append_system_prompt_file: Option<PathBuf>,
     /// Only these tools are offered and may run (Claude's or paicli's names; `""` for none, `default` for all).
     #[arg(long, value_name = "TOOLS")]
     pub tools: Option<String>,
@@ -221,6 +243,29 @@ impl HeadlessFlags {
         };
         let value = serde_json::from_str(text).map_err(|e| format!("is not JSON: {e}"))?;
         crate::agents::caller::from_json(&value)
+    }
+
+    /// The system prompt and the text added after it: `--system-prompt`/`--append-system-prompt`, else the
+    /// text of `--system-prompt-file`/`--append-system-prompt-file`. A file that cannot be read as text is the
+    /// error `(file, why)`.
+    pub fn prompts(&self) -> Result<(Option<String>, Option<String>), (String, String)> {
+        let read = |text: &Option<String>, file: &Option<PathBuf>| match (text, file) {
+            (Some(text), _) => Ok(Some(text.clone())),
+            (None, Some(file)) => match std::fs::metadata(file) {
+                Ok(meta) if meta.len() > PROMPT_FILE_CAP => Err((
+                    file.display().to_string(),
+                    format!("larger than {PROMPT_FILE_CAP} bytes"),
+                )),
+                _ => std::fs::read_to_string(file)
+                    .map(Some)
+                    .map_err(|e| (file.display().to_string(), e.to_string())),
+            },
+            (None, None) => Ok(None),
+        };
+        Ok((
+            read(&self.system_prompt, &self.system_prompt_file)?,
+            read(&self.append_system_prompt, &self.append_system_prompt_file)?,
+        ))
     }
 
     /// The folders of `--add-dir`, canonical; the first that is not an existing folder is the error

@@ -309,10 +309,13 @@ impl EventSink for MessageSink<'_> {
                 }
             }
             AgentEvent::Usage {
-                response, model, ..
+                response,
+                model,
+                provider,
+                ..
             } => {
                 turn.reply.usage = Some(response);
-                self.headless.spent_by(&model, &response);
+                self.headless.spent_by(&model, &provider, &response);
             }
             AgentEvent::ToolCallStarted {
                 id,
@@ -443,6 +446,7 @@ mod tests {
             response: Usage::tokens(5, 1, 0, 0),
             session: Usage::default(),
             model: "cheap".into(),
+            provider: String::new(),
         }));
         sink.emit(sub(AgentEvent::ToolCallStarted {
             id: "c2".into(),
@@ -486,6 +490,7 @@ mod tests {
             response: Usage::tokens(100, 10, 40, 0),
             session: Usage::default(),
             model: "m".into(),
+            provider: String::new(),
         });
         sink.emit(AgentEvent::ToolCallStarted {
             id: "c1".into(),

@@ -362,8 +362,8 @@ mod tests {
     fn model_usage_has_a_line_per_model_that_answered() {
         let h = headless();
         let ran = turn(TurnOutcome::Finished { text: "ok".into() });
-        assert_eq!(h.spent_by("cheap", &Usage::tokens(30, 3, 10, 0)), 0.0);
-        h.spent_by("m", &Usage::tokens(70, 7, 0, 0));
+        assert_eq!(h.spent_by("cheap", "", &Usage::tokens(30, 3, 10, 0)), 0.0);
+        h.spent_by("m", "", &Usage::tokens(70, 7, 0, 0));
         let mut end = closing(&ran);
         // The turn's usage counts the sub-agent's too.
         end.usage = Usage::tokens(100, 10, 10, 0);

@@ -104,17 +104,25 @@ impl Headless {
     }
 
     /// Counts one response of `model` (empty or the lead's: [`Headless::spent`]); another model's tokens and
-    /// cost are kept apart for `modelUsage`, and its cost counts toward the cap. It is priced as the lead's is:
-    /// from the list when the lead's model is (another model of the same provider), else only what the provider
-    /// reported.
-    pub fn spent_by(&self, model: &str, usage: &Usage) -> f64 {
-        if model.is_empty() || model == self.model() {
+    /// cost are kept apart for `modelUsage`, and its cost counts toward the cap. A model of the session's
+    /// provider is priced as the lead's is: from the list when the lead's model is, else only what the provider
+    /// reported. A model of another `provider` (a sub-agent's own) is priced from that provider's list, under
+    /// `provider/model`.
+    pub fn spent_by(&self, model: &str, provider: &str, usage: &Usage) -> f64 {
+        let own_provider = provider.is_empty() || self.provider_id.as_deref() == Some(provider);
+        if own_provider && (model.is_empty() || model == self.model()) {
             return self.spent(usage);
         }
         let listed = lock(&self.spend).price.is_some();
-        let price = match (&self.provider_id, listed) {
-            (Some(id), true) => price_of(id, model).filter(|p| p.currency == "$"),
-            _ => None,
+        let (price, line) = if own_provider {
+            let price = match (&self.provider_id, listed) {
+                (Some(id), true) => price_of(id, model).filter(|p| p.currency == "$"),
+                _ => None,
+            };
+            (price, model.to_string())
+        } else {
+            let price = price_of(provider, model).filter(|p| p.currency == "$");
+            (price, format!("{provider}/{model}"))
         };
         let cost = match cost_of(usage, price) {
             Some(("$", amount, _)) => amount,
@@ -122,7 +130,7 @@ impl Headless {
         };
         {
             let mut others = lock(&self.others);
-            let line = others.entry(model.to_string()).or_default();
+            let line = others.entry(line).or_default();
             line.turn.add(usage);
             line.cost_usd += cost;
         }
@@ -180,8 +188,8 @@ mod tests {
         headless.provider_id = Some("kimi".into());
         headless.set_budget(price_of("kimi", "kimi-k2.6"), None);
         let million = Usage::tokens(1_000_000, 0, 0, 0);
-        let lead = headless.spent_by("kimi-k2.6", &million);
-        let other = headless.spent_by("kimi-k2.5", &million);
+        let lead = headless.spent_by("kimi-k2.6", "", &million);
+        let other = headless.spent_by("kimi-k2.5", "", &million);
         assert!((lead - 0.95).abs() < 1e-9, "{lead}");
         assert!((other - 0.6).abs() < 1e-9, "{other}");
         assert!((headless.total_cost_usd() - 1.55).abs() < 1e-9);
@@ -190,6 +198,25 @@ mod tests {
         assert_eq!(others[0].0, "kimi-k2.5");
         assert_eq!(others[0].1.turn, million);
         // An unknown model costs only what its provider reported.
-        assert_eq!(headless.spent_by("local-model", &million), 0.0);
+        assert_eq!(headless.spent_by("local-model", "", &million), 0.0);
+    }
+
+    #[test]
+    fn a_sub_agent_on_another_provider_is_priced_from_that_providers_list() {
+        let channel = Arc::new(Channel::new(Box::new(std::io::sink())));
+        let mut headless = Headless::new(
+            channel,
+            Arc::new(RunningTurn::default()),
+            "S".into(),
+            "llama3".into(),
+        );
+        // The lead runs on a local engine with no prices at all.
+        headless.provider_id = Some("ollama".into());
+        let million = Usage::tokens(1_000_000, 0, 0, 0);
+        let other = headless.spent_by("kimi-k2.5", "kimi", &million);
+        assert!((other - 0.6).abs() < 1e-9, "{other}");
+        let others = headless.take_other_models();
+        assert_eq!(others[0].0, "kimi/kimi-k2.5");
+        assert!((others[0].1.cost_usd - 0.6).abs() < 1e-9);
     }
 }

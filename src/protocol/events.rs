@@ -74,12 +74,15 @@ pub enum AgentEvent {
         diff: Option<String>,
     },
     /// Token usage of one model response, and the running total for the session; `model` is the model that
-    /// answered (a sub-agent's may differ from the lead's), empty when not known.
+    /// answered (a sub-agent's may differ from the lead's), empty when not known; `provider` the provider id
+    /// that served it when that is not the session's (a sub-agent on a provider of its own), else empty.
     Usage {
         response: Usage,
         session: Usage,
         #[serde(default, skip_serializing_if = "String::is_empty")]
         model: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        provider: String,
     },
     /// The history was compacted to fit the context window.
     Compacted {

@@ -226,6 +226,7 @@ impl Agent {
                 response: spent,
                 session: self.conversation.session_usage(),
                 model: self.model().to_string(),
+                provider: self.own_provider.clone().unwrap_or_default(),
             });
         }
         let Summary {

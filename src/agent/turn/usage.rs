@@ -38,6 +38,7 @@ impl Agent {
             response: usage,
             session: self.conversation.session_usage(),
             model: self.model().to_string(),
+            provider: self.own_provider.clone().unwrap_or_default(),
         });
     }
 }

@@ -56,6 +56,9 @@ messages! {
     HeadlessBadAddDir =>
         en: "--add-dir {dir}: {error}",
         zh: "--add-dir {dir}：{error}",
+    HeadlessBadPromptFile =>
+        en: "prompt file {file} cannot be read: {error}",
+        zh: "无法读取提示词文件 {file}：{error}",
     HeadlessBadSessionId =>
         en: "--session-id {id} is not a UUID (like 123e4567-e89b-12d3-a456-426614174000)",
         zh: "--session-id {id} 不是 UUID（形如 123e4567-e89b-12d3-a456-426614174000）",

@@ -63,10 +63,12 @@ pub fn screened(event: AgentEvent) -> AgentEvent {
             response,
             session,
             model,
+            provider,
         } => E::Usage {
             response,
             session,
             model: line(model),
+            provider: line(provider),
         },
         E::HookStarted {
             hook_event,

@@ -104,8 +104,15 @@ fn a_sub_agents_messages_name_their_task_and_its_model_is_counted_apart() {
     let result = lines.last().unwrap();
     assert_eq!(result["type"], "result");
     let usage = &result["modelUsage"];
-    assert_eq!(usage["deepseek-chat"]["inputTokens"], 16, "{usage}");
-    assert_eq!(usage["deepseek-chat"]["outputTokens"], 3, "{usage}");
+    // Another provider's model is named with its provider, as `/cost` names it.
+    assert_eq!(
+        usage["deepseek/deepseek-chat"]["inputTokens"], 16,
+        "{usage}"
+    );
+    assert_eq!(
+        usage["deepseek/deepseek-chat"]["outputTokens"], 3,
+        "{usage}"
+    );
     let lead_model = result["model"].as_str().unwrap();
     assert_eq!(usage[lead_model]["inputTokens"], 600, "{usage}");
     assert_eq!(usage[lead_model]["outputTokens"], 60, "{usage}");

@@ -284,3 +284,59 @@ fn accept_edits_runs_edits_and_asks_about_commands() {
     );
     assert_eq!(server.chat_requests().len(), 3);
 }
+
+#[test]
+fn prompt_files_replace_and_extend_the_system_prompt() {
+    let sandbox = CliSandbox::new();
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("own.md");
+    let more = dir.path().join("more.md");
+    std::fs::write(&own, "You are the file's own reviewer.").unwrap();
+    std::fs::write(&more, "Answer in one line.").unwrap();
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi", "--output-format", "json"])
+        .arg("--system-prompt-file")
+        .arg(&own)
+        .arg("--append-system-prompt-file")
+        .arg(&more)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let first = &server.chat_requests()[0].body["messages"][0];
+    assert_eq!(first["role"], "system");
+    let system = first["content"].to_string();
+    assert!(
+        system.starts_with("\"You are the file's own reviewer."),
+        "{system}"
+    );
+    assert!(system.contains("Answer in one line."), "{system}");
+
+    // Plain-text `-p`, as `claude -p` scripts run it, takes them too.
+    let server = ScriptedServer::with_replies([Reply::text("ok")]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi", "--append-system-prompt", "Be brief."])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let system = server.chat_requests()[0].body["messages"][0]["content"].to_string();
+    assert!(system.ends_with("Be brief.\""), "{system}");
+
+    // A file that cannot be read stops the run before any request.
+    let server = ScriptedServer::with_replies([Reply::text("unused")]);
+    let output = sandbox
+        .against(&server)
+        .args(["-p", "hi", "--system-prompt-file"])
+        .arg(dir.path().join("missing.md"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr_of(&output).contains("missing.md"),
+        "{}",
+        stderr_of(&output)
+    );
+    assert!(server.chat_requests().is_empty());
+}
