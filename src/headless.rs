@@ -219,9 +219,6 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
         None => sdk_mcp::take_sdk_servers(&mut config.mcp_caller.servers),
         Some(_) => Vec::new(),
     };
-    let (system_prompt, append_system_prompt) = flags
-        .prompts()
-        .map_err(|(file, error)| HeadlessError::PromptFile { file, error })?;
     let added = flags
         .added_dirs()
         .map_err(|(dir, error)| HeadlessError::AddDir { dir, error })?;
@@ -309,7 +306,10 @@ pub async fn run(launch: Launch, cancel: CancellationToken) -> Result<i32, Headl
     headless.set_budget(price, flags.max_budget_usd);
     headless.provider_id = provider_id;
     let setup = Arc::new(Setup::new(sdk_hooks, CallerAgents::new(known_agents)));
-    setup.ask_prompt(system_prompt, append_system_prompt);
+    setup.ask_prompt(
+        flags.system_prompt.clone(),
+        flags.append_system_prompt.clone(),
+    );
     let reviewer: Arc<dyn PlanReviewer> = match (&task, asks_client) {
         (Some(_), _) => Arc::new(RunWithoutReview),
         (None, true) => client,

@@ -391,8 +391,8 @@ fn run(mut cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
         ));
     }
 
-    // `claude -p` scripts pass these with text output too.
-    let (own_prompt, added_prompt) = cli.headless.prompts().map_err(|(file, error)| {
+    // The prompt files are read once here, for the headless host and plain-text `-p` alike.
+    cli.headless.read_prompt_files().map_err(|(file, error)| {
         StartError::Headless(
             headless::HeadlessError::PromptFile { file, error }
                 .describe(lang)
@@ -455,6 +455,11 @@ fn run(mut cli: Cli, lang: &mut Lang) -> Result<i32, StartError> {
             HostError::Start(e) => StartError::Sessions(sessions::start_error_text(lang, &e)),
         })?
     };
+    // `claude -p` scripts pass the prompt flags with text output too.
+    let (own_prompt, added_prompt) = (
+        &cli.headless.system_prompt,
+        &cli.headless.append_system_prompt,
+    );
     if own_prompt.is_some() || added_prompt.is_some() {
         runtime.block_on(async {
             let base = session.system_prompt().await;

@@ -22,6 +22,17 @@ pub fn prompt_over(base: &str, replace: Option<&str>, append: Option<&str>) -> S
     prompt
 }
 
+/// The text of a prompt file of at most [`PROMPT_FILE_CAP`] bytes; the error is `(file, why)`.
+fn read_prompt_file(file: &std::path::Path) -> Result<String, (String, String)> {
+    let shown = || file.display().to_string();
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.len() > PROMPT_FILE_CAP => {
+            Err((shown(), format!("larger than {PROMPT_FILE_CAP} bytes")))
+        }
+        _ => std::fs::read_to_string(file).map_err(|e| (shown(), e.to_string())),
+    }
+}
+
 /// The most of a prompt file that is read.
 const PROMPT_FILE_CAP: u64 = 1024 * 1024;
 
@@ -245,27 +256,22 @@ impl HeadlessFlags {
         crate::agents::caller::from_json(&value)
     }
 
-    /// The system prompt and the text added after it: `--system-prompt`/`--append-system-prompt`, else the
-    /// text of `--system-prompt-file`/`--append-system-prompt-file`. A file that cannot be read as text is the
-    /// error `(file, why)`.
-    pub fn prompts(&self) -> Result<(Option<String>, Option<String>), (String, String)> {
-        let read = |text: &Option<String>, file: &Option<PathBuf>| match (text, file) {
-            (Some(text), _) => Ok(Some(text.clone())),
-            (None, Some(file)) => match std::fs::metadata(file) {
-                Ok(meta) if meta.len() > PROMPT_FILE_CAP => Err((
-                    file.display().to_string(),
-                    format!("larger than {PROMPT_FILE_CAP} bytes"),
-                )),
-                _ => std::fs::read_to_string(file)
-                    .map(Some)
-                    .map_err(|e| (file.display().to_string(), e.to_string())),
-            },
-            (None, None) => Ok(None),
-        };
-        Ok((
-            read(&self.system_prompt, &self.system_prompt_file)?,
-            read(&self.append_system_prompt, &self.append_system_prompt_file)?,
-        ))
+    /// Reads `--system-prompt-file` and `--append-system-prompt-file` into `--system-prompt` and
+    /// `--append-system-prompt` where those are not given (the text flag wins), once, at start. A file that
+    /// cannot be read as text is the error `(file, why)`.
+    pub fn read_prompt_files(&mut self) -> Result<(), (String, String)> {
+        for (text, file) in [
+            (&mut self.system_prompt, &self.system_prompt_file),
+            (
+                &mut self.append_system_prompt,
+                &self.append_system_prompt_file,
+            ),
+        ] {
+            if let (None, Some(file)) = (&text, file) {
+                *text = Some(read_prompt_file(file)?);
+            }
+        }
+        Ok(())
     }
 
     /// The folders of `--add-dir`, canonical; the first that is not an existing folder is the error

@@ -8,6 +8,15 @@ use super::channel::{Channel, lock};
 use super::running::RunningTurn;
 use crate::llm::providers::{Price, cost_of, price_of};
 use crate::protocol::Usage;
+use crate::session::model_key::ModelKey;
+
+/// What `usage` cost in US dollars at `price`; nothing when it has no dollar price.
+fn dollars(usage: &Usage, price: Option<Price>) -> f64 {
+    match cost_of(usage, price.filter(|p| p.currency == "$")) {
+        Some(("$", amount, _)) => amount,
+        _ => 0.0,
+    }
+}
 
 /// Shared by the reader, the turn runner, the approver and every turn's sink.
 pub struct Headless {
@@ -89,17 +98,9 @@ impl Headless {
 
     /// Counts one response's cost; interrupts the turn when the cap is reached. Returns the response's cost.
     pub fn spent(&self, usage: &Usage) -> f64 {
-        let mut spend = lock(&self.spend);
-        let cost = match cost_of(usage, spend.price) {
-            Some(("$", amount, _)) => amount,
-            _ => 0.0,
-        };
-        spend.total_usd += cost;
-        if spend.cap_usd.is_some_and(|cap| spend.total_usd >= cap) && !spend.capped {
-            spend.capped = true;
-            drop(spend);
-            self.running.interrupt();
-        }
+        let price = lock(&self.spend).price;
+        let cost = dollars(usage, price);
+        self.charge(cost);
         cost
     }
 
@@ -113,27 +114,33 @@ impl Headless {
         if own_provider && (model.is_empty() || model == self.model()) {
             return self.spent(usage);
         }
-        let listed = lock(&self.spend).price.is_some();
-        let (price, line) = if own_provider {
+        let (price, key) = if own_provider {
+            let listed = lock(&self.spend).price.is_some();
             let price = match (&self.provider_id, listed) {
-                (Some(id), true) => price_of(id, model).filter(|p| p.currency == "$"),
+                (Some(id), true) => price_of(id, model),
                 _ => None,
             };
-            (price, model.to_string())
+            (price, ModelKey::of_session(model))
         } else {
-            let price = price_of(provider, model).filter(|p| p.currency == "$");
-            (price, format!("{provider}/{model}"))
+            let key = ModelKey {
+                provider: provider.to_string(),
+                model: model.to_string(),
+            };
+            (price_of(provider, model), key)
         };
-        let cost = match cost_of(usage, price) {
-            Some(("$", amount, _)) => amount,
-            _ => 0.0,
-        };
+        let cost = dollars(usage, price);
         {
             let mut others = lock(&self.others);
-            let line = others.entry(line).or_default();
+            let line = others.entry(key.label()).or_default();
             line.turn.add(usage);
             line.cost_usd += cost;
         }
+        self.charge(cost);
+        cost
+    }
+
+    /// Adds `cost` to what the process spent; interrupts the turn the first time the cap is reached.
+    fn charge(&self, cost: f64) {
         let mut spend = lock(&self.spend);
         spend.total_usd += cost;
         if spend.cap_usd.is_some_and(|cap| spend.total_usd >= cap) && !spend.capped {
@@ -141,7 +148,6 @@ impl Headless {
             drop(spend);
             self.running.interrupt();
         }
-        cost
     }
 
     /// The other models' lines for the result, and a fresh turn for their tokens.
