@@ -191,8 +191,38 @@ fn main() {
             1,
         );
     }
+    link_order_coverage();
     soak::run(home.path());
     search_vs_rg(home.path());
+}
+
+/// How many of the functions build/link-order.txt lists the measured binary holds (build.rs has the linker put
+/// them first): a low share means the list is stale, and start-up and memory are measured without its effect
+/// (`scripts/link-order` rewrites it). Needs `nm`; says so when it is missing.
+fn link_order_coverage() {
+    let listed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/build/link-order.txt"))
+            .unwrap_or_default();
+    let Ok(out) = Command::new("nm")
+        .args(["--defined-only", "--format=just-symbols"])
+        .arg(paicli_binary())
+        .output()
+    else {
+        println!("  link order: nm not found, coverage not measured");
+        return;
+    };
+    let defined: std::collections::HashSet<&[u8]> = out.stdout.split(|b| *b == b'\n').collect();
+    let names: Vec<&str> = listed.lines().filter(|l| !l.is_empty()).collect();
+    let found = names
+        .iter()
+        .filter(|n| defined.contains(n.as_bytes()))
+        .count();
+    report(
+        "link order: listed functions found in the binary (%)",
+        100.0 * found as f64 / names.len().max(1) as f64,
+        f64::NAN,
+        1,
+    );
 }
 
 /// A row of the table: what, how to read it from the figures, paicli's target, decimal places.

@@ -284,6 +284,8 @@ pub fn build_approval_hook_with(
     );
 
     let guard = project_guard(config)?;
+    // One table for the gate and the command guard: building it resolves about a hundred paths.
+    let control = control_files(config);
     Ok(ApprovalHook::new(ApprovalHookOptions {
         mode: config.approval,
         allow: RuleSet::from_strings(
@@ -297,11 +299,12 @@ pub fn build_approval_hook_with(
         approver,
         classifier: classify.then(|| ApprovalClassifier::new(Arc::new(classifier_client))),
         audit: Some(Arc::new(AuditLog::new(audit_dir, Redactor::new(secrets)))),
-        command_guard: Some(CommandGuard::new(
+        command_guard: Some(CommandGuard::with_control_files(
             Arc::new(guard),
             Some(config.home.clone()),
+            control.clone(),
         )),
-        control_files: Some(control_files(config)),
+        control_files: Some(control),
         project_rules: Some(ProjectRuleStore {
             home: config.home.clone(),
             root: config.project_root.clone(),
@@ -605,14 +608,29 @@ pub fn prewarm_patterns() {
     let spawned = std::thread::Builder::new()
         .name("paicli-prewarm".into())
         .spawn(|| {
+            lower_this_threads_priority();
             // In the order the first turn needs them: the ledger's redaction as the session starts, then the
             // task's classification.
             crate::guard::redact::prewarm();
+            crate::guard::urls::prewarm();
             crate::policy::exposure::prewarm();
             crate::agent::context::memory_guard::prewarm();
         });
     // Without the thread the patterns simply compile on first use.
     drop(spawned);
+}
+
+/// Puts the calling thread at the lowest normal priority (nice 19; on Linux a thread's own). The prewarm is work
+/// for a spare core: on a two-core machine at full priority it took CPU from the start-up it is meant to shorten.
+/// A thread that needs a pattern being compiled still gets it, only later; never an idle-only class, which could
+/// leave that thread waiting on a busy machine.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `gettid` names this thread. A failure leaves the priority as
+    // it was, which is harmless.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
 }
 
 /// Sends logs to `$PAICLI_HOME/logs/paicli.log.YYYY-MM-DD`, never to the terminal. Level from `PAICLI_LOG`

@@ -81,11 +81,20 @@ impl Info {
 
     /// The documentation's first sentence (flag help).
     pub fn summary(&self) -> String {
-        let text = self.doc_text();
-        match text.find(". ") {
-            Some(end) => text[..=end].to_string(),
-            None => text,
+        // The words up to the first that ends a sentence (a `. ` of the collapsed text), without collapsing the
+        // rest: every flag's help is built at each start.
+        let mut words = self.doc.split_whitespace().peekable();
+        let mut summary = String::new();
+        while let Some(word) = words.next() {
+            if !summary.is_empty() {
+                summary.push(' ');
+            }
+            summary.push_str(word);
+            if word.ends_with('.') && words.peek().is_some() {
+                break;
+            }
         }
+        summary
     }
 
     /// The table the key sits in: `tools.offload` for `tools.offload.enabled`, `lsp` for `lsp.servers.<name>`.

@@ -24,7 +24,7 @@ mod words;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::guard::control_files::ControlKind;
+use crate::guard::control_files::{ControlFiles, ControlKind};
 use crate::guard::path_guard::PathGuard;
 
 pub use fence::WriteFence;
@@ -83,6 +83,17 @@ impl CommandGuard {
     pub fn new(guard: Arc<PathGuard>, paicli_home: Option<PathBuf>) -> Self {
         CommandGuard {
             fence: WriteFence::new(guard, paicli_home),
+        }
+    }
+
+    /// [`CommandGuard::new`] reporting the control files of `control` (the session's table).
+    pub fn with_control_files(
+        guard: Arc<PathGuard>,
+        paicli_home: Option<PathBuf>,
+        control: ControlFiles,
+    ) -> Self {
+        CommandGuard {
+            fence: WriteFence::with_control_files(guard, paicli_home, control),
         }
     }
 

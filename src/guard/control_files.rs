@@ -195,7 +195,13 @@ impl ControlFiles {
     ) {
         let resolved = resolve_existing(&spelled);
         for path in [spelled, resolved] {
-            if !self.paths.iter().any(|p| p.path == path) {
+            // Both spellings are folded (no `.`, `..` or doubled separators), so equal paths have equal bytes;
+            // comparing bytes, not components, keeps building the table off the start-up's critical path.
+            if !self
+                .paths
+                .iter()
+                .any(|p| p.path.as_os_str() == path.as_os_str())
+            {
                 self.paths.push(ControlPath {
                     path,
                     folder,

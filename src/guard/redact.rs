@@ -42,16 +42,29 @@ static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The words one of [`PATTERNS`] needs (ASCII, lower case): text with none of them is left to the known values.
-const PATTERN_WORDS: [&str; 7] = [
-    "authorization",
-    "bearer",
-    "key",
-    "token",
-    "secret",
-    // passwd and password
-    "passw",
-    "credential",
+/// What an ASCII text must hold for the pattern of the same place in [`pattern_sources`] to match.
+struct Needs {
+    /// Words (lower case), one of which the text holds.
+    words: &'static [&'static str],
+    /// The pattern masks an assignment's value: after the word (and the rest of its name) come an optional `\`
+    /// and `"`, white space, then `:` or `=`.
+    assignment: bool,
+}
+
+const NEEDS: [Needs; 3] = [
+    Needs {
+        words: &["authorization"],
+        assignment: true,
+    },
+    Needs {
+        words: &["bearer"],
+        assignment: false,
+    },
+    Needs {
+        // passwd and password
+        words: &["key", "token", "secret", "passw", "credential"],
+        assignment: true,
+    },
 ];
 
 /// Compiles the patterns, so that the first text stored does not wait for it. Call from a background thread.
@@ -59,14 +72,32 @@ pub fn prewarm() {
     LazyLock::force(&PATTERNS);
 }
 
-/// Whether a pattern could match `text`. Non-ASCII text always could: the patterns ignore case the Unicode way
-/// (a Kelvin sign is a `k`).
-fn may_hold_pattern(text: &str) -> bool {
+/// Whether pattern `index` could match `text`. Non-ASCII text always could: the patterns ignore case the Unicode
+/// way (a Kelvin sign is a `k`).
+fn may_match(index: usize, text: &str) -> bool {
+    let Some(needs) = NEEDS.get(index) else {
+        return true;
+    };
     if !text.is_ascii() {
         return true;
     }
     let lower = text.to_ascii_lowercase();
-    PATTERN_WORDS.iter().any(|word| lower.contains(word))
+    needs.words.iter().any(|word| {
+        lower
+            .match_indices(word)
+            .any(|(at, _)| !needs.assignment || assigned_after(&lower[at + word.len()..]))
+    })
+}
+
+/// Whether `rest` (ASCII, after a secret word) continues as an assignment: name characters, an optional `\` and
+/// `"`, white space, then `:` or `=` (what the patterns require there).
+fn assigned_after(rest: &str) -> bool {
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let rest = rest.strip_prefix('\\').unwrap_or(rest);
+    let rest = rest.strip_prefix('"').unwrap_or(rest);
+    // The patterns' `\s` also takes a vertical tab, which `is_ascii_whitespace` does not.
+    rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '\u{b}')
+        .starts_with([':', '='])
 }
 
 /// Redacts secrets in text.
@@ -96,11 +127,15 @@ impl Redactor {
                 out = out.replace(secret.as_str(), MASK);
             }
         }
-        if !may_hold_pattern(&out) {
-            return out;
-        }
-        for (re, replacement) in PATTERNS.iter() {
-            out = re.replace_all(&out, *replacement).into_owned();
+        // A pattern runs only on text holding what it needs: most stored text holds none of it, and then the
+        // patterns need not even be compiled.
+        for index in 0..NEEDS.len() {
+            if !may_match(index, &out) {
+                continue;
+            }
+            if let Some((re, replacement)) = PATTERNS.get(index) {
+                out = re.replace_all(&out, *replacement).into_owned();
+            }
         }
         out
     }
@@ -120,24 +155,48 @@ mod tests {
     }
 
     #[test]
-    fn every_pattern_needs_one_of_the_pattern_words() {
-        // A text with a word removed from the list must not be redacted by a pattern any more.
-        for (text, word) in [
-            ("Authorization: x1234567", "authorization"),
-            ("bearer x1234567", "bearer"),
-            ("api_key=x1234567", "key"),
-            ("GITHUB_TOKEN=x1234567", "token"),
-            ("client_secret=x1234567", "secret"),
-            ("passwd=x1234567", "passw"),
-            ("password=x1234567", "passw"),
-            ("credential=x1234567", "credential"),
+    fn every_pattern_needs_what_its_needs_say() {
+        assert_eq!(NEEDS.len(), pattern_sources().len());
+        // Each text is masked by one pattern only; without that pattern's word, or its `=`, nothing is masked.
+        for (index, text, word) in [
+            (0, "Authorization: x1234567", "authorization"),
+            (1, "bearer x1234567", "bearer"),
+            (2, "api_key=x1234567", "key"),
+            (2, "GITHUB_TOKEN=x1234567", "token"),
+            (2, "client_secret=x1234567", "secret"),
+            (2, "passwd=x1234567", "passw"),
+            (2, "password=x1234567", "passw"),
+            (2, "credential=x1234567", "credential"),
         ] {
-            assert!(may_hold_pattern(text), "{text}");
+            assert!(may_match(index, text), "{text}");
             assert_ne!(Redactor::default().redact(text), text, "{text}");
-            assert!(PATTERN_WORDS.contains(&word));
+            assert!(NEEDS[index].words.contains(&word), "{text}");
+            let (re, _) = &PATTERNS[index];
+            let without_word = text.to_ascii_lowercase().replace(word, "w");
+            assert!(!re.is_match(&without_word), "{without_word}");
+            if NEEDS[index].assignment {
+                let without_sign = text.replace([':', '='], " ");
+                assert!(!re.is_match(&without_sign), "{without_sign}");
+                assert!(!may_match(index, &without_sign));
+            }
         }
-        assert!(!may_hold_pattern("cargo test --release"));
-        assert!(may_hold_pattern("to\u{212A}en=x1234567"));
+        assert!(!(0..NEEDS.len()).any(|i| may_match(i, "cargo test --release")));
+        // A secret word that is not assigned needs no pattern; one assigned, however spelled, does.
+        assert!(!may_match(2, "the key is: pick a token; then x = 1"));
+        for assigned in [
+            "api_keys_path = x1234567",
+            "{\\\"token\\\": \\\"abc1234\\\"}",
+            "\"secret\" : \"abc1234\"",
+            "PASSWORD\t=x1234567",
+            "token\u{b}=x1234567",
+        ] {
+            assert!(may_match(2, assigned), "{assigned}");
+            assert!(PATTERNS[2].0.is_match(assigned), "{assigned}");
+        }
+        assert!(!may_match(0, "Authorization header, then: x"));
+        assert!(PATTERNS[0].0.is_match("authorization\\\": \\\"Basic abc"));
+        assert!(may_match(0, "authorization\\\": \\\"Basic abc"));
+        assert!(may_match(2, "to\u{212A}en=x1234567"));
     }
 
     fn redact(text: &str) -> String {

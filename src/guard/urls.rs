@@ -36,6 +36,10 @@ pub fn normalize_url(raw: &str) -> Option<String> {
 /// The normalized http(s) URLs written in `text`, in order, without duplicates.
 pub fn urls_in_text(text: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
+    // Every match holds `://`; text without it does not compile the pattern.
+    if !text.contains("://") {
+        return found;
+    }
     for m in URL_IN_TEXT.find_iter(text) {
         // Sentence punctuation right after a link is not part of it.
         let trimmed = m

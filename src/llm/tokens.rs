@@ -58,10 +58,16 @@ pub fn estimate_tools(tools: &[ToolSpec]) -> u64 {
         .map(|t| {
             estimate_text(&t.name)
                 + estimate_text(&t.description)
-                + estimate_text(&t.parameters.to_string())
+                + estimate_text(&schema_text(&t.parameters))
                 + MESSAGE_OVERHEAD
         })
         .sum()
+}
+
+/// A schema as sent (compact JSON), written straight into a string: `Value`'s `Display` goes through the
+/// formatter a piece at a time, which made this estimate a visible part of every request's preparation.
+fn schema_text(schema: &serde_json::Value) -> String {
+    serde_json::to_string(schema).unwrap_or_default()
 }
 
 /// Estimated tokens of a whole request.

@@ -188,3 +188,21 @@ fn flag_help_is_the_declarations_first_sentence_and_default() {
     assert_eq!(flag_help("--model"), "Model name");
     assert_eq!(flag_help("--nosuch"), "");
 }
+
+#[test]
+fn a_summary_is_the_first_sentence_of_the_collapsed_doc() {
+    for row in all() {
+        let info = row.info();
+        let text = info.doc_text();
+        let first = text
+            .find(". ")
+            .map_or(text.clone(), |end| text[..=end].to_string());
+        assert_eq!(info.summary(), first, "{}", info.key);
+    }
+    // Reaching the end without a `. ` keeps the whole text, a closing period included.
+    assert!(
+        all()
+            .iter()
+            .any(|row| !row.info().doc_text().contains(". "))
+    );
+}

@@ -46,8 +46,25 @@ impl WriteFence {
     /// home, the project's own `.paicli/` stands in for it.
     pub fn new(guard: Arc<PathGuard>, home: Option<PathBuf>) -> Self {
         let root = canonical(guard.root());
+        let control = ControlFiles::new(
+            home.as_deref()
+                .map(canonical)
+                .as_deref()
+                .unwrap_or(&root.join(".paicli")),
+            &root,
+        );
+        Self::with_control_files(guard, home, control)
+    }
+
+    /// [`WriteFence::new`] with a control-file table built already (the session's, which also holds the folders
+    /// added with `--add-dir`).
+    pub fn with_control_files(
+        guard: Arc<PathGuard>,
+        home: Option<PathBuf>,
+        control: ControlFiles,
+    ) -> Self {
+        let root = canonical(guard.root());
         let home = home.map(|h| canonical(&h));
-        let control = ControlFiles::new(home.as_deref().unwrap_or(&root.join(".paicli")), &root);
         WriteFence {
             guard,
             root,

@@ -75,8 +75,12 @@ pub struct NamedHosts(BTreeSet<(String, u16)>);
 impl NamedHosts {
     /// Adds the http(s) URLs and the `localhost:PORT` / `127.0.0.1:PORT` mentions in `text`.
     pub fn add_text(&mut self, text: &str) {
-        let bare = LOCAL_MENTION_RE
-            .find_iter(text)
+        // Every mention holds a `:` before its port; text without one does not compile the pattern.
+        let bare = text
+            .contains(':')
+            .then(|| LOCAL_MENTION_RE.find_iter(text))
+            .into_iter()
+            .flatten()
             .map(|m| format!("http://{}", m.as_str()));
         for raw in urls_in_text(text).into_iter().chain(bare) {
             if let Some(key) = Url::parse(&raw).ok().as_ref().and_then(host_key) {

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::literal_regex;
+use crate::guard::constant_regex::constant_regex;
 use crate::guard::urls::urls_in_text;
 
 /// What the user's text says about going online this turn.
@@ -38,6 +39,8 @@ static NO_WEB_ZH: LazyLock<Regex> = LazyLock::new(|| {
         r"|离线(完成|回答|处理|模式)|断网"
     ))
 });
+/// The first character of every match of [`NO_WEB_ZH`].
+const NO_WEB_ZH_FIRST: [char; 10] = ['不', '别', '禁', '无', '请', '勿', '只', '仅', '离', '断'];
 
 // English patterns fold case in ASCII only (`(?i-u)`): with Unicode case folding these regexes were the costliest
 // step between process start and the first request.
@@ -53,13 +56,32 @@ static NO_WEB_EN: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?-u:\b)only\s+use\s+the\s+(material|materials|docs|documents|text)\s+I\s+(gave|provided)(?-u:\b)"
     ))
 });
+/// Every match of [`NO_WEB_EN`] holds one of these (lower case; "no" is also in "not").
+const NO_WEB_EN_WORDS: &[&str] = &["no", "don", "never", "without", "offline", "only"];
 
 /// Asking words: a text with one of these is a request, not a bare headline.
-static REQUEST_ZH: LazyLock<Regex> = LazyLock::new(|| {
-    literal_regex(
-        r"请|帮我|帮忙|麻烦|能否|能不能|可否|可以帮|给我|写一|总结|翻译|解释|分析|生成|改成|修复|实现|运行|查看",
-    )
-});
+const REQUEST_ZH: &[&str] = &[
+    "请",
+    "帮我",
+    "帮忙",
+    "麻烦",
+    "能否",
+    "能不能",
+    "可否",
+    "可以帮",
+    "给我",
+    "写一",
+    "总结",
+    "翻译",
+    "解释",
+    "分析",
+    "生成",
+    "改成",
+    "修复",
+    "实现",
+    "运行",
+    "查看",
+];
 
 static REQUEST_EN: LazyLock<Regex> = LazyLock::new(|| {
     literal_regex(concat!(
@@ -67,10 +89,32 @@ static REQUEST_EN: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?i-u)(?-u:\b)(please|summari[sz]e|explain|translate|write|fix|implement|run|review)(?-u:\b)"
     ))
 });
+const REQUEST_EN_WORDS: &[&str] = &[
+    "please",
+    "pls",
+    "help",
+    "could",
+    "can",
+    "would",
+    "want",
+    "need",
+    "like",
+    "let",
+    "summari",
+    "explain",
+    "translate",
+    "write",
+    "fix",
+    "implement",
+    "run",
+    "review",
+];
 
+/// Starts with 《 or 【 (checked before the pattern runs).
 static WRAPPED_TITLE: LazyLock<Regex> =
     LazyLock::new(|| literal_regex(r"^(《[^《》\n]+》|【[^【】\n]+】[^\n？?。]*)$"));
 
+/// Starts with `#` (checked before the pattern runs).
 static MARKDOWN_HEADING: LazyLock<Regex> = LazyLock::new(|| literal_regex(r"^#{1,6}\s+\S[^\n]*$"));
 
 /// Keywords of an attachment suffix such as "（附面试题）".
@@ -86,27 +130,92 @@ const ATTACHMENT_KEYWORDS: &[&str] = &[
     "笔记",
 ];
 
-static LOCAL_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    literal_regex(concat!(
-        r"标题|这段|段落|文案|这句|句子|这篇|文章|摘要|文本|短文|作文|邮件",
-        r"|(?i-u)(?-u:\b)(title|headline|paragraph|passage|sentence|essay|copy|blurb|text\s+below|following\s+text)(?-u:\b)"
-    ))
-});
+/// A piece of text the user gave (Chinese words, or English words as whole words).
+const LOCAL_OBJECT_ZH: &[&str] = &[
+    "标题", "这段", "段落", "文案", "这句", "句子", "这篇", "文章", "摘要", "文本", "短文", "作文",
+    "邮件",
+];
+const LOCAL_OBJECT_EN: Words = Words(&[
+    "title",
+    "headline",
+    "paragraph",
+    "passage",
+    "sentence",
+    "essay",
+    "copy",
+    "blurb",
+    "text below",
+    "following text",
+]);
+static LOCAL_OBJECT_EN_PATTERN: LazyLock<Regex> = LazyLock::new(|| LOCAL_OBJECT_EN.pattern());
 
-static LOCAL_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    literal_regex(concat!(
-        r"润色|改写|重写|翻译|删除|删掉|删减|评分|打分|精简|缩写|扩写|校对|修改措辞|优化表达",
-        r"|(?i-u)(?-u:\b)(polish|rewrite|rephrase|reword|translate|proofread|shorten|rate|grade|paraphrase)(?-u:\b)"
-    ))
-});
+/// Something to do to that text.
+const LOCAL_VERB_ZH: &[&str] = &[
+    "润色",
+    "改写",
+    "重写",
+    "翻译",
+    "删除",
+    "删掉",
+    "删减",
+    "评分",
+    "打分",
+    "精简",
+    "缩写",
+    "扩写",
+    "校对",
+    "修改措辞",
+    "优化表达",
+];
+const LOCAL_VERB_EN: Words = Words(&[
+    "polish",
+    "rewrite",
+    "rephrase",
+    "reword",
+    "translate",
+    "proofread",
+    "shorten",
+    "rate",
+    "grade",
+    "paraphrase",
+]);
+static LOCAL_VERB_EN_PATTERN: LazyLock<Regex> = LazyLock::new(|| LOCAL_VERB_EN.pattern());
 
 /// Words that ask for something only the web has; they keep a text transform from turning web off.
-static WEB_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    literal_regex(concat!(
-        r"搜索|搜一下|查一下|查找|联网|上网|网上|最新|新闻|官网",
-        r"|(?i-u)(?-u:\b)(search|look\s+up|browse|online|latest|news|web)(?-u:\b)"
-    ))
-});
+const WEB_REQUEST_ZH: &[&str] = &[
+    "搜索",
+    "搜一下",
+    "查一下",
+    "查找",
+    "联网",
+    "上网",
+    "网上",
+    "最新",
+    "新闻",
+    "官网",
+];
+const WEB_REQUEST_EN: Words = Words(&[
+    "search", "look up", "browse", "online", "latest", "news", "web",
+]);
+static WEB_REQUEST_EN_PATTERN: LazyLock<Regex> = LazyLock::new(|| WEB_REQUEST_EN.pattern());
+
+/// English words or phrases, matched whole with ASCII case folded; a space stands for any run of white space.
+struct Words(&'static [&'static str]);
+
+impl Words {
+    /// Any of the phrases, as whole words.
+    fn pattern(&self) -> Regex {
+        let phrases: Vec<String> = self.0.iter().map(|p| p.replace(' ', r"\s+")).collect();
+        constant_regex(&format!(r"(?i-u)(?-u:\b)({})(?-u:\b)", phrases.join("|")))
+    }
+
+    /// Whether `lower` (a text with ASCII in lower case) holds a phrase's first word, as every match does.
+    fn may_match(&self, lower: &str) -> bool {
+        self.0
+            .iter()
+            .any(|phrase| lower.contains(phrase.split(' ').next().unwrap_or(phrase)))
+    }
+}
 
 /// Compiles every pattern now. Called on a background thread at start-up, so the first turn's classification
 /// does not wait for the compilation (a thread that gets there first waits for the one compiling).
@@ -114,46 +223,102 @@ pub fn prewarm() {
     for pattern in [
         &NO_WEB_ZH,
         &NO_WEB_EN,
-        &REQUEST_ZH,
         &REQUEST_EN,
         &WRAPPED_TITLE,
         &MARKDOWN_HEADING,
-        &LOCAL_OBJECT,
-        &LOCAL_VERB,
-        &WEB_REQUEST,
+        &LOCAL_OBJECT_EN_PATTERN,
+        &LOCAL_VERB_EN_PATTERN,
+        &WEB_REQUEST_EN_PATTERN,
     ] {
         LazyLock::force(pattern);
     }
     crate::guard::urls::prewarm();
 }
 
+/// The submitted text, with its ASCII letters in lower case for the word checks that guard each pattern: a
+/// pattern is run (and compiled) only when the text holds what every match of it holds, so a plain coding task
+/// is classified without compiling the patterns at all.
+struct Text<'a> {
+    text: &'a str,
+    lower: String,
+}
+
+impl Text<'_> {
+    fn has_word(&self, words: &[&str]) -> bool {
+        words.iter().any(|word| self.lower.contains(word))
+    }
+
+    fn has_literal(&self, literals: &[&str]) -> bool {
+        literals.iter().any(|literal| self.text.contains(literal))
+    }
+
+    /// `pattern` matches, asked only when `may` (the check of what every match holds) passed.
+    fn matches(&self, may: bool, pattern: &LazyLock<Regex>) -> bool {
+        may && pattern.is_match(self.text)
+    }
+
+    fn forbids_web(&self) -> bool {
+        self.matches(self.text.contains(NO_WEB_ZH_FIRST), &NO_WEB_ZH)
+            || self.matches(self.has_word(NO_WEB_EN_WORDS), &NO_WEB_EN)
+    }
+
+    fn is_request(&self) -> bool {
+        self.has_literal(REQUEST_ZH) || self.matches(self.has_word(REQUEST_EN_WORDS), &REQUEST_EN)
+    }
+
+    fn names_local_object(&self) -> bool {
+        self.has_literal(LOCAL_OBJECT_ZH)
+            || self.matches(
+                LOCAL_OBJECT_EN.may_match(&self.lower),
+                &LOCAL_OBJECT_EN_PATTERN,
+            )
+    }
+
+    fn asks_local_verb(&self) -> bool {
+        self.has_literal(LOCAL_VERB_ZH)
+            || self.matches(LOCAL_VERB_EN.may_match(&self.lower), &LOCAL_VERB_EN_PATTERN)
+    }
+
+    fn asks_web(&self) -> bool {
+        self.has_literal(WEB_REQUEST_ZH)
+            || self.matches(
+                WEB_REQUEST_EN.may_match(&self.lower),
+                &WEB_REQUEST_EN_PATTERN,
+            )
+    }
+
+    fn is_headline_only(&self) -> bool {
+        let text = self.text;
+        if text.is_empty() || self.is_request() {
+            return false;
+        }
+        let single_line = !text.contains('\n');
+        (single_line
+            && (self.matches(text.starts_with(['《', '【']), &WRAPPED_TITLE)
+                || self.matches(text.starts_with('#'), &MARKDOWN_HEADING)))
+            || has_attachment_suffix(text)
+            || (single_line && text.chars().count() <= 220 && is_colon_question(text))
+    }
+}
+
 /// Classifies the text the user submitted.
 pub fn classify(submitted: &str) -> TurnExposure {
     let text = submitted.trim();
     let grounded = urls_in_text(text);
-    let stance = if NO_WEB_ZH.is_match(text) || NO_WEB_EN.is_match(text) {
+    let text = Text {
+        text,
+        lower: text.to_ascii_lowercase(),
+    };
+    let stance = if text.forbids_web() {
         WebStance::Forbidden
-    } else if grounded.is_empty() && is_headline_only(text) {
+    } else if grounded.is_empty() && text.is_headline_only() {
         WebStance::HeadlineOnly
-    } else if LOCAL_OBJECT.is_match(text)
-        && LOCAL_VERB.is_match(text)
-        && !WEB_REQUEST.is_match(text)
-    {
+    } else if text.names_local_object() && text.asks_local_verb() && !text.asks_web() {
         WebStance::LocalTransform
     } else {
         WebStance::Allowed
     };
     TurnExposure { stance, grounded }
-}
-
-fn is_headline_only(text: &str) -> bool {
-    if text.is_empty() || REQUEST_ZH.is_match(text) || REQUEST_EN.is_match(text) {
-        return false;
-    }
-    let single_line = !text.contains('\n');
-    (single_line && (WRAPPED_TITLE.is_match(text) || MARKDOWN_HEADING.is_match(text)))
-        || has_attachment_suffix(text)
-        || (single_line && text.chars().count() <= 220 && is_colon_question(text))
 }
 
 // The two shapes below are length rules. As regexes (`[^（）()\n]{0,40}`, `[^\n]{4,180}`) every repetition copies
@@ -204,6 +369,150 @@ fn is_colon_question(text: &str) -> bool {
 #[cfg(test)]
 mod shape_tests {
     use super::*;
+
+    /// A text for each alternative of each guarded pattern, in several cases, and texts near them.
+    const SAMPLES: &[&str] = &[
+        "不要联网",
+        "别搜索了",
+        "禁止使用浏览器",
+        "无需联网",
+        "不需要上网",
+        "不用搜",
+        "不必查资料",
+        "请勿访问网页",
+        "勿联网",
+        "不准上网",
+        "不许搜索",
+        "不能联网",
+        "不可以上网",
+        "只用我提供的资料",
+        "仅根据我给的文档",
+        "离线完成",
+        "断网",
+        "要联网",
+        "do not browse",
+        "DON'T search",
+        "dont google",
+        "Never go online",
+        "no need to use the internet",
+        "please don't access the web",
+        "don't look it up online",
+        "without web",
+        "Without any internet access",
+        "offline only",
+        "only offline",
+        "stay offline",
+        "work offline",
+        "no browsing",
+        "No network access",
+        "only use the docs I gave",
+        "do browse",
+        "please fix it",
+        "Pls look",
+        "Help me",
+        "could you",
+        "Can you",
+        "would you",
+        "I want x",
+        "i need y",
+        "I'd like z",
+        "let's go",
+        "summarise this",
+        "Summarize",
+        "explain",
+        "Translate",
+        "write",
+        "FIX",
+        "implement",
+        "run",
+        "review",
+        "《深入理解》",
+        "【干货】标题",
+        "# Title",
+        "### x",
+        "#nope",
+        "title",
+        "Headline",
+        "paragraph",
+        "passage",
+        "sentence",
+        "essay",
+        "copy",
+        "blurb",
+        "text below",
+        "the following text",
+        "polish",
+        "rewrite",
+        "rephrase",
+        "reword",
+        "proofread",
+        "shorten",
+        "rate",
+        "grade",
+        "paraphrase",
+        "search",
+        "look up",
+        "browse",
+        "online",
+        "latest",
+        "news",
+        "the web",
+    ];
+
+    /// A pattern and the check that decides whether it is asked.
+    type Guarded = (&'static LazyLock<Regex>, fn(&Text) -> bool);
+
+    #[test]
+    fn every_pattern_is_asked_whenever_it_could_match() {
+        let guarded: [Guarded; 8] = [
+            (&NO_WEB_ZH, |t| t.text.contains(NO_WEB_ZH_FIRST)),
+            (&NO_WEB_EN, |t| t.has_word(NO_WEB_EN_WORDS)),
+            (&REQUEST_EN, |t| t.has_word(REQUEST_EN_WORDS)),
+            (&WRAPPED_TITLE, |t| t.text.starts_with(['《', '【'])),
+            (&MARKDOWN_HEADING, |t| t.text.starts_with('#')),
+            (&LOCAL_OBJECT_EN_PATTERN, |t| {
+                LOCAL_OBJECT_EN.may_match(&t.lower)
+            }),
+            (&LOCAL_VERB_EN_PATTERN, |t| {
+                LOCAL_VERB_EN.may_match(&t.lower)
+            }),
+            (&WEB_REQUEST_EN_PATTERN, |t| {
+                WEB_REQUEST_EN.may_match(&t.lower)
+            }),
+        ];
+        for (index, (pattern, may)) in guarded.iter().enumerate() {
+            let mut matched = 0;
+            for sample in SAMPLES {
+                let text = Text {
+                    text: sample,
+                    lower: sample.to_ascii_lowercase(),
+                };
+                if pattern.is_match(sample) {
+                    matched += 1;
+                    assert!(
+                        may(&text),
+                        "pattern {index} matches {sample:?}, its check says it cannot"
+                    );
+                }
+            }
+            assert!(matched >= 2, "pattern {index} matched {matched} samples");
+        }
+    }
+
+    #[test]
+    fn a_plain_task_asks_no_pattern() {
+        let task = "把 Hello.java 里的 Hello World 改成 Hello PaiCLI";
+        let text = Text {
+            text: task,
+            lower: task.to_ascii_lowercase(),
+        };
+        assert!(!task.contains(NO_WEB_ZH_FIRST) && !text.has_word(NO_WEB_EN_WORDS));
+        assert!(
+            text.has_literal(REQUEST_ZH),
+            "a request, found without a pattern"
+        );
+        assert_eq!(classify(task).stance, WebStance::Allowed);
+    }
 
     #[test]
     fn attachment_suffix_limits() {
