@@ -20,11 +20,12 @@ fn main() {
     }
     if let Ok(dir) = env::var("CARGO_MANIFEST_DIR") {
         let list = Path::new(&dir).join("build/link-order.txt");
-        if list.is_file() {
-            println!(
-                "cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}",
-                list.display()
-            );
+        // `-Wl,` splits at commas, so a folder named with one cannot be passed (nor one that is not UTF-8).
+        if let Some(list) = list
+            .to_str()
+            .filter(|l| !l.contains(',') && Path::new(l).is_file())
+        {
+            println!("cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={list}");
             println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
         }
     }
